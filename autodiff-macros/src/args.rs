@@ -1,0 +1,127 @@
+//! The attribute's options: `#[grad]`, `#[grad(wrt(a, b))]`, `#[grad(jvp, hvp, hessian)]`.
+//! Unknown or repeated options are spanned errors.
+
+use proc_macro2::{Ident, TokenStream};
+use syn::parse::Parser;
+use syn::punctuated::Punctuated;
+use syn::{Meta, Token};
+
+use crate::ctxt::Ctxt;
+use crate::symbol;
+
+/// The options of one `#[grad(...)]` attribute.
+#[derive(Default, Debug)]
+pub struct Args {
+    /// The parameters named in `wrt(...)`, if the option was given.
+    pub wrt: Option<Vec<Ident>>,
+    /// Emit `f_jvp`.
+    pub jvp: bool,
+    /// Emit `f_hvp`.
+    pub hvp: bool,
+    /// Emit `f_hessian` (which also emits `f_hvp`).
+    pub hessian: bool,
+}
+
+/// Parses the attribute's tokens, recording every problem in `cx`.
+pub fn parse(cx: &mut Ctxt, tokens: TokenStream) -> Args {
+    let mut args = Args::default();
+    let metas = match Punctuated::<Meta, Token![,]>::parse_terminated.parse2(tokens) {
+        Ok(metas) => metas,
+        Err(e) => {
+            cx.syn_error(syn::Error::new(
+                e.span(),
+                format!(
+                    "{}: expected options separated by commas, such as `wrt(x, y)`, `jvp`, `hvp`, `hessian`",
+                    e
+                ),
+            ));
+            return args;
+        }
+    };
+    for meta in metas {
+        let Some(name) = meta.path().get_ident().map(ToString::to_string) else {
+            unknown(cx, &meta);
+            continue;
+        };
+        let flag = match name.as_str() {
+            symbol::OPT_JVP => &mut args.jvp,
+            symbol::OPT_HVP => &mut args.hvp,
+            symbol::OPT_HESSIAN => &mut args.hessian,
+            symbol::OPT_WRT => {
+                wrt(cx, &meta, &mut args.wrt);
+                continue;
+            }
+            _ => {
+                unknown(cx, &meta);
+                continue;
+            }
+        };
+        if !matches!(meta, Meta::Path(_)) {
+            cx.error_spanned(&meta, format!("the option `{name}` takes no arguments"));
+        } else if *flag {
+            cx.error_spanned(&meta, format!("the option `{name}` is given twice"));
+        }
+        *flag = true;
+    }
+    args
+}
+
+fn unknown(cx: &mut Ctxt, meta: &Meta) {
+    let known: Vec<String> = symbol::OPTIONS.iter().map(|o| format!("`{o}`")).collect();
+    cx.error_spanned(
+        meta.path(),
+        format!("unknown option for `{}`; the options are {}", symbol::ATTR, known.join(", ")),
+    );
+}
+
+fn wrt(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<Vec<Ident>>) {
+    if slot.is_some() {
+        cx.error_spanned(meta, "the option `wrt` is given twice");
+        return;
+    }
+    let Meta::List(list) = meta else {
+        cx.error_spanned(meta, "`wrt` lists the parameters to differentiate: `wrt(x, y)`");
+        return;
+    };
+    match Punctuated::<Ident, Token![,]>::parse_terminated.parse2(list.tokens.clone()) {
+        Ok(idents) if idents.is_empty() => {
+            cx.error_spanned(meta, "`wrt()` is empty; name at least one `f64` parameter");
+        }
+        Ok(idents) => {
+            let mut names: Vec<Ident> = Vec::new();
+            for id in idents {
+                if names.contains(&id) {
+                    cx.error_spanned(&id, format!("`{id}` is listed twice in `wrt`"));
+                } else {
+                    names.push(id);
+                }
+            }
+            *slot = Some(names);
+        }
+        Err(e) => cx.syn_error(syn::Error::new(
+            e.span(),
+            "`wrt` takes parameter names separated by commas: `wrt(x, y)`",
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    #[test]
+    fn options_parse_and_bad_ones_are_all_reported() {
+        let mut cx = Ctxt::new();
+        let a = parse(&mut cx, quote!(wrt(x, y), hvp, hessian));
+        assert!(cx.is_ok());
+        let names: Vec<String> = a.wrt.unwrap_or_default().iter().map(|i| i.to_string()).collect();
+        assert_eq!(
+            (names, a.jvp, a.hvp, a.hessian),
+            (vec!["x".into(), "y".into()], false, true, true)
+        );
+        let mut cx = Ctxt::new();
+        parse(&mut cx, quote!(jvp, jvp, speed, wrt()));
+        assert_eq!(cx.into_compile_errors().to_string().matches("compile_error").count(), 3);
+    }
+}

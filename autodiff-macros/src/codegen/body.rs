@@ -1,0 +1,187 @@
+//! Rendering IR statements as Rust: one `let` per named variable, single-use temporaries inlined
+//! into their reader, parentheses only where precedence needs them.
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{ToTokens, quote};
+
+use crate::ir::{Cmp, Func, Operand, Prec, Prim, Stmt};
+use crate::symbol;
+
+/// Which variables are inlined: temporaries defined by a statement and read exactly once.
+pub fn inlined(f: &Func) -> Vec<bool> {
+    let mut uses = vec![0_usize; f.names.len()];
+    let reads = f.stmts.iter().flat_map(|s| s.args.iter()).chain(f.outputs.iter());
+    for v in reads.filter_map(|op| op.var()) {
+        uses[v.index()] += 1;
+    }
+    let mut inline = vec![false; f.names.len()];
+    for s in &f.stmts {
+        inline[s.out.index()] = f.name(s.out).is_temp() && uses[s.out.index()] == 1;
+    }
+    inline
+}
+
+/// An expression and how tightly it binds.
+struct Expr {
+    tokens: TokenStream,
+    prec: Prec,
+}
+
+impl Expr {
+    fn new(tokens: TokenStream, prec: Prec) -> Self {
+        Expr { tokens, prec }
+    }
+
+    /// The tokens, parenthesised unless the expression binds at least as tightly as `min`.
+    fn at_least(self, min: Prec) -> TokenStream {
+        let t = self.tokens;
+        if self.prec >= min { t } else { quote!((#t)) }
+    }
+}
+
+/// Renders the statements and outputs of one function.
+pub struct Renderer<'a> {
+    f: &'a Func,
+    idents: &'a [Option<Ident>],
+    defs: Vec<Option<usize>>,
+}
+
+impl<'a> Renderer<'a> {
+    /// A renderer for `f` with the identifiers chosen by the namer (`None` = inlined).
+    pub fn new(f: &'a Func, idents: &'a [Option<Ident>]) -> Self {
+        let mut defs = vec![None; f.names.len()];
+        for (i, s) in f.stmts.iter().enumerate() {
+            defs[s.out.index()] = Some(i);
+        }
+        Renderer { f, idents, defs }
+    }
+
+    /// `let name = expr;` for every variable that is not inlined, in order.
+    pub fn statements(&self) -> Vec<TokenStream> {
+        let named =
+            self.f.stmts.iter().filter_map(|s| Some((self.idents[s.out.index()].as_ref()?, s)));
+        named
+            .map(|(id, s)| {
+                let e = self.stmt(s).tokens;
+                quote!(let #id = #e;)
+            })
+            .collect()
+    }
+
+    /// An output (or any operand) as an expression in a position that needs no parentheses.
+    pub fn value(&self, op: Operand) -> TokenStream {
+        self.operand(op).tokens
+    }
+
+    fn operand(&self, op: Operand) -> Expr {
+        match op {
+            Operand::Var(v) => match (&self.idents[v.index()], self.defs[v.index()]) {
+                (Some(id), _) => Expr::new(id.to_token_stream(), Prec::Atom),
+                (None, Some(i)) => self.stmt(&self.f.stmts[i]),
+                (None, None) => Expr::new(quote!(::core::f64::NAN), Prec::Atom),
+            },
+            Operand::Lit(x) => literal(x, false),
+            Operand::Ext(e) => {
+                let ext = &self.f.exts[e.0 as usize];
+                Expr::new(ext.tokens.clone(), ext.prec)
+            }
+        }
+    }
+
+    /// The operand as a method receiver: literals get an `f64` suffix.
+    fn receiver(&self, op: Operand) -> TokenStream {
+        match op {
+            Operand::Lit(x) => literal(x, true).at_least(Prec::Atom),
+            other => self.operand(other).at_least(Prec::Atom),
+        }
+    }
+
+    fn stmt(&self, s: &Stmt) -> Expr {
+        let a = |i: usize| s.args[i];
+        let binary = |op: TokenStream, prec: Prec| {
+            let l = self.operand(a(0)).at_least(prec);
+            let r = self.operand(a(1));
+            let r = if r.prec > prec {
+                r.tokens
+            } else {
+                Expr::new(r.tokens, r.prec).at_least(Prec::Atom)
+            };
+            Expr::new(quote!(#l #op #r), prec)
+        };
+        match s.prim {
+            Prim::Neg => {
+                let x = self.operand(a(0));
+                let x = if x.prec > Prec::Unary { x.tokens } else { x.at_least(Prec::Atom) };
+                Expr::new(quote!(-#x), Prec::Unary)
+            }
+            Prim::Add => binary(quote!(+), Prec::Sum),
+            Prim::Sub => binary(quote!(-), Prec::Sum),
+            Prim::Mul => binary(quote!(*), Prec::Product),
+            Prim::Div => binary(quote!(/), Prec::Product),
+            Prim::Select(cmp) => self.select(cmp, s),
+            Prim::Powi(n) => {
+                let x = self.receiver(a(0));
+                let n = Literal::i32_unsuffixed(n);
+                Expr::new(quote!(#x.powi(#n)), Prec::Atom)
+            }
+            prim => {
+                let name =
+                    Ident::new(symbol::prim_method(prim).unwrap_or("abs"), Span::call_site());
+                let x = self.receiver(a(0));
+                let rest: Vec<TokenStream> =
+                    s.args[1..].iter().map(|o| self.operand(*o).tokens).collect();
+                Expr::new(quote!(#x.#name(#(#rest),*)), Prec::Atom)
+            }
+        }
+    }
+
+    /// `if p <cmp> q { a } else { b }`, with a nested select in `b` written as `else if`.
+    fn select(&self, cmp: Cmp, s: &Stmt) -> Expr {
+        let side = |op: Operand| self.operand(op).at_least(Prec::Unary);
+        let (p, q) = (side(s.args[0]), side(s.args[1]));
+        let op = match cmp {
+            Cmp::Eq => quote!(==),
+            Cmp::Lt => quote!(<),
+            Cmp::Gt => quote!(>),
+        };
+        let then = self.operand(s.args[2]).tokens;
+        let otherwise = self.operand(s.args[3]);
+        let otherwise = if otherwise.prec == Prec::If {
+            otherwise.tokens
+        } else {
+            let t = otherwise.tokens;
+            quote!({ #t })
+        };
+        Expr::new(quote!(if #p #op #q { #then } else #otherwise), Prec::If)
+    }
+}
+
+/// An `f64` literal; a receiver gets the `_f64` suffix so that its type is known. Named constants
+/// of `core::f64::consts` are written by name, and non-finite values by their constant.
+fn literal(x: f64, receiver: bool) -> Expr {
+    if let Some((name, _)) = symbol::CONSTS.iter().find(|(_, c)| c.to_bits() == x.to_bits()) {
+        let name = Ident::new(name, Span::call_site());
+        return Expr::new(quote!(::core::f64::consts::#name), Prec::Atom);
+    }
+    if x.is_nan() {
+        return Expr::new(quote!(::core::f64::NAN), Prec::Atom);
+    }
+    if x.is_infinite() {
+        let t =
+            if x > 0.0 { quote!(::core::f64::INFINITY) } else { quote!(::core::f64::NEG_INFINITY) };
+        return Expr::new(t, Prec::Atom);
+    }
+    let magnitude = Literal::f64_unsuffixed(x.abs());
+    let magnitude = if receiver {
+        format!("{magnitude}_f64")
+            .parse::<Literal>()
+            .unwrap_or_else(|_| Literal::f64_suffixed(x.abs()))
+    } else {
+        magnitude
+    };
+    if x.is_sign_negative() {
+        Expr::new(quote!(-#magnitude), Prec::Unary)
+    } else {
+        Expr::new(magnitude.into_token_stream(), Prec::Atom)
+    }
+}

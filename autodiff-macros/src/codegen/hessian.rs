@@ -1,0 +1,35 @@
+//! The dense Hessian: the Hessian-vector kernel run once per unit direction, in a loop, so its
+//! code does not grow with the square of the number of parameters.
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::quote;
+
+use super::names::Namer;
+use crate::symbol;
+
+/// The body of `f_hessian` for `n` differentiated parameters, calling `hvp` with the user's
+/// parameters `args` followed by the unit direction.
+pub fn body(namer: &mut Namer, hvp: &Ident, args: &[Ident], n: usize) -> TokenStream {
+    let [h, row, i, v, hv] = symbol::HESSIAN_LOCALS.map(|want| namer.local(want));
+    let size = Literal::usize_unsuffixed(n);
+    let dirs = (0..n).map(|k| {
+        let k = Literal::usize_unsuffixed(k);
+        quote!(#v[#k])
+    });
+    let column = if n == 1 {
+        quote!([#hv])
+    } else {
+        let parts = (0..n).map(Literal::usize_unsuffixed).map(|k| quote!(#hv.#k));
+        quote!([#(#parts),*])
+    };
+    quote! {
+        let mut #h = [[0.0; #size]; #size];
+        for (#i, #row) in #h.iter_mut().enumerate() {
+            let mut #v = [0.0; #size];
+            #v[#i] = 1.0;
+            let (_, _, #hv) = #hvp(#(#args,)* #(#dirs),*);
+            *#row = #column;
+        }
+        #h
+    }
+}

@@ -1,0 +1,139 @@
+//! The namer: every variable of the generated code gets a readable name derived from the user's
+//! (`p`, `p_bar`, `p_bar_dot`) or a temporary name (`t0`, `t1`, ...), never one that collides with
+//! an identifier the user wrote.
+
+use std::collections::{HashMap, HashSet};
+
+use proc_macro2::{Ident, Span, TokenStream, TokenTree};
+
+use crate::ir::{Func, Name, Suffix, Var};
+use crate::symbol;
+
+/// Hands out unique names.
+pub struct Namer {
+    /// Every identifier in the user's function.
+    seed: HashSet<String>,
+    /// Names already given out.
+    claimed: HashSet<String>,
+    next_temp: usize,
+}
+
+impl Namer {
+    /// A namer that avoids every identifier in `tokens` (the user's whole function).
+    pub fn new(tokens: TokenStream) -> Self {
+        let mut seed = HashSet::new();
+        collect(tokens, &mut seed);
+        Namer { seed, claimed: HashSet::new(), next_temp: 0 }
+    }
+
+    /// Claims `name` itself (a user's parameter).
+    pub fn claim(&mut self, name: &str) {
+        self.claimed.insert(name.to_owned());
+    }
+
+    fn free(&self, name: &str) -> bool {
+        !self.seed.contains(name) && !self.claimed.contains(name)
+    }
+
+    /// `want` if it is free (or the user's own variable name, used once), else `want_1`, `want_2`...
+    pub fn fresh(&mut self, want: &str, users_own: bool) -> String {
+        let mut name = want.to_owned();
+        let mut k = 0;
+        while !(self.free(&name) || (users_own && k == 0 && !self.claimed.contains(&name))) {
+            k += 1;
+            name = format!("{want}_{k}");
+        }
+        self.claimed.insert(name.clone());
+        name
+    }
+
+    /// The next free temporary name.
+    pub fn temp(&mut self) -> String {
+        loop {
+            let name = format!("{}{}", symbol::TEMP_PREFIX, self.next_temp);
+            self.next_temp += 1;
+            if self.free(&name) {
+                self.claimed.insert(name.clone());
+                return name;
+            }
+        }
+    }
+
+    /// A fresh local of the generated code, with a mixed-site span for hygiene.
+    pub fn local(&mut self, want: &str) -> Ident {
+        Ident::new(&self.fresh(want, false), Span::mixed_site())
+    }
+}
+
+fn collect(tokens: TokenStream, out: &mut HashSet<String>) {
+    for t in tokens {
+        match t {
+            TokenTree::Ident(id) => {
+                out.insert(id.to_string());
+            }
+            TokenTree::Group(g) => collect(g.stream(), out),
+            _ => {}
+        }
+    }
+}
+
+fn spelled(name: &Name) -> Option<String> {
+    let mut s = name.base.clone()?;
+    for suffix in &name.suffixes {
+        s.push('_');
+        s.push_str(match suffix {
+            Suffix::Bar => symbol::SUFFIX_BAR,
+            Suffix::Dot => symbol::SUFFIX_DOT,
+        });
+    }
+    Some(s)
+}
+
+/// The identifier of every variable of `f` (indexed by [`Var`]); `None` for inlined temporaries.
+/// The user's parameters keep their own identifiers (and spans).
+pub fn assign(
+    namer: &mut Namer,
+    f: &Func,
+    params: &HashMap<Var, Ident>,
+    inline: &[bool],
+) -> Vec<Option<Ident>> {
+    let mut idents: Vec<Option<Ident>> = vec![None; f.names.len()];
+    for (v, id) in params {
+        namer.claim(&id.to_string());
+        idents[v.index()] = Some(id.clone());
+    }
+    let defined = f.inputs.iter().copied().chain(f.stmts.iter().map(|s| s.out));
+    for v in defined {
+        if idents[v.index()].is_some() || inline[v.index()] {
+            continue;
+        }
+        let name = f.name(v);
+        let text = match spelled(name) {
+            Some(want) => namer.fresh(&want, name.suffixes.is_empty()),
+            None => namer.temp(),
+        };
+        idents[v.index()] = Some(Ident::new(&text, Span::mixed_site()));
+    }
+    idents
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    #[test]
+    fn names_avoid_the_users_identifiers() {
+        let mut namer = Namer::new(quote!(
+            fn f(x: f64, t0: f64) {
+                let p_bar = x;
+                let p = p_bar;
+            }
+        ));
+        assert_eq!(namer.fresh("p", true), "p");
+        assert_eq!(namer.fresh("p", true), "p_1");
+        assert_eq!(namer.fresh("p_bar", false), "p_bar_1");
+        assert_eq!(namer.temp(), "t1");
+        assert_eq!(namer.fresh("x_dot", false), "x_dot");
+    }
+}

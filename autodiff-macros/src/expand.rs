@@ -1,0 +1,108 @@
+//! The pipeline, and the only place that knows its order:
+//! args -> lower (syn to IR, with every error collected) -> reverse -> [forward] -> codegen.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::Item;
+
+use crate::args::{self, Args};
+use crate::codegen::{Context, Kind};
+use crate::ctxt::Ctxt;
+use crate::ir::{Func, verify};
+use crate::lower::{self, Lowered};
+use crate::symbol;
+use crate::transform::{dead_code, forward, reverse, select_outputs};
+
+/// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
+/// the errors found.
+pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let mut cx = Ctxt::new();
+    let args = args::parse(&mut cx, attr);
+    let item_fn = match syn::parse2::<Item>(item.clone()) {
+        Ok(Item::Fn(f)) => f,
+        Ok(other) => {
+            cx.error_spanned(
+                item_kind_token(&other).unwrap_or_else(|| quote!(#other)),
+                format!("`{}` applies only to functions", symbol::ATTR),
+            );
+            return with_item(cx.into_compile_errors(), item);
+        }
+        Err(e) => return with_item(e.to_compile_error(), item),
+    };
+    let lowered = lower::lower(&mut cx, &item_fn, &args);
+    if !cx.is_ok() {
+        return with_item(cx.into_compile_errors(), item);
+    }
+    match derivatives(&lowered, &args) {
+        Ok(derived) => {
+            let cx = Context { item: &item_fn, params: &lowered.params };
+            let mut out = item;
+            out.extend(cx.derivative(Kind::Grad, &derived.grad));
+            if let Some(jvp) = &derived.jvp {
+                out.extend(cx.derivative(Kind::Jvp, jvp));
+            }
+            if let Some(hvp) = &derived.hvp {
+                out.extend(cx.derivative(Kind::Hvp, hvp));
+            }
+            if args.hessian {
+                out.extend(cx.hessian(lowered.func.active.len()));
+            }
+            out
+        }
+        Err(internal) => {
+            let message = format!(
+                "internal error in `{}`: {internal}; please report this with the function that caused it",
+                symbol::ATTR
+            );
+            with_item(quote!(::core::compile_error!(#message);), item)
+        }
+    }
+}
+
+/// The transformed functions, each already cleaned up.
+pub struct Derived {
+    /// Value and gradient: `reverse(f)`.
+    pub grad: Func,
+    /// Value and directional derivative: `forward(f)`.
+    pub jvp: Option<Func>,
+    /// Value, gradient and H·v: `forward(reverse(f))`.
+    pub hvp: Option<Func>,
+}
+
+/// Runs the transforms that `args` asks for, verifying the IR after each.
+pub fn derivatives(lowered: &Lowered, args: &Args) -> Result<Derived, String> {
+    let primal = checked(lowered.func.clone(), "lowering")?;
+    let grad = checked(dead_code(&reverse(&primal)), "the reverse transform")?;
+    let jvp = match args.jvp {
+        true => Some(checked(dead_code(&forward(&primal)), "the forward transform")?),
+        false => None,
+    };
+    let hvp = match args.hvp || args.hessian {
+        true => {
+            let n = primal.active.len();
+            let tangent = checked(forward(&grad), "the forward transform of the gradient")?;
+            // forward(grad) returns [value, gradient, value_dot, gradient_dot]; H·v is gradient_dot.
+            let wanted: Vec<usize> = (0..=n).chain(n + 2..=2 * n + 1).collect();
+            Some(dead_code(&select_outputs(&tangent, &wanted)))
+        }
+        false => None,
+    };
+    Ok(Derived { grad, jvp, hvp })
+}
+
+fn checked(f: Func, pass: &str) -> Result<Func, String> {
+    verify(&f).map_err(|e| format!("{pass} produced invalid IR ({e})"))?;
+    Ok(f)
+}
+
+fn with_item(errors: TokenStream, item: TokenStream) -> TokenStream {
+    quote!(#errors #item)
+}
+
+/// The keyword of a non-function item (`struct`, `enum`, ...), to point the error at.
+fn item_kind_token(item: &Item) -> Option<TokenStream> {
+    Some(match item {
+        Item::Struct(s) => quote!(#s.struct_token),
+        _ => return None,
+    })
+}

@@ -1,0 +1,321 @@
+//! The one way IR is built: by lowering and by every rule and transform.
+//!
+//! In folding mode (used by the transforms) the builder simplifies what a careful person would
+//! simplify by hand, and only where IEEE arithmetic gives the same bits: `x * 1`, `x + 0`,
+//! `-(-x)`, `x + -y` as `x - y`, literal arithmetic, selects with equal branches; and it reuses an
+//! earlier statement that computes the same thing (common subexpressions).
+
+use std::collections::HashMap;
+
+use super::{Func, Name, Operand, Prim, Stmt, Var};
+
+/// Hashable identity of an operand, for common-subexpression lookup.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Key {
+    Var(Var),
+    Lit(u64),
+    Ext(u32),
+}
+
+fn key(op: Operand) -> Key {
+    match op {
+        Operand::Var(v) => Key::Var(v),
+        Operand::Lit(x) => Key::Lit(x.to_bits()),
+        Operand::Ext(e) => Key::Ext(e.0),
+    }
+}
+
+/// Builds a [`Func`] statement by statement.
+pub struct Builder {
+    func: Func,
+    fold: bool,
+    seen: HashMap<(Prim, Vec<Key>), Var>,
+    defs: HashMap<Var, usize>,
+    /// Copied variables replaced by an equal earlier one; every operand is read through this.
+    subst: HashMap<Var, Operand>,
+}
+
+impl Builder {
+    /// A builder that records statements exactly as given (used by lowering).
+    pub fn literal() -> Self {
+        let func = Func {
+            names: Vec::new(),
+            inputs: Vec::new(),
+            user_inputs: 0,
+            active: Vec::new(),
+            exts: Vec::new(),
+            stmts: Vec::new(),
+            outputs: Vec::new(),
+        };
+        Builder {
+            func,
+            fold: false,
+            seen: HashMap::new(),
+            defs: HashMap::new(),
+            subst: HashMap::new(),
+        }
+    }
+
+    /// A folding builder that starts from `f`'s variables, inputs and constants, with no
+    /// statements (used by the transforms, which copy `f`'s statements with [`Builder::copy`]).
+    pub fn derive_from(f: &Func) -> Self {
+        let func = Func { stmts: Vec::new(), outputs: Vec::new(), ..f.clone() };
+        Builder {
+            func,
+            fold: true,
+            seen: HashMap::new(),
+            defs: HashMap::new(),
+            subst: HashMap::new(),
+        }
+    }
+
+    /// The function built so far.
+    pub fn func(&self) -> &Func {
+        &self.func
+    }
+
+    /// Mutable access, for lowering's bookkeeping (inputs, active set, constants).
+    pub fn func_mut(&mut self) -> &mut Func {
+        &mut self.func
+    }
+
+    /// A fresh variable with the given name, not yet defined.
+    pub fn fresh(&mut self, name: Name) -> Var {
+        let v = Var(u32::try_from(self.func.names.len()).unwrap_or(u32::MAX));
+        self.func.names.push(name);
+        v
+    }
+
+    /// A new input variable.
+    pub fn input(&mut self, name: Name) -> Var {
+        let v = self.fresh(name);
+        self.func.inputs.push(v);
+        v
+    }
+
+    /// `op`, or what replaced it when its statement was merged into an earlier equal one.
+    pub fn resolve(&self, op: Operand) -> Operand {
+        match op {
+            Operand::Var(v) => self.subst.get(&v).copied().unwrap_or(op),
+            other => other,
+        }
+    }
+
+    /// Gives `op` the name `name` if it is a temporary defined by a statement; otherwise leaves it.
+    pub fn name_temp(&mut self, op: Operand, name: Name) {
+        if let Operand::Var(v) = self.resolve(op)
+            && self.defs.contains_key(&v)
+            && self.func.names[v.index()].is_temp()
+        {
+            self.func.names[v.index()] = name;
+        }
+    }
+
+    /// Appends a copy of an existing statement (its variable keeps its identity), unless an
+    /// equal statement was already emitted: then the variable is read as that one's result.
+    pub fn copy(&mut self, stmt: &Stmt) {
+        let args: Vec<Operand> = stmt.args.iter().map(|a| self.resolve(*a)).collect();
+        if self.fold
+            && let Some(v) = self.seen.get(&Self::cse_key(stmt.prim, &args)).copied()
+        {
+            self.subst.insert(stmt.out, Operand::Var(v));
+            self.name_temp(Operand::Var(v), self.func.names[stmt.out.index()].clone());
+            return;
+        }
+        self.record(Stmt { out: stmt.out, prim: stmt.prim, args });
+    }
+
+    /// Emits `prim(args)` as a temporary, or returns an equal operand that already exists.
+    pub fn push(&mut self, prim: Prim, args: &[Operand]) -> Operand {
+        self.push_named(Name::temp(), prim, args)
+    }
+
+    /// Emits `prim(args)` into a variable named `name`, or returns an equal existing operand.
+    pub fn push_named(&mut self, name: Name, prim: Prim, args: &[Operand]) -> Operand {
+        let args: &[Operand] = &args.iter().map(|a| self.resolve(*a)).collect::<Vec<_>>();
+        if self.fold {
+            if let Some(done) = self.simplify(prim, args) {
+                return done;
+            }
+            if let Some(v) = self.seen.get(&Self::cse_key(prim, args)) {
+                return Operand::Var(*v);
+            }
+        }
+        let out = self.fresh(name);
+        self.record(Stmt { out, prim, args: args.to_vec() });
+        Operand::Var(out)
+    }
+
+    /// Finishes the function with the given outputs.
+    pub fn finish(mut self, outputs: Vec<Operand>) -> Func {
+        self.func.outputs = outputs.into_iter().map(|o| self.resolve(o)).collect();
+        self.func
+    }
+
+    fn record(&mut self, stmt: Stmt) {
+        self.seen.entry(Self::cse_key(stmt.prim, &stmt.args)).or_insert(stmt.out);
+        self.defs.insert(stmt.out, self.func.stmts.len());
+        self.func.stmts.push(stmt);
+    }
+
+    fn cse_key(prim: Prim, args: &[Operand]) -> (Prim, Vec<Key>) {
+        let mut keys: Vec<Key> = args.iter().map(|a| key(*a)).collect();
+        if matches!(prim, Prim::Add | Prim::Mul) && keys.len() == 2 {
+            let (a, b) = (keys[0], keys[1]);
+            if format_key(b) < format_key(a) {
+                keys.swap(0, 1);
+            }
+        }
+        (prim, keys)
+    }
+
+    /// The statement defining `op`, if it is a variable defined in this builder.
+    fn def(&self, op: Operand) -> Option<&Stmt> {
+        let v = op.var()?;
+        self.defs.get(&v).map(|i| &self.func.stmts[*i])
+    }
+
+    /// The operand `-x` would fold to without a new statement, if any.
+    fn negated(&self, x: Operand) -> Option<Operand> {
+        if let Some(c) = x.lit() {
+            return Some(Operand::Lit(-c));
+        }
+        self.def(x).filter(|s| s.prim == Prim::Neg).map(|s| s.args[0])
+    }
+
+    /// `b` when `op` is `-b` for a variable `b` or a negative literal, so that `x + op` can be
+    /// written `x - b` (and `x - op` as `x + b`).
+    fn flipped(&self, op: Operand) -> Option<Operand> {
+        match op.lit() {
+            Some(c) if c < 0.0 => Some(Operand::Lit(-c)),
+            Some(_) => None,
+            None => self.negated(op),
+        }
+    }
+
+    /// Exact algebraic simplifications; `None` when the statement must be emitted.
+    fn simplify(&mut self, prim: Prim, args: &[Operand]) -> Option<Operand> {
+        let lit = |i: usize| args.get(i).and_then(|a| a.lit());
+        let is = |i: usize, c: f64| lit(i) == Some(c);
+        let is_zero = |i: usize| lit(i) == Some(0.0);
+        match prim {
+            Prim::Neg => self.negated(args[0]),
+            Prim::Add | Prim::Sub | Prim::Mul | Prim::Div
+                if lit(0).is_some() && lit(1).is_some() =>
+            {
+                let (a, b) = (lit(0)?, lit(1)?);
+                Some(Operand::Lit(match prim {
+                    Prim::Add => a + b,
+                    Prim::Sub => a - b,
+                    Prim::Mul => a * b,
+                    _ => a / b,
+                }))
+            }
+            Prim::Add if is_zero(1) => Some(args[0]),
+            Prim::Add if is_zero(0) => Some(args[1]),
+            Prim::Add => self.add_or_sub(args[0], args[1]),
+            Prim::Sub if is_zero(1) => Some(args[0]),
+            Prim::Sub if is_zero(0) => Some(self.push(Prim::Neg, &args[1..])),
+            Prim::Sub => {
+                let y = self.flipped(args[1])?;
+                Some(self.push(Prim::Add, &[args[0], y]))
+            }
+            Prim::Mul if is(1, 1.0) => Some(args[0]),
+            Prim::Mul if is(0, 1.0) => Some(args[1]),
+            Prim::Mul if is(1, -1.0) => Some(self.push(Prim::Neg, &args[..1])),
+            Prim::Mul if is(0, -1.0) => Some(self.push(Prim::Neg, &args[1..])),
+            Prim::Div if is(1, 1.0) => Some(args[0]),
+            Prim::Div if is(1, -1.0) => Some(self.push(Prim::Neg, &args[..1])),
+            Prim::Powi(1) => Some(args[0]),
+            Prim::Powi(0) => Some(Operand::Lit(1.0)),
+            Prim::Powf if is(1, 1.0) => Some(args[0]),
+            Prim::Select(_) if args[2] == args[3] => Some(args[2]),
+            _ => None,
+        }
+    }
+
+    /// `x + y` rewritten without a negation (`x - b` for `y = -b`), or two complementary selects
+    /// merged; `None` to emit the addition as it is.
+    fn add_or_sub(&mut self, x: Operand, y: Operand) -> Option<Operand> {
+        if let Some(b) = self.flipped(y) {
+            return Some(self.push(Prim::Sub, &[x, b]));
+        }
+        if let Some(a) = self.flipped(x) {
+            return Some(self.push(Prim::Sub, &[y, a]));
+        }
+        self.merge_selects(x, y)
+    }
+
+    /// `select(c, a, 0) + select(c, 0, b)` is `select(c, a, b)`.
+    fn merge_selects(&mut self, x: Operand, y: Operand) -> Option<Operand> {
+        let (sx, sy) = (self.def(x)?, self.def(y)?);
+        let (Prim::Select(cx), Prim::Select(cy)) = (sx.prim, sy.prim) else { return None };
+        if cx != cy || sx.args[..2] != sy.args[..2] {
+            return None;
+        }
+        let zero = Operand::Lit(0.0);
+        let (a, b) = match (&sx.args[2..], &sy.args[2..]) {
+            ([a, z1], [z2, b]) if *z1 == zero && *z2 == zero => (*a, *b),
+            ([z1, b], [a, z2]) if *z1 == zero && *z2 == zero => (*a, *b),
+            _ => return None,
+        };
+        let (p, q) = (sx.args[0], sx.args[1]);
+        Some(self.push(Prim::Select(cx), &[p, q, a, b]))
+    }
+}
+
+/// A total order on keys, so that `a + b` and `b + a` share one lookup entry.
+fn format_key(k: Key) -> (u8, u64) {
+    match k {
+        Key::Var(v) => (0, u64::from(v.0)),
+        Key::Lit(bits) => (1, bits),
+        Key::Ext(e) => (2, u64::from(e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Cmp;
+
+    fn folding() -> (Builder, Operand, Operand) {
+        let mut b = Builder::derive_from(&Builder::literal().finish(Vec::new()));
+        let x = Operand::Var(b.input(Name::user("x")));
+        let y = Operand::Var(b.input(Name::user("y")));
+        (b, x, y)
+    }
+
+    #[test]
+    fn identities_fold_without_statements() {
+        let (mut b, x, _) = folding();
+        assert_eq!(b.push(Prim::Mul, &[x, Operand::Lit(1.0)]), x);
+        assert_eq!(b.push(Prim::Add, &[Operand::Lit(0.0), x]), x);
+        assert_eq!(b.push(Prim::Mul, &[Operand::Lit(2.0), Operand::Lit(3.0)]), Operand::Lit(6.0));
+        let n = b.push(Prim::Neg, &[x]);
+        assert_eq!(b.push(Prim::Neg, &[n]), x);
+        assert_eq!(b.func().stmts.len(), 1);
+    }
+
+    #[test]
+    fn plus_a_negation_is_a_subtraction_and_repeats_are_shared() {
+        let (mut b, x, y) = folding();
+        let ny = b.push(Prim::Neg, &[y]);
+        let s = b.push(Prim::Add, &[x, ny]);
+        let last = b.func().stmts.last().map(|s| s.prim);
+        assert_eq!(last, Some(Prim::Sub));
+        assert_eq!(b.push(Prim::Sub, &[x, y]), s);
+        let p = b.push(Prim::Mul, &[x, y]);
+        assert_eq!(b.push(Prim::Mul, &[y, x]), p);
+    }
+
+    #[test]
+    fn complementary_selects_merge() {
+        let (mut b, x, y) = folding();
+        let (zero, c) = (Operand::Lit(0.0), Prim::Select(Cmp::Gt));
+        let a = b.push(c, &[x, zero, x, zero]);
+        let d = b.push(c, &[x, zero, zero, y]);
+        let sum = b.push(Prim::Add, &[a, d]);
+        let def = b.func().stmts.last().cloned();
+        assert_eq!(def.map(|s| (Operand::Var(s.out), s.args)), Some((sum, vec![x, zero, x, y])));
+    }
+}

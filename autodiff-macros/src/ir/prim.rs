@@ -1,0 +1,116 @@
+//! The primitive operations of the IR: one per differentiable `f64` operation.
+
+/// A comparison, used by [`Prim::Select`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cmp {
+    /// `a == b`
+    Eq,
+    /// `a < b`
+    Lt,
+    /// `a > b`
+    Gt,
+}
+
+/// A primitive operation on `f64` operands, producing one `f64`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Prim {
+    /// `-a`
+    Neg,
+    /// `a + b`
+    Add,
+    /// `a - b`
+    Sub,
+    /// `a * b`
+    Mul,
+    /// `a / b`
+    Div,
+    /// `a.sin()`
+    Sin,
+    /// `a.cos()`
+    Cos,
+    /// `a.tan()`
+    Tan,
+    /// `a.asin()`
+    Asin,
+    /// `a.acos()`
+    Acos,
+    /// `a.atan()`
+    Atan,
+    /// `y.atan2(x)`
+    Atan2,
+    /// `a.sinh()`
+    Sinh,
+    /// `a.cosh()`
+    Cosh,
+    /// `a.tanh()`
+    Tanh,
+    /// `a.asinh()`
+    Asinh,
+    /// `a.acosh()`
+    Acosh,
+    /// `a.atanh()`
+    Atanh,
+    /// `a.exp()`
+    Exp,
+    /// `a.exp2()`
+    Exp2,
+    /// `a.exp_m1()`
+    ExpM1,
+    /// `a.ln()`
+    Ln,
+    /// `a.ln_1p()`
+    Ln1p,
+    /// `a.log(base)`
+    Log,
+    /// `a.log2()`
+    Log2,
+    /// `a.log10()`
+    Log10,
+    /// `a.sqrt()`
+    Sqrt,
+    /// `a.cbrt()`
+    Cbrt,
+    /// `a.powi(n)` with a literal exponent
+    Powi(i32),
+    /// `a.powf(b)`
+    Powf,
+    /// `a.hypot(b)`
+    Hypot,
+    /// `a.recip()`
+    Recip,
+    /// `a.mul_add(b, c)`, that is `a * b + c` with one rounding
+    MulAdd,
+    /// `a.abs()`
+    Abs,
+    /// `a.min(b)`
+    Min,
+    /// `a.max(b)`
+    Max,
+    /// `a.signum()`
+    Signum,
+    /// `a.floor()`
+    Floor,
+    /// `a.ceil()`
+    Ceil,
+    /// `a.round()`
+    Round,
+    /// `a.trunc()`
+    Trunc,
+    /// `if p <cmp> q { a } else { b }` over operands `[p, q, a, b]`
+    Select(Cmp),
+}
+
+impl Prim {
+    /// The number of operands.
+    pub fn arity(self) -> usize {
+        use Prim::*;
+        match self {
+            Neg | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh | Asinh | Acosh
+            | Atanh | Exp | Exp2 | ExpM1 | Ln | Ln1p | Log2 | Log10 | Sqrt | Cbrt | Powi(_)
+            | Recip | Abs | Signum | Floor | Ceil | Round | Trunc => 1,
+            Add | Sub | Mul | Div | Atan2 | Log | Powf | Hypot | Min | Max => 2,
+            MulAdd => 3,
+            Select(_) => 4,
+        }
+    }
+}

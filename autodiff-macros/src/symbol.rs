@@ -1,0 +1,125 @@
+//! The recognised names: `f64` methods, attribute options, generated-name suffixes.
+//!
+//! This is the only file with string literals for names the macro recognises or emits.
+
+use crate::ir::Prim;
+
+/// The `f64` methods `#[grad]` differentiates, with the primitive each lowers to.
+/// `powi` is listed with exponent 0; lowering fills in the literal exponent.
+pub const METHODS: &[(&str, Prim)] = &[
+    ("sin", Prim::Sin),
+    ("cos", Prim::Cos),
+    ("tan", Prim::Tan),
+    ("asin", Prim::Asin),
+    ("acos", Prim::Acos),
+    ("atan", Prim::Atan),
+    ("atan2", Prim::Atan2),
+    ("sinh", Prim::Sinh),
+    ("cosh", Prim::Cosh),
+    ("tanh", Prim::Tanh),
+    ("asinh", Prim::Asinh),
+    ("acosh", Prim::Acosh),
+    ("atanh", Prim::Atanh),
+    ("exp", Prim::Exp),
+    ("exp2", Prim::Exp2),
+    ("exp_m1", Prim::ExpM1),
+    ("ln", Prim::Ln),
+    ("ln_1p", Prim::Ln1p),
+    ("log", Prim::Log),
+    ("log2", Prim::Log2),
+    ("log10", Prim::Log10),
+    ("sqrt", Prim::Sqrt),
+    ("cbrt", Prim::Cbrt),
+    ("powi", Prim::Powi(0)),
+    ("powf", Prim::Powf),
+    ("hypot", Prim::Hypot),
+    ("recip", Prim::Recip),
+    ("mul_add", Prim::MulAdd),
+    ("abs", Prim::Abs),
+    ("min", Prim::Min),
+    ("max", Prim::Max),
+    ("signum", Prim::Signum),
+    ("floor", Prim::Floor),
+    ("ceil", Prim::Ceil),
+    ("round", Prim::Round),
+    ("trunc", Prim::Trunc),
+];
+
+/// The primitive of the method `name`, if `#[grad]` knows it.
+pub fn method_prim(name: &str) -> Option<Prim> {
+    METHODS.iter().find(|(n, _)| *n == name).map(|(_, p)| *p)
+}
+
+/// The method name of a method-call primitive (`None` for operators and `Select`).
+pub fn prim_method(prim: Prim) -> Option<&'static str> {
+    let key = match prim {
+        Prim::Powi(_) => Prim::Powi(0),
+        other => other,
+    };
+    METHODS.iter().find(|(_, p)| *p == key).map(|(n, _)| *n)
+}
+
+/// A comma-separated list of the supported methods, for error messages.
+pub fn method_list() -> String {
+    METHODS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+}
+
+/// The scalar type `#[grad]` differentiates.
+pub const F64: &str = "f64";
+/// Float types that look differentiable but are not supported.
+pub const OTHER_FLOATS: &[&str] = &["f32", "f16", "f128"];
+/// The method whose exponent must be an integer literal.
+pub const POWI: &str = "powi";
+
+/// The attribute's name, for messages.
+pub const ATTR: &str = "#[grad]";
+/// Option: the differentiated parameters.
+pub const OPT_WRT: &str = "wrt";
+/// Option: emit the forward-mode directional derivative.
+pub const OPT_JVP: &str = "jvp";
+/// Option: emit the Hessian-vector product.
+pub const OPT_HVP: &str = "hvp";
+/// Option: emit the dense Hessian.
+pub const OPT_HESSIAN: &str = "hessian";
+/// Every option, for messages.
+pub const OPTIONS: &[&str] = &[OPT_WRT, OPT_JVP, OPT_HVP, OPT_HESSIAN];
+
+/// Suffix of the adjoint of a value.
+pub const SUFFIX_BAR: &str = "bar";
+/// Suffix of the tangent of a value.
+pub const SUFFIX_DOT: &str = "dot";
+/// Prefix of temporaries (`t0`, `t1`, ...).
+pub const TEMP_PREFIX: &str = "t";
+/// Suffixes of the generated functions.
+pub const FN_GRAD: &str = "grad";
+/// Suffix of the forward-mode function.
+pub const FN_JVP: &str = "jvp";
+/// Suffix of the Hessian-vector product function.
+pub const FN_HVP: &str = "hvp";
+/// Suffix of the dense Hessian function.
+pub const FN_HESSIAN: &str = "hessian";
+/// Locals of the generated Hessian function.
+pub const HESSIAN_LOCALS: [&str; 5] = ["hessian", "row", "i", "v", "hv"];
+
+/// Named constants of `core::f64::consts`, so that a literal equal to one is printed by name.
+pub const CONSTS: &[(&str, f64)] = &[
+    ("PI", std::f64::consts::PI),
+    ("TAU", std::f64::consts::TAU),
+    ("E", std::f64::consts::E),
+    ("LN_2", std::f64::consts::LN_2),
+    ("LN_10", std::f64::consts::LN_10),
+    ("LOG2_E", std::f64::consts::LOG2_E),
+    ("LOG10_E", std::f64::consts::LOG10_E),
+    ("LOG2_10", std::f64::consts::LOG2_10),
+    ("LOG10_2", std::f64::consts::LOG10_2),
+    ("SQRT_2", std::f64::consts::SQRT_2),
+    ("FRAC_1_SQRT_2", std::f64::consts::FRAC_1_SQRT_2),
+    ("FRAC_PI_2", std::f64::consts::FRAC_PI_2),
+    ("FRAC_PI_3", std::f64::consts::FRAC_PI_3),
+    ("FRAC_PI_4", std::f64::consts::FRAC_PI_4),
+    ("FRAC_PI_6", std::f64::consts::FRAC_PI_6),
+    ("FRAC_PI_8", std::f64::consts::FRAC_PI_8),
+    ("FRAC_1_PI", std::f64::consts::FRAC_1_PI),
+    ("FRAC_2_PI", std::f64::consts::FRAC_2_PI),
+    ("FRAC_2_SQRT_PI", std::f64::consts::FRAC_2_SQRT_PI),
+];

@@ -1,0 +1,17 @@
+//! Unit tests of the whole expansion: snapshots of the generated code and of the IR, token
+//! counts, and robustness on arbitrary input.
+
+mod ir;
+mod robustness;
+mod snapshots;
+
+use proc_macro2::TokenStream;
+
+/// The expansion of `#[grad(attr)] item`, formatted like `cargo expand` shows it.
+pub fn expand_pretty(attr: TokenStream, item: TokenStream) -> String {
+    let tokens = crate::expand::expand(attr, item);
+    match syn::parse2::<syn::File>(tokens.clone()) {
+        Ok(file) => prettyplease::unparse(&file),
+        Err(e) => format!("unparsable expansion ({e}):\n{tokens}"),
+    }
+}

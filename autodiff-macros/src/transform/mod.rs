@@ -1,0 +1,29 @@
+//! The transforms, each IR to IR: reverse mode, forward mode, and the clean-up between them.
+//! Hessian-vector products are `forward(reverse(f))`: nothing is special-cased.
+
+mod cleanup;
+mod forward;
+mod reverse;
+
+pub use cleanup::{dead_code, select_outputs};
+pub use forward::forward;
+pub use reverse::reverse;
+
+use crate::ir::{Builder, Name, Operand, Prim};
+
+/// Sums `terms` into one operand, naming the final sum `name`; `None` for an empty sum (an exact
+/// zero). A single term that is a temporary takes the name instead.
+fn sum(b: &mut Builder, terms: Vec<Operand>, name: Name) -> Option<Operand> {
+    let mut terms = terms.into_iter();
+    let mut acc = terms.next()?;
+    let mut rest = terms.peekable();
+    while let Some(t) = rest.next() {
+        acc = if rest.peek().is_none() {
+            b.push_named(name.clone(), Prim::Add, &[acc, t])
+        } else {
+            b.push(Prim::Add, &[acc, t])
+        };
+    }
+    b.name_temp(acc, name);
+    Some(acc)
+}

@@ -1,0 +1,57 @@
+//! Reverse mode: the primal statements, then an adjoint sweep that walks them backwards.
+//!
+//! The output's adjoint is seeded with 1; each statement's adjoint is the sum of the contributions
+//! of every reader (accumulated here, at transform time, so the emitted code has one immutable
+//! `let` per adjoint and no `+=`). Only values that depend on a differentiated input and lie on a
+//! path to the output get adjoints. The result returns `[value, ∂f/∂a₁, …, ∂f/∂aₙ]`.
+
+use std::collections::HashMap;
+
+use super::sum;
+use crate::ir::{Builder, Func, Operand, Suffix, Var};
+use crate::rules::{apply, partials};
+
+/// Which variables depend on a differentiated input.
+fn varied(f: &Func) -> Vec<bool> {
+    let mut varied = vec![false; f.names.len()];
+    for a in &f.active {
+        varied[a.index()] = true;
+    }
+    for s in &f.stmts {
+        varied[s.out.index()] = s.args.iter().any(|a| a.var().is_some_and(|v| varied[v.index()]));
+    }
+    varied
+}
+
+/// The reverse-mode transform of a single-output function.
+pub fn reverse(f: &Func) -> Func {
+    let mut b = Builder::derive_from(f);
+    for s in &f.stmts {
+        b.copy(s);
+    }
+    let varied = varied(f);
+    let mut contributions: HashMap<Var, Vec<Operand>> = HashMap::new();
+    let output = f.outputs.first().copied().unwrap_or(Operand::Lit(0.0));
+    if let Operand::Var(v) = output
+        && varied[v.index()]
+    {
+        contributions.insert(v, vec![Operand::Lit(1.0)]);
+    }
+    for s in f.stmts.iter().rev() {
+        let Some(terms) = contributions.remove(&s.out) else { continue };
+        let Some(bar) = sum(&mut b, terms, f.name(s.out).with(Suffix::Bar)) else { continue };
+        let rules = partials(&mut b, s.prim, &s.args, Operand::Var(s.out));
+        for (arg, partial) in s.args.iter().zip(&rules) {
+            let Some(v) = arg.var().filter(|v| varied[v.index()]) else { continue };
+            if let Some(c) = apply(&mut b, partial, bar) {
+                contributions.entry(v).or_default().push(c);
+            }
+        }
+    }
+    let mut outputs = vec![output];
+    for a in &f.active {
+        let terms = contributions.remove(a).unwrap_or_default();
+        outputs.push(sum(&mut b, terms, f.name(*a).with(Suffix::Bar)).unwrap_or(Operand::Lit(0.0)));
+    }
+    b.finish(outputs)
+}
