@@ -59,6 +59,12 @@ impl Namer {
         }
     }
 
+    /// A parameter named after the user's `want` (itself unless that name is claimed), with a
+    /// mixed-site span.
+    pub fn local_param(&mut self, want: &str) -> Ident {
+        Ident::new(&self.fresh(want, true), Span::mixed_site())
+    }
+
     /// A fresh local of the generated code, with a mixed-site span for hygiene.
     pub fn local(&mut self, want: &str) -> Ident {
         Ident::new(&self.fresh(want, false), Span::mixed_site())

@@ -246,21 +246,18 @@ impl Builder {
         self.merge_selects(x, y)
     }
 
-    /// `select(c, a, 0) + select(c, 0, b)` is `select(c, a, b)`.
+    /// `select(c, a, b) + select(c, d, e)` is `select(c, a + d, b + e)`: one branch instead of two.
     fn merge_selects(&mut self, x: Operand, y: Operand) -> Option<Operand> {
         let (sx, sy) = (self.def(x)?, self.def(y)?);
         let (Prim::Select(cx), Prim::Select(cy)) = (sx.prim, sy.prim) else { return None };
         if cx != cy || sx.args[..2] != sy.args[..2] {
             return None;
         }
-        let zero = Operand::Lit(0.0);
-        let (a, b) = match (&sx.args[2..], &sy.args[2..]) {
-            ([a, z1], [z2, b]) if *z1 == zero && *z2 == zero => (*a, *b),
-            ([z1, b], [a, z2]) if *z1 == zero && *z2 == zero => (*a, *b),
-            _ => return None,
-        };
-        let (p, q) = (sx.args[0], sx.args[1]);
-        Some(self.push(Prim::Select(cx), &[p, q, a, b]))
+        let (p, q, a, b, d, e) =
+            (sx.args[0], sx.args[1], sx.args[2], sx.args[3], sy.args[2], sy.args[3]);
+        let then = self.push(Prim::Add, &[a, d]);
+        let otherwise = self.push(Prim::Add, &[b, e]);
+        Some(self.push(Prim::Select(cx), &[p, q, then, otherwise]))
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod ir;
 mod robustness;
+mod size;
 mod snapshots;
 
 use proc_macro2::TokenStream;
