@@ -18,7 +18,11 @@ fn main() {
     let (value, (d1, d2)) = g_grad(x1, x2);
     println!("  g_grad:   value    = {value}");
     println!("            gradient = ({d1}, {d2})");
-    println!("            expected = (x2 + 1/x1, x1 - cos x2) = ({}, {})", x2 + 1.0 / x1, x1 - x2.cos());
+    println!(
+        "            expected = (x2 + 1/x1, x1 - cos x2) = ({}, {})",
+        x2 + 1.0 / x1,
+        x1 - x2.cos()
+    );
 
     let (v1, v2) = (1.0, 0.0);
     let (_, _, (h1, h2)) = g_hvp(x1, x2, v1, v2);
@@ -30,5 +34,9 @@ fn main() {
 
     let h = g_hessian(x1, x2);
     println!("  g_hessian          = {h:?}");
-    println!("            expected = [[-1/x1², 1], [1, sin x2]] = [[{}, 1], [1, {}]]", -1.0 / (x1 * x1), x2.sin());
+    println!(
+        "            expected = [[-1/x1², 1], [1, sin x2]] = [[{}, 1], [1, {}]]",
+        -1.0 / (x1 * x1),
+        x2.sin()
+    );
 }

@@ -68,9 +68,14 @@ pub fn parse(cx: &mut Ctxt, tokens: TokenStream) -> Args {
 
 fn unknown(cx: &mut Ctxt, meta: &Meta) {
     let known: Vec<String> = symbol::OPTIONS.iter().map(|o| format!("`{o}`")).collect();
+    let name = quote::ToTokens::to_token_stream(meta.path()).to_string().replace(' ', "");
     cx.error_spanned(
         meta.path(),
-        format!("unknown option for `{}`; the options are {}", symbol::ATTR, known.join(", ")),
+        format!(
+            "unknown option `{name}` for `{}`; the options are {}",
+            symbol::ATTR,
+            known.join(", ")
+        ),
     );
 }
 

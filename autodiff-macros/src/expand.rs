@@ -2,7 +2,7 @@
 //! args -> lower (syn to IR, with every error collected) -> reverse -> [forward] -> codegen.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{ToTokens, quote};
 use syn::Item;
 
 use crate::args::{self, Args};
@@ -99,10 +99,18 @@ fn with_item(errors: TokenStream, item: TokenStream) -> TokenStream {
     quote!(#errors #item)
 }
 
-/// The keyword of a non-function item (`struct`, `enum`, ...), to point the error at.
+/// The keyword and name of a non-function item (`struct Point`, ...), to point the error at.
 fn item_kind_token(item: &Item) -> Option<TokenStream> {
-    Some(match item {
-        Item::Struct(s) => quote!(#s.struct_token),
+    let (keyword, name): (&dyn ToTokens, &dyn ToTokens) = match item {
+        Item::Struct(s) => (&s.struct_token, &s.ident),
+        Item::Enum(e) => (&e.enum_token, &e.ident),
+        Item::Const(c) => (&c.const_token, &c.ident),
+        Item::Static(s) => (&s.static_token, &s.ident),
+        Item::Trait(t) => (&t.trait_token, &t.ident),
+        Item::Mod(m) => (&m.mod_token, &m.ident),
+        Item::Type(t) => (&t.type_token, &t.ident),
+        Item::Impl(i) => (&i.impl_token, &i.self_ty),
         _ => return None,
-    })
+    };
+    Some(quote!(#keyword #name))
 }

@@ -3,7 +3,7 @@
 
 use syn::{BinOp, Block, Expr, Local, Pat, Stmt};
 
-use super::expr::describe;
+use super::expr::{STRAIGHT_LINE, describe};
 use super::signature::is_f64;
 use super::{Binding, Lower};
 use crate::ir::{Name, Operand, Prim};
@@ -29,7 +29,7 @@ impl Lower<'_> {
                 ),
                 Stmt::Macro(m) => self.cx.error_spanned(
                     m,
-                    "`#[grad]` does not support macro invocations; the body must be straight-line `f64` code",
+                    format!("`#[grad]` does not support macro invocations; {STRAIGHT_LINE}"),
                 ),
             }
         }
@@ -67,10 +67,9 @@ impl Lower<'_> {
             }
         };
         let Some(init) = &local.init else {
-            self.cx.error_spanned(
-                local,
-                "`let` without a value is not supported; write `let x = ...;`",
-            );
+            if let Some(name) = name {
+                self.env.insert(name, Binding::Uninit);
+            }
             return;
         };
         if let Some((else_token, _)) = &init.diverge {
@@ -114,6 +113,8 @@ impl Lower<'_> {
         };
         let current = target.as_ref().and_then(|t| match self.env.get(t) {
             Some(Binding::Value(v)) => Some(*v),
+            // `let y;` then `y = ...;` (rustc rejects `y += ...` before the first assignment).
+            Some(Binding::Uninit) if op.is_none() => Some(Operand::Lit(0.0)),
             _ => None,
         });
         let (Some(name), Some(current)) = (target, current) else {

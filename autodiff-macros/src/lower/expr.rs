@@ -12,7 +12,7 @@ pub(super) fn describe(e: &Expr) -> Option<&'static str> {
     Some(match e {
         Expr::If(_) => "`if` expressions",
         Expr::While(_) => "`while` loops",
-        Expr::Loop(_) => "`loop` loops",
+        Expr::Loop(_) => "`loop`",
         Expr::ForLoop(_) => "`for` loops",
         Expr::Match(_) => "`match` expressions",
         Expr::Closure(_) => "closures",
@@ -51,19 +51,20 @@ pub(super) fn describe(e: &Expr) -> Option<&'static str> {
     })
 }
 
+/// What the body may contain, for messages.
+pub(super) const STRAIGHT_LINE: &str = "the body must be straight-line code over `f64` values: `let`, assignments, `+ - * /` and `f64` methods";
+
 /// The hint that follows "`#[grad]` does not support ...".
 fn hint(e: &Expr) -> &'static str {
     match e {
         Expr::If(_) | Expr::Match(_) => {
-            "the body must be straight-line code; `min`, `max`, `abs` and `signum` cover common branches"
+            "the body must be straight-line code (`min`, `max`, `abs` and `signum` cover common branches)"
         }
         Expr::While(_) | Expr::Loop(_) | Expr::ForLoop(_) => {
-            "the body must be straight-line code; write the iterations out"
+            "the body must be straight-line code (write the iterations out)"
         }
         Expr::Return(_) => "return only at the end of the function",
-        _ => {
-            "the body must be straight-line code over `f64` values: `let`, assignments, `+ - * /` and `f64` methods"
-        }
+        _ => STRAIGHT_LINE,
     }
 }
 
@@ -166,7 +167,7 @@ impl Lower<'_> {
         parsed.map(Operand::Lit).unwrap_or_else(|| {
             self.cx.error_spanned(
                 lit,
-                "`#[grad]` supports only `f64` literals such as `2.0`, `3` or `1e-3`",
+                "`#[grad]` supports only `f64` literals, such as `2.0`, `1e-3` or `2.0_f64`",
             );
             Operand::Lit(0.0)
         })

@@ -43,6 +43,8 @@ enum Binding {
     Value(Operand),
     /// A parameter that is not differentiated and not an IR value (integers, references, ...).
     Passive,
+    /// A local declared with `let y;` and not assigned yet.
+    Uninit,
 }
 
 /// The state of lowering one function.

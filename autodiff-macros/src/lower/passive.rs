@@ -14,7 +14,10 @@ impl Lower<'_> {
         match e {
             Expr::Lit(l) => matches!(l.lit, Lit::Int(_) | Lit::Float(_)),
             Expr::Path(p) => match p.path.get_ident() {
-                Some(id) => !matches!(self.env.get(&id.to_string()), Some(Binding::Value(_))),
+                Some(id) => !matches!(
+                    self.env.get(&id.to_string()),
+                    Some(Binding::Value(_) | Binding::Uninit)
+                ),
                 None => true,
             },
             Expr::Paren(p) => self.is_passive(&p.expr),

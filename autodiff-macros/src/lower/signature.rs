@@ -102,8 +102,8 @@ impl Lower<'_> {
                 continue;
             }
             let ident = pi.ident.clone();
-            let listed = wrt.is_some_and(|w| w.contains(&ident));
-            let input = self.param(&ident, &pt.ty, wrt.is_none() || listed, listed);
+            let listed = wrt.and_then(|w| w.iter().find(|id| **id == ident));
+            let input = self.param(&ident, &pt.ty, wrt.is_none() || listed.is_some(), listed);
             params.push(Param { ident, ty: (*pt.ty).clone(), input });
         }
         for id in wrt.unwrap_or_default() {
@@ -130,7 +130,7 @@ impl Lower<'_> {
         ident: &proc_macro2::Ident,
         ty: &Type,
         differentiate: bool,
-        listed: bool,
+        listed: Option<&proc_macro2::Ident>,
     ) -> Option<crate::ir::Var> {
         if has_mut_ref(ty) {
             self.cx.error_spanned(
@@ -142,7 +142,7 @@ impl Lower<'_> {
         if let Type::ImplTrait(_) = ty {
             self.cx.error_spanned(
                 ty,
-                "`#[grad]` does not support generic functions (`impl Trait` parameters)",
+                "`#[grad]` does not support generic functions (`impl Trait` parameters); write the function for `f64` and concrete types",
             );
             return None;
         }
@@ -155,26 +155,21 @@ impl Lower<'_> {
                 self.env.insert(ident.to_string(), Binding::Value(Operand::Var(v)));
                 Some(v)
             }
-            Kind::Float if differentiate => {
+            Kind::Float | Kind::Other if listed.is_some() => {
+                let at = listed.unwrap_or(ident);
                 let ty = ty.to_token_stream();
-                let how = if listed {
-                    format!(
-                        "`wrt` names `{ident}`, of type `{ty}`, but only `f64` parameters can be differentiated"
-                    )
-                } else {
-                    format!(
-                        "`#[grad]` differentiates only `f64` scalars, not `{ty}`; to pass `{ident}` through as a constant, list the differentiated parameters with `wrt(...)`"
-                    )
-                };
-                self.cx.error_spanned(ty, how);
+                self.cx.error_spanned(
+                    at,
+                    format!("`wrt` names `{ident}`, of type `{ty}`, but only `f64` parameters can be differentiated"),
+                );
                 None
             }
-            Kind::Other if listed => {
+            Kind::Float if differentiate => {
+                let ty = ty.to_token_stream();
                 self.cx.error_spanned(
-                    ty,
+                    &ty,
                     format!(
-                        "`wrt` names `{ident}`, of type `{}`, but only `f64` parameters can be differentiated",
-                        ty.to_token_stream()
+                        "`#[grad]` differentiates only `f64` scalars, not `{ty}`; to pass `{ident}` through as a constant, list the differentiated parameters with `wrt(...)`"
                     ),
                 );
                 None

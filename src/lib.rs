@@ -1,0 +1,14 @@
+//! The shared corpus of differentiated functions used by the tests, examples and benchmarks.
+//!
+//! This crate is also the lint check of the generated code: it denies every rustc warning and every
+//! `clippy::all` lint and forbids `unsafe`, so any warning in what `#[grad]` emits fails the build
+//! (`cargo test`) or the lint run (`cargo clippy --workspace --all-targets -- -D warnings`).
+#![deny(warnings, clippy::all)]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod bench_fns;
+pub mod hygiene;
+pub mod methods;
+pub mod programs;
+pub mod worked;

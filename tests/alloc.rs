@@ -1,0 +1,142 @@
+//! Generated derivatives make no heap allocation, as seen by a counting global allocator.
+//!
+//! Only allocations made by the current thread while it measures are counted (a thread-local
+//! flag and counter), so the test harness's other threads and the setup of each test do not
+//! disturb the count.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::hint::black_box;
+
+use autodiff_suite::hygiene::{single_grad, single_hessian, single_hvp, single_jvp};
+use autodiff_suite::programs::{
+    Params, calibrate_grad, calibrate_hessian, calibrate_hvp, calibrate_jvp, kinematics_grad,
+    kinematics_hessian, kinematics_hvp, kinematics_jvp, signal_chain_grad, signal_chain_hessian,
+    signal_chain_hvp, signal_chain_jvp,
+};
+use autodiff_suite::worked::{g_grad, g_hessian, g_hvp, g_jvp};
+
+thread_local! {
+    /// Whether this thread is inside [`allocations_during`].
+    static MEASURING: Cell<bool> = const { Cell::new(false) };
+    /// Allocations this thread made while measuring.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The system allocator, counting the allocations of a measuring thread.
+struct Counting;
+
+impl Counting {
+    fn record() {
+        // `try_with`: while a thread is torn down its slots may be gone; it is not measuring then.
+        let measuring = MEASURING.try_with(Cell::get).unwrap_or(false);
+        if measuring {
+            let _ = ALLOCATIONS.try_with(|count| count.set(count.get() + 1));
+        }
+    }
+}
+
+// SAFETY: every method forwards to `System` with the caller's arguments unchanged; the counting
+// touches only const-initialised thread-locals, which never allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        Self::record();
+        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, which `System` shares.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        Self::record();
+        // SAFETY: as for `alloc`.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        Self::record();
+        // SAFETY: `ptr` was allocated by `System` through this wrapper with `layout`.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` was allocated by `System` through this wrapper with `layout`.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// How many heap allocations this thread makes while running `work`.
+fn allocations_during(work: impl FnOnce()) -> usize {
+    ALLOCATIONS.with(|count| count.set(0));
+    MEASURING.with(|measuring| measuring.set(true));
+    work();
+    MEASURING.with(|measuring| measuring.set(false));
+    ALLOCATIONS.with(Cell::get)
+}
+
+/// Asserts that `work` (calls of generated derivatives) makes no heap allocation.
+fn assert_no_allocation(what: &str, work: impl FnOnce()) {
+    let count = allocations_during(work);
+    assert_eq!(count, 0, "{what}: {count} heap allocations");
+}
+
+#[test]
+fn the_counter_sees_a_heap_allocation() {
+    // Without this, a counter that never counts would make the other tests pass vacuously.
+    let count = allocations_during(|| {
+        black_box(vec![black_box(1.0_f64); 16]);
+    });
+    assert!(count >= 1, "a `vec!` was not counted");
+}
+
+#[test]
+fn derivatives_of_the_worked_example_do_not_allocate() {
+    let (x1, x2, v1, v2) = black_box((1.5, -0.7, 0.3, 1.2));
+    assert_no_allocation("worked::g", || {
+        black_box(g_grad(x1, x2));
+        black_box(g_jvp(x1, x2, v1, v2));
+        black_box(g_hvp(x1, x2, v1, v2));
+        black_box(g_hessian(x1, x2));
+    });
+}
+
+#[test]
+fn derivatives_of_the_programs_do_not_allocate() {
+    let data = black_box([0.8, -1.3, 2.0]);
+    let (x, y, z, n) = black_box((0.7, -0.4, 1.1, 3));
+    assert_no_allocation("programs::signal_chain", || {
+        black_box(signal_chain_grad(x, y, z, n, &data));
+        black_box(signal_chain_jvp(x, y, z, n, &data, 0.3, -1.1, 0.7));
+        black_box(signal_chain_hvp(x, y, z, n, &data, 0.3, -1.1, 0.7));
+        black_box(signal_chain_hessian(x, y, z, n, &data));
+    });
+
+    let params = black_box(Params { gain: 0.8, offset: 0.2 });
+    let (a, b, c, d, r) = black_box((0.35, 0.9, 1.7, 0.25, 1.3));
+    assert_no_allocation("programs::kinematics", || {
+        black_box(kinematics_grad(a, b, c, d, &r, &params));
+        black_box(kinematics_jvp(a, b, c, d, &r, &params, 0.3, -1.1, 0.7, 0.5));
+        black_box(kinematics_hvp(a, b, c, d, &r, &params, 0.3, -1.1, 0.7, 0.5));
+        black_box(kinematics_hessian(a, b, c, d, &r, &params));
+    });
+
+    let (p, q, r, s, n) = black_box((0.6, 0.8, -0.5, 0.3, 3));
+    assert_no_allocation("programs::calibrate", || {
+        black_box(calibrate_grad(p, q, r, s, n));
+        black_box(calibrate_jvp(p, q, r, s, n, 0.3, -1.1));
+        black_box(calibrate_hvp(p, q, r, s, n, 0.3, -1.1));
+        black_box(calibrate_hessian(p, q, r, s, n));
+    });
+}
+
+#[test]
+fn derivatives_of_a_single_parameter_function_do_not_allocate() {
+    let (x, v) = black_box((0.3, -2.5));
+    assert_no_allocation("hygiene::single", || {
+        black_box(single_grad(x));
+        black_box(single_jvp(x, v));
+        black_box(single_hvp(x, v));
+        black_box(single_hessian(x));
+    });
+}

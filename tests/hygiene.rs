@@ -1,0 +1,290 @@
+//! Hygiene corpus derivatives against closed forms and finite differences.
+
+use autodiff_runtime::{Tolerance, check_gradient, check_hvp};
+use autodiff_suite::hygiene::shadowed_prelude::{
+    spring, spring_grad, spring_hessian, spring_hvp, spring_jvp, weighted, weighted_grad,
+    weighted_hessian, weighted_hvp, weighted_jvp,
+};
+use autodiff_suite::hygiene::{
+    adjoint_params, adjoint_params_grad, adjoint_params_hessian, adjoint_params_hvp,
+    adjoint_params_jvp, bar_names, bar_names_grad, bar_names_hessian, bar_names_hvp, bar_names_jvp,
+    direction_names, direction_names_grad, direction_names_hessian, direction_names_hvp,
+    direction_names_jvp, dot_names, dot_names_grad, dot_names_hessian, dot_names_hvp,
+    dot_names_jvp, hessian, hessian_grad, hessian_hessian, hessian_hvp, hessian_jvp, single,
+    single_grad, single_hessian, single_hvp, single_jvp, temp_names, temp_names_grad,
+    temp_names_hessian, temp_names_hvp, temp_names_jvp, wave, wave_grad, wave_hessian, wave_hvp,
+    wave_jvp,
+};
+
+/// Finite differences against analytic derivatives.
+const FD: Tolerance = Tolerance { epsilon: 1e-6, max_relative: 1e-6 };
+/// Generated derivatives against closed forms: equal up to rounding.
+const EXACT: Tolerance = Tolerance { epsilon: 1e-12, max_relative: 1e-10 };
+
+/// Points with a positive second coordinate, inside the domain of every function here.
+const POINTS: [[f64; 2]; 4] = [[0.7, 1.2], [1.9, 0.4], [-0.6, 1.3], [-1.1, 0.8]];
+const DIRECTIONS: [[f64; 2]; 3] = [[1.0, 0.0], [0.0, 1.0], [0.6, -1.4]];
+
+/// What `f_hvp` of a function of two parameters returns: value, gradient, H·v.
+type Hvp2 = (f64, (f64, f64), (f64, f64));
+
+/// A function of two parameters and its generated derivatives.
+struct Binary {
+    name: &'static str,
+    f: fn(f64, f64) -> f64,
+    grad: fn(f64, f64) -> (f64, (f64, f64)),
+    jvp: fn(f64, f64, f64, f64) -> (f64, f64),
+    hvp: fn(f64, f64, f64, f64) -> Hvp2,
+    hessian: fn(f64, f64) -> [[f64; 2]; 2],
+}
+
+/// The [`Binary`] of a function and its generated derivatives.
+macro_rules! binary {
+    ($f:path, $grad:path, $jvp:path, $hvp:path, $hessian:path) => {
+        Binary { name: stringify!($f), f: $f, grad: $grad, jvp: $jvp, hvp: $hvp, hessian: $hessian }
+    };
+}
+
+fn assert_close(what: &str, actual: &[f64], expected: &[f64], tol: Tolerance) {
+    assert_eq!(actual.len(), expected.len(), "{what}: lengths differ");
+    for (i, (a, e)) in actual.iter().zip(expected).enumerate() {
+        assert!(tol.agree(*a, *e), "{what}: component {i} is {a}, expected {e}");
+    }
+}
+
+/// `h·v` for a square matrix given as rows.
+fn mat_vec<const N: usize>(h: [[f64; N]; N], v: &[f64]) -> Vec<f64> {
+    h.iter().map(|row| row.iter().zip(v).map(|(a, b)| a * b).sum()).collect()
+}
+
+impl Binary {
+    /// Every generated derivative at every point against the closed forms of the gradient and
+    /// the Hessian, and the gradient and HVP also against finite differences.
+    fn check(
+        &self,
+        closed_grad: impl Fn(f64, f64) -> [f64; 2],
+        closed_hessian: impl Fn(f64, f64) -> [[f64; 2]; 2],
+    ) {
+        for [x, y] in POINTS {
+            let what = format!("{} at ({x}, {y})", self.name);
+            let (value, (gx, gy)) = (self.grad)(x, y);
+            assert!(EXACT.agree(value, (self.f)(x, y)), "{what}: value");
+            assert_close(&format!("{what}: gradient"), &[gx, gy], &closed_grad(x, y), EXACT);
+            let f = |p: &[f64]| (self.f)(p[0], p[1]);
+            assert_eq!(check_gradient(f, &[x, y], &[gx, gy], FD), Ok(()), "{what}");
+            let closed_hessian = closed_hessian(x, y);
+            let hessian = (self.hessian)(x, y);
+            assert_close(
+                &format!("{what}: hessian"),
+                &hessian.concat(),
+                &closed_hessian.concat(),
+                EXACT,
+            );
+            for [vx, vy] in DIRECTIONS {
+                let (jvp_value, jvp) = (self.jvp)(x, y, vx, vy);
+                assert!(EXACT.agree(jvp_value, value), "{what}: jvp value");
+                assert!(EXACT.agree(jvp, gx * vx + gy * vy), "{what}: jvp along ({vx}, {vy})");
+                let (hvp_value, (hgx, hgy), (hx, hy)) = (self.hvp)(x, y, vx, vy);
+                assert!(EXACT.agree(hvp_value, value), "{what}: hvp value");
+                assert_close(&format!("{what}: hvp gradient"), &[hgx, hgy], &[gx, gy], EXACT);
+                let expected = mat_vec(closed_hessian, &[vx, vy]);
+                assert_close(
+                    &format!("{what}: hvp along ({vx}, {vy})"),
+                    &[hx, hy],
+                    &expected,
+                    EXACT,
+                );
+                let grad = |p: &[f64]| {
+                    let (_, (a, b)) = (self.grad)(p[0], p[1]);
+                    vec![a, b]
+                };
+                assert_eq!(check_hvp(grad, &[x, y], &[vx, vy], &[hx, hy], FD), Ok(()), "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn locals_named_like_adjoints_and_tangents() {
+    // f = p (A² - S), S = sin(xp), C = cos(xp), A = S + x
+    binary!(bar_names, bar_names_grad, bar_names_jvp, bar_names_hvp, bar_names_hessian).check(
+        |x, p| {
+            let (s, c) = (x * p).sin_cos();
+            let a = s + x;
+            [2.0 * p * a * (p * c + 1.0) - p * p * c, a * a - s + p * x * c * (2.0 * a - 1.0)]
+        },
+        |x, p| {
+            let (s, c) = (x * p).sin_cos();
+            let a = s + x;
+            let xx = 2.0 * p * ((p * c + 1.0).powi(2) - p * p * a * s) + p.powi(3) * s;
+            let xp = 2.0 * a * (p * c + 1.0)
+                + 2.0 * p * (x * c * (p * c + 1.0) + a * (c - p * x * s))
+                - 2.0 * p * c
+                + p * p * x * s;
+            let pp = 2.0 * x * c * (2.0 * a - 1.0) - p * x * x * s * (2.0 * a - 1.0)
+                + 2.0 * p * x * x * c * c;
+            [[xx, xp], [xp, pp]]
+        },
+    );
+}
+
+#[test]
+fn a_parameter_named_like_an_adjoint() {
+    // f = x e^(xy) + y²
+    binary!(
+        adjoint_params,
+        adjoint_params_grad,
+        adjoint_params_jvp,
+        adjoint_params_hvp,
+        adjoint_params_hessian
+    )
+    .check(
+        |x, y| {
+            let e = (x * y).exp();
+            [(1.0 + x * y) * e, x * x * e + 2.0 * y]
+        },
+        |x, y| {
+            let e = (x * y).exp();
+            let xy = (2.0 * x + x * x * y) * e;
+            [[(2.0 * y + x * y * y) * e, xy], [xy, x.powi(3) * e + 2.0]]
+        },
+    );
+}
+
+#[test]
+fn names_of_temporaries_and_outputs() {
+    // f = (E + a) b + E, E = e^(ab)
+    binary!(temp_names, temp_names_grad, temp_names_jvp, temp_names_hvp, temp_names_hessian).check(
+        |a, b| {
+            let e = (a * b).exp();
+            [b * b * e + b + b * e, a * b * e + e + a + a * e]
+        },
+        |a, b| {
+            let e = (a * b).exp();
+            let ab = 2.0 * b * e + a * b * b * e + 1.0 + e + a * b * e;
+            [[b.powi(3) * e + b * b * e, ab], [ab, 2.0 * a * e + a * a * b * e + a * a * e]]
+        },
+    );
+}
+
+#[test]
+fn a_parameter_named_like_a_direction() {
+    // f = x cos y + x² y²
+    binary!(dot_names, dot_names_grad, dot_names_jvp, dot_names_hvp, dot_names_hessian).check(
+        |x, y| [y.cos() + 2.0 * x * y * y, -x * y.sin() + 2.0 * x * x * y],
+        |x, y| {
+            let xy = -y.sin() + 4.0 * x * y;
+            [[2.0 * y * y, xy], [xy, -x * y.cos() + 2.0 * x * x]]
+        },
+    );
+}
+
+#[test]
+fn parameters_named_like_the_generated_functions() {
+    // f = cos(ab) + a²
+    binary!(wave, wave_grad, wave_jvp, wave_hvp, wave_hessian).check(
+        |a, b| {
+            let s = (a * b).sin();
+            [-b * s + 2.0 * a, -a * s]
+        },
+        |a, b| {
+            let (s, c) = (a * b).sin_cos();
+            let ab = -s - a * b * c;
+            [[-b * b * c + 2.0, ab], [ab, -a * a * c]]
+        },
+    );
+}
+
+#[test]
+fn a_function_named_hessian_with_parameters_grad_and_hessian() {
+    // f = a² e^b - b
+    binary!(hessian, hessian_grad, hessian_jvp, hessian_hvp, hessian_hessian).check(
+        |a, b| [2.0 * a * b.exp(), a * a * b.exp() - 1.0],
+        |a, b| {
+            let e = b.exp();
+            [[2.0 * e, 2.0 * a * e], [2.0 * a * e, a * a * e]]
+        },
+    );
+}
+
+#[test]
+fn a_shadowed_prelude_and_shadowed_crate_roots() {
+    // f = k (x - 1)² / 2 + sin(x) √k
+    binary!(spring, spring_grad, spring_jvp, spring_hvp, spring_hessian).check(
+        |x, k| {
+            [
+                k * (x - 1.0) + x.cos() * k.sqrt(),
+                0.5 * (x - 1.0).powi(2) + x.sin() / (2.0 * k.sqrt()),
+            ]
+        },
+        |x, k| {
+            let xk = (x - 1.0) + x.cos() / (2.0 * k.sqrt());
+            [[k - x.sin() * k.sqrt(), xk], [xk, -x.sin() / (4.0 * k.powf(1.5))]]
+        },
+    );
+}
+
+#[test]
+fn parameters_and_locals_named_like_hessian_loop_variables() {
+    // f = (v i + sin row) row + e^v
+    for [v, i, row] in [[0.4_f64, -1.3, 0.9], [-0.8, 0.6, 2.1]] {
+        let closed_grad = [i * row + v.exp(), v * row, row.cos() * row + v * i + row.sin()];
+        let closed_hessian =
+            [[v.exp(), row, i], [row, 0.0, v], [i, v, 2.0 * row.cos() - row * row.sin()]];
+        let (value, (gv, gi, grow)) = direction_names_grad(v, i, row);
+        assert!(EXACT.agree(value, direction_names(v, i, row)));
+        assert_close("gradient", &[gv, gi, grow], &closed_grad, EXACT);
+        let f = |p: &[f64]| direction_names(p[0], p[1], p[2]);
+        assert_eq!(check_gradient(f, &[v, i, row], &closed_grad, FD), Ok(()));
+        let hessian = direction_names_hessian(v, i, row);
+        assert_close("hessian", &hessian.concat(), &closed_hessian.concat(), EXACT);
+        for d in [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.5, -0.7, 1.1]] {
+            let (_, jvp) = direction_names_jvp(v, i, row, d[0], d[1], d[2]);
+            assert!(EXACT.agree(jvp, gv * d[0] + gi * d[1] + grow * d[2]));
+            let (_, grad, (hv, hi, hrow)) = direction_names_hvp(v, i, row, d[0], d[1], d[2]);
+            assert_close("hvp gradient", &[grad.0, grad.1, grad.2], &[gv, gi, grow], EXACT);
+            assert_close("hvp", &[hv, hi, hrow], &mat_vec(closed_hessian, &d), EXACT);
+        }
+    }
+}
+
+#[test]
+fn a_single_parameter_named_out() {
+    // f = o (ln(1 + o²) + sin o)
+    for o in [0.3_f64, -1.7, 2.4] {
+        let q = 1.0 + o * o;
+        let d1 = q.ln() + o.sin() + o * (2.0 * o / q + o.cos());
+        let d2 = 4.0 * o / q + 2.0 * o.cos() + o * (2.0 * (1.0 - o * o) / (q * q) - o.sin());
+        let (value, grad) = single_grad(o);
+        assert!(EXACT.agree(value, single(o)));
+        assert!(EXACT.agree(grad, d1), "{grad} vs {d1}");
+        assert_eq!(check_gradient(|p: &[f64]| single(p[0]), &[o], &[grad], FD), Ok(()));
+        let (_, jvp) = single_jvp(o, -2.5);
+        assert!(EXACT.agree(jvp, -2.5 * d1));
+        let (hvp_value, hvp_grad, hv) = single_hvp(o, -2.5);
+        assert!(EXACT.agree(hvp_value, value) && EXACT.agree(hvp_grad, grad));
+        assert!(EXACT.agree(hv, -2.5 * d2), "{hv} vs {}", -2.5 * d2);
+        let [[h]] = single_hessian(o);
+        assert!(EXACT.agree(h, d2), "{h} vs {d2}");
+    }
+}
+
+#[test]
+fn a_single_differentiated_parameter_next_to_a_slice_in_a_shadowed_prelude() {
+    // f = w0 e^x + w1 x²
+    let w = [0.7, -1.5];
+    for x in [0.2_f64, -0.9, 1.6] {
+        let d1 = w[0] * x.exp() + 2.0 * w[1] * x;
+        let d2 = w[0] * x.exp() + 2.0 * w[1];
+        let (value, grad) = weighted_grad(x, &w);
+        assert!(EXACT.agree(value, weighted(x, &w)));
+        assert!(EXACT.agree(grad, d1), "{grad} vs {d1}");
+        assert_eq!(check_gradient(|p: &[f64]| weighted(p[0], &w), &[x], &[grad], FD), Ok(()));
+        let (_, jvp) = weighted_jvp(x, &w, 0.5);
+        assert!(EXACT.agree(jvp, 0.5 * d1));
+        let (_, _, hv) = weighted_hvp(x, &w, 0.5);
+        assert!(EXACT.agree(hv, 0.5 * d2));
+        let [[h]] = weighted_hessian(x, &w);
+        assert!(EXACT.agree(h, d2), "{h} vs {d2}");
+    }
+}

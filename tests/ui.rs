@@ -1,0 +1,11 @@
+//! Compile-fail cases: every unsupported construct gets a clear error at its span.
+
+#[test]
+fn ui() {
+    let t = trybuild::TestCases::new();
+    // One glob per category, listed explicitly so that `pass/` is not run as compile-fail.
+    for category in ["attr", "body", "control_flow", "expr", "multiple", "signature"] {
+        t.compile_fail(format!("tests/ui/{category}/*.rs"));
+    }
+    t.pass("tests/ui/pass/*.rs");
+}

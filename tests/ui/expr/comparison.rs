@@ -1,0 +1,10 @@
+// Checks that a comparison operator (`>`) is rejected at the comparison.
+use autodiff_runtime::grad;
+
+#[grad]
+fn compare(x: f64) -> f64 {
+    let _above = x > 1.0;
+    x * x
+}
+
+fn main() {}
