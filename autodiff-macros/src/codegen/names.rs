@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Ident, Span, TokenStream, TokenTree};
 
-use crate::ir::{Func, Name, Suffix, Var};
+use crate::ir::{Func, Var};
 use crate::symbol;
 
 /// Hands out unique names.
@@ -83,18 +83,6 @@ fn collect(tokens: TokenStream, out: &mut HashSet<String>) {
     }
 }
 
-fn spelled(name: &Name) -> Option<String> {
-    let mut s = name.base.clone()?;
-    for suffix in &name.suffixes {
-        s.push('_');
-        s.push_str(match suffix {
-            Suffix::Bar => symbol::SUFFIX_BAR,
-            Suffix::Dot => symbol::SUFFIX_DOT,
-        });
-    }
-    Some(s)
-}
-
 /// The identifier of every variable of `f` (indexed by [`Var`]); `None` for inlined temporaries.
 /// The user's parameters keep their own identifiers (and spans).
 pub fn assign(
@@ -114,8 +102,8 @@ pub fn assign(
             continue;
         }
         let name = f.name(v);
-        let text = match spelled(name) {
-            Some(want) => namer.fresh(&want, name.suffixes.is_empty()),
+        let text = match name.spelled() {
+            Some(want) => namer.fresh(&want, name.is_users_own()),
             None => namer.temp(),
         };
         idents[v.index()] = Some(Ident::new(&text, Span::mixed_site()));

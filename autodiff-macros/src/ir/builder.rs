@@ -5,7 +5,7 @@
 //! `-(-x)`, `x + -y` as `x - y`, literal arithmetic, selects with equal branches; and it reuses an
 //! earlier statement that computes the same thing (common subexpressions).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::{Func, Name, Operand, Prim, Stmt, Var};
 
@@ -33,6 +33,8 @@ pub struct Builder {
     defs: HashMap<Var, usize>,
     /// Copied variables replaced by an equal earlier one; every operand is read through this.
     subst: HashMap<Var, Operand>,
+    /// Variables defined by copied statements (the primal, in a transform).
+    copied: HashSet<Var>,
 }
 
 impl Builder {
@@ -47,25 +49,24 @@ impl Builder {
             stmts: Vec::new(),
             outputs: Vec::new(),
         };
-        Builder {
-            func,
-            fold: false,
-            seen: HashMap::new(),
-            defs: HashMap::new(),
-            subst: HashMap::new(),
-        }
+        Builder::new(func, false)
     }
 
     /// A folding builder that starts from `f`'s variables, inputs and constants, with no
     /// statements (used by the transforms, which copy `f`'s statements with [`Builder::copy`]).
     pub fn derive_from(f: &Func) -> Self {
         let func = Func { stmts: Vec::new(), outputs: Vec::new(), ..f.clone() };
+        Builder::new(func, true)
+    }
+
+    fn new(func: Func, fold: bool) -> Self {
         Builder {
             func,
-            fold: true,
+            fold,
             seen: HashMap::new(),
             defs: HashMap::new(),
             subst: HashMap::new(),
+            copied: HashSet::new(),
         }
     }
 
@@ -122,7 +123,13 @@ impl Builder {
             self.name_temp(Operand::Var(v), self.func.names[stmt.out.index()].clone());
             return;
         }
+        self.copied.insert(stmt.out);
         self.record(Stmt { out: stmt.out, prim: stmt.prim, args });
+    }
+
+    /// Whether `op` is a variable defined by a copied statement.
+    pub fn is_copied(&self, op: Operand) -> bool {
+        self.resolve(op).var().is_some_and(|v| self.copied.contains(&v))
     }
 
     /// Emits `prim(args)` as a temporary, or returns an equal operand that already exists.
@@ -213,6 +220,9 @@ impl Builder {
             }
             Prim::Add if is_zero(1) => Some(args[0]),
             Prim::Add if is_zero(0) => Some(args[1]),
+            Prim::Add if args[0] == args[1] => {
+                Some(self.push(Prim::Mul, &[Operand::Lit(2.0), args[0]]))
+            }
             Prim::Add => self.add_or_sub(args[0], args[1]),
             Prim::Sub if is_zero(1) => Some(args[0]),
             Prim::Sub if is_zero(0) => Some(self.push(Prim::Neg, &args[1..])),
@@ -226,12 +236,26 @@ impl Builder {
             Prim::Mul if is(0, -1.0) => Some(self.push(Prim::Neg, &args[1..])),
             Prim::Div if is(1, 1.0) => Some(args[0]),
             Prim::Div if is(1, -1.0) => Some(self.push(Prim::Neg, &args[..1])),
+            Prim::Mul | Prim::Div => self.sign_out(prim, args[0], args[1]),
             Prim::Powi(1) => Some(args[0]),
             Prim::Powi(0) => Some(Operand::Lit(1.0)),
             Prim::Powf if is(1, 1.0) => Some(args[0]),
             Prim::Select(_) if args[2] == args[3] => Some(args[2]),
             _ => None,
         }
+    }
+
+    /// `(-a) * b` as `-(a * b)`, and likewise for `a * (-b)` and division, so that the sign can
+    /// fold into a surrounding sum; `None` when neither operand is a negated variable.
+    fn sign_out(&mut self, prim: Prim, x: Operand, y: Operand) -> Option<Operand> {
+        let unneg = |b: &Self, op: Operand| b.negated(op).filter(|_| op.lit().is_none());
+        let (a, c) = match (unneg(self, x), unneg(self, y)) {
+            (Some(a), _) => (a, y),
+            (None, Some(c)) => (x, c),
+            (None, None) => return None,
+        };
+        let inner = self.push(prim, &[a, c]);
+        Some(self.push(Prim::Neg, &[inner]))
     }
 
     /// `x + y` rewritten without a negation (`x - b` for `y = -b`), or two complementary selects

@@ -43,6 +43,8 @@ pub enum Suffix {
 pub struct Name {
     /// The user's identifier this variable derives from; `None` for a temporary.
     pub base: Option<String>,
+    /// Which assignment of the user's variable this is: 0 for the first, then 1, 2, ...
+    pub version: u32,
     /// Transform suffixes, outermost last.
     pub suffixes: Vec<Suffix>,
 }
@@ -55,7 +57,33 @@ impl Name {
 
     /// A name taken from the user's code.
     pub fn user(ident: &str) -> Self {
-        Name { base: Some(ident.to_owned()), suffixes: Vec::new() }
+        Name::version(ident, 0)
+    }
+
+    /// The `version`-th assignment of the user's variable `ident`.
+    pub fn version(ident: &str, version: u32) -> Self {
+        Name { base: Some(ident.to_owned()), version, suffixes: Vec::new() }
+    }
+
+    /// The name as written: `p`, `p_2`, `p_bar`, `p_2_bar_dot`; `None` for a temporary.
+    pub fn spelled(&self) -> Option<String> {
+        let mut s = self.base.clone()?;
+        if self.version > 0 {
+            s.push_str(&format!("_{}", self.version));
+        }
+        for suffix in &self.suffixes {
+            s.push('_');
+            s.push_str(match suffix {
+                Suffix::Bar => crate::symbol::SUFFIX_BAR,
+                Suffix::Dot => crate::symbol::SUFFIX_DOT,
+            });
+        }
+        Some(s)
+    }
+
+    /// Whether this is the user's own name, unchanged (first assignment, no suffix).
+    pub fn is_users_own(&self) -> bool {
+        self.base.is_some() && self.version == 0 && self.suffixes.is_empty()
     }
 
     /// This name with one more suffix; a temporary stays a temporary.

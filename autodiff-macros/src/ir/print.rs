@@ -9,18 +9,10 @@
 
 use std::fmt::Write;
 
-use super::{Func, Operand, Prim, Suffix, Var};
+use super::{Func, Operand, Prim, Var};
 
 fn var(f: &Func, v: Var) -> String {
-    let name = f.name(v);
-    let mut s = name.base.clone().unwrap_or_default();
-    for suffix in &name.suffixes {
-        s.push_str(match suffix {
-            Suffix::Bar => "_bar",
-            Suffix::Dot => "_dot",
-        });
-    }
-    format!("{s}%{}", v.0)
+    format!("{}%{}", f.name(v).spelled().unwrap_or_default(), v.0)
 }
 
 fn operand(f: &Func, op: Operand) -> String {

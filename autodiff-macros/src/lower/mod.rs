@@ -52,11 +52,14 @@ struct Lower<'a> {
     cx: &'a mut Ctxt,
     b: Builder,
     env: HashMap<String, Binding>,
+    /// How many times each user variable has been assigned (for names like `x_2`).
+    versions: HashMap<String, u32>,
 }
 
 /// Lowers `item`, recording every unsupported construct in `cx`.
 pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
-    let mut lower = Lower { cx, b: Builder::literal(), env: HashMap::new() };
+    let mut lower =
+        Lower { cx, b: Builder::literal(), env: HashMap::new(), versions: HashMap::new() };
     let params = lower.signature(&item.sig, args);
     let value = lower.body(&item.block);
     Lowered { func: lower.b.finish(vec![value]), params }

@@ -149,6 +149,7 @@ impl Lower<'_> {
         match kind(ty) {
             Kind::F64 => {
                 let v = self.b.input(Name::user(&ident.to_string()));
+                self.versions.insert(ident.to_string(), 1);
                 if differentiate {
                     self.b.func_mut().active.push(v);
                 }

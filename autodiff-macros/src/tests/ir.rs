@@ -35,22 +35,22 @@ fn mutation_is_renamed_and_fan_out_accumulates() {
             in x%0 y%1 active x%0 y%1
             s%2 = mul x%0 y%1
             %3 = sin x%0
-            s%4 = add s%2 %3
+            s_1%4 = add s%2 %3
             %5 = sub x%0 10.0
             unused%6 = sqrt %5
-            %7 = mul s%4 x%0
+            %7 = mul s_1%4 x%0
             out %7
         "#]],
         expect![[r#"
             in x%0 y%1 active x%0 y%1
             s%2 = mul x%0 y%1
             %3 = sin x%0
-            s%4 = add s%2 %3
-            %7 = mul s%4 x%0
+            s_1%4 = add s%2 %3
+            %7 = mul s_1%4 x%0
             %8 = cos x%0
             %9 = mul x%0 %8
             y_bar%10 = mul x%0 x%0
-            %11 = add s%4 %9
+            %11 = add s_1%4 %9
             x_bar%12 = add %11 s%2
             out %7 x_bar%12 y_bar%10
         "#]],
@@ -63,25 +63,24 @@ fn mutation_is_renamed_and_fan_out_accumulates() {
             %3 = sin x%0
             %18 = cos x%0
             %19 = mul x_dot%13 %18
-            s%4 = add s%2 %3
-            s_dot%20 = add s_dot%17 %19
-            %7 = mul s%4 x%0
-            %21 = mul s_dot%20 x%0
-            %22 = mul x_dot%13 s%4
+            s_1%4 = add s%2 %3
+            s_1_dot%20 = add s_dot%17 %19
+            %7 = mul s_1%4 x%0
+            %21 = mul s_1_dot%20 x%0
+            %22 = mul x_dot%13 s_1%4
             %23 = add %21 %22
             %24 = mul x_dot%13 %3
-            %25 = neg %24
             %9 = mul x%0 %18
-            %26 = mul %25 x%0
-            %27 = add %19 %26
+            %26 = mul %24 x%0
+            %28 = sub %19 %26
             y_bar%10 = mul x%0 x%0
-            %28 = mul x_dot%13 x%0
-            y_bar_dot%29 = add %28 %28
-            %11 = add s%4 %9
-            %30 = add s_dot%20 %27
+            %29 = mul x_dot%13 x%0
+            y_bar_dot%30 = mul 2.0 %29
+            %11 = add s_1%4 %9
+            %31 = add s_1_dot%20 %28
             x_bar%12 = add %11 s%2
-            x_bar_dot%31 = add %30 s_dot%17
-            out %7 x_bar%12 y_bar%10 %23 x_bar_dot%31 y_bar_dot%29
+            x_bar_dot%32 = add %31 s_dot%17
+            out %7 x_bar%12 y_bar%10 %23 x_bar_dot%32 y_bar_dot%30
         "#]],
     );
 }

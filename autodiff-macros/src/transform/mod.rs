@@ -12,7 +12,7 @@ pub use reverse::reverse;
 use crate::ir::{Builder, Name, Operand, Prim};
 
 /// Sums `terms` into one operand, naming the final sum `name`; `None` for an empty sum (an exact
-/// zero). A single term that is a temporary takes the name instead.
+/// zero). A single term that is a temporary of the transform takes the name instead.
 fn sum(b: &mut Builder, terms: Vec<Operand>, name: Name) -> Option<Operand> {
     let mut terms = terms.into_iter();
     let mut acc = terms.next()?;
@@ -24,6 +24,10 @@ fn sum(b: &mut Builder, terms: Vec<Operand>, name: Name) -> Option<Operand> {
             b.push(Prim::Add, &[acc, t])
         };
     }
-    b.name_temp(acc, name);
+    // Name the sum after the variable, unless it is a value of the primal pass (where a name
+    // like `p_bar` would mislead).
+    if !b.is_copied(acc) {
+        b.name_temp(acc, name);
+    }
     Some(acc)
 }
