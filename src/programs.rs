@@ -230,6 +230,7 @@ pub fn calibrate(p: f64, q: f64, r: f64, s: f64, n: i32) -> f64 {
 /// Deferred initialisation (`let y;` then `y = ...;`), which lowering treats like `let y = ...;`.
 /// Its closed form: `f = x² sin x + x`, `f' = 2x sin x + x² cos x + 1`.
 #[grad(jvp, hvp)]
+#[allow(clippy::needless_late_init)] // the form under test
 pub fn deferred(x: f64) -> f64 {
     let y;
     let z: f64;
