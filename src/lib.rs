@@ -11,4 +11,5 @@ pub mod bench_fns;
 pub mod hygiene;
 pub mod methods;
 pub mod programs;
+pub mod regressions;
 pub mod worked;

@@ -101,6 +101,10 @@ pub const FN_HESSIAN: &str = "hessian";
 /// Locals of the generated Hessian function.
 pub const HESSIAN_LOCALS: [&str; 5] = ["hessian", "row", "i", "v", "hv"];
 
+/// Attributes of the user's function that the generated functions carry too: lint levels
+/// (`allow` only: an `expect` could go unfulfilled) and conditional compilation.
+pub const INHERITED_ATTRS: &[&str] = &["allow", "cfg"];
+
 /// Named constants of `core::f64::consts`, so that a literal equal to one is printed by name.
 pub const CONSTS: &[(&str, f64)] = &[
     ("PI", std::f64::consts::PI),

@@ -171,7 +171,14 @@ fn literal(x: f64, receiver: bool) -> Expr {
             if x > 0.0 { quote!(::core::f64::INFINITY) } else { quote!(::core::f64::NEG_INFINITY) };
         return Expr::new(t, Prec::Atom);
     }
-    let magnitude = Literal::f64_unsuffixed(x.abs());
+    let magnitude = if x != 0.0 && !(1e-5..1e16).contains(&x.abs()) {
+        // `1e308`, not a 309-digit literal
+        format!("{:e}", x.abs())
+            .parse::<Literal>()
+            .unwrap_or_else(|_| Literal::f64_unsuffixed(x.abs()))
+    } else {
+        Literal::f64_unsuffixed(x.abs())
+    };
     let magnitude = if receiver {
         format!("{magnitude}_f64")
             .parse::<Literal>()

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Ident, Span, TokenStream, TokenTree};
 
-use crate::ir::{Func, Var};
+use crate::ir::{Func, Name, Var};
 use crate::symbol;
 
 /// Hands out unique names.
@@ -47,6 +47,19 @@ impl Namer {
         name
     }
 
+    /// `base_k` for the first free `k >= first` (`s_2` for the third assignment of `s`).
+    pub fn numbered(&mut self, base: &str, first: u32) -> String {
+        let mut k = first;
+        loop {
+            let name = format!("{base}_{k}");
+            if self.free(&name) {
+                self.claimed.insert(name.clone());
+                return name;
+            }
+            k += 1;
+        }
+    }
+
     /// The next free temporary name.
     pub fn temp(&mut self) -> String {
         loop {
@@ -61,8 +74,8 @@ impl Namer {
 
     /// A parameter named after the user's `want` (itself unless that name is claimed), with a
     /// mixed-site span.
-    pub fn local_param(&mut self, want: &str) -> Ident {
-        Ident::new(&self.fresh(want, true), Span::mixed_site())
+    pub fn local_param(&mut self, want: &Ident) -> Ident {
+        ident(&self.fresh(&unraw(want), true), Span::mixed_site())
     }
 
     /// A fresh local of the generated code, with a mixed-site span for hygiene.
@@ -75,11 +88,48 @@ fn collect(tokens: TokenStream, out: &mut HashSet<String>) {
     for t in tokens {
         match t {
             TokenTree::Ident(id) => {
-                out.insert(id.to_string());
+                out.insert(unraw(&id));
             }
             TokenTree::Group(g) => collect(g.stream(), out),
             _ => {}
         }
+    }
+}
+
+/// An identifier for `text`, raw (`r#in`) if `text` is a keyword.
+pub fn ident(text: &str, span: Span) -> Ident {
+    match syn::parse_str::<Ident>(text) {
+        Ok(_) => Ident::new(text, span),
+        Err(_) => Ident::new_raw(text, span),
+    }
+}
+
+/// Chooses the names of one function's variables.
+struct Assigner<'a> {
+    namer: &'a mut Namer,
+    f: &'a Func,
+    /// The chosen spelling of each named variable, once chosen.
+    chosen: Vec<Option<String>>,
+}
+
+impl Assigner<'_> {
+    /// The spelling of the named variable `v`, choosing it (and its origin's) on first use, so
+    /// that `p_1_bar` is always the adjoint of the variable printed as `p_1`.
+    fn spelling(&mut self, v: Var) -> Option<String> {
+        if let Some(done) = &self.chosen[v.index()] {
+            return Some(done.clone());
+        }
+        let text = match self.f.name(v) {
+            Name::Temp => return None,
+            Name::User { ident, version: 0 } => self.namer.fresh(ident, true),
+            Name::User { ident, version } => self.namer.numbered(ident, *version),
+            Name::Derived { of, suffix } => {
+                let base = self.spelling(*of)?;
+                self.namer.fresh(&format!("{base}_{}", Name::suffix_str(*suffix)), false)
+            }
+        };
+        self.chosen[v.index()] = Some(text.clone());
+        Some(text)
     }
 }
 
@@ -92,23 +142,31 @@ pub fn assign(
     inline: &[bool],
 ) -> Vec<Option<Ident>> {
     let mut idents: Vec<Option<Ident>> = vec![None; f.names.len()];
+    let mut chosen = vec![None; f.names.len()];
     for (v, id) in params {
-        namer.claim(&id.to_string());
+        let text = unraw(id);
+        namer.claim(&text);
+        chosen[v.index()] = Some(text);
         idents[v.index()] = Some(id.clone());
     }
+    let mut assigner = Assigner { namer, f, chosen };
     let defined = f.inputs.iter().copied().chain(f.stmts.iter().map(|s| s.out));
     for v in defined {
         if idents[v.index()].is_some() || inline[v.index()] {
             continue;
         }
-        let name = f.name(v);
-        let text = match name.spelled() {
-            Some(want) => namer.fresh(&want, name.is_users_own()),
-            None => namer.temp(),
+        let text = match assigner.spelling(v) {
+            Some(text) => text,
+            None => assigner.namer.temp(),
         };
-        idents[v.index()] = Some(Ident::new(&text, Span::mixed_site()));
+        idents[v.index()] = Some(ident(&text, Span::mixed_site()));
     }
     idents
+}
+
+/// The identifier's text without `r#`.
+pub fn unraw(id: &Ident) -> String {
+    id.to_string().trim_start_matches("r#").to_owned()
 }
 
 #[cfg(test)]

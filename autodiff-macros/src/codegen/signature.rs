@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
+use super::names::{Namer, unraw};
 use crate::lower::Param;
 
 /// The return type of a tuple of output groups: one group of one is a bare `f64`.
@@ -21,8 +22,13 @@ pub fn return_type(groups: &[usize]) -> TokenStream {
 }
 
 /// The user's parameters as the generated functions take them; `used` holds the names the body
-/// reads (others get a leading underscore, so the generated code has no unused variables).
-pub fn user_params(params: &[Param], used: &HashSet<String>) -> Vec<TokenStream> {
+/// reads (others get a fresh name with a leading underscore, so the generated code has no unused
+/// variables).
+pub fn user_params(
+    namer: &mut Namer,
+    params: &[Param],
+    used: &HashSet<String>,
+) -> Vec<TokenStream> {
     params
         .iter()
         .map(|p| {
@@ -31,7 +37,8 @@ pub fn user_params(params: &[Param], used: &HashSet<String>) -> Vec<TokenStream>
             let ident = if used.contains(&name) || name.starts_with('_') {
                 p.ident.clone()
             } else {
-                format_ident!("_{}", p.ident)
+                let fresh = namer.fresh(&format!("_{}", unraw(&p.ident)), false);
+                Ident::new(&fresh, p.ident.span())
             };
             quote!(#ident: #ty)
         })

@@ -1,9 +1,11 @@
 //! The one way IR is built: by lowering and by every rule and transform.
 //!
 //! In folding mode (used by the transforms) the builder simplifies what a careful person would
-//! simplify by hand, and only where IEEE arithmetic gives the same bits: `x * 1`, `x + 0`,
-//! `-(-x)`, `x + -y` as `x - y`, literal arithmetic, selects with equal branches; and it reuses an
-//! earlier statement that computes the same thing (common subexpressions).
+//! simplify by hand, and only where IEEE arithmetic gives the same value (up to the sign of a
+//! zero): `x * 1`, `x + 0`, `-(-x)`, `x + -y` as `x - y`, `x + x` as `2 * x`, literal arithmetic,
+//! selects with equal branches; and it reuses an earlier statement that computes the same thing
+//! (common subexpressions). Statements copied from the primal are never simplified, so the value
+//! a generated function returns is bit for bit the original function's.
 
 use std::collections::{HashMap, HashSet};
 
@@ -102,14 +104,17 @@ impl Builder {
         }
     }
 
-    /// Gives `op` the name `name` if it is a temporary defined by a statement; otherwise leaves it.
-    pub fn name_temp(&mut self, op: Operand, name: Name) {
+    /// Gives `op` the name `name` if it is a temporary defined by a statement (and says whether
+    /// it did); otherwise leaves it.
+    pub fn name_temp(&mut self, op: Operand, name: Name) -> bool {
         if let Operand::Var(v) = self.resolve(op)
             && self.defs.contains_key(&v)
             && self.func.names[v.index()].is_temp()
         {
             self.func.names[v.index()] = name;
+            return true;
         }
+        false
     }
 
     /// Appends a copy of an existing statement (its variable keeps its identity), unless an

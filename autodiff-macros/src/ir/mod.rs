@@ -40,67 +40,53 @@ pub enum Suffix {
 
 /// The name a variable wants in the generated code. Codegen's namer makes it unique.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Name {
-    /// The user's identifier this variable derives from; `None` for a temporary.
-    pub base: Option<String>,
-    /// Which assignment of the user's variable this is: 0 for the first, then 1, 2, ...
-    pub version: u32,
-    /// Transform suffixes, outermost last.
-    pub suffixes: Vec<Suffix>,
+pub enum Name {
+    /// A temporary: codegen names it `t0`, `t1`, ... or inlines it.
+    #[default]
+    Temp,
+    /// The `version`-th assignment (from 0) of the user's variable `ident`: `p`, then `p_1`, ...
+    User {
+        /// The user's identifier, without any `r#`.
+        ident: String,
+        /// 0 for the first assignment.
+        version: u32,
+    },
+    /// The adjoint or tangent of another variable: `p_bar`, `p_1_dot`, `p_bar_dot`.
+    Derived {
+        /// The variable this one is the adjoint or tangent of.
+        of: Var,
+        /// Which.
+        suffix: Suffix,
+    },
 }
 
 impl Name {
-    /// A temporary: codegen names it `t0`, `t1`, ... or inlines it.
+    /// A temporary.
     pub fn temp() -> Self {
-        Name::default()
+        Name::Temp
     }
 
-    /// A name taken from the user's code.
+    /// The first assignment of the user's variable `ident`.
     pub fn user(ident: &str) -> Self {
         Name::version(ident, 0)
     }
 
     /// The `version`-th assignment of the user's variable `ident`.
     pub fn version(ident: &str, version: u32) -> Self {
-        Name { base: Some(ident.to_owned()), version, suffixes: Vec::new() }
-    }
-
-    /// The name as written: `p`, `p_2`, `p_bar`, `p_2_bar_dot`; `None` for a temporary.
-    pub fn spelled(&self) -> Option<String> {
-        let mut s = self.base.clone()?;
-        if self.version > 0 {
-            s.push_str(&format!("_{}", self.version));
-        }
-        for suffix in &self.suffixes {
-            s.push('_');
-            s.push_str(match suffix {
-                Suffix::Bar => crate::symbol::SUFFIX_BAR,
-                Suffix::Dot => crate::symbol::SUFFIX_DOT,
-            });
-        }
-        Some(s)
-    }
-
-    /// Whether this is the user's own name, unchanged (first assignment, no suffix).
-    pub fn is_users_own(&self) -> bool {
-        self.base.is_some() && self.version == 0 && self.suffixes.is_empty()
-    }
-
-    /// This name with one more suffix; a temporary stays a temporary.
-    pub fn with(&self, suffix: Suffix) -> Self {
-        match &self.base {
-            None => Name::temp(),
-            Some(_) => {
-                let mut name = self.clone();
-                name.suffixes.push(suffix);
-                name
-            }
-        }
+        Name::User { ident: ident.trim_start_matches("r#").to_owned(), version }
     }
 
     /// Whether this is a temporary (no user name).
     pub fn is_temp(&self) -> bool {
-        self.base.is_none()
+        matches!(self, Name::Temp)
+    }
+
+    /// The suffix's spelling.
+    pub fn suffix_str(suffix: Suffix) -> &'static str {
+        match suffix {
+            Suffix::Bar => crate::symbol::SUFFIX_BAR,
+            Suffix::Dot => crate::symbol::SUFFIX_DOT,
+        }
     }
 }
 
@@ -200,5 +186,14 @@ impl Func {
     /// The wanted name of `v`.
     pub fn name(&self, v: Var) -> &Name {
         &self.names[v.index()]
+    }
+
+    /// The name of the adjoint or tangent of `v`: derived from `v`'s, or a temporary for a
+    /// temporary.
+    pub fn derived_name(&self, v: Var, suffix: Suffix) -> Name {
+        match self.name(v) {
+            Name::Temp => Name::Temp,
+            _ => Name::Derived { of: v, suffix },
+        }
     }
 }

@@ -9,10 +9,22 @@
 
 use std::fmt::Write;
 
-use super::{Func, Operand, Prim, Var};
+use super::{Func, Name, Operand, Prim, Var};
 
 fn var(f: &Func, v: Var) -> String {
-    format!("{}%{}", f.name(v).spelled().unwrap_or_default(), v.0)
+    format!("{}%{}", spelled(f, v).unwrap_or_default(), v.0)
+}
+
+/// The wanted spelling of `v`'s name before codegen makes it unique (`p_1_bar`).
+fn spelled(f: &Func, v: Var) -> Option<String> {
+    match f.name(v) {
+        Name::Temp => None,
+        Name::User { ident, version: 0 } => Some(ident.clone()),
+        Name::User { ident, version } => Some(format!("{ident}_{version}")),
+        Name::Derived { of, suffix } => {
+            Some(format!("{}_{}", spelled(f, *of)?, Name::suffix_str(*suffix)))
+        }
+    }
 }
 
 fn operand(f: &Func, op: Operand) -> String {

@@ -84,8 +84,9 @@ impl Lower<'_> {
     /// Binds `name` to `value`, naming the statement that computed it after the user's variable.
     fn bind(&mut self, name: String, value: Operand) {
         let version = self.versions.entry(name.clone()).or_insert(0);
-        self.b.name_temp(value, Name::version(&name, *version));
-        *version += 1;
+        if self.b.name_temp(value, Name::version(&name, *version)) {
+            *version += 1;
+        }
         self.env.insert(name, Binding::Value(value));
     }
 

@@ -129,7 +129,17 @@ impl Lower<'_> {
                 };
                 let l = self.expr(&b.left);
                 let r = self.expr(&b.right);
-                self.b.push(prim, &[l, r])
+                match (l, r) {
+                    // Literal arithmetic is done here, exactly as IEEE does it at run time, so
+                    // that no untyped float expression reaches the generated code.
+                    (Operand::Lit(x), Operand::Lit(y)) => Operand::Lit(match prim {
+                        Prim::Add => x + y,
+                        Prim::Sub => x - y,
+                        Prim::Mul => x * y,
+                        _ => x / y,
+                    }),
+                    _ => self.b.push(prim, &[l, r]),
+                }
             }
             Expr::Path(p) => {
                 match p.path.get_ident().and_then(|id| self.env.get(&id.to_string())) {
@@ -250,16 +260,20 @@ impl Lower<'_> {
     }
 }
 
-/// The value of an integer literal, possibly negated or parenthesised.
+/// The value of an `i32` integer literal, possibly negated or parenthesised.
 fn int_literal(e: &Expr) -> Option<i32> {
+    i32::try_from(wide_int_literal(e)?).ok()
+}
+
+fn wide_int_literal(e: &Expr) -> Option<i64> {
     match e {
         Expr::Lit(l) => match &l.lit {
             Lit::Int(i) if matches!(i.suffix(), "" | "i32") => i.base10_parse().ok(),
             _ => None,
         },
-        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => int_literal(&u.expr)?.checked_neg(),
-        Expr::Paren(p) => int_literal(&p.expr),
-        Expr::Group(g) => int_literal(&g.expr),
+        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => wide_int_literal(&u.expr)?.checked_neg(),
+        Expr::Paren(p) => wide_int_literal(&p.expr),
+        Expr::Group(g) => wide_int_literal(&g.expr),
         _ => None,
     }
 }

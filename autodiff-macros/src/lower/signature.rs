@@ -31,8 +31,22 @@ fn is_named(ty: &Type, names: &[&str]) -> bool {
     }
 }
 
-/// Whether `ty` is exactly `f64`.
+/// Whether `ty` is `f64`, written as such or as `std::primitive::f64` / `core::primitive::f64`.
 pub(super) fn is_f64(ty: &Type) -> bool {
+    if let Type::Path(p) = ty
+        && p.qself.is_none()
+    {
+        let segs: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let generic = p.path.segments.iter().any(|s| !s.arguments.is_none());
+        if !generic
+            && segs.len() == 3
+            && matches!(segs[0].as_str(), "std" | "core")
+            && segs[1] == "primitive"
+            && segs[2] == symbol::F64
+        {
+            return true;
+        }
+    }
     is_named(ty, &[symbol::F64])
 }
 

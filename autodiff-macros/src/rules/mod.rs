@@ -119,9 +119,15 @@ pub fn partials(b: &mut Builder, prim: Prim, args: &[Operand], out: Operand) -> 
         // d xⁿ = n xⁿ⁻¹ dx
         Prim::Powi(0) => vec![Zero],
         Prim::Powi(n) => {
-            let p = b.push(Prim::Powi(n - 1), &[x]);
+            let p = match n.checked_sub(1) {
+                Some(m) => b.push(Prim::Powi(m), &[x]),
+                // i32::MIN - 1 does not fit: the same power through powf
+                None => b.push(Prim::Powf, &[x, lit(f64::from(n) - 1.0)]),
+            };
             vec![Partial::mul(b.push(Prim::Mul, &[lit(f64::from(n)), p]))]
         }
+        // d x⁰ = 0, as for powi(0) (y x^(y-1) would be 0·∞ at x = 0)
+        Prim::Powf if y.lit() == Some(0.0) => vec![Zero, Zero],
         // d xʸ = y xʸ⁻¹ dx + r ln x dy
         Prim::Powf => {
             let y1 = b.push(Prim::Sub, &[y, lit(1.0)]);
@@ -133,7 +139,8 @@ pub fn partials(b: &mut Builder, prim: Prim, args: &[Operand], out: Operand) -> 
         // d hypot(x, y) = (x dx + y dy) / r, and 0 at the origin (as for abs at 0)
         Prim::Hypot => {
             let at_origin = |p| Partial::select(Cmp::Eq, out, lit(0.0), Zero, p);
-            vec![at_origin(Partial::mul_div(x, out)), at_origin(Partial::mul_div(y, out))]
+            let (cos, sin) = (b.push(Prim::Div, &[x, out]), b.push(Prim::Div, &[y, out]));
+            vec![at_origin(Partial::mul(cos)), at_origin(Partial::mul(sin))]
         }
         // d (1/x) = -r² dx
         Prim::Recip => vec![Partial::neg_mul(square(b, out))],

@@ -15,7 +15,7 @@ pub fn forward(f: &Func) -> Func {
     let mut b = Builder::derive_from(f);
     let mut tangents: HashMap<Var, Operand> = HashMap::new();
     for a in &f.active {
-        let dot = b.input(f.name(*a).with(Suffix::Dot));
+        let dot = b.input(f.derived_name(*a, Suffix::Dot));
         tangents.insert(*a, Operand::Var(dot));
     }
     let tangent =
@@ -32,7 +32,7 @@ pub fn forward(f: &Func) -> Func {
             .zip(&dots)
             .filter_map(|(partial, dot)| apply(&mut b, partial, (*dot)?))
             .collect();
-        if let Some(t) = sum(&mut b, terms, f.name(s.out).with(Suffix::Dot)) {
+        if let Some(t) = sum(&mut b, terms, f.derived_name(s.out, Suffix::Dot)) {
             tangents.insert(s.out, t);
         }
     }

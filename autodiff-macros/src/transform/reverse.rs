@@ -39,7 +39,7 @@ pub fn reverse(f: &Func) -> Func {
     }
     for s in f.stmts.iter().rev() {
         let Some(terms) = contributions.remove(&s.out) else { continue };
-        let Some(bar) = sum(&mut b, terms, f.name(s.out).with(Suffix::Bar)) else { continue };
+        let Some(bar) = sum(&mut b, terms, f.derived_name(s.out, Suffix::Bar)) else { continue };
         let rules = partials(&mut b, s.prim, &s.args, Operand::Var(s.out));
         for (arg, partial) in s.args.iter().zip(&rules) {
             let Some(v) = arg.var().filter(|v| varied[v.index()]) else { continue };
@@ -51,7 +51,8 @@ pub fn reverse(f: &Func) -> Func {
     let mut outputs = vec![output];
     for a in &f.active {
         let terms = contributions.remove(a).unwrap_or_default();
-        outputs.push(sum(&mut b, terms, f.name(*a).with(Suffix::Bar)).unwrap_or(Operand::Lit(0.0)));
+        outputs
+            .push(sum(&mut b, terms, f.derived_name(*a, Suffix::Bar)).unwrap_or(Operand::Lit(0.0)));
     }
     b.finish(outputs)
 }

@@ -1,0 +1,62 @@
+//! Functions that once broke the macro: each stays in the corpus with a test in
+//! `tests/regressions.rs`, so the bug cannot come back.
+
+use autodiff_runtime::grad;
+
+/// `powi` with the most negative exponents: differentiating `powi(i32::MIN)` once more must not
+/// overflow the exponent.
+#[grad(jvp, hvp)]
+pub fn powi_extreme(x: f64) -> f64 {
+    x.powi(-2147483647) + x.powi(-2147483648)
+}
+
+/// Arithmetic on literals only (`2.0_f64 * 3.0`, `2.0 + 1.0`) before a method call: the
+/// generated code must keep the `f64` type of such values.
+#[grad(jvp, hvp)]
+pub fn literal_arithmetic(x: f64) -> f64 {
+    let c: f64 = 2.0 + 1.0;
+    let d = c * 3.0;
+    (2.0_f64 * 3.0).sqrt() * x + c.sqrt() * x + d.ln() * x * x
+}
+
+/// Raw identifiers as parameter and local names.
+#[grad(jvp, hvp, hessian)]
+pub fn raw_names(x: f64, r#in: f64) -> f64 {
+    let r#loop = x.sin() * r#in;
+    r#loop * r#loop
+}
+
+/// A parameter read only by dead code (`y`) next to one whose name is `y` with an underscore:
+/// the generated functions must not rename `y` to `_y` twice.
+#[grad(jvp, hvp, hessian)]
+#[allow(clippy::duplicate_underscore_argument)] // the clash under test
+pub fn unused_beside_underscore(x: f64, y: f64, _y: f64) -> f64 {
+    let _ = y;
+    x * _y
+}
+
+/// `hypot` of huge values: its derivative must not overflow where `hypot` itself does not.
+#[grad(jvp, hvp)]
+pub fn huge_hypot(x: f64, y: f64) -> f64 {
+    x.hypot(y)
+}
+
+/// The user's `allow` attributes also cover the generated functions (this crate denies
+/// `clippy::all`, and `2 as f64` is an unnecessary cast).
+#[grad(jvp, hvp)]
+#[allow(clippy::unnecessary_cast)]
+pub fn allowed_lint(x: f64) -> f64 {
+    2 as f64 * x
+}
+
+/// `powf` with the constant exponent 0: derivative 0 at `x = 0`, as for `powi(0)`.
+#[grad(jvp, hvp)]
+pub fn powf_zero(x: f64) -> f64 {
+    x.powf(0.0) + x
+}
+
+/// A parameter written `std::primitive::f64` is differentiated like `f64`.
+#[grad]
+pub fn primitive_path(x: std::primitive::f64) -> f64 {
+    x * x
+}

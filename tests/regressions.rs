@@ -1,0 +1,70 @@
+//! One test per fixed bug, against closed forms (the functions are in `src/regressions.rs`).
+
+use approx::assert_relative_eq;
+use autodiff_suite::regressions::*;
+
+#[test]
+fn powi_with_extreme_exponents_differentiates_twice() {
+    // f = x^a + x^b: at x = 1, f' = a + b and f'' = a(a-1) + b(b-1).
+    let (a, b) = (-2147483647.0_f64, -2147483648.0_f64);
+    let (value, slope) = powi_extreme_grad(1.0);
+    assert_eq!((value, slope), (2.0, a + b));
+    let (_, _, curvature) = powi_extreme_hvp(1.0, 1.0);
+    assert_relative_eq!(curvature, a * (a - 1.0) + b * (b - 1.0), max_relative = 1e-15);
+    assert_eq!(powi_extreme_jvp(1.0, 2.0).1, 2.0 * (a + b));
+}
+
+#[test]
+fn literal_arithmetic_keeps_its_type() {
+    let x = 1.5_f64;
+    let (value, slope) = literal_arithmetic_grad(x);
+    assert_eq!(value, literal_arithmetic(x));
+    assert_relative_eq!(slope, 6.0_f64.sqrt() + 3.0_f64.sqrt() + 2.0 * 9.0_f64.ln() * x);
+    assert_relative_eq!(literal_arithmetic_hvp(x, 1.0).2, 2.0 * 9.0_f64.ln());
+}
+
+#[test]
+fn raw_identifiers_work_as_parameters_and_locals() {
+    // f = (sin x · y)²: ∂f/∂x = 2 sin x cos x y², ∂f/∂y = 2 sin²x y
+    let (x, y) = (0.8_f64, 1.7_f64);
+    let (_, (dx, dy)) = raw_names_grad(x, y);
+    assert_relative_eq!(dx, 2.0 * x.sin() * x.cos() * y * y, max_relative = 1e-14);
+    assert_relative_eq!(dy, 2.0 * x.sin() * x.sin() * y, max_relative = 1e-14);
+    let h = raw_names_hessian(x, y);
+    assert_relative_eq!(h[1][1], 2.0 * x.sin() * x.sin(), max_relative = 1e-14);
+    assert_relative_eq!(h[0][1], h[1][0], max_relative = 1e-14);
+}
+
+#[test]
+fn a_parameter_read_only_by_dead_code_is_renamed_without_a_clash() {
+    assert_eq!(unused_beside_underscore_grad(2.0, 9.0, 3.0), (6.0, (3.0, 0.0, 2.0)));
+    assert_eq!(unused_beside_underscore_hessian(2.0, 9.0, 3.0)[0][2], 1.0);
+}
+
+#[test]
+fn hypot_derivatives_do_not_overflow_before_hypot_does() {
+    // ∂ hypot/∂x = x / hypot = 1/√2 at x = y.
+    let (_, slope) = huge_hypot_jvp(1e300, 1e300, 1e10, 0.0);
+    assert_relative_eq!(slope, 1e10 * std::f64::consts::FRAC_1_SQRT_2, max_relative = 1e-15);
+    let (_, (dx, dy)) = huge_hypot_grad(1e300, 1e300);
+    assert_relative_eq!(dx, std::f64::consts::FRAC_1_SQRT_2, max_relative = 1e-15);
+    assert_relative_eq!(dy, std::f64::consts::FRAC_1_SQRT_2, max_relative = 1e-15);
+}
+
+#[test]
+fn inherited_allow_attribute_compiles_and_differentiates() {
+    assert_eq!(allowed_lint_grad(4.0), (8.0, 2.0));
+    assert_eq!(allowed_lint_hvp(4.0, 1.0), (8.0, 2.0, 0.0));
+}
+
+#[test]
+fn powf_with_exponent_zero_has_derivative_zero_at_zero() {
+    assert_eq!(powf_zero_grad(0.0), (1.0, 1.0));
+    assert_eq!(powf_zero_jvp(0.0, 1.0), (1.0, 1.0));
+    assert_eq!(powf_zero_hvp(0.0, 1.0), (1.0, 1.0, 0.0));
+}
+
+#[test]
+fn primitive_path_parameters_are_differentiated() {
+    assert_eq!(primitive_path_grad(3.0), (9.0, 6.0));
+}
