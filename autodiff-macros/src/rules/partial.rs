@@ -12,7 +12,7 @@ pub enum Partial {
     One,
     /// `t ↦ -t`
     MinusOne,
-    /// `t ↦ ±(t · mul / div)`, with either factor optional.
+    /// `t ↦ ±(t / div · mul)`, with either factor optional.
     Scale {
         /// Whether the result is negated.
         neg: bool,
@@ -81,12 +81,14 @@ pub fn apply(b: &mut Builder, partial: &Partial, t: Operand) -> Option<Operand> 
         Partial::One => Some(t),
         Partial::MinusOne => Some(b.push(Prim::Neg, &[t])),
         Partial::Scale { neg, mul, div } => {
+            // Divide first: `t / d` is then shared with the other operand's contribution (for
+            // `a / b`, `ā = t / b` and `b̄ = -(t / b) · r`), one division instead of two.
             let mut r = t;
-            if let Some(m) = mul {
-                r = b.push(Prim::Mul, &[r, *m]);
-            }
             if let Some(d) = div {
                 r = b.push(Prim::Div, &[r, *d]);
+            }
+            if let Some(m) = mul {
+                r = b.push(Prim::Mul, &[r, *m]);
             }
             Some(if *neg { b.push(Prim::Neg, &[r]) } else { r })
         }

@@ -72,7 +72,7 @@ fn lesson_example_all_modes() {
             let t0 = x2.sin();
             let t1 = 1.0 / x1;
             let x1_bar = x2 + t1;
-            let x1_bar_dot = x2_dot - x1_dot * t1 / x1;
+            let x1_bar_dot = x2_dot - x1_dot / x1 * t1;
             let x2_bar = x1 - x2.cos();
             let x2_bar_dot = x1_dot + x2_dot * t0;
             (x1.ln() + x1 * x2 - t0, (x1_bar, x2_bar), (x1_bar_dot, x2_bar_dot))
