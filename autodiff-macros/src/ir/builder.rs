@@ -195,13 +195,22 @@ impl Builder {
         self.def(x).filter(|s| s.prim == Prim::Neg).map(|s| s.args[0])
     }
 
-    /// `b` when `op` is `-b` for a variable `b` or a negative literal, so that `x + op` can be
-    /// written `x - b` (and `x - op` as `x + b`).
-    fn flipped(&self, op: Operand) -> Option<Operand> {
+    /// `b` when `op` is `-b` for a variable `b`, a negative literal, or a product by a negative
+    /// literal (`b = 2 y` for `op = -2 y`), so that `x + op` can be written `x - b` (and `x - op`
+    /// as `x + b`).
+    fn flipped(&mut self, op: Operand) -> Option<Operand> {
         match op.lit() {
             Some(c) if c < 0.0 => Some(Operand::Lit(-c)),
             Some(_) => None,
-            None => self.negated(op),
+            None => self.negated(op).or_else(|| {
+                let s = self.def(op).filter(|s| s.prim == Prim::Mul)?;
+                let (c, y) = match (s.args[0].lit(), s.args[1].lit()) {
+                    (Some(c), _) => (c, s.args[1]),
+                    (_, Some(c)) => (c, s.args[0]),
+                    _ => return None,
+                };
+                (c < 0.0).then(|| self.push(Prim::Mul, &[Operand::Lit(-c), y]))
+            }),
         }
     }
 
@@ -241,13 +250,36 @@ impl Builder {
             Prim::Mul if is(0, -1.0) => Some(self.push(Prim::Neg, &args[1..])),
             Prim::Div if is(1, 1.0) => Some(args[0]),
             Prim::Div if is(1, -1.0) => Some(self.push(Prim::Neg, &args[..1])),
-            Prim::Mul | Prim::Div => self.sign_out(prim, args[0], args[1]),
+            Prim::Mul | Prim::Div => {
+                let folded = match (prim, lit(0), lit(1)) {
+                    (Prim::Mul, Some(c), _) => self.scaled(args[1], c),
+                    (Prim::Mul, _, Some(c)) => self.scaled(args[0], c),
+                    _ => None,
+                };
+                folded.or_else(|| self.sign_out(prim, args[0], args[1]))
+            }
             Prim::Powi(1) => Some(args[0]),
             Prim::Powi(0) => Some(Operand::Lit(1.0)),
             Prim::Powf if is(1, 1.0) => Some(args[0]),
             Prim::Select(_) if args[2] == args[3] => Some(args[2]),
             _ => None,
         }
+    }
+
+    /// `c · (d · y)` as `(c d) · y` for literals `c`, `d`, when one of them is a power of two (so
+    /// that `c d` is exact and the result the same); `None` otherwise.
+    fn scaled(&mut self, y: Operand, c: f64) -> Option<Operand> {
+        let exact = |k: f64| k != 0.0 && k.is_finite() && (k.abs().log2().fract() == 0.0);
+        let s = self.def(y).filter(|s| s.prim == Prim::Mul)?;
+        let (d, z) = match (s.args[0].lit(), s.args[1].lit()) {
+            (Some(d), _) => (d, s.args[1]),
+            (_, Some(d)) => (d, s.args[0]),
+            _ => return None,
+        };
+        if !(exact(c) || exact(d)) || !(c * d).is_finite() {
+            return None;
+        }
+        Some(self.push(Prim::Mul, &[Operand::Lit(c * d), z]))
     }
 
     /// `(-a) * b` as `-(a * b)`, and likewise for `a * (-b)` and division, so that the sign can
