@@ -7,16 +7,28 @@ use quote::{ToTokens, quote};
 use crate::ir::{Cmp, Func, Operand, Prec, Prim, Stmt};
 use crate::symbol;
 
-/// Which variables are inlined: temporaries defined by a statement and read exactly once.
+/// How many statements after its definition a single-use temporary may be read and still be
+/// inlined into its reader. Inlining a value read much later would move its computation there and
+/// keep all its operands alive across the statements in between (across libm calls every `f64`
+/// register is caller-saved, so that means spills): measured, unlimited inlining made a 93-statement
+/// gradient about 7 % slower than this (see BENCHMARKS.md).
+const INLINE_DISTANCE: usize = 8;
+
+/// Which variables are inlined: temporaries defined by a statement and read exactly once, within
+/// [`INLINE_DISTANCE`] statements (the outputs count as read after the last statement).
 pub fn inlined(f: &Func) -> Vec<bool> {
     let mut uses = vec![0_usize; f.names.len()];
-    let reads = f.stmts.iter().flat_map(|s| s.args.iter()).chain(f.outputs.iter());
-    for v in reads.filter_map(|op| op.var()) {
+    let mut last_read = vec![0_usize; f.names.len()];
+    let reads = f.stmts.iter().enumerate().flat_map(|(i, s)| s.args.iter().map(move |a| (i, a)));
+    let outputs = f.outputs.iter().map(|a| (f.stmts.len(), a));
+    for (at, v) in reads.chain(outputs).filter_map(|(i, op)| Some((i, op.var()?))) {
         uses[v.index()] += 1;
+        last_read[v.index()] = at;
     }
     let mut inline = vec![false; f.names.len()];
-    for s in &f.stmts {
-        inline[s.out.index()] = f.name(s.out).is_temp() && uses[s.out.index()] == 1;
+    for (i, s) in f.stmts.iter().enumerate() {
+        let v = s.out.index();
+        inline[v] = f.name(s.out).is_temp() && uses[v] == 1 && last_read[v] - i <= INLINE_DISTANCE;
     }
     inline
 }

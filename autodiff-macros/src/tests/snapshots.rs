@@ -128,13 +128,14 @@ fn adjoints_are_named_after_the_version_they_belong_to() {
             let s_1 = s_2.exp();
             let t0 = s_1.ln();
             let s_1_1 = t0 * x;
+            let t1 = s_1_1 * s_1_1;
             let s_1_1_bar = 2.0 * s_1_1;
             let s_1_bar = s_1_1_bar * x / s_1;
             let s_2_bar = s_1_bar * s_1;
             let s_bar = s_2_bar * y;
             let y_bar = s_2_bar * s;
             let x_bar = s_1_1_bar * t0 + s_bar * x.cos();
-            (s_1_1 * s_1_1, (x_bar, y_bar))
+            (t1, (x_bar, y_bar))
         }
     "#]].assert_eq(&out);
 }
