@@ -58,100 +58,28 @@ fn rosenbrock(c: &mut Criterion) {
     );
 }
 
+/// Calls a six-parameter kernel on `black_box`ed coordinates `$x` (and directions `$v`).
+macro_rules! six {
+    ($f:path, $x:expr) => {{
+        let x = black_box($x);
+        $f(x[0], x[1], x[2], x[3], x[4], x[5])
+    }};
+    ($f:path, $x:expr, $v:expr) => {{
+        let (x, v) = (black_box($x), black_box($v));
+        $f(x[0], x[1], x[2], x[3], x[4], x[5], v[0], v[1], v[2], v[3], v[4], v[5])
+    }};
+}
+
 fn long_chain(c: &mut Criterion) {
-    let [x0, x1, x2, x3, x4, x5] = [0.3, -0.7, 1.1, 0.5, -1.3, 0.9];
-    let [v0, v1, v2, v3, v4, v5] = [0.5, 0.2, -0.1, -0.4, -0.7, -1.0];
+    let x = [0.3, -0.7, 1.1, 0.5, -1.3, 0.9];
+    let v = [0.5, 0.2, -0.1, -0.4, -0.7, -1.0];
     let mut group = c.benchmark_group("long_chain");
-    group.bench_function("primal", |b| {
-        b.iter(|| {
-            bench_fns::long_chain(
-                black_box(x0),
-                black_box(x1),
-                black_box(x2),
-                black_box(x3),
-                black_box(x4),
-                black_box(x5),
-            )
-        })
-    });
-    group.bench_function("grad_hand", |b| {
-        b.iter(|| {
-            handwritten::long_chain_grad(
-                black_box(x0),
-                black_box(x1),
-                black_box(x2),
-                black_box(x3),
-                black_box(x4),
-                black_box(x5),
-            )
-        })
-    });
-    group.bench_function("grad_generated", |b| {
-        b.iter(|| {
-            bench_fns::long_chain_grad(
-                black_box(x0),
-                black_box(x1),
-                black_box(x2),
-                black_box(x3),
-                black_box(x4),
-                black_box(x5),
-            )
-        })
-    });
-    group.bench_function("hvp_hand", |b| {
-        b.iter(|| {
-            handwritten::long_chain_hvp(
-                black_box(x0),
-                black_box(x1),
-                black_box(x2),
-                black_box(x3),
-                black_box(x4),
-                black_box(x5),
-                black_box(v0),
-                black_box(v1),
-                black_box(v2),
-                black_box(v3),
-                black_box(v4),
-                black_box(v5),
-            )
-        })
-    });
-    group.bench_function("hvp_generated", |b| {
-        b.iter(|| {
-            bench_fns::long_chain_hvp(
-                black_box(x0),
-                black_box(x1),
-                black_box(x2),
-                black_box(x3),
-                black_box(x4),
-                black_box(x5),
-                black_box(v0),
-                black_box(v1),
-                black_box(v2),
-                black_box(v3),
-                black_box(v4),
-                black_box(v5),
-            )
-        })
-    });
-    group.bench_function("jvp_generated", |b| {
-        b.iter(|| {
-            bench_fns::long_chain_jvp(
-                black_box(x0),
-                black_box(x1),
-                black_box(x2),
-                black_box(x3),
-                black_box(x4),
-                black_box(x5),
-                black_box(v0),
-                black_box(v1),
-                black_box(v2),
-                black_box(v3),
-                black_box(v4),
-                black_box(v5),
-            )
-        })
-    });
+    group.bench_function("primal", |b| b.iter(|| six!(bench_fns::long_chain, x)));
+    group.bench_function("grad_hand", |b| b.iter(|| six!(handwritten::long_chain_grad, x)));
+    group.bench_function("grad_generated", |b| b.iter(|| six!(bench_fns::long_chain_grad, x)));
+    group.bench_function("hvp_hand", |b| b.iter(|| six!(handwritten::long_chain_hvp, x, v)));
+    group.bench_function("hvp_generated", |b| b.iter(|| six!(bench_fns::long_chain_hvp, x, v)));
+    group.bench_function("jvp_generated", |b| b.iter(|| six!(bench_fns::long_chain_jvp, x, v)));
     group.finish();
 }
 

@@ -76,6 +76,16 @@ macro_rules! two {
     }};
 }
 
+/// Calls `f` on `black_box`ed coordinates.
+fn six<R>(f: impl Fn([f64; 6]) -> R, x: [f64; 6]) {
+    black_box(f(black_box(x)));
+}
+
+/// Calls `f` on `black_box`ed coordinates and directions.
+fn twelve<R>(f: impl Fn([f64; 6], [f64; 6]) -> R, x: [f64; 6], v: [f64; 6]) {
+    black_box(f(black_box(x), black_box(v)));
+}
+
 fn main() {
     two!(bench_f, bench_f_grad, bench_f_hvp, bench_f_jvp);
     two!(bench_g, bench_g_grad, bench_g_hvp, bench_g_jvp);
@@ -83,53 +93,41 @@ fn main() {
     let x = [0.3, -0.7, 1.1, 0.5, -1.3, 0.9];
     let v = [0.5, 0.2, -0.1, -0.4, -0.7, -1.0];
     let long: [Kernel; 6] = [
+        &|| six(|x| black_box(bench_fns::long_chain(x[0], x[1], x[2], x[3], x[4], x[5])), x),
+        &|| six(|x| black_box(handwritten::long_chain_grad(x[0], x[1], x[2], x[3], x[4], x[5])), x),
+        &|| six(|x| black_box(bench_fns::long_chain_grad(x[0], x[1], x[2], x[3], x[4], x[5])), x),
         &|| {
-            black_box(bench_fns::long_chain(
-                black_box(x[0]),
-                black_box(x[1]),
-                black_box(x[2]),
-                black_box(x[3]),
-                black_box(x[4]),
-                black_box(x[5]),
-            ));
+            twelve(
+                |x, v| {
+                    black_box(handwritten::long_chain_hvp(
+                        x[0], x[1], x[2], x[3], x[4], x[5], v[0], v[1], v[2], v[3], v[4], v[5],
+                    ))
+                },
+                x,
+                v,
+            )
         },
         &|| {
-            black_box(handwritten::long_chain_grad(
-                black_box(x[0]),
-                black_box(x[1]),
-                black_box(x[2]),
-                black_box(x[3]),
-                black_box(x[4]),
-                black_box(x[5]),
-            ));
+            twelve(
+                |x, v| {
+                    black_box(bench_fns::long_chain_hvp(
+                        x[0], x[1], x[2], x[3], x[4], x[5], v[0], v[1], v[2], v[3], v[4], v[5],
+                    ))
+                },
+                x,
+                v,
+            )
         },
         &|| {
-            black_box(bench_fns::long_chain_grad(
-                black_box(x[0]),
-                black_box(x[1]),
-                black_box(x[2]),
-                black_box(x[3]),
-                black_box(x[4]),
-                black_box(x[5]),
-            ));
-        },
-        &|| {
-            let (x, v) = (black_box(x), black_box(v));
-            black_box(handwritten::long_chain_hvp(
-                x[0], x[1], x[2], x[3], x[4], x[5], v[0], v[1], v[2], v[3], v[4], v[5],
-            ));
-        },
-        &|| {
-            let (x, v) = (black_box(x), black_box(v));
-            black_box(bench_fns::long_chain_hvp(
-                x[0], x[1], x[2], x[3], x[4], x[5], v[0], v[1], v[2], v[3], v[4], v[5],
-            ));
-        },
-        &|| {
-            let (x, v) = (black_box(x), black_box(v));
-            black_box(bench_fns::long_chain_jvp(
-                x[0], x[1], x[2], x[3], x[4], x[5], v[0], v[1], v[2], v[3], v[4], v[5],
-            ));
+            twelve(
+                |x, v| {
+                    black_box(bench_fns::long_chain_jvp(
+                        x[0], x[1], x[2], x[3], x[4], x[5], v[0], v[1], v[2], v[3], v[4], v[5],
+                    ))
+                },
+                x,
+                v,
+            )
         },
     ];
     compare("long_chain", long, 3_000, 20);
