@@ -60,3 +60,10 @@ pub fn powf_zero(x: f64) -> f64 {
 pub fn primitive_path(x: std::primitive::f64) -> f64 {
     x * x
 }
+
+/// A literal one ulp off a power of two: folding `3 · (16.000000000000004 · y)` into one constant
+/// would round twice, so the derivative must be computed as written.
+#[grad(hvp)]
+pub fn near_power_of_two(x: f64, y: f64) -> f64 {
+    3.0 * (x * (16.000000000000004 * y))
+}

@@ -68,3 +68,13 @@ fn powf_with_exponent_zero_has_derivative_zero_at_zero() {
 fn primitive_path_parameters_are_differentiated() {
     assert_eq!(primitive_path_grad(3.0), (9.0, 6.0));
 }
+
+#[test]
+fn literal_factors_near_a_power_of_two_are_not_folded() {
+    // ∂f/∂x = 3 · (16.000000000000004 · y), evaluated as written.
+    for i in 1..200 {
+        let y = 0.1 * f64::from(i);
+        let (_, (dx, _)) = near_power_of_two_grad(1.0, y);
+        assert_eq!(dx, 3.0 * (16.000000000000004 * y), "at y = {y}");
+    }
+}

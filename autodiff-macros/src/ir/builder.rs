@@ -3,8 +3,9 @@
 //! In folding mode (used by the transforms) the builder simplifies what a careful person would
 //! simplify by hand, and only where IEEE arithmetic gives the same value (up to the sign of a
 //! zero): `x * 1`, `x + 0`, `-(-x)`, `x + -y` as `x - y`, `x + x` as `2 * x`, literal arithmetic,
-//! selects with equal branches; and it reuses an earlier statement that computes the same thing
-//! (common subexpressions). Statements copied from the primal are never simplified, so the value
+//! selects with equal branches, `2 * (100 * b)` as `200 * b` (the one exception: if `100 * b`
+//! overflows or underflows, the folded form is the more accurate); and it reuses an earlier
+//! statement that computes the same thing (common subexpressions). Statements copied from the primal are never simplified, so the value
 //! a generated function returns is bit for bit the original function's.
 
 use std::collections::{HashMap, HashSet};
@@ -266,17 +267,19 @@ impl Builder {
         }
     }
 
-    /// `c · (d · y)` as `(c d) · y` for literals `c`, `d`, when one of them is a power of two (so
-    /// that `c d` is exact and the result the same); `None` otherwise.
+    /// `c · (d · y)` as `(c d) · y` for literals `c`, `d`, when one of them is a power of two and
+    /// `c d` is a normal number (so that `c d` is exact, and the result the same unless `d · y`
+    /// overflows or underflows, where the folded form is the more accurate); `None` otherwise.
     fn scaled(&mut self, y: Operand, c: f64) -> Option<Operand> {
-        let exact = |k: f64| k != 0.0 && k.is_finite() && (k.abs().log2().fract() == 0.0);
+        const MANTISSA: u64 = (1 << 52) - 1;
+        let exact = |k: f64| k.is_normal() && k.to_bits() & MANTISSA == 0;
         let s = self.def(y).filter(|s| s.prim == Prim::Mul)?;
         let (d, z) = match (s.args[0].lit(), s.args[1].lit()) {
             (Some(d), _) => (d, s.args[1]),
             (_, Some(d)) => (d, s.args[0]),
             _ => return None,
         };
-        if !(exact(c) || exact(d)) || !(c * d).is_finite() {
+        if !(exact(c) || exact(d)) || !(c * d).is_normal() {
             return None;
         }
         Some(self.push(Prim::Mul, &[Operand::Lit(c * d), z]))
@@ -364,6 +367,27 @@ mod tests {
         assert_eq!(b.push(Prim::Sub, &[x, y]), s);
         let p = b.push(Prim::Mul, &[x, y]);
         assert_eq!(b.push(Prim::Mul, &[y, x]), p);
+    }
+
+    #[test]
+    fn literal_scalings_fold_only_through_exact_powers_of_two() {
+        let (mut b, x, _) = folding();
+        let inner = b.push(Prim::Mul, &[Operand::Lit(100.0), x]);
+        let folded = b.push(Prim::Mul, &[Operand::Lit(2.0), inner]);
+        let last = b.func().stmts.last().cloned().map(|s| s.args);
+        assert_eq!(last, Some(vec![Operand::Lit(200.0), x]));
+        assert_ne!(folded, inner);
+        // 16.000000000000004 is one ulp off 16: folding would round twice.
+        let near = b.push(Prim::Mul, &[Operand::Lit(16.000000000000004), x]);
+        let kept = b.push(Prim::Mul, &[Operand::Lit(3.0), near]);
+        let args = b.func().stmts.last().cloned().map(|s| s.args);
+        assert_eq!(args, Some(vec![Operand::Lit(3.0), near]));
+        assert!(kept.var().is_some());
+        // A product that underflows to zero is not folded either.
+        let tiny = b.push(Prim::Mul, &[Operand::Lit(2.409919865102884e-181), x]);
+        b.push(Prim::Mul, &[Operand::Lit(1e-200), tiny]);
+        let args = b.func().stmts.last().cloned().map(|s| s.args);
+        assert_eq!(args, Some(vec![Operand::Lit(1e-200), tiny]));
     }
 
     #[test]
