@@ -171,9 +171,12 @@ impl<'a> Renderer<'a> {
 /// An `f64` literal; a receiver gets the `_f64` suffix so that its type is known. Named constants
 /// of `core::f64::consts` are written by name, and non-finite values by their constant.
 fn literal(x: f64, receiver: bool) -> Expr {
-    if let Some((name, _)) = symbol::CONSTS.iter().find(|(_, c)| c.to_bits() == x.to_bits()) {
+    if let Some((name, _)) = symbol::CONSTS.iter().find(|(_, c)| c.to_bits() == x.abs().to_bits()) {
         let name = Ident::new(name, Span::call_site());
-        return Expr::new(quote!(::core::f64::consts::#name), Prec::Atom);
+        return match x.is_sign_negative() {
+            false => Expr::new(quote!(::core::f64::consts::#name), Prec::Atom),
+            true => Expr::new(quote!(-::core::f64::consts::#name), Prec::Unary),
+        };
     }
     if x.is_nan() {
         return Expr::new(quote!(::core::f64::NAN), Prec::Atom);
