@@ -9,11 +9,12 @@ fn same(a: f64, b: f64) -> bool {
     a == b || (a.is_nan() && b.is_nan())
 }
 
-/// Whether `jvp` is `Σ gᵢvᵢ` up to rounding, relative to the size of the terms.
+/// Whether `jvp` is `Σ gᵢvᵢ` up to a few ulps of rounding, relative to the size of the terms.
 fn is_dot(jvp: f64, g: &[f64], v: &[f64]) -> bool {
     let terms: Vec<f64> = g.iter().zip(v).map(|(gi, vi)| gi * vi).collect();
     let scale: f64 = terms.iter().map(|t| t.abs()).sum();
-    same(jvp, terms.iter().sum()) || (jvp - terms.iter().sum::<f64>()).abs() <= 1e-12 * scale
+    same(jvp, terms.iter().sum())
+        || (jvp - terms.iter().sum::<f64>()).abs() <= 8.0 * f64::EPSILON * scale
 }
 
 /// A one-parameter corpus function with its generated `_grad`, `_jvp` and `_hvp`.
