@@ -67,3 +67,9 @@ pub fn primitive_path(x: std::primitive::f64) -> f64 {
 pub fn near_power_of_two(x: f64, y: f64) -> f64 {
     3.0 * (x * (16.000000000000004 * y))
 }
+
+/// `atan2` of huge arguments: its derivative must not overflow to 0 where `atan2` is fine.
+#[grad(jvp, hvp)]
+pub fn huge_atan2(u: f64, v: f64) -> f64 {
+    u.atan2(v)
+}

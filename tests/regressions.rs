@@ -78,3 +78,13 @@ fn literal_factors_near_a_power_of_two_are_not_folded() {
         assert_eq!(dx, 3.0 * (16.000000000000004 * y), "at y = {y}");
     }
 }
+
+#[test]
+fn atan2_derivatives_do_not_overflow_for_huge_arguments() {
+    // ∂/∂u atan2(u, v) = v / (u² + v²) = 1 / (2 · 1e200) at u = v = 1e200; ∂/∂v = -u / (u² + v²).
+    let (_, (du, dv)) = huge_atan2_grad(1e200, 1e200);
+    assert_relative_eq!(du, 5e-201, max_relative = 1e-15);
+    assert_relative_eq!(dv, -5e-201, max_relative = 1e-15);
+    let (_, slope) = huge_atan2_jvp(1e200, 1e200, 1.0, 0.0);
+    assert_relative_eq!(slope, 5e-201, max_relative = 1e-15);
+}

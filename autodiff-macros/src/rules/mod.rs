@@ -55,12 +55,13 @@ pub fn partials(b: &mut Builder, prim: Prim, args: &[Operand], out: Operand) -> 
             let x2 = square(b, x);
             vec![Partial::div(b.push(Prim::Add, &[lit(1.0), x2]))]
         }
-        // d atan2(u, v) = (v du - u dv) / (u² + v²), for the receiver `u` and the argument `v`
+        // d atan2(u, v) = (v du - u dv) / (u² + v²), for the receiver `u` and the argument `v`;
+        // with h = hypot(u, v) as (v/h)/h and (u/h)/h, which cannot overflow before atan2 does
         Prim::Atan2 => {
             let (u, v) = (x, y);
-            let (u2, v2) = (square(b, u), square(b, v));
-            let r2 = b.push(Prim::Add, &[u2, v2]);
-            vec![Partial::mul_div(v, r2), Partial::neg_mul_div(u, r2)]
+            let h = b.push(Prim::Hypot, &[u, v]);
+            let (uh, vh) = (b.push(Prim::Div, &[u, h]), b.push(Prim::Div, &[v, h]));
+            vec![Partial::mul_div(vh, h), Partial::neg_mul_div(uh, h)]
         }
         // d sinh x = cosh x dx
         Prim::Sinh => vec![Partial::mul(b.push(Prim::Cosh, &[x]))],
