@@ -2,7 +2,7 @@
 //! the hand-written and the generated derivatives agree with each other and with finite
 //! differences, and the hand-written ones with closed forms where there are short ones.
 
-use autodiff_runtime::{Tolerance, check_gradient, check_hvp};
+use autodiff_runtime::{Tolerance, check_close, check_gradient, check_hvp};
 use autodiff_suite::bench_fns::handwritten::{self, Six};
 use autodiff_suite::bench_fns::{
     bench_f, bench_f_grad, bench_f_hessian, bench_f_hvp, bench_f_jvp, bench_g, bench_g_grad,
@@ -43,9 +43,8 @@ fn six(p: Six) -> Vec<f64> {
 }
 
 fn assert_all_agree(what: &str, analytic: &[f64], expected: &[f64], tol: Tolerance) {
-    assert_eq!(analytic.len(), expected.len(), "{what}: lengths differ");
-    for (i, (a, e)) in analytic.iter().zip(expected).enumerate() {
-        assert!(tol.agree(*a, *e), "{what}: component {i} is {a} but {e} was expected");
+    if let Err(mismatch) = check_close(analytic, expected, tol) {
+        panic!("{what}: {mismatch}");
     }
 }
 
@@ -111,78 +110,43 @@ fn points(list: &[&[f64]]) -> Vec<Vec<f64>> {
     list.iter().map(|p| p.to_vec()).collect()
 }
 
+/// The case of a two-parameter benchmark function `$f`, generated and hand-written.
+macro_rules! two_param_case {
+    ($f:ident, $grad:ident, $hvp:ident, $jvp:ident, $hessian:ident) => {
+        Case {
+            f: |x| $f(x[0], x[1]),
+            hand_grad: Box::new(|x| {
+                let (v, g) = handwritten::$grad(x[0], x[1]);
+                (v, pair(g))
+            }),
+            gen_grad: Box::new(|x| {
+                let (v, g) = $grad(x[0], x[1]);
+                (v, pair(g))
+            }),
+            hand_hvp: Box::new(|x, d| {
+                let (v, g, hv) = handwritten::$hvp(x[0], x[1], d[0], d[1]);
+                (v, pair(g), pair(hv))
+            }),
+            gen_hvp: Box::new(|x, d| {
+                let (v, g, hv) = $hvp(x[0], x[1], d[0], d[1]);
+                (v, pair(g), pair(hv))
+            }),
+            gen_jvp: Box::new(|x, d| $jvp(x[0], x[1], d[0], d[1])),
+            gen_hessian: Box::new(|x| $hessian(x[0], x[1]).iter().map(|r| r.to_vec()).collect()),
+        }
+    };
+}
+
 fn bench_f_case() -> Case {
-    Case {
-        f: |x| bench_f(x[0], x[1]),
-        hand_grad: Box::new(|x| {
-            let (v, g) = handwritten::bench_f_grad(x[0], x[1]);
-            (v, pair(g))
-        }),
-        gen_grad: Box::new(|x| {
-            let (v, g) = bench_f_grad(x[0], x[1]);
-            (v, pair(g))
-        }),
-        hand_hvp: Box::new(|x, d| {
-            let (v, g, hv) = handwritten::bench_f_hvp(x[0], x[1], d[0], d[1]);
-            (v, pair(g), pair(hv))
-        }),
-        gen_hvp: Box::new(|x, d| {
-            let (v, g, hv) = bench_f_hvp(x[0], x[1], d[0], d[1]);
-            (v, pair(g), pair(hv))
-        }),
-        gen_jvp: Box::new(|x, d| bench_f_jvp(x[0], x[1], d[0], d[1])),
-        gen_hessian: Box::new(|x| bench_f_hessian(x[0], x[1]).iter().map(|r| r.to_vec()).collect()),
-    }
+    two_param_case!(bench_f, bench_f_grad, bench_f_hvp, bench_f_jvp, bench_f_hessian)
 }
 
 fn bench_g_case() -> Case {
-    Case {
-        f: |x| bench_g(x[0], x[1]),
-        hand_grad: Box::new(|x| {
-            let (v, g) = handwritten::bench_g_grad(x[0], x[1]);
-            (v, pair(g))
-        }),
-        gen_grad: Box::new(|x| {
-            let (v, g) = bench_g_grad(x[0], x[1]);
-            (v, pair(g))
-        }),
-        hand_hvp: Box::new(|x, d| {
-            let (v, g, hv) = handwritten::bench_g_hvp(x[0], x[1], d[0], d[1]);
-            (v, pair(g), pair(hv))
-        }),
-        gen_hvp: Box::new(|x, d| {
-            let (v, g, hv) = bench_g_hvp(x[0], x[1], d[0], d[1]);
-            (v, pair(g), pair(hv))
-        }),
-        gen_jvp: Box::new(|x, d| bench_g_jvp(x[0], x[1], d[0], d[1])),
-        gen_hessian: Box::new(|x| bench_g_hessian(x[0], x[1]).iter().map(|r| r.to_vec()).collect()),
-    }
+    two_param_case!(bench_g, bench_g_grad, bench_g_hvp, bench_g_jvp, bench_g_hessian)
 }
 
 fn rosenbrock_case() -> Case {
-    Case {
-        f: |x| rosenbrock(x[0], x[1]),
-        hand_grad: Box::new(|x| {
-            let (v, g) = handwritten::rosenbrock_grad(x[0], x[1]);
-            (v, pair(g))
-        }),
-        gen_grad: Box::new(|x| {
-            let (v, g) = rosenbrock_grad(x[0], x[1]);
-            (v, pair(g))
-        }),
-        hand_hvp: Box::new(|x, d| {
-            let (v, g, hv) = handwritten::rosenbrock_hvp(x[0], x[1], d[0], d[1]);
-            (v, pair(g), pair(hv))
-        }),
-        gen_hvp: Box::new(|x, d| {
-            let (v, g, hv) = rosenbrock_hvp(x[0], x[1], d[0], d[1]);
-            (v, pair(g), pair(hv))
-        }),
-        gen_jvp: Box::new(|x, d| rosenbrock_jvp(x[0], x[1], d[0], d[1])),
-        gen_hessian: Box::new(|x| {
-            rosenbrock_hessian(x[0], x[1]).iter().map(|r| r.to_vec()).collect()
-        }),
-    }
+    two_param_case!(rosenbrock, rosenbrock_grad, rosenbrock_hvp, rosenbrock_jvp, rosenbrock_hessian)
 }
 
 fn long_chain_case() -> Case {

@@ -1,6 +1,6 @@
 //! Hygiene corpus derivatives against closed forms and finite differences.
 
-use autodiff_runtime::{Tolerance, check_gradient, check_hvp};
+use autodiff_runtime::{Tolerance, check_close, check_gradient, check_hvp};
 use autodiff_suite::hygiene::shadowed_prelude::{
     spring, spring_grad, spring_hessian, spring_hvp, spring_jvp, weighted, weighted_grad,
     weighted_hessian, weighted_hvp, weighted_jvp,
@@ -46,9 +46,8 @@ macro_rules! binary {
 }
 
 fn assert_close(what: &str, actual: &[f64], expected: &[f64], tol: Tolerance) {
-    assert_eq!(actual.len(), expected.len(), "{what}: lengths differ");
-    for (i, (a, e)) in actual.iter().zip(expected).enumerate() {
-        assert!(tol.agree(*a, *e), "{what}: component {i} is {a}, expected {e}");
+    if let Err(mismatch) = check_close(actual, expected, tol) {
+        panic!("{what}: {mismatch}");
     }
 }
 

@@ -1,6 +1,6 @@
 //! Program corpus derivatives against a hand-written reverse sweep and finite differences.
 
-use autodiff_runtime::{Tolerance, central_difference, check_gradient, check_hvp};
+use autodiff_runtime::{Tolerance, central_difference, check_close, check_gradient, check_hvp};
 use autodiff_suite::programs::{
     Params, SCALE, calibrate, calibrate_grad, calibrate_hessian, calibrate_hvp, calibrate_jvp,
     kinematics, kinematics_grad, kinematics_hessian, kinematics_hvp, kinematics_jvp, signal_chain,
@@ -190,9 +190,8 @@ fn for_each_point(check: impl Fn(&Program, &[f64])) {
 
 /// Asserts that two vectors agree component by component within `tol`.
 fn assert_agree(what: &str, actual: &[f64], expected: &[f64], tol: Tolerance) {
-    assert_eq!(actual.len(), expected.len(), "{what}: lengths differ");
-    for (i, (a, e)) in actual.iter().zip(expected).enumerate() {
-        assert!(tol.agree(*a, *e), "{what}: component {i} is {a}, expected {e}");
+    if let Err(mismatch) = check_close(actual, expected, tol) {
+        panic!("{what}: {mismatch}");
     }
 }
 

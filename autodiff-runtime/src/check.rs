@@ -33,26 +33,27 @@ impl Tolerance {
     }
 }
 
-/// The first component where an analytic derivative and its finite-difference estimate disagree.
+/// The first component where a derivative under test and its reference (a finite-difference
+/// estimate, or the expected values given to [`check_close`]) disagree.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GradientMismatch {
     /// Index of the component (the parameter, in order).
     pub index: usize,
     /// The value under test (the generated derivative).
-    pub analytic: f64,
-    /// The finite-difference estimate.
-    pub numeric: f64,
+    pub value: f64,
+    /// The reference it was compared with.
+    pub reference: f64,
 }
 
 impl fmt::Display for GradientMismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "component {}: derivative {} but finite differences give {} (difference {:e})",
+            "component {}: {} but the reference is {} (difference {:e})",
             self.index,
-            self.analytic,
-            self.numeric,
-            self.analytic - self.numeric
+            self.value,
+            self.reference,
+            self.value - self.reference
         )
     }
 }
@@ -103,13 +104,31 @@ pub fn numeric_hvp<G: Fn(&[f64]) -> Vec<f64>>(grad: G, x: &[f64], v: &[f64]) -> 
     plus.iter().zip(&minus).map(|(p, m)| (p - m) / (2.0 * h)).collect()
 }
 
-/// Compares every component of `expected` with `estimate` and reports the first disagreement.
-fn compare(expected: &[f64], estimate: &[f64], tol: Tolerance) -> Result<(), GradientMismatch> {
-    assert_eq!(expected.len(), estimate.len(), "one derivative per coordinate is expected");
-    match expected.iter().zip(estimate).position(|(a, n)| !tol.agree(*a, *n)) {
+/// Compares a derivative under test with reference values (say, a hand-written gradient),
+/// component by component.
+///
+/// ```
+/// use autodiff_runtime::{check_close, Tolerance};
+///
+/// assert!(check_close(&[1.0, 2.0], &[1.0, 2.0 + 1e-12], Tolerance::default()).is_ok());
+/// assert_eq!(check_close(&[1.0, 2.0], &[1.0, 2.5], Tolerance::default()).unwrap_err().index, 1);
+/// ```
+///
+/// # Errors
+/// The first component that disagrees beyond `tol`.
+///
+/// # Panics
+/// If `values` and `reference` have different lengths.
+pub fn check_close(
+    values: &[f64],
+    reference: &[f64],
+    tol: Tolerance,
+) -> Result<(), GradientMismatch> {
+    assert_eq!(values.len(), reference.len(), "one value per reference component is expected");
+    match values.iter().zip(reference).position(|(a, r)| !tol.agree(*a, *r)) {
         None => Ok(()),
         Some(index) => {
-            Err(GradientMismatch { index, analytic: expected[index], numeric: estimate[index] })
+            Err(GradientMismatch { index, value: values[index], reference: reference[index] })
         }
     }
 }
@@ -136,7 +155,7 @@ pub fn check_gradient<F: Fn(&[f64]) -> f64>(
     grad: &[f64],
     tol: Tolerance,
 ) -> Result<(), GradientMismatch> {
-    compare(grad, &numeric_gradient(f, x), tol)
+    check_close(grad, &numeric_gradient(f, x), tol)
 }
 
 /// Checks a Hessian-vector product `hv = H(x)·v` against central differences of the gradient
@@ -154,7 +173,7 @@ pub fn check_hvp<G: Fn(&[f64]) -> Vec<f64>>(
     hv: &[f64],
     tol: Tolerance,
 ) -> Result<(), GradientMismatch> {
-    compare(hv, &numeric_hvp(grad, x, v), tol)
+    check_close(hv, &numeric_hvp(grad, x, v), tol)
 }
 
 #[cfg(test)]

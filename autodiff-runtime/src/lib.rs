@@ -27,6 +27,6 @@ pub mod check;
 
 pub use autodiff_macros::grad;
 pub use check::{
-    GradientMismatch, Tolerance, central_difference, check_gradient, check_hvp, numeric_gradient,
-    numeric_hvp,
+    GradientMismatch, Tolerance, central_difference, check_close, check_gradient, check_hvp,
+    numeric_gradient, numeric_hvp,
 };
