@@ -55,10 +55,11 @@ pub fn powf_zero(x: f64) -> f64 {
     x.powf(0.0) + x
 }
 
-/// A parameter written `std::primitive::f64` is differentiated like `f64`.
+/// A parameter written `std::primitive::f64` is differentiated like `f64`, and a method called
+/// through that path (`core::primitive::f64::sin(x)`) like `x.sin()`.
 #[grad]
 pub fn primitive_path(x: std::primitive::f64) -> f64 {
-    x * x
+    x * x + core::primitive::f64::sin(x) + std::primitive::f64::cos(x)
 }
 
 /// A literal one ulp off a power of two: folding `3 · (16.000000000000004 · y)` into one constant
@@ -72,4 +73,32 @@ pub fn near_power_of_two(x: f64, y: f64) -> f64 {
 #[grad(jvp, hvp)]
 pub fn huge_atan2(u: f64, v: f64) -> f64 {
     u.atan2(v)
+}
+
+/// Compound assignments whose both sides are literals (`c += 1.0` with `c = 2.0_f64`): the
+/// generated code must not hold an untyped `2.0 + 1.0`, on which rustc cannot call `sin`.
+#[grad(jvp, hvp, hessian)]
+pub fn literal_compound_assignment(x: f64) -> f64 {
+    let mut c = 2.0_f64;
+    c += 1.0;
+    let mut d: f64 = 2.0;
+    d *= 3.0;
+    d -= -0.5;
+    d /= 2.0;
+    c.sin() * x + d.sqrt() * x * x
+}
+
+/// Scale stored in a struct field named like an integer parameter.
+pub struct Scale {
+    /// The factor.
+    pub k: f64,
+}
+
+/// A constant parameter `k` read only by dead code, beside a field also called `k` (`p.k`): the
+/// field name is not a read of the parameter, so the generated functions must rename `k` to `_k`
+/// and compile without an `unused variable` warning.
+#[grad(wrt(x), jvp, hvp, hessian)]
+pub fn field_named_like_parameter(x: f64, p: &Scale, k: i32) -> f64 {
+    let _scaled = k as f64;
+    x * x * p.k
 }

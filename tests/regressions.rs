@@ -66,7 +66,10 @@ fn powf_with_exponent_zero_has_derivative_zero_at_zero() {
 
 #[test]
 fn primitive_path_parameters_are_differentiated() {
-    assert_eq!(primitive_path_grad(3.0), (9.0, 6.0));
+    let (value, dx) = primitive_path_grad(3.0);
+    assert_eq!(value, primitive_path(3.0));
+    assert_relative_eq!(value, 9.0 + 3.0_f64.sin() + 3.0_f64.cos(), max_relative = 1e-15);
+    assert_relative_eq!(dx, 6.0 + 3.0_f64.cos() - 3.0_f64.sin(), max_relative = 1e-15);
 }
 
 #[test]
@@ -87,4 +90,27 @@ fn atan2_derivatives_do_not_overflow_for_huge_arguments() {
     assert_relative_eq!(dv, -5e-201, max_relative = 1e-15);
     let (_, slope) = huge_atan2_jvp(1e200, 1e200, 1.0, 0.0);
     assert_relative_eq!(slope, 5e-201, max_relative = 1e-15);
+}
+
+#[test]
+fn compound_assignments_of_literals_keep_their_f64_type() {
+    // c = 3, d = (6 + 0.5) / 2 = 3.25: f = x sin 3 + x² √3.25.
+    let (c, d) = (3.0_f64, 3.25_f64);
+    for x in [-1.5, 0.25, 2.0] {
+        let (value, dx) = literal_compound_assignment_grad(x);
+        assert_eq!(value, literal_compound_assignment(x));
+        assert_relative_eq!(value, c.sin() * x + d.sqrt() * x * x, max_relative = 1e-15);
+        assert_relative_eq!(dx, c.sin() + 2.0 * d.sqrt() * x, max_relative = 1e-15);
+        let (_, _, hv) = literal_compound_assignment_hvp(x, 1.0);
+        assert_relative_eq!(hv, 2.0 * d.sqrt(), max_relative = 1e-15);
+    }
+}
+
+#[test]
+fn a_field_named_like_a_parameter_is_not_a_read_of_it() {
+    let p = Scale { k: 1.5 };
+    // f = 1.5 x²: f' = 3 x, f'' = 3.
+    assert_eq!(field_named_like_parameter_grad(2.0, &p, 7), (6.0, 6.0));
+    assert_eq!(field_named_like_parameter_hvp(2.0, &p, 7, 1.0), (6.0, 6.0, 3.0));
+    assert_eq!(field_named_like_parameter_hessian(2.0, &p, 7), [[3.0]]);
 }

@@ -2,11 +2,16 @@
 //!
 //! In folding mode (used by the transforms) the builder simplifies what a careful person would
 //! simplify by hand, and only where IEEE arithmetic gives the same value (up to the sign of a
-//! zero): `x * 1`, `x + 0`, `-(-x)`, `x + -y` as `x - y`, `x + x` as `2 * x`, literal arithmetic,
-//! selects with equal branches, `2 * (100 * b)` as `200 * b` (the one exception: if `100 * b`
+//! zero): `x * 1`, `x + 0`, `-(-x)`, `x + -y` as `x - y`, `x + x` as `2 * x`, selects with
+//! equal branches, `2 * (100 * b)` as `200 * b` (the one exception: if `100 * b`
 //! overflows or underflows, the folded form is the more accurate); and it reuses an earlier
-//! statement that computes the same thing (common subexpressions). Statements copied from the primal are never simplified, so the value
-//! a generated function returns is bit for bit the original function's.
+//! statement that computes the same thing (common subexpressions). Statements copied from the
+//! primal are never simplified, so the value a generated function returns is bit for bit the
+//! original function's.
+//!
+//! In every mode, `+ - * /` and negation of literals are evaluated at once: IEEE arithmetic gives
+//! the same value at compile time as at run time, and an untyped float expression such as
+//! `2.0 + 1.0` must not reach the generated code (rustc cannot call methods on `{float}`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -146,6 +151,9 @@ impl Builder {
     /// Emits `prim(args)` into a variable named `name`, or returns an equal existing operand.
     pub fn push_named(&mut self, name: Name, prim: Prim, args: &[Operand]) -> Operand {
         let args: &[Operand] = &args.iter().map(|a| self.resolve(*a)).collect::<Vec<_>>();
+        if let Some(value) = literal_arithmetic(prim, args) {
+            return Operand::Lit(value);
+        }
         if self.fold {
             if let Some(done) = self.simplify(prim, args) {
                 return done;
@@ -222,17 +230,6 @@ impl Builder {
         let is_zero = |i: usize| lit(i) == Some(0.0);
         match prim {
             Prim::Neg => self.negated(args[0]),
-            Prim::Add | Prim::Sub | Prim::Mul | Prim::Div
-                if lit(0).is_some() && lit(1).is_some() =>
-            {
-                let (a, b) = (lit(0)?, lit(1)?);
-                Some(Operand::Lit(match prim {
-                    Prim::Add => a + b,
-                    Prim::Sub => a - b,
-                    Prim::Mul => a * b,
-                    _ => a / b,
-                }))
-            }
             Prim::Add if is_zero(1) => Some(args[0]),
             Prim::Add if is_zero(0) => Some(args[1]),
             Prim::Add if args[0] == args[1] => {
@@ -332,6 +329,19 @@ fn format_key(k: Key) -> (u8, u64) {
         Key::Lit(bits) => (1, bits),
         Key::Ext(e) => (2, u64::from(e)),
     }
+}
+
+/// The value of `prim(args)` when it is `+ - * /` or negation of literals only.
+fn literal_arithmetic(prim: Prim, args: &[Operand]) -> Option<f64> {
+    let lits: Vec<f64> = args.iter().map(|a| a.lit()).collect::<Option<_>>()?;
+    Some(match (prim, lits.as_slice()) {
+        (Prim::Neg, [a]) => -a,
+        (Prim::Add, [a, b]) => a + b,
+        (Prim::Sub, [a, b]) => a - b,
+        (Prim::Mul, [a, b]) => a * b,
+        (Prim::Div, [a, b]) => a / b,
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

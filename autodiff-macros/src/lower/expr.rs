@@ -93,10 +93,10 @@ impl Lower<'_> {
             Expr::Paren(p) => self.expr(&p.expr),
             Expr::Group(g) => self.expr(&g.expr),
             Expr::Unary(u) => match u.op {
-                UnOp::Neg(_) => match self.expr(&u.expr) {
-                    Operand::Lit(c) => Operand::Lit(-c),
-                    a => self.b.push(Prim::Neg, &[a]),
-                },
+                UnOp::Neg(_) => {
+                    let a = self.expr(&u.expr);
+                    self.b.push(Prim::Neg, &[a])
+                }
                 UnOp::Deref(_) => self.passive(e, Prec::Unary, "dereferencing"),
                 _ => {
                     self.cx.error_spanned(
@@ -129,17 +129,7 @@ impl Lower<'_> {
                 };
                 let l = self.expr(&b.left);
                 let r = self.expr(&b.right);
-                match (l, r) {
-                    // Literal arithmetic is done here, exactly as IEEE does it at run time, so
-                    // that no untyped float expression reaches the generated code.
-                    (Operand::Lit(x), Operand::Lit(y)) => Operand::Lit(match prim {
-                        Prim::Add => x + y,
-                        Prim::Sub => x - y,
-                        Prim::Mul => x * y,
-                        _ => x / y,
-                    }),
-                    _ => self.b.push(prim, &[l, r]),
-                }
+                self.b.push(prim, &[l, r])
             }
             Expr::Path(p) => {
                 match p.path.get_ident().and_then(|id| self.env.get(&id.to_string())) {
@@ -195,14 +185,11 @@ impl Lower<'_> {
     /// `f64::method(args)`, the fully qualified form of a method call.
     fn call(&mut self, c: &ExprCall) -> Operand {
         let method = match &*c.func {
+            // `f64::sin(x)` or `std::primitive::f64::sin(x)`: a path to `f64`, then the method.
             Expr::Path(p) if p.qself.is_none() => {
-                let segs: Vec<String> =
-                    p.path.segments.iter().map(|s| s.ident.to_string()).collect();
-                let n = segs.len();
-                let prefix_ok = n >= 2
-                    && segs[n - 2] == symbol::F64
-                    && (n == 2 || (n == 3 && (segs[0] == "std" || segs[0] == "core")));
-                prefix_ok.then(|| p.path.segments[n - 1].ident.clone())
+                let n = p.path.segments.len();
+                (n >= 2 && super::signature::names_f64(p.path.segments.iter().take(n - 1)))
+                    .then(|| p.path.segments[n - 1].ident.clone())
             }
             _ => None,
         };

@@ -33,21 +33,31 @@ fn is_named(ty: &Type, names: &[&str]) -> bool {
 
 /// Whether `ty` is `f64`, written as such or as `std::primitive::f64` / `core::primitive::f64`.
 pub(super) fn is_f64(ty: &Type) -> bool {
-    if let Type::Path(p) = ty
-        && p.qself.is_none()
-    {
-        let segs: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
-        let generic = p.path.segments.iter().any(|s| !s.arguments.is_none());
-        if !generic
-            && segs.len() == 3
-            && matches!(segs[0].as_str(), "std" | "core")
-            && segs[1] == "primitive"
-            && segs[2] == symbol::F64
-        {
-            return true;
-        }
+    match ty {
+        Type::Path(p) if p.qself.is_none() => names_f64(p.path.segments.iter()),
+        Type::Paren(p) => is_f64(&p.elem),
+        Type::Group(g) => is_f64(&g.elem),
+        _ => false,
     }
-    is_named(ty, &[symbol::F64])
+}
+
+/// Whether the path `segments` names the type `f64`: `f64`, `std::primitive::f64` or
+/// `core::primitive::f64`, without generic arguments.
+pub(super) fn names_f64<'a>(segments: impl Iterator<Item = &'a syn::PathSegment>) -> bool {
+    let mut names = Vec::new();
+    for s in segments {
+        if !s.arguments.is_none() {
+            return false;
+        }
+        names.push(s.ident.to_string());
+    }
+    match names.as_slice() {
+        [f] => f == symbol::F64,
+        [root, primitive, f] => {
+            matches!(root.as_str(), "std" | "core") && primitive == "primitive" && f == symbol::F64
+        }
+        _ => false,
+    }
 }
 
 fn mentions_float(ty: &Type) -> bool {
