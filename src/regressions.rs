@@ -102,3 +102,26 @@ pub fn field_named_like_parameter(x: f64, p: &Scale, k: i32) -> f64 {
     let _scaled = k as f64;
     x * x * p.k
 }
+
+/// `r#y` and `y` name the same variable: in parameters, in the body and in `wrt`.
+#[grad(wrt(r#a), jvp, hvp, hessian)]
+pub fn raw_and_plain(a: f64, r#y: f64) -> f64 {
+    let r#b = r#a * y;
+    b * r#y + a
+}
+
+/// `#[expect(lint)]` on the user's function: the generated functions repeat the signature (here
+/// `&Vec<f64>`, which `clippy::ptr_arg` flags, and upper-case names), so they must carry the
+/// expectation as an `allow` for the crate to build under `deny(warnings, clippy::all)`.
+#[grad(wrt(X), hvp, hessian)]
+#[expect(clippy::ptr_arg, non_snake_case)]
+pub fn expected_lints(data: &Vec<f64>, X: f64) -> f64 {
+    data[0] * X * X
+}
+
+/// Literal folding makes numbers the user never wrote: `2 · 0.2618 = 0.5236` is what clippy's
+/// `approx_constant` takes for `FRAC_PI_6`, so the generated functions must allow that lint.
+#[grad(jvp, hvp, hessian)]
+pub fn folds_near_a_constant(x: f64) -> f64 {
+    0.2618 * x * x
+}

@@ -114,3 +114,35 @@ fn a_field_named_like_a_parameter_is_not_a_read_of_it() {
     assert_eq!(field_named_like_parameter_hvp(2.0, &p, 7, 1.0), (6.0, 6.0, 3.0));
     assert_eq!(field_named_like_parameter_hessian(2.0, &p, 7), [[3.0]]);
 }
+
+#[test]
+fn raw_and_plain_spellings_are_one_variable() {
+    // f = a y² + a, differentiated in a only: ∂f/∂a = y² + 1, ∂²f/∂a² = 0.
+    for (a, y) in [(2.0, 3.0), (-0.5, 1.25)] {
+        let value = raw_and_plain(a, y);
+        assert_eq!(value, a * y * y + a);
+        assert_eq!(raw_and_plain_grad(a, y), (value, y * y + 1.0));
+        assert_eq!(raw_and_plain_jvp(a, y, 1.0), (value, y * y + 1.0));
+        assert_eq!(raw_and_plain_hvp(a, y, 1.0), (value, y * y + 1.0, 0.0));
+        assert_eq!(raw_and_plain_hessian(a, y), [[0.0]]);
+    }
+}
+
+#[test]
+fn expected_lints_carry_over_as_allow() {
+    // f = d X²: f' = 2 d X, f'' = 2 d.
+    let data = vec![1.5];
+    assert_eq!(expected_lints_grad(&data, 2.0), (6.0, 6.0));
+    assert_eq!(expected_lints_hvp(&data, 2.0, 1.0), (6.0, 6.0, 3.0));
+    assert_eq!(expected_lints_hessian(&data, 2.0), [[3.0]]);
+}
+
+#[test]
+fn folded_literals_near_named_constants_compile_and_differentiate() {
+    // f = c x² with c = 0.2618: f' = 2 c x, f'' = 2 c.
+    let c = 0.2618;
+    let (value, dx) = folds_near_a_constant_grad(3.0);
+    assert_eq!(value, folds_near_a_constant(3.0));
+    assert_relative_eq!(dx, 2.0 * c * 3.0, max_relative = 1e-15);
+    assert_relative_eq!(folds_near_a_constant_hessian(3.0)[0][0], 2.0 * c, max_relative = 1e-15);
+}

@@ -21,10 +21,8 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item_fn = match syn::parse2::<Item>(item.clone()) {
         Ok(Item::Fn(f)) => f,
         Ok(other) => {
-            cx.error_spanned(
-                item_kind_token(&other).unwrap_or_else(|| quote!(#other)),
-                format!("`{}` applies only to functions", symbol::ATTR),
-            );
+            let (at, message) = not_a_function(&other);
+            cx.error_spanned(at, message);
             return with_item(cx.into_compile_errors(), item);
         }
         Err(e) => return with_item(e.to_compile_error(), item),
@@ -97,6 +95,19 @@ fn checked(f: Func, pass: &str) -> Result<Func, String> {
 
 fn with_item(errors: TokenStream, item: TokenStream) -> TokenStream {
     quote!(#errors #item)
+}
+
+/// Where to report, and what, for an item that is not a function with a body.
+fn not_a_function(item: &Item) -> (TokenStream, String) {
+    // `fn f(x: f64) -> f64;`, a declaration in a trait, reaches here as verbatim tokens.
+    if let Item::Verbatim(tokens) = item
+        && let Ok(decl) = syn::parse2::<syn::TraitItemFn>(tokens.clone())
+    {
+        let message = "needs the function's body: the derivatives are generated from it";
+        return (decl.sig.into_token_stream(), format!("`{}` {message}", symbol::ATTR));
+    }
+    let at = item_kind_token(item).unwrap_or_else(|| quote!(#item));
+    (at, format!("`{}` applies only to functions", symbol::ATTR))
 }
 
 /// The keyword and name of a non-function item (`struct Point`, ...), to point the error at.

@@ -2,6 +2,8 @@
 //!
 //! This is the only file with string literals for names the macro recognises or emits.
 
+use proc_macro2::Ident;
+
 use crate::ir::Prim;
 
 /// The `f64` methods `#[grad]` differentiates, with the primitive each lowers to.
@@ -101,9 +103,12 @@ pub const FN_HESSIAN: &str = "hessian";
 /// Locals of the generated Hessian function.
 pub const HESSIAN_LOCALS: [&str; 5] = ["hessian", "row", "i", "v", "hv"];
 
-/// Attributes of the user's function that the generated functions carry too: lint levels
-/// (`allow` only: an `expect` could go unfulfilled) and conditional compilation.
+/// Attributes of the user's function that the generated functions carry too, as they are:
+/// `allow` and conditional compilation.
 pub const INHERITED_ATTRS: &[&str] = &["allow", "cfg"];
+/// The user's `expect(lint)`, which the generated functions carry as `allow(lint)`: the lint may
+/// fire in their copy of the signature, or not, and an `expect` would then go unfulfilled.
+pub const EXPECT_AS: (&str, &str) = ("expect", "allow");
 
 /// Named constants of `core::f64::consts`, so that a literal equal to one is printed by name.
 pub const CONSTS: &[(&str, f64)] = &[
@@ -127,3 +132,8 @@ pub const CONSTS: &[(&str, f64)] = &[
     ("FRAC_2_PI", std::f64::consts::FRAC_2_PI),
     ("FRAC_2_SQRT_PI", std::f64::consts::FRAC_2_SQRT_PI),
 ];
+
+/// The identifier's text without `r#`: the name that `r#x` and `x` both refer to.
+pub fn unraw(id: &Ident) -> String {
+    id.to_string().trim_start_matches("r#").to_owned()
+}

@@ -75,7 +75,7 @@ impl Namer {
     /// A parameter named after the user's `want` (itself unless that name is claimed), with a
     /// mixed-site span.
     pub fn local_param(&mut self, want: &Ident) -> Ident {
-        ident(&self.fresh(&unraw(want), true), Span::mixed_site())
+        ident(&self.fresh(&symbol::unraw(want), true), Span::mixed_site())
     }
 
     /// A fresh local of the generated code, with a mixed-site span for hygiene.
@@ -88,7 +88,7 @@ fn collect(tokens: TokenStream, out: &mut HashSet<String>) {
     for t in tokens {
         match t {
             TokenTree::Ident(id) => {
-                out.insert(unraw(&id));
+                out.insert(symbol::unraw(&id));
             }
             TokenTree::Group(g) => collect(g.stream(), out),
             _ => {}
@@ -144,7 +144,7 @@ pub fn assign(
     let mut idents: Vec<Option<Ident>> = vec![None; f.names.len()];
     let mut chosen = vec![None; f.names.len()];
     for (v, id) in params {
-        let text = unraw(id);
+        let text = symbol::unraw(id);
         namer.claim(&text);
         chosen[v.index()] = Some(text);
         idents[v.index()] = Some(id.clone());
@@ -162,11 +162,6 @@ pub fn assign(
         idents[v.index()] = Some(ident(&text, Span::mixed_site()));
     }
     idents
-}
-
-/// The identifier's text without `r#`.
-pub fn unraw(id: &Ident) -> String {
-    id.to_string().trim_start_matches("r#").to_owned()
 }
 
 #[cfg(test)]

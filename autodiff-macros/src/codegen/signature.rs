@@ -6,8 +6,9 @@ use std::collections::HashSet;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::names::{Namer, unraw};
+use super::names::Namer;
 use crate::lower::Param;
+use crate::symbol;
 
 /// The return type of a tuple of output groups: one group of one is a bare `f64`.
 pub fn return_type(groups: &[usize]) -> TokenStream {
@@ -37,7 +38,7 @@ pub fn user_params(
             let ident = if used.contains(&name) || name.starts_with('_') {
                 p.ident.clone()
             } else {
-                let fresh = namer.fresh(&format!("_{}", unraw(&p.ident)), false);
+                let fresh = namer.fresh(&format!("_{}", symbol::unraw(&p.ident)), false);
                 Ident::new(&fresh, p.ident.span())
             };
             quote!(#ident: #ty)

@@ -7,6 +7,7 @@ use super::expr::{STRAIGHT_LINE, describe};
 use super::signature::is_f64;
 use super::{Binding, Lower};
 use crate::ir::{Name, Operand, Prim};
+use crate::symbol;
 
 impl Lower<'_> {
     /// Lowers the body; returns the operand of its value.
@@ -55,7 +56,7 @@ impl Lower<'_> {
         }
         let name = match pat {
             Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
-                Some(pi.ident.to_string())
+                Some(symbol::unraw(&pi.ident))
             }
             Pat::Wild(_) => None,
             other => {
@@ -111,7 +112,7 @@ impl Lower<'_> {
             _ => return self.statement_without_effect(e),
         };
         let target = match left {
-            Expr::Path(p) if p.qself.is_none() => p.path.get_ident().map(ToString::to_string),
+            Expr::Path(p) if p.qself.is_none() => p.path.get_ident().map(symbol::unraw),
             _ => None,
         };
         let current = target.as_ref().and_then(|t| match self.env.get(t) {

@@ -132,7 +132,7 @@ impl Lower<'_> {
                 self.b.push(prim, &[l, r])
             }
             Expr::Path(p) => {
-                match p.path.get_ident().and_then(|id| self.env.get(&id.to_string())) {
+                match p.path.get_ident().and_then(|id| self.env.get(&symbol::unraw(id))) {
                     Some(Binding::Value(v)) if p.qself.is_none() => *v,
                     _ => self.passive(e, Prec::Atom, "paths"),
                 }
@@ -177,6 +177,20 @@ impl Lower<'_> {
     fn method(&mut self, m: &ExprMethodCall) -> Operand {
         if let Some(t) = &m.turbofish {
             self.cx.error_spanned(t, "`#[grad]` does not support turbofish arguments here");
+        }
+        let mut constants = Vec::new();
+        if symbol::method_prim(&m.method.to_string()).is_none()
+            && self.passive_reads(&m.receiver, &mut constants)
+            && let Some(param) = constants.first()
+        {
+            self.cx.error_spanned(
+                m,
+                format!(
+                    "`#[grad]` does not support calling `{}` on the constant parameter `{param}`; compute the value outside and pass it in as a parameter",
+                    m.method
+                ),
+            );
+            return Operand::Lit(0.0);
         }
         let args: Vec<&Expr> = std::iter::once(&*m.receiver).chain(m.args.iter()).collect();
         self.apply_method(&m.method, &args, m)

@@ -6,6 +6,7 @@ use syn::{BinOp, Expr, Lit, UnOp};
 
 use super::{Binding, Lower};
 use crate::ir::{Ext, ExtId, Operand, Prec};
+use crate::symbol;
 
 impl Lower<'_> {
     /// Whether `e` reads no IR value and uses only constant-safe syntax.
@@ -16,10 +17,10 @@ impl Lower<'_> {
     /// Whether `e` is passive (as [`Self::is_passive`]), collecting into `params` the passive
     /// parameters it reads, in order of first reading. Only variables count as reads: the field
     /// name `k` in `p.k` does not read a parameter called `k`.
-    fn passive_reads(&self, e: &Expr, params: &mut Vec<String>) -> bool {
+    pub(super) fn passive_reads(&self, e: &Expr, params: &mut Vec<String>) -> bool {
         match e {
             Expr::Lit(l) => matches!(l.lit, Lit::Int(_) | Lit::Float(_)),
-            Expr::Path(p) => match p.path.get_ident().map(ToString::to_string) {
+            Expr::Path(p) => match p.path.get_ident().map(symbol::unraw) {
                 Some(name) => match self.env.get(&name) {
                     Some(Binding::Value(_) | Binding::Uninit) => false,
                     Some(Binding::Passive) => {

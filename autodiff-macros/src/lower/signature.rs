@@ -113,6 +113,11 @@ impl Lower<'_> {
                 );
                 continue;
             };
+            for attr in &pt.attrs {
+                // The generated signatures copy the parameter without it: refused rather than
+                // dropped, so that `f` and `f_grad` always take the same parameters.
+                self.cx.error_spanned(attr, "`#[grad]` does not support attributes on parameters");
+            }
             let Pat::Ident(pi) = &*pt.pat else {
                 self.cx.error_spanned(
                     &pt.pat,
@@ -126,12 +131,13 @@ impl Lower<'_> {
                 continue;
             }
             let ident = pi.ident.clone();
-            let listed = wrt.and_then(|w| w.iter().find(|id| **id == ident));
+            let listed =
+                wrt.and_then(|w| w.iter().find(|id| symbol::unraw(id) == symbol::unraw(&ident)));
             let input = self.param(&ident, &pt.ty, wrt.is_none() || listed.is_some(), listed);
             params.push(Param { ident, ty: (*pt.ty).clone(), input });
         }
         for id in wrt.unwrap_or_default() {
-            if !params.iter().any(|p| &p.ident == id) {
+            if !params.iter().any(|p| symbol::unraw(&p.ident) == symbol::unraw(id)) {
                 self.cx.error_spanned(
                     id,
                     format!("`wrt` names `{id}`, which is not a parameter of `{}`", sig.ident),
@@ -172,12 +178,12 @@ impl Lower<'_> {
         }
         match kind(ty) {
             Kind::F64 => {
-                let v = self.b.input(Name::user(&ident.to_string()));
-                self.versions.insert(ident.to_string(), 1);
+                let v = self.b.input(Name::user(&symbol::unraw(ident)));
+                self.versions.insert(symbol::unraw(ident), 1);
                 if differentiate {
                     self.b.func_mut().active.push(v);
                 }
-                self.env.insert(ident.to_string(), Binding::Value(Operand::Var(v)));
+                self.env.insert(symbol::unraw(ident), Binding::Value(Operand::Var(v)));
                 Some(v)
             }
             Kind::Float | Kind::Other if listed.is_some() => {
@@ -200,7 +206,7 @@ impl Lower<'_> {
                 None
             }
             Kind::Float | Kind::Other => {
-                self.env.insert(ident.to_string(), Binding::Passive);
+                self.env.insert(symbol::unraw(ident), Binding::Passive);
                 None
             }
         }
@@ -224,10 +230,17 @@ impl Lower<'_> {
                 format!("`#[grad]` does not support `extern` functions; {what}"),
             );
         }
-        if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        if !sig.generics.params.is_empty() {
             self.cx.error_spanned(
                 &sig.generics,
                 "`#[grad]` does not support generic functions; write the function for `f64`",
+            );
+        }
+        if let Some(w) = &sig.generics.where_clause {
+            // Spanned by the clause itself: `Generics` prints without its `where` clause.
+            self.cx.error_spanned(
+                w,
+                "`#[grad]` does not support `where` clauses; write the function for `f64`",
             );
         }
         if let Some(v) = &sig.variadic {
