@@ -102,6 +102,8 @@ pub const FN_HVP: &str = "hvp";
 pub const FN_HESSIAN: &str = "hessian";
 /// Locals of the generated Hessian function.
 pub const HESSIAN_LOCALS: [&str; 5] = ["hessian", "row", "i", "v", "hv"];
+/// The generated Hessian's check that its constant parameters are `Copy`.
+pub const HESSIAN_COPY_CHECK: &str = "assert_copy";
 
 /// Attributes of the user's function that the generated functions carry too, as they are:
 /// `allow` and conditional compilation.

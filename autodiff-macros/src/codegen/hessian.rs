@@ -2,9 +2,11 @@
 //! code does not grow with the square of the number of parameters.
 
 use proc_macro2::{Ident, Literal, TokenStream};
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 
 use super::names::Namer;
+use crate::lower::Param;
 use crate::symbol;
 
 /// The body of `f_hessian` for `n` differentiated parameters, calling `hvp` with the user's
@@ -31,5 +33,23 @@ pub fn body(namer: &mut Namer, hvp: &Ident, args: &[Ident], n: usize) -> TokenSt
             *#row = #column;
         }
         #h
+    }
+}
+
+/// Checks that the constant parameters are `Copy`, each at its type: the loop passes them to
+/// `f_hvp` once per direction, and without the check a `Vec` parameter would be reported as a
+/// moved value at the attribute.
+pub fn copy_checks(namer: &mut Namer, constants: &[&Param]) -> TokenStream {
+    if constants.is_empty() {
+        return TokenStream::new();
+    }
+    let check = namer.local(symbol::HESSIAN_COPY_CHECK);
+    let calls = constants.iter().map(|p| {
+        let (ident, ty) = (&p.ident, &p.ty);
+        quote_spanned!(ty.span()=> #check::<#ty>(&#ident);)
+    });
+    quote! {
+        fn #check<T: ::core::marker::Copy>(_: &T) {}
+        #(#calls)*
     }
 }

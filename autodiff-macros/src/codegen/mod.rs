@@ -173,7 +173,10 @@ impl Context<'_> {
             .map(|p| Param { ident: namer.local_param(&p.ident), ..p.clone() })
             .collect();
         let args: Vec<Ident> = params.iter().map(|p| p.ident.clone()).collect();
-        let body = hessian::body(&mut namer, &hvp, &args, n);
+        let constants: Vec<&Param> = params.iter().filter(|p| p.input.is_none()).collect();
+        let checks = hessian::copy_checks(&mut namer, &constants);
+        let loop_body = hessian::body(&mut namer, &hvp, &args, n);
+        let body = quote!(#checks #loop_body);
         let all: HashSet<String> = args.iter().map(ToString::to_string).collect();
         let size = proc_macro2::Literal::usize_unsuffixed(n);
         let name = &self.item.sig.ident;
