@@ -125,3 +125,15 @@ pub fn expected_lints(data: &Vec<f64>, X: f64) -> f64 {
 pub fn folds_near_a_constant(x: f64) -> f64 {
     0.2618 * x * x
 }
+
+/// Attributes that say how `f` is compiled or used (`inline`, `must_use`, `doc(hidden)`,
+/// `deprecated`) carry over to the generated functions, and `f_hessian` may call a deprecated
+/// `f_hvp` without a warning.
+#[grad(jvp, hvp, hessian)]
+#[inline]
+#[must_use]
+#[doc(hidden)]
+#[deprecated(note = "kept to test that deprecation carries over")]
+pub fn carried_attributes(x: f64) -> f64 {
+    x * x * x
+}

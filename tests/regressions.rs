@@ -146,3 +146,13 @@ fn folded_literals_near_named_constants_compile_and_differentiate() {
     assert_relative_eq!(dx, 2.0 * c * 3.0, max_relative = 1e-15);
     assert_relative_eq!(folds_near_a_constant_hessian(3.0)[0][0], 2.0 * c, max_relative = 1e-15);
 }
+
+#[test]
+#[allow(deprecated)] // `carried_attributes` and its derivatives are deprecated on purpose
+fn carried_attributes_keep_the_derivatives_working() {
+    // f = x³: f' = 3x², f'' = 6x.
+    assert_eq!(carried_attributes_grad(2.0), (8.0, 12.0));
+    assert_eq!(carried_attributes_jvp(2.0, 0.5), (8.0, 6.0));
+    assert_eq!(carried_attributes_hvp(2.0, 1.0), (8.0, 12.0, 12.0));
+    assert_eq!(carried_attributes_hessian(2.0), [[12.0]]);
+}

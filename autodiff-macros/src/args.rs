@@ -88,6 +88,10 @@ fn wrt(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<Vec<Ident>>) {
         cx.error_spanned(meta, "`wrt` lists the parameters to differentiate: `wrt(x, y)`");
         return;
     };
+    if !matches!(list.delimiter, syn::MacroDelimiter::Paren(_)) {
+        cx.error_spanned(meta, "`wrt` lists the parameters in parentheses: `wrt(x, y)`");
+        return;
+    }
     match Punctuated::<Ident, Token![,]>::parse_terminated.parse2(list.tokens.clone()) {
         Ok(idents) if idents.is_empty() => {
             cx.error_spanned(meta, "`wrt()` is empty; name at least one `f64` parameter");
@@ -95,7 +99,7 @@ fn wrt(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<Vec<Ident>>) {
         Ok(idents) => {
             let mut names: Vec<Ident> = Vec::new();
             for id in idents {
-                if names.contains(&id) {
+                if names.iter().any(|n| symbol::unraw(n) == symbol::unraw(&id)) {
                     cx.error_spanned(&id, format!("`{id}` is listed twice in `wrt`"));
                 } else {
                     names.push(id);

@@ -105,9 +105,14 @@ pub const HESSIAN_LOCALS: [&str; 5] = ["hessian", "row", "i", "v", "hv"];
 /// The generated Hessian's check that its constant parameters are `Copy`.
 pub const HESSIAN_COPY_CHECK: &str = "assert_copy";
 
-/// Attributes of the user's function that the generated functions carry too, as they are:
-/// `allow` and conditional compilation.
-pub const INHERITED_ATTRS: &[&str] = &["allow", "cfg"];
+/// Attributes of the user's function that the generated functions carry too, as they are: lint
+/// levels that only relax (`allow`), conditional compilation, and what the user says about how
+/// the function is used or compiled. (`#[doc(hidden)]` is carried too; doc comments are not.)
+pub const INHERITED_ATTRS: &[&str] = &["allow", "cfg", "inline", "cold", DEPRECATED, "must_use"];
+/// The attribute that marks `f` (and so its derivatives) deprecated.
+pub const DEPRECATED: &str = "deprecated";
+/// The `doc` attribute and the one argument of it that the generated functions carry.
+pub const DOC_HIDDEN: (&str, &str) = ("doc", "hidden");
 /// The user's `expect(lint)`, which the generated functions carry as `allow(lint)`: the lint may
 /// fire in their copy of the signature, or not, and an `expect` would then go unfulfilled.
 pub const EXPECT_AS: (&str, &str) = ("expect", "allow");

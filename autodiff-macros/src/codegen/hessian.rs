@@ -10,10 +10,16 @@ use crate::lower::Param;
 use crate::symbol;
 
 /// The body of `f_hessian` for `n` differentiated parameters, calling `hvp` with the user's
-/// parameters `args` followed by the unit direction.
-pub fn body(namer: &mut Namer, hvp: &Ident, args: &[Ident], n: usize) -> TokenStream {
+/// parameters `args` followed by the unit direction; `hvp` may be deprecated, as `f` is.
+pub fn body(
+    namer: &mut Namer,
+    (hvp, deprecated): (&Ident, bool),
+    args: &[Ident],
+    n: usize,
+) -> TokenStream {
     let [h, row, i, v, hv] = symbol::HESSIAN_LOCALS.map(|want| namer.local(want));
     let size = Literal::usize_unsuffixed(n);
+    let allow = deprecated.then(|| quote!(#[allow(deprecated)]));
     let dirs = (0..n).map(|k| {
         let k = Literal::usize_unsuffixed(k);
         quote!(#v[#k])
@@ -29,6 +35,7 @@ pub fn body(namer: &mut Namer, hvp: &Ident, args: &[Ident], n: usize) -> TokenSt
         for (#i, #row) in #h.iter_mut().enumerate() {
             let mut #v = [0.0; #size];
             #v[#i] = 1.0;
+            #allow
             let (_, _, #hv) = #hvp(#(#args,)* #(#dirs),*);
             *#row = #column;
         }

@@ -175,7 +175,9 @@ impl Context<'_> {
         let args: Vec<Ident> = params.iter().map(|p| p.ident.clone()).collect();
         let constants: Vec<&Param> = params.iter().filter(|p| p.input.is_none()).collect();
         let checks = hessian::copy_checks(&mut namer, &constants);
-        let loop_body = hessian::body(&mut namer, &hvp, &args, n);
+        // A deprecated `f` has a deprecated `f_hvp`, which its own Hessian may still call.
+        let deprecated = self.item.attrs.iter().any(|a| a.path().is_ident(symbol::DEPRECATED));
+        let loop_body = hessian::body(&mut namer, (&hvp, deprecated), &args, n);
         let body = quote!(#checks #loop_body);
         let all: HashSet<String> = args.iter().map(ToString::to_string).collect();
         let size = proc_macro2::Literal::usize_unsuffixed(n);
@@ -220,11 +222,16 @@ impl Context<'_> {
     }
 }
 
-/// `attr` as the generated functions carry it, if they do: see [`symbol::INHERITED_ATTRS`] and
-/// [`symbol::EXPECT_AS`].
+/// `attr` as the generated functions carry it, if they do: see [`symbol::INHERITED_ATTRS`],
+/// [`symbol::DOC_HIDDEN`] and [`symbol::EXPECT_AS`].
 fn inherited(attr: &syn::Attribute) -> Option<TokenStream> {
     let (expect, allow) = symbol::EXPECT_AS;
+    let (doc, hidden) = symbol::DOC_HIDDEN;
     match &attr.meta {
+        syn::Meta::List(list) if list.path.is_ident(doc) => {
+            let only_hidden = syn::parse2::<Ident>(list.tokens.clone()).is_ok_and(|a| a == hidden);
+            only_hidden.then(|| quote!(#attr))
+        }
         syn::Meta::List(list) if list.path.is_ident(expect) => {
             let allow = Ident::new(allow, syn::spanned::Spanned::span(&list.path));
             let lints = &list.tokens;

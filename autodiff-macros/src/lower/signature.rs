@@ -60,6 +60,14 @@ pub(super) fn names_f64<'a>(segments: impl Iterator<Item = &'a syn::PathSegment>
     }
 }
 
+/// `ty` as a person writes it, for messages: `Vec<f64>` rather than the tokens' `Vec < f64 >`.
+fn type_text(ty: &Type) -> String {
+    let spaced = ty.to_token_stream().to_string();
+    [(" <", "<"), ("< ", "<"), (" >", ">"), (" ::", "::"), (":: ", "::"), ("& ", "&"), (" ,", ",")]
+        .iter()
+        .fold(spaced, |text, (from, to)| text.replace(from, to))
+}
+
 fn mentions_float(ty: &Type) -> bool {
     fn walk(tokens: proc_macro2::TokenStream) -> bool {
         tokens.into_iter().any(|t| match t {
@@ -188,7 +196,7 @@ impl Lower<'_> {
             }
             Kind::Float | Kind::Other if listed.is_some() => {
                 let at = listed.unwrap_or(ident);
-                let ty = ty.to_token_stream();
+                let ty = type_text(ty);
                 self.cx.error_spanned(
                     at,
                     format!("`wrt` names `{ident}`, of type `{ty}`, but only `f64` parameters can be differentiated"),
@@ -196,11 +204,11 @@ impl Lower<'_> {
                 None
             }
             Kind::Float if differentiate => {
-                let ty = ty.to_token_stream();
+                let text = type_text(ty);
                 self.cx.error_spanned(
-                    &ty,
+                    ty,
                     format!(
-                        "`#[grad]` differentiates only `f64` scalars, not `{ty}`; to pass `{ident}` through as a constant, list the differentiated parameters with `wrt(...)`"
+                        "`#[grad]` differentiates only `f64` scalars, not `{text}`; to pass `{ident}` through as a constant, list the differentiated parameters with `wrt(...)`"
                     ),
                 );
                 None
@@ -252,7 +260,7 @@ impl Lower<'_> {
                 ty,
                 format!(
                     "`#[grad]` functions must return `f64`, not `{}`: only scalar functions are differentiated",
-                    ty.to_token_stream()
+                    type_text(ty)
                 ),
             ),
             ReturnType::Default => self.cx.error_spanned(
