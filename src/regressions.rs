@@ -137,3 +137,10 @@ pub fn folds_near_a_constant(x: f64) -> f64 {
 pub fn carried_attributes(x: f64) -> f64 {
     x * x * x
 }
+
+/// A constant parameter with a raw name, read by a constant expression (`r#ref[0]`) and by name
+/// in another spelling (`r#in`, `in` is a keyword so only its raw form exists).
+#[grad(jvp, hvp, hessian)]
+pub fn raw_constant(x: f64, r#ref: &[f64], r#in: i32) -> f64 {
+    x * x * r#ref[0] + r#in as f64 * x
+}

@@ -156,3 +156,12 @@ fn carried_attributes_keep_the_derivatives_working() {
     assert_eq!(carried_attributes_hvp(2.0, 1.0), (8.0, 12.0, 12.0));
     assert_eq!(carried_attributes_hessian(2.0), [[12.0]]);
 }
+
+#[test]
+fn raw_named_constants_are_passed_through() {
+    // f = c x² + n x: f' = 2 c x + n, f'' = 2 c.
+    let c = [1.5];
+    assert_eq!(raw_constant_grad(2.0, &c, 3), (12.0, 9.0));
+    assert_eq!(raw_constant_hvp(2.0, &c, 3, 1.0), (12.0, 9.0, 3.0));
+    assert_eq!(raw_constant_hessian(2.0, &c, 3), [[3.0]]);
+}

@@ -112,7 +112,7 @@ impl Context<'_> {
             }
         }
         let inputs = self.params.iter().filter(|p| p.input.is_some_and(|v| read.contains(&v)));
-        exts.extend(inputs.map(|p| p.ident.to_string()));
+        exts.extend(inputs.map(|p| symbol::unraw(&p.ident)));
         exts
     }
 
@@ -152,7 +152,7 @@ impl Context<'_> {
                 false => namer.local(&format!("_{d}")),
             })
             .collect();
-        let doc = self.doc(kind, f, &extra);
+        let doc = self.doc(kind, f, &extra_decl);
         let body = quote! {
             #(#stmts)*
             (#(#parts),*)
@@ -179,7 +179,7 @@ impl Context<'_> {
         let deprecated = self.item.attrs.iter().any(|a| a.path().is_ident(symbol::DEPRECATED));
         let loop_body = hessian::body(&mut namer, (&hvp, deprecated), &args, n);
         let body = quote!(#checks #loop_body);
-        let all: HashSet<String> = args.iter().map(ToString::to_string).collect();
+        let all: HashSet<String> = args.iter().map(symbol::unraw).collect();
         let size = proc_macro2::Literal::usize_unsuffixed(n);
         let name = &self.item.sig.ident;
         let doc = format!(

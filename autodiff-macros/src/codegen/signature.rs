@@ -34,11 +34,11 @@ pub fn user_params(
         .iter()
         .map(|p| {
             let ty = &p.ty;
-            let name = p.ident.to_string();
+            let name = symbol::unraw(&p.ident);
             let ident = if used.contains(&name) || name.starts_with('_') {
                 p.ident.clone()
             } else {
-                let fresh = namer.fresh(&format!("_{}", symbol::unraw(&p.ident)), false);
+                let fresh = namer.fresh(&format!("_{name}"), false);
                 Ident::new(&fresh, p.ident.span())
             };
             quote!(#ident: #ty)
