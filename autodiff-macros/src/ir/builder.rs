@@ -3,9 +3,9 @@
 //! In folding mode (used by the transforms) the builder simplifies what a careful person would
 //! simplify by hand, and only where IEEE arithmetic gives the same value (up to the sign of a
 //! zero): `x * 1`, `x + 0`, `-(-x)`, `x + -y` as `x - y`, `x + x` as `2 * x`, selects with
-//! equal branches, `2 * (100 * b)` as `200 * b` (the one exception: if `100 * b`
-//! overflows or underflows, the folded form is the more accurate); and it reuses an earlier
-//! statement that computes the same thing (common subexpressions). Statements copied from the
+//! equal branches, `2 * (100 * b)` as `200 * b` (the one exception: if `100 * b` overflows or
+//! underflows, the folded form is the more accurate); and it reuses an earlier statement that
+//! computes the same thing (common subexpressions). Statements copied from the
 //! primal are never simplified, so the value a generated function returns is bit for bit the
 //! original function's.
 //!
