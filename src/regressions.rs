@@ -144,3 +144,10 @@ pub fn carried_attributes(x: f64) -> f64 {
 pub fn raw_constant(x: f64, r#ref: &[f64], r#in: i32) -> f64 {
     x * x * r#ref[0] + r#in as f64 * x
 }
+
+/// An `extern "C"` function (for export to C) is differentiated like any other; its derivatives
+/// are plain Rust functions, since they return tuples.
+#[grad(hvp, hessian)]
+pub extern "C" fn exported(x: f64, y: f64) -> f64 {
+    x * y + x.sin()
+}

@@ -165,3 +165,16 @@ fn raw_named_constants_are_passed_through() {
     assert_eq!(raw_constant_hvp(2.0, &c, 3, 1.0), (12.0, 9.0, 3.0));
     assert_eq!(raw_constant_hessian(2.0, &c, 3), [[3.0]]);
 }
+
+#[test]
+fn extern_functions_get_rust_derivatives() {
+    // f = x y + sin x: ∇f = (y + cos x, x), H = [[-sin x, 1], [1, 0]].
+    let (x, y) = (0.5_f64, 2.0_f64);
+    let (value, (dx, dy)) = exported_grad(x, y);
+    assert_eq!(value, exported(x, y));
+    assert_relative_eq!(dx, y + x.cos(), max_relative = 1e-15);
+    assert_eq!(dy, x);
+    let h = exported_hessian(x, y);
+    assert_relative_eq!(h[0][0], -x.sin(), max_relative = 1e-15);
+    assert_eq!([h[0][1], h[1][0], h[1][1]], [1.0, 1.0, 0.0]);
+}

@@ -232,12 +232,6 @@ impl Lower<'_> {
         if let Safety::Unsafe(t) = &sig.safety {
             self.cx.error_spanned(t, format!("`#[grad]` does not support `unsafe fn`; {what}"));
         }
-        if let Some(abi) = &sig.abi {
-            self.cx.error_spanned(
-                abi,
-                format!("`#[grad]` does not support `extern` functions; {what}"),
-            );
-        }
         if !sig.generics.params.is_empty() {
             self.cx.error_spanned(
                 &sig.generics,
