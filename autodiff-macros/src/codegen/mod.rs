@@ -1,5 +1,6 @@
 //! Codegen: IR to tokens. The only place that makes tokens; it cannot fail.
 
+mod attrs;
 mod body;
 mod hessian;
 mod names;
@@ -7,7 +8,7 @@ mod signature;
 
 use std::collections::{HashMap, HashSet};
 
-use proc_macro2::{Ident, TokenStream, TokenTree};
+use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, quote};
 use syn::ItemFn;
 
@@ -201,14 +202,14 @@ impl Context<'_> {
         let vis = &self.item.vis;
         let ident = signature::fn_ident(&self.item.sig.ident, suffix);
         let user = signature::user_params(namer, self.params, used);
-        let inherited = self.item.attrs.iter().filter_map(inherited);
+        let inherited = self.item.attrs.iter().filter_map(attrs::inherited);
         let extra = signature::extra_params(extra);
         let lints =
             (user.len() + extra.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
         // Folding literals can make one that the user never wrote, such as `0.5236` from
         // `2.0 * 0.2618`, and clippy reads it as an approximation of `FRAC_PI_6`.
-        let approx =
-            mentions_near_constant(body.clone()).then(|| quote!(#[allow(clippy::approx_constant)]));
+        let approx = attrs::mentions_near_constant(body.clone())
+            .then(|| quote!(#[allow(clippy::approx_constant)]));
         let doc = doc.lines().map(|line| quote!(#[doc = #line]));
         quote! {
             #(#doc)*
@@ -220,39 +221,4 @@ impl Context<'_> {
             }
         }
     }
-}
-
-/// `attr` as the generated functions carry it, if they do: see [`symbol::INHERITED_ATTRS`],
-/// [`symbol::DOC_HIDDEN`] and [`symbol::EXPECT_AS`].
-fn inherited(attr: &syn::Attribute) -> Option<TokenStream> {
-    let (expect, allow) = symbol::EXPECT_AS;
-    let (doc, hidden) = symbol::DOC_HIDDEN;
-    match &attr.meta {
-        syn::Meta::List(list) if list.path.is_ident(doc) => {
-            let only_hidden = syn::parse2::<Ident>(list.tokens.clone()).is_ok_and(|a| a == hidden);
-            only_hidden.then(|| quote!(#attr))
-        }
-        syn::Meta::List(list) if list.path.is_ident(expect) => {
-            let allow = Ident::new(allow, syn::spanned::Spanned::span(&list.path));
-            let lints = &list.tokens;
-            Some(quote!(#[#allow(#lints)]))
-        }
-        _ => symbol::INHERITED_ATTRS.iter().any(|n| attr.path().is_ident(n)).then(|| quote!(#attr)),
-    }
-}
-
-/// Whether `tokens` hold a float literal within 1 % of a named constant of `core::f64::consts`
-/// without being equal to it (equal ones are written by name): a superset of what clippy's
-/// `approx_constant` reports.
-fn mentions_near_constant(tokens: TokenStream) -> bool {
-    tokens.into_iter().any(|t| match t {
-        TokenTree::Literal(lit) => {
-            let text = lit.to_string().replace('_', "");
-            text.trim_end_matches("f64").parse::<f64>().is_ok_and(|x| {
-                symbol::CONSTS.iter().any(|&(_, c)| x != c && (x - c).abs() <= 0.01 * c)
-            })
-        }
-        TokenTree::Group(g) => mentions_near_constant(g.stream()),
-        _ => false,
-    })
 }

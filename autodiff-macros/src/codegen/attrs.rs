@@ -1,0 +1,70 @@
+//! The attributes of a generated function that do not come from its kind: those it carries over
+//! from the user's function, and the lint it must allow because of literals the folding made.
+
+use proc_macro2::{Ident, TokenStream, TokenTree};
+use quote::quote;
+
+use crate::symbol;
+
+/// `attr` as the generated functions carry it, if they do: see [`symbol::INHERITED_ATTRS`],
+/// [`symbol::DOC_HIDDEN`] and [`symbol::EXPECT_AS`].
+pub fn inherited(attr: &syn::Attribute) -> Option<TokenStream> {
+    let (expect, allow) = symbol::EXPECT_AS;
+    let (doc, hidden) = symbol::DOC_HIDDEN;
+    match &attr.meta {
+        syn::Meta::List(list) if list.path.is_ident(doc) => {
+            let only_hidden = syn::parse2::<Ident>(list.tokens.clone()).is_ok_and(|a| a == hidden);
+            only_hidden.then(|| quote!(#attr))
+        }
+        syn::Meta::List(list) if list.path.is_ident(expect) => {
+            let allow = Ident::new(allow, syn::spanned::Spanned::span(&list.path));
+            let lints = &list.tokens;
+            Some(quote!(#[#allow(#lints)]))
+        }
+        _ => symbol::INHERITED_ATTRS.iter().any(|n| attr.path().is_ident(n)).then(|| quote!(#attr)),
+    }
+}
+
+/// Whether `tokens` hold a float literal that is a named constant of `core::f64::consts`
+/// truncated or rounded to three significant digits or more (equal ones are written by name): a
+/// superset of what clippy's `approx_constant` reports.
+pub fn mentions_near_constant(tokens: TokenStream) -> bool {
+    tokens.into_iter().any(|t| match t {
+        TokenTree::Literal(lit) => approximates_a_constant(&lit.to_string()),
+        TokenTree::Group(g) => mentions_near_constant(g.stream()),
+        _ => false,
+    })
+}
+
+/// Whether the literal `text` (such as `0.5236` or `3.14_f64`) is a named constant truncated or
+/// rounded to three or more significant digits.
+fn approximates_a_constant(text: &str) -> bool {
+    let text = text.replace('_', "");
+    let text = text.trim_end_matches("f64");
+    let Ok(x) = text.parse::<f64>() else { return false };
+    let mantissa = text.split(['e', 'E']).next().unwrap_or_default();
+    let digits = mantissa.trim_end_matches('0').trim_end_matches('.').replace('.', "");
+    let significant = i32::try_from(digits.trim_start_matches('0').len()).unwrap_or(i32::MAX);
+    significant >= 3
+        && symbol::CONSTS.iter().any(|&(_, c)| {
+            let unit = 10f64.powi(c.log10().floor() as i32 - significant + 1);
+            // `c` truncated (`x` below `c` by less than a unit) or rounded (by half a unit).
+            x != c && (-unit / 2.0..unit).contains(&(c - x))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::approximates_a_constant;
+
+    #[test]
+    fn literals_close_to_named_constants_to_three_digits_or_more() {
+        for flagged in ["0.5236", "3.14", "3.1416_f64", "0.70711", "6.283", "2.718e0"] {
+            assert!(approximates_a_constant(flagged), "{flagged}");
+        }
+        let exact = std::f64::consts::PI.to_string();
+        for clean in ["0.3", "0.7", "2.0", "3.0", "0.5", "100.0", "1e-3", "3.15", exact.as_str()] {
+            assert!(!approximates_a_constant(clean), "{clean}");
+        }
+    }
+}
