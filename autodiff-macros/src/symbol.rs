@@ -90,6 +90,8 @@ pub const OPTIONS: &[&str] = &[OPT_WRT, OPT_JVP, OPT_HVP, OPT_HESSIAN];
 pub const SUFFIX_BAR: &str = "bar";
 /// Suffix of the tangent of a value.
 pub const SUFFIX_DOT: &str = "dot";
+/// Suffix of the per-iteration storage of a value.
+pub const SUFFIX_SAVED: &str = "saved";
 /// Prefix of temporaries (`t0`, `t1`, ...).
 pub const TEMP_PREFIX: &str = "t";
 /// Suffixes of the generated functions.

@@ -4,7 +4,31 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, quote};
 
-use crate::ir::{Cmp, Func, Operand, Prec, Prim, Stmt};
+use crate::ir::{Cmp, Func, Operand, Prec, Prim, Var};
+
+/// A straight-line statement (the codegen of blocks comes later).
+#[derive(Clone)]
+pub struct Stmt {
+    /// Defined variable.
+    pub out: Var,
+    /// Primitive.
+    pub prim: Prim,
+    /// Operands.
+    pub args: Vec<Operand>,
+}
+
+/// The straight-line statements of `f`.
+pub fn ops(f: &Func) -> Vec<Stmt> {
+    f.body
+        .iter()
+        .filter_map(|s| match s {
+            crate::ir::Stmt::Op { out, prim, args } => {
+                Some(Stmt { out: *out, prim: *prim, args: args.clone() })
+            }
+            _ => None,
+        })
+        .collect()
+}
 use crate::symbol;
 
 /// How many statements after its definition a single-use temporary may be read and still be
@@ -17,16 +41,17 @@ const INLINE_DISTANCE: usize = 8;
 /// Which variables are inlined: temporaries defined by a statement and read exactly once, within
 /// [`INLINE_DISTANCE`] statements (the outputs count as read after the last statement).
 pub fn inlined(f: &Func) -> Vec<bool> {
+    let stmts = ops(f);
     let mut uses = vec![0_usize; f.names.len()];
     let mut last_read = vec![0_usize; f.names.len()];
-    let reads = f.stmts.iter().enumerate().flat_map(|(i, s)| s.args.iter().map(move |a| (i, a)));
-    let outputs = f.outputs.iter().map(|a| (f.stmts.len(), a));
+    let reads = stmts.iter().enumerate().flat_map(|(i, s)| s.args.iter().map(move |a| (i, a)));
+    let outputs = f.outputs.iter().map(|a| (stmts.len(), a));
     for (at, v) in reads.chain(outputs).filter_map(|(i, op)| Some((i, op.var()?))) {
         uses[v.index()] += 1;
         last_read[v.index()] = at;
     }
     let mut inline = vec![false; f.names.len()];
-    for (i, s) in f.stmts.iter().enumerate() {
+    for (i, s) in stmts.iter().enumerate() {
         let v = s.out.index();
         inline[v] = f.name(s.out).is_temp() && uses[v] == 1 && last_read[v] - i <= INLINE_DISTANCE;
     }
@@ -54,6 +79,7 @@ impl Expr {
 /// Renders the statements and outputs of one function.
 pub struct Renderer<'a> {
     f: &'a Func,
+    stmts: Vec<Stmt>,
     idents: &'a [Option<Ident>],
     defs: Vec<Option<usize>>,
 }
@@ -62,16 +88,17 @@ impl<'a> Renderer<'a> {
     /// A renderer for `f` with the identifiers chosen by the namer (`None` = inlined).
     pub fn new(f: &'a Func, idents: &'a [Option<Ident>]) -> Self {
         let mut defs = vec![None; f.names.len()];
-        for (i, s) in f.stmts.iter().enumerate() {
+        let stmts = ops(f);
+        for (i, s) in stmts.iter().enumerate() {
             defs[s.out.index()] = Some(i);
         }
-        Renderer { f, idents, defs }
+        Renderer { f, stmts, idents, defs }
     }
 
     /// `let name = expr;` for every variable that is not inlined, in order.
     pub fn statements(&self) -> Vec<TokenStream> {
         let named =
-            self.f.stmts.iter().filter_map(|s| Some((self.idents[s.out.index()].as_ref()?, s)));
+            self.stmts.iter().filter_map(|s| Some((self.idents[s.out.index()].as_ref()?, s)));
         named
             .map(|(id, s)| {
                 let e = self.stmt(s).tokens;
@@ -89,7 +116,7 @@ impl<'a> Renderer<'a> {
         match op {
             Operand::Var(v) => match (&self.idents[v.index()], self.defs[v.index()]) {
                 (Some(id), _) => Expr::new(id.to_token_stream(), Prec::Atom),
-                (None, Some(i)) => self.stmt(&self.f.stmts[i]),
+                (None, Some(i)) => self.stmt(&self.stmts[i]),
                 (None, None) => Expr::new(quote!(::core::f64::NAN), Prec::Atom),
             },
             Operand::Lit(x) => literal(x, false),
@@ -97,6 +124,7 @@ impl<'a> Renderer<'a> {
                 let ext = &self.f.exts[e.0 as usize];
                 Expr::new(ext.tokens.clone(), ext.prec)
             }
+            Operand::Bool(b) => Expr::new(quote!(#b), Prec::Atom),
         }
     }
 
@@ -153,8 +181,11 @@ impl<'a> Renderer<'a> {
         let (p, q) = (side(s.args[0]), side(s.args[1]));
         let op = match cmp {
             Cmp::Eq => quote!(==),
+            Cmp::Ne => quote!(!=),
             Cmp::Lt => quote!(<),
+            Cmp::Le => quote!(<=),
             Cmp::Gt => quote!(>),
+            Cmp::Ge => quote!(>=),
         };
         let then = self.operand(s.args[2]).tokens;
         let otherwise = self.operand(s.args[3]);

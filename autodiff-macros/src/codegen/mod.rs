@@ -101,7 +101,8 @@ impl Context<'_> {
     fn used_params(&self, f: &Func) -> HashSet<String> {
         let mut read: HashSet<crate::ir::Var> = HashSet::new();
         let mut exts = HashSet::new();
-        for op in f.stmts.iter().flat_map(|s| s.args.iter()).chain(&f.outputs) {
+        let stmts = body::ops(f);
+        for op in stmts.iter().flat_map(|s| s.args.iter()).chain(&f.outputs) {
             match op {
                 Operand::Var(v) => {
                     read.insert(*v);
@@ -109,7 +110,7 @@ impl Context<'_> {
                 Operand::Ext(e) => {
                     exts.extend(f.exts[e.0 as usize].params.iter().cloned());
                 }
-                Operand::Lit(_) => {}
+                Operand::Lit(_) | Operand::Bool(_) => {}
             }
         }
         let inputs = self.params.iter().filter(|p| p.input.is_some_and(|v| read.contains(&v)));
@@ -138,8 +139,7 @@ impl Context<'_> {
                 if *n == 1 { quote!(#(#group)*) } else { quote!((#(#group),*)) }
             })
             .collect();
-        let read: HashSet<String> = f
-            .stmts
+        let read: HashSet<String> = body::ops(f)
             .iter()
             .flat_map(|s| s.args.iter())
             .chain(&f.outputs)

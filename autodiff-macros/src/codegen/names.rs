@@ -127,6 +127,7 @@ impl Assigner<'_> {
                 let base = self.spelling(*of)?;
                 self.namer.fresh(&format!("{base}_{}", Name::suffix_str(*suffix)), false)
             }
+            Name::Hint(h) => self.namer.fresh(h, false),
         };
         self.chosen[v.index()] = Some(text.clone());
         Some(text)
@@ -150,7 +151,8 @@ pub fn assign(
         idents[v.index()] = Some(id.clone());
     }
     let mut assigner = Assigner { namer, f, chosen };
-    let defined = f.inputs.iter().copied().chain(f.stmts.iter().map(|s| s.out));
+    let ops = super::body::ops(f);
+    let defined = f.inputs.iter().copied().chain(ops.iter().map(|s| s.out));
     for v in defined {
         if idents[v.index()].is_some() || inline[v.index()] {
             continue;

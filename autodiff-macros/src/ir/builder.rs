@@ -15,14 +15,16 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{Func, Name, Operand, Prim, Stmt, Var};
+use super::{Block, Branch, Cond, Func, Int, Loop, LoopId, LoopInfo, Name, Operand, Prim, Stmt, Ty, Var};
 
 /// Hashable identity of an operand, for common-subexpression lookup.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 enum Key {
     Var(Var),
     Lit(u64),
     Ext(u32),
+    Bool(bool),
+    Int(String),
 }
 
 fn key(op: Operand) -> Key {
@@ -30,17 +32,33 @@ fn key(op: Operand) -> Key {
         Operand::Var(v) => Key::Var(v),
         Operand::Lit(x) => Key::Lit(x.to_bits()),
         Operand::Ext(e) => Key::Ext(e.0),
+        Operand::Bool(b) => Key::Bool(b),
     }
 }
 
-/// Builds a [`Func`] statement by statement.
+/// What a statement computes, for common-subexpression lookup.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum What {
+    Op(Prim),
+    Load,
+}
+
+/// The lookups of one open block: what its statements compute and which variables they replaced.
+#[derive(Default)]
+struct Scope {
+    stmts: Block,
+    seen: HashMap<(What, Vec<Key>), Var>,
+    subst: HashMap<Var, Operand>,
+}
+
+/// Builds a [`Func`] statement by statement, block by block.
 pub struct Builder {
     func: Func,
     fold: bool,
-    seen: HashMap<(Prim, Vec<Key>), Var>,
-    defs: HashMap<Var, usize>,
-    /// Copied variables replaced by an equal earlier one; every operand is read through this.
-    subst: HashMap<Var, Operand>,
+    /// The open blocks, innermost last; the first is the function's body.
+    scopes: Vec<Scope>,
+    /// The primitive and operands of every `Op` statement emitted, for folding.
+    defs: HashMap<Var, (Prim, Vec<Operand>)>,
     /// Variables defined by copied statements (the primal, in a transform).
     copied: HashSet<Var>,
 }
@@ -50,11 +68,13 @@ impl Builder {
     pub fn literal() -> Self {
         let func = Func {
             names: Vec::new(),
+            types: Vec::new(),
             inputs: Vec::new(),
             user_inputs: 0,
             active: Vec::new(),
             exts: Vec::new(),
-            stmts: Vec::new(),
+            loops: Vec::new(),
+            body: Vec::new(),
             outputs: Vec::new(),
         };
         Builder::new(func, false)
@@ -63,7 +83,7 @@ impl Builder {
     /// A folding builder that starts from `f`'s variables, inputs and constants, with no
     /// statements (used by the transforms, which copy `f`'s statements with [`Builder::copy`]).
     pub fn derive_from(f: &Func) -> Self {
-        let func = Func { stmts: Vec::new(), outputs: Vec::new(), ..f.clone() };
+        let func = Func { body: Vec::new(), outputs: Vec::new(), ..f.clone() };
         Builder::new(func, true)
     }
 
@@ -71,14 +91,13 @@ impl Builder {
         Builder {
             func,
             fold,
-            seen: HashMap::new(),
+            scopes: vec![Scope::default()],
             defs: HashMap::new(),
-            subst: HashMap::new(),
             copied: HashSet::new(),
         }
     }
 
-    /// The function built so far.
+    /// The function built so far (without the statements of the open blocks).
     pub fn func(&self) -> &Func {
         &self.func
     }
@@ -88,24 +107,63 @@ impl Builder {
         &mut self.func
     }
 
-    /// A fresh variable with the given name, not yet defined.
-    pub fn fresh(&mut self, name: Name) -> Var {
+    /// A fresh variable with the given name and type, not yet defined.
+    pub fn fresh(&mut self, name: Name, ty: Ty) -> Var {
         let v = Var(u32::try_from(self.func.names.len()).unwrap_or(u32::MAX));
         self.func.names.push(name);
+        self.func.types.push(ty);
         v
     }
 
     /// A new input variable.
-    pub fn input(&mut self, name: Name) -> Var {
-        let v = self.fresh(name);
+    pub fn input(&mut self, name: Name, ty: Ty) -> Var {
+        let v = self.fresh(name, ty);
         self.func.inputs.push(v);
         v
     }
 
-    /// `op`, or what replaced it when its statement was merged into an earlier equal one.
+    /// A new loop index.
+    pub fn new_loop(&mut self, info: LoopInfo) -> LoopId {
+        let id = LoopId(u32::try_from(self.func.loops.len()).unwrap_or(u32::MAX));
+        self.func.loops.push(info);
+        id
+    }
+
+    /// The type of an operand.
+    pub fn ty(&self, op: Operand) -> Ty {
+        self.func.operand_ty(op)
+    }
+
+    /// Opens a block: statements go into it until [`Builder::end`].
+    pub fn begin(&mut self) {
+        self.scopes.push(Scope::default());
+    }
+
+    /// Closes the innermost open block and returns its statements.
+    pub fn end(&mut self) -> Block {
+        match self.scopes.len() {
+            0 | 1 => Vec::new(),
+            _ => self.scopes.pop().map(|s| s.stmts).unwrap_or_default(),
+        }
+    }
+
+    /// Reads `v` as `op` from here to the end of the innermost open block.
+    pub fn map(&mut self, v: Var, op: Operand) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.subst.insert(v, op);
+        }
+    }
+
+    /// `op`, or what replaced it (a statement merged into an earlier equal one, or a value
+    /// mapped with [`Builder::map`]).
     pub fn resolve(&self, op: Operand) -> Operand {
         match op {
-            Operand::Var(v) => self.subst.get(&v).copied().unwrap_or(op),
+            Operand::Var(v) => self
+                .scopes
+                .iter()
+                .rev()
+                .find_map(|s| s.subst.get(&v).copied())
+                .unwrap_or(op),
             other => other,
         }
     }
@@ -123,24 +181,49 @@ impl Builder {
         false
     }
 
-    /// Appends a copy of an existing statement (its variable keeps its identity), unless an
-    /// equal statement was already emitted: then the variable is read as that one's result.
-    pub fn copy(&mut self, stmt: &Stmt) {
-        let args: Vec<Operand> = stmt.args.iter().map(|a| self.resolve(*a)).collect();
+    /// Renames the variable `v`, whatever its name.
+    pub fn rename(&mut self, v: Var, name: Name) {
+        self.func.names[v.index()] = name;
+    }
+
+    /// Appends a copy of an `Op` statement (its variable keeps its identity), unless an equal
+    /// statement was already emitted: then the variable is read as that one's result.
+    pub fn copy(&mut self, out: Var, prim: Prim, args: &[Operand]) {
+        let args: Vec<Operand> = args.iter().map(|a| self.resolve(*a)).collect();
         if self.fold
-            && let Some(v) = self.seen.get(&Self::cse_key(stmt.prim, &args)).copied()
+            && let Some(v) = self.lookup(&Self::cse_key(prim, &args))
         {
-            self.subst.insert(stmt.out, Operand::Var(v));
-            self.name_temp(Operand::Var(v), self.func.names[stmt.out.index()].clone());
+            self.map(out, Operand::Var(v));
+            self.name_temp(Operand::Var(v), self.func.names[out.index()].clone());
             return;
         }
-        self.copied.insert(stmt.out);
-        self.record(Stmt { out: stmt.out, prim: stmt.prim, args });
+        self.copied.insert(out);
+        self.record_op(out, prim, args);
+    }
+
+    /// Appends a statement as it is, with its operands resolved (for statements other than
+    /// `Op` that keep their variables, and for loops and branches built by a transform).
+    pub fn emit(&mut self, stmt: Stmt) {
+        let stmt = self.resolved(stmt);
+        if let Stmt::Op { out, prim, args } = stmt {
+            self.record_op(out, prim, args);
+            return;
+        }
+        if let Stmt::Load { out, array, index } = &stmt {
+            let k = Self::load_key(*array, index);
+            self.scopes.last_mut().map(|s| s.seen.entry(k).or_insert(*out));
+        }
+        self.push_stmt(stmt);
     }
 
     /// Whether `op` is a variable defined by a copied statement.
     pub fn is_copied(&self, op: Operand) -> bool {
         self.resolve(op).var().is_some_and(|v| self.copied.contains(&v))
+    }
+
+    /// Marks `v` as a value of the primal (so that sums are not named after it).
+    pub fn mark_copied(&mut self, v: Var) {
+        self.copied.insert(v);
     }
 
     /// Emits `prim(args)` as a temporary, or returns an equal operand that already exists.
@@ -158,42 +241,175 @@ impl Builder {
             if let Some(done) = self.simplify(prim, args) {
                 return done;
             }
-            if let Some(v) = self.seen.get(&Self::cse_key(prim, args)) {
-                return Operand::Var(*v);
+            if let Some(v) = self.lookup(&Self::cse_key(prim, args)) {
+                return Operand::Var(v);
             }
         }
-        let out = self.fresh(name);
-        self.record(Stmt { out, prim, args: args.to_vec() });
+        let out = self.fresh(name, Ty::F64);
+        self.record_op(out, prim, args.to_vec());
         Operand::Var(out)
+    }
+
+    /// Emits `cond` as a boolean named `name`.
+    pub fn test(&mut self, name: Name, cond: Cond) -> Var {
+        let out = self.fresh(name, Ty::Bool);
+        self.emit(Stmt::Test { out, cond });
+        out
+    }
+
+    /// Emits `array[index]`, or returns an equal earlier load (arrays are values: the same
+    /// array read at the same index gives the same value).
+    pub fn load(&mut self, name: Name, array: Operand, index: Vec<Int>) -> Operand {
+        let Some(array) = self.resolve(array).var() else { return Operand::Lit(0.0) };
+        if let Some(v) = self.lookup(&Self::load_key(array, &index)) {
+            return Operand::Var(v);
+        }
+        let ty = self.func.ty(array).indexed(index.len()).unwrap_or(Ty::F64);
+        let out = self.fresh(name, ty);
+        self.emit(Stmt::Load { out, array, index });
+        Operand::Var(out)
+    }
+
+    /// Emits `array` with `array[index] = value`, named `name`.
+    pub fn store(&mut self, name: Name, array: Operand, index: Vec<Int>, value: Operand) -> Operand {
+        let Some(array) = self.resolve(array).var() else { return array };
+        let out = self.fresh(name, self.func.ty(array).clone());
+        self.emit(Stmt::Store { out, array, index, value });
+        Operand::Var(out)
+    }
+
+    /// Emits an array of type `ty` with every element `value`.
+    pub fn fill(&mut self, name: Name, ty: Ty, value: Operand) -> Operand {
+        let out = self.fresh(name, ty);
+        self.emit(Stmt::Fill { out, value });
+        Operand::Var(out)
+    }
+
+    /// Emits the array literal `[elems...]` of type `ty`.
+    pub fn array(&mut self, name: Name, ty: Ty, elems: Vec<Operand>) -> Operand {
+        let out = self.fresh(name, ty);
+        self.emit(Stmt::Array { out, elems });
+        Operand::Var(out)
+    }
+
+    /// Emits a loop (its blocks built with [`Builder::begin`] and [`Builder::end`]).
+    pub fn emit_loop(&mut self, l: Loop) {
+        self.emit(Stmt::For(Box::new(l)));
+    }
+
+    /// Emits a branch (its blocks built with [`Builder::begin`] and [`Builder::end`]).
+    pub fn emit_if(&mut self, b: Branch) {
+        self.emit(Stmt::If(Box::new(b)));
     }
 
     /// Finishes the function with the given outputs.
     pub fn finish(mut self, outputs: Vec<Operand>) -> Func {
         self.func.outputs = outputs.into_iter().map(|o| self.resolve(o)).collect();
+        while self.scopes.len() > 1 {
+            self.end();
+        }
+        self.func.body = self.scopes.pop().map(|s| s.stmts).unwrap_or_default();
         self.func
     }
 
-    fn record(&mut self, stmt: Stmt) {
-        self.seen.entry(Self::cse_key(stmt.prim, &stmt.args)).or_insert(stmt.out);
-        self.defs.insert(stmt.out, self.func.stmts.len());
-        self.func.stmts.push(stmt);
+    /// The number of statements in the innermost open block.
+    #[cfg(test)]
+    pub fn open_len(&self) -> usize {
+        self.scopes.last().map_or(0, |s| s.stmts.len())
     }
 
-    fn cse_key(prim: Prim, args: &[Operand]) -> (Prim, Vec<Key>) {
+    /// The last statement of the innermost open block, if it is an `Op`.
+    #[cfg(test)]
+    pub fn last_op(&self) -> Option<(Var, Prim, Vec<Operand>)> {
+        match self.scopes.last()?.stmts.last()? {
+            Stmt::Op { out, prim, args } => Some((*out, *prim, args.clone())),
+            _ => None,
+        }
+    }
+
+    fn push_stmt(&mut self, stmt: Stmt) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.stmts.push(stmt);
+        }
+    }
+
+    fn record_op(&mut self, out: Var, prim: Prim, args: Vec<Operand>) {
+        let k = Self::cse_key(prim, &args);
+        self.scopes.last_mut().map(|s| s.seen.entry(k).or_insert(out));
+        self.defs.insert(out, (prim, args.clone()));
+        self.push_stmt(Stmt::Op { out, prim, args });
+    }
+
+    /// `stmt` with its operands (not those of its blocks) resolved.
+    fn resolved(&self, stmt: Stmt) -> Stmt {
+        let r = |op: Operand| self.resolve(op);
+        let rv = |v: Var| self.resolve(Operand::Var(v)).var().unwrap_or(v);
+        match stmt {
+            Stmt::Op { out, prim, args } => {
+                Stmt::Op { out, prim, args: args.into_iter().map(r).collect() }
+            }
+            Stmt::Test { out, cond } => Stmt::Test { out, cond: self.resolve_cond(cond) },
+            Stmt::Load { out, array, index } => Stmt::Load { out, array: rv(array), index },
+            Stmt::Store { out, array, index, value } => {
+                Stmt::Store { out, array: rv(array), index, value: r(value) }
+            }
+            Stmt::Fill { out, value } => Stmt::Fill { out, value: r(value) },
+            Stmt::Array { out, elems } => {
+                Stmt::Array { out, elems: elems.into_iter().map(r).collect() }
+            }
+            Stmt::For(mut l) => {
+                for c in &mut l.carried {
+                    c.init = r(c.init);
+                }
+                Stmt::For(l)
+            }
+            Stmt::If(mut b) => {
+                b.cond = rv(b.cond);
+                Stmt::If(b)
+            }
+        }
+    }
+
+    fn resolve_cond(&self, c: Cond) -> Cond {
+        match c {
+            Cond::F64(cmp, a, b) => Cond::F64(cmp, self.resolve(a), self.resolve(b)),
+            Cond::Int(..) => c,
+            Cond::Var(v) => Cond::Var(self.resolve(Operand::Var(v)).var().unwrap_or(v)),
+            Cond::Not(c) => Cond::Not(Box::new(self.resolve_cond(*c))),
+            Cond::And(a, b) => {
+                Cond::And(Box::new(self.resolve_cond(*a)), Box::new(self.resolve_cond(*b)))
+            }
+            Cond::Or(a, b) => {
+                Cond::Or(Box::new(self.resolve_cond(*a)), Box::new(self.resolve_cond(*b)))
+            }
+        }
+    }
+
+    fn lookup(&self, k: &(What, Vec<Key>)) -> Option<Var> {
+        self.scopes.iter().rev().find_map(|s| s.seen.get(k).copied())
+    }
+
+    fn cse_key(prim: Prim, args: &[Operand]) -> (What, Vec<Key>) {
         let mut keys: Vec<Key> = args.iter().map(|a| key(*a)).collect();
         if matches!(prim, Prim::Add | Prim::Mul) && keys.len() == 2 {
-            let (a, b) = (keys[0], keys[1]);
+            let (a, b) = (&keys[0], &keys[1]);
             if format_key(b) < format_key(a) {
                 keys.swap(0, 1);
             }
         }
-        (prim, keys)
+        (What::Op(prim), keys)
+    }
+
+    fn load_key(array: Var, index: &[Int]) -> (What, Vec<Key>) {
+        let mut keys = vec![Key::Var(array)];
+        keys.extend(index.iter().map(|i| Key::Int(i.key())));
+        (What::Load, keys)
     }
 
     /// The statement defining `op`, if it is a variable defined in this builder.
-    fn def(&self, op: Operand) -> Option<&Stmt> {
+    fn def(&self, op: Operand) -> Option<Def> {
         let v = op.var()?;
-        self.defs.get(&v).map(|i| &self.func.stmts[*i])
+        self.defs.get(&v).map(|(prim, args)| Def { prim: *prim, args: args.clone() })
     }
 
     /// The operand `-x` would fold to without a new statement, if any.
@@ -323,12 +539,20 @@ impl Builder {
 }
 
 /// A total order on keys, so that `a + b` and `b + a` share one lookup entry.
-fn format_key(k: Key) -> (u8, u64) {
+fn format_key(k: &Key) -> (u8, u64) {
     match k {
         Key::Var(v) => (0, u64::from(v.0)),
-        Key::Lit(bits) => (1, bits),
-        Key::Ext(e) => (2, u64::from(e)),
+        Key::Lit(bits) => (1, *bits),
+        Key::Ext(e) => (2, u64::from(*e)),
+        Key::Bool(b) => (3, u64::from(*b)),
+        Key::Int(_) => (4, 0),
     }
+}
+
+/// The primitive and operands that define a variable.
+struct Def {
+    prim: Prim,
+    args: Vec<Operand>,
 }
 
 /// The value of `prim(args)` when it is `+ - * /` or negation of literals only.
@@ -351,8 +575,8 @@ mod tests {
 
     fn folding() -> (Builder, Operand, Operand) {
         let mut b = Builder::derive_from(&Builder::literal().finish(Vec::new()));
-        let x = Operand::Var(b.input(Name::user("x")));
-        let y = Operand::Var(b.input(Name::user("y")));
+        let x = Operand::Var(b.input(Name::user("x"), Ty::F64));
+        let y = Operand::Var(b.input(Name::user("y"), Ty::F64));
         (b, x, y)
     }
 
@@ -364,7 +588,7 @@ mod tests {
         assert_eq!(b.push(Prim::Mul, &[Operand::Lit(2.0), Operand::Lit(3.0)]), Operand::Lit(6.0));
         let n = b.push(Prim::Neg, &[x]);
         assert_eq!(b.push(Prim::Neg, &[n]), x);
-        assert_eq!(b.func().stmts.len(), 1);
+        assert_eq!(b.open_len(), 1);
     }
 
     #[test]
@@ -372,7 +596,7 @@ mod tests {
         let (mut b, x, y) = folding();
         let ny = b.push(Prim::Neg, &[y]);
         let s = b.push(Prim::Add, &[x, ny]);
-        let last = b.func().stmts.last().map(|s| s.prim);
+        let last = b.last_op().map(|s| s.1);
         assert_eq!(last, Some(Prim::Sub));
         assert_eq!(b.push(Prim::Sub, &[x, y]), s);
         let p = b.push(Prim::Mul, &[x, y]);
@@ -384,19 +608,19 @@ mod tests {
         let (mut b, x, _) = folding();
         let inner = b.push(Prim::Mul, &[Operand::Lit(100.0), x]);
         let folded = b.push(Prim::Mul, &[Operand::Lit(2.0), inner]);
-        let last = b.func().stmts.last().cloned().map(|s| s.args);
+        let last = b.last_op().map(|s| s.2);
         assert_eq!(last, Some(vec![Operand::Lit(200.0), x]));
         assert_ne!(folded, inner);
         // 16.000000000000004 is one ulp off 16: folding would round twice.
         let near = b.push(Prim::Mul, &[Operand::Lit(16.000000000000004), x]);
         let kept = b.push(Prim::Mul, &[Operand::Lit(3.0), near]);
-        let args = b.func().stmts.last().cloned().map(|s| s.args);
+        let args = b.last_op().map(|s| s.2);
         assert_eq!(args, Some(vec![Operand::Lit(3.0), near]));
         assert!(kept.var().is_some());
         // A product that underflows to zero is not folded either.
         let tiny = b.push(Prim::Mul, &[Operand::Lit(2.409919865102884e-181), x]);
         b.push(Prim::Mul, &[Operand::Lit(1e-200), tiny]);
-        let args = b.func().stmts.last().cloned().map(|s| s.args);
+        let args = b.last_op().map(|s| s.2);
         assert_eq!(args, Some(vec![Operand::Lit(1e-200), tiny]));
     }
 
@@ -407,7 +631,7 @@ mod tests {
         let a = b.push(c, &[x, zero, x, zero]);
         let d = b.push(c, &[x, zero, zero, y]);
         let sum = b.push(Prim::Add, &[a, d]);
-        let def = b.func().stmts.last().cloned();
-        assert_eq!(def.map(|s| (Operand::Var(s.out), s.args)), Some((sum, vec![x, zero, x, y])));
+        let def = b.last_op();
+        assert_eq!(def.map(|s| (Operand::Var(s.0), s.2)), Some((sum, vec![x, zero, x, y])));
     }
 }

@@ -1,24 +1,35 @@
-//! The intermediate representation: straight-line code in A-normal form over `f64` values.
+//! The intermediate representation: structured code in A-normal form over `f64` values, booleans
+//! and fixed-size arrays of them.
 //!
-//! Every statement applies one [`Prim`] to operands and defines a fresh variable (single
-//! assignment), so lowering, the reverse transform and the forward transform all read and write
-//! the same plain data, and codegen is the only place that makes tokens.
+//! Every statement defines fresh variables (single assignment), so lowering, the reverse transform
+//! and the forward transform all read and write the same plain data, and codegen is the only place
+//! that makes tokens. Control flow is structured: a loop or a branch is one statement holding its
+//! own statement lists ([`Block`]s), with the values it carries or yields made explicit (as in
+//! MLIR's `scf.for` and `scf.if`). Arrays are values too: a store makes a new array, and codegen
+//! turns that back into an update in place.
 
 mod builder;
+mod int;
 mod prim;
 #[cfg(test)]
 mod print;
+mod types;
 mod verify;
+mod walk;
 
 pub use builder::Builder;
+pub use int::Int;
 pub use prim::{Cmp, Prim};
 #[cfg(test)]
 pub use print::print;
+pub use types::{Elem, Shape, Ty};
 pub use verify::verify;
+pub use walk::{free_vars, reads, stmt_defs};
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, Span, TokenStream};
 
-/// A variable: an index into [`Func::names`]. Defined once, by an input or by one statement.
+/// A variable: an index into [`Func::names`] and [`Func::types`]. Defined once, by an input or by
+/// one statement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Var(pub u32);
 
@@ -29,6 +40,10 @@ impl Var {
     }
 }
 
+/// A loop's index variable: an index into [`Func::loops`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LoopId(pub u32);
+
 /// A suffix added to a variable's name by a transform, in the order the transforms ran.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Suffix {
@@ -36,6 +51,8 @@ pub enum Suffix {
     Bar,
     /// The tangent of a value: `p_dot`.
     Dot,
+    /// The per-iteration storage of a value, kept for the reverse sweep: `p_saved`.
+    Saved,
 }
 
 /// The name a variable wants in the generated code. Codegen's namer makes it unique.
@@ -51,13 +68,15 @@ pub enum Name {
         /// 0 for the first assignment.
         version: u32,
     },
-    /// The adjoint or tangent of another variable: `p_bar`, `p_1_dot`, `p_bar_dot`.
+    /// The adjoint, tangent or storage of another variable: `p_bar`, `p_1_dot`, `p_saved`.
     Derived {
-        /// The variable this one is the adjoint or tangent of.
+        /// The variable this one is derived from.
         of: Var,
-        /// Which.
+        /// How.
         suffix: Suffix,
     },
+    /// A name chosen by the macro for a value with no user name (`took_then`, `saved`).
+    Hint(&'static str),
 }
 
 impl Name {
@@ -76,7 +95,7 @@ impl Name {
         Name::User { ident: ident.trim_start_matches("r#").to_owned(), version }
     }
 
-    /// Whether this is a temporary (no user name).
+    /// Whether this is a temporary (no name wanted).
     pub fn is_temp(&self) -> bool {
         matches!(self, Name::Temp)
     }
@@ -86,6 +105,7 @@ impl Name {
         match suffix {
             Suffix::Bar => crate::symbol::SUFFIX_BAR,
             Suffix::Dot => crate::symbol::SUFFIX_DOT,
+            Suffix::Saved => crate::symbol::SUFFIX_SAVED,
         }
     }
 }
@@ -97,12 +117,15 @@ pub struct ExtId(pub u32);
 /// What an operand reads: a variable, a literal, or an opaque constant expression.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Operand {
-    /// A variable of the function.
+    /// A variable of the function (of any type).
     Var(Var),
     /// A finite or non-finite `f64` literal.
     Lit(f64),
-    /// A constant expression of the user's (a `const`, `n as f64`, `data[0]`), with zero derivative.
+    /// A constant `f64` expression of the user's (a `const`, `n as f64`, `data[i]`), with zero
+    /// derivative.
     Ext(ExtId),
+    /// A boolean literal.
+    Bool(bool),
 }
 
 impl Operand {
@@ -128,13 +151,19 @@ impl Operand {
 pub enum Prec {
     /// `if c { a } else { b }`.
     If,
+    /// `a || b`
+    Or,
+    /// `a && b`
+    And,
+    /// `a < b`
+    Compare,
     /// `a + b`, `a - b`.
     Sum,
     /// `a * b`, `a / b`.
     Product,
     /// `a as f64`.
     Cast,
-    /// `-a`, `*a`.
+    /// `-a`, `*a`, `!a`.
     Unary,
     /// Paths, literals, calls, method calls, indexing, field access, parenthesised expressions.
     Atom,
@@ -149,26 +178,163 @@ pub struct Ext {
     pub prec: Prec,
     /// The non-`f64` parameters it reads (so codegen knows which parameters are used).
     pub params: Vec<String>,
+    /// The loop indices it reads.
+    pub loops: Vec<LoopId>,
 }
 
-/// One statement: `out = prim(args)`.
+/// A loop's index variable.
+#[derive(Clone, Debug)]
+pub struct LoopInfo {
+    /// The user's name for it; `None` for `_`, which codegen names if the index is read.
+    pub ident: Option<Ident>,
+    /// Where the loop is (its `for` keyword), for messages about it.
+    pub span: Span,
+}
+
+/// A boolean condition, as written in an `if`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Stmt {
-    /// The variable defined.
-    pub out: Var,
-    /// The primitive applied.
-    pub prim: Prim,
-    /// Its operands, as many as [`Prim::arity`].
-    pub args: Vec<Operand>,
+pub enum Cond {
+    /// A comparison of two `f64` operands.
+    F64(Cmp, Operand, Operand),
+    /// A comparison of two integers.
+    Int(Cmp, Int, Int),
+    /// A boolean variable.
+    Var(Var),
+    /// `!c`
+    Not(Box<Cond>),
+    /// `a && b`
+    And(Box<Cond>, Box<Cond>),
+    /// `a || b`
+    Or(Box<Cond>, Box<Cond>),
 }
 
-/// A straight-line function over `f64` values.
+/// The range of a `for` loop: `lo..hi`, `lo..=hi`, or either reversed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Range {
+    /// The first index (of the ascending order).
+    pub lo: Int,
+    /// The end: excluded, or included when [`Range::inclusive`].
+    pub hi: Int,
+    /// `lo..=hi`.
+    pub inclusive: bool,
+    /// `(lo..hi).rev()`: the indices in descending order.
+    pub rev: bool,
+}
+
+/// A value carried from one iteration of a loop to the next.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Carry {
+    /// The variable that holds it inside the body (a block argument).
+    pub param: Var,
+    /// Its value before the first iteration.
+    pub init: Operand,
+}
+
+/// `outs = for index in range carry(params = inits) { body; yield yields }`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Loop {
+    /// The index variable.
+    pub index: LoopId,
+    /// The indices it takes.
+    pub range: Range,
+    /// The carried values.
+    pub carried: Vec<Carry>,
+    /// The body.
+    pub body: Block,
+    /// The carried values at the end of an iteration, one per [`Loop::carried`].
+    pub yields: Vec<Operand>,
+    /// The carried values after the last iteration (the initial values if there is none).
+    pub outs: Vec<Var>,
+}
+
+/// `outs = if cond { then; yield then_yields } else { otherwise; yield else_yields }`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Branch {
+    /// The condition (a boolean variable).
+    pub cond: Var,
+    /// The statements run when it holds.
+    pub then: Block,
+    /// The results when it holds.
+    pub then_yields: Vec<Operand>,
+    /// The statements run otherwise.
+    pub otherwise: Block,
+    /// The results otherwise.
+    pub else_yields: Vec<Operand>,
+    /// The results.
+    pub outs: Vec<Var>,
+}
+
+/// One statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    /// `out = prim(args)` on `f64` operands.
+    Op {
+        /// The variable defined.
+        out: Var,
+        /// The primitive applied.
+        prim: Prim,
+        /// Its operands, as many as [`Prim::arity`].
+        args: Vec<Operand>,
+    },
+    /// `out = cond`, a boolean.
+    Test {
+        /// The boolean defined.
+        out: Var,
+        /// The condition.
+        cond: Cond,
+    },
+    /// `out = array[index]`: an element, or a sub-array when the index is shorter than the shape.
+    Load {
+        /// The value read.
+        out: Var,
+        /// The array.
+        array: Var,
+        /// One index per dimension read, outermost first.
+        index: Vec<Int>,
+    },
+    /// `out = array` with `array[index]` replaced by `value`.
+    Store {
+        /// The new array.
+        out: Var,
+        /// The array before.
+        array: Var,
+        /// One index per dimension, outermost first.
+        index: Vec<Int>,
+        /// The value written: an element, or a sub-array.
+        value: Operand,
+    },
+    /// `out = [value; dims...]`: every element equal to `value`.
+    Fill {
+        /// The array defined.
+        out: Var,
+        /// The element (a scalar).
+        value: Operand,
+    },
+    /// `out = [elems...]`: an array literal, whose elements are scalars or arrays.
+    Array {
+        /// The array defined.
+        out: Var,
+        /// The elements in order.
+        elems: Vec<Operand>,
+    },
+    /// A `for` loop.
+    For(Box<Loop>),
+    /// An `if`.
+    If(Box<Branch>),
+}
+
+/// A list of statements, run in order.
+pub type Block = Vec<Stmt>;
+
+/// A function over `f64` values, booleans and arrays.
 #[derive(Clone, Debug)]
 pub struct Func {
     /// The wanted name of every variable, indexed by [`Var`].
     pub names: Vec<Name>,
-    /// Input variables: the user's `f64` parameters in order, then any added by transforms
-    /// (tangent directions).
+    /// The type of every variable, indexed by [`Var`].
+    pub types: Vec<Ty>,
+    /// Input variables: the user's differentiable parameters in order, then any added by
+    /// transforms (tangent directions, output cotangents).
     pub inputs: Vec<Var>,
     /// How many of [`Func::inputs`] are the user's own parameters.
     pub user_inputs: usize,
@@ -176,8 +342,10 @@ pub struct Func {
     pub active: Vec<Var>,
     /// Opaque constant expressions, indexed by [`ExtId`].
     pub exts: Vec<Ext>,
+    /// Loop index variables, indexed by [`LoopId`].
+    pub loops: Vec<LoopInfo>,
     /// The body, in evaluation order.
-    pub stmts: Vec<Stmt>,
+    pub body: Block,
     /// The results, in order.
     pub outputs: Vec<Operand>,
 }
@@ -188,8 +356,22 @@ impl Func {
         &self.names[v.index()]
     }
 
-    /// The name of the adjoint or tangent of `v`: derived from `v`'s, or a temporary for a
-    /// temporary.
+    /// The type of `v`.
+    pub fn ty(&self, v: Var) -> &Ty {
+        &self.types[v.index()]
+    }
+
+    /// The type of an operand: literals and constants are `f64`.
+    pub fn operand_ty(&self, op: Operand) -> Ty {
+        match op {
+            Operand::Var(v) => self.ty(v).clone(),
+            Operand::Bool(_) => Ty::Bool,
+            Operand::Lit(_) | Operand::Ext(_) => Ty::F64,
+        }
+    }
+
+    /// The name of the adjoint, tangent or storage of `v`: derived from `v`'s, or a temporary
+    /// for a temporary.
     pub fn derived_name(&self, v: Var, suffix: Suffix) -> Name {
         match self.name(v) {
             Name::Temp => Name::Temp,

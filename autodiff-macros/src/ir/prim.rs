@@ -1,14 +1,34 @@
 //! The primitive operations of the IR: one per differentiable `f64` operation.
 
-/// A comparison, used by [`Prim::Select`].
+/// A comparison, used by [`Prim::Select`] and by conditions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cmp {
     /// `a == b`
     Eq,
+    /// `a != b`
+    Ne,
     /// `a < b`
     Lt,
+    /// `a <= b`
+    Le,
     /// `a > b`
     Gt,
+    /// `a >= b`
+    Ge,
+}
+
+impl Cmp {
+    /// The comparison's result for `a` and `b`.
+    pub fn holds<T: PartialOrd>(self, a: T, b: T) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+        }
+    }
 }
 
 /// A primitive operation on `f64` operands, producing one `f64`.

@@ -1,15 +1,19 @@
 //! A compact text form of the IR, for snapshot tests and debugging.
 //!
 //! ```text
-//! in t1%0 t2%1 active t1%0 t2%1
-//! p%2 = mul t1%0 t2%1
-//! %3 = add p%2 t1%0
-//! out %3
+//! in x%0 active x%0
+//! for @0 in 0..N carry s%1 = 0.0 {
+//!   %2 = load x%0 [@0]
+//!   %3 = sin %2
+//!   s_1%4 = add s%1 %3
+//!   yield s_1%4
+//! } -> s_2%5
+//! out s_2%5
 //! ```
 
 use std::fmt::Write;
 
-use super::{Func, Name, Operand, Prim, Var};
+use super::{Block, Cond, Func, Int, Name, Operand, Prim, Stmt, Var};
 
 fn var(f: &Func, v: Var) -> String {
     format!("{}%{}", spelled(f, v).unwrap_or_default(), v.0)
@@ -24,6 +28,7 @@ fn spelled(f: &Func, v: Var) -> Option<String> {
         Name::Derived { of, suffix } => {
             Some(format!("{}_{}", spelled(f, *of)?, Name::suffix_str(*suffix)))
         }
+        Name::Hint(h) => Some((*h).to_owned()),
     }
 }
 
@@ -32,7 +37,17 @@ fn operand(f: &Func, op: Operand) -> String {
         Operand::Var(v) => var(f, v),
         Operand::Lit(x) => format!("{x:?}"),
         Operand::Ext(e) => format!("ext{}", e.0),
+        Operand::Bool(b) => b.to_string(),
     }
+}
+
+fn operands(f: &Func, ops: &[Operand]) -> String {
+    ops.iter().map(|o| operand(f, *o)).collect::<Vec<_>>().join(" ")
+}
+
+fn index(ix: &[Int]) -> String {
+    let parts: Vec<String> = ix.iter().map(ToString::to_string).collect();
+    format!("[{}]", parts.join("]["))
 }
 
 fn prim(p: Prim) -> String {
@@ -43,15 +58,86 @@ fn prim(p: Prim) -> String {
     }
 }
 
-/// The text form of `f`: inputs, one line per statement, outputs.
+fn cond(f: &Func, c: &Cond) -> String {
+    match c {
+        Cond::F64(cmp, a, b) => format!("{} {cmp:?} {}", operand(f, *a), operand(f, *b)),
+        Cond::Int(cmp, a, b) => format!("{a} {cmp:?} {b}"),
+        Cond::Var(v) => var(f, *v),
+        Cond::Not(c) => format!("!({})", cond(f, c)),
+        Cond::And(a, b) => format!("({}) && ({})", cond(f, a), cond(f, b)),
+        Cond::Or(a, b) => format!("({}) || ({})", cond(f, a), cond(f, b)),
+    }
+}
+
+/// The text form of `f`: inputs, one line per statement (blocks indented), outputs.
 pub fn print(f: &Func) -> String {
     let list = |vars: &[Var]| vars.iter().map(|v| var(f, *v)).collect::<Vec<_>>().join(" ");
     let mut out = format!("in {} active {}\n", list(&f.inputs), list(&f.active));
-    for s in &f.stmts {
-        let args: Vec<String> = s.args.iter().map(|a| operand(f, *a)).collect();
-        let _ = writeln!(out, "{} = {} {}", var(f, s.out), prim(s.prim), args.join(" "));
-    }
-    let outs: Vec<String> = f.outputs.iter().map(|o| operand(f, *o)).collect();
-    let _ = writeln!(out, "out {}", outs.join(" "));
+    block(f, &f.body, 0, &mut out);
+    let _ = writeln!(out, "out {}", operands(f, &f.outputs));
     out
+}
+
+fn block(f: &Func, b: &Block, depth: usize, out: &mut String) {
+    for s in b {
+        stmt(f, s, depth, out);
+    }
+}
+
+fn stmt(f: &Func, s: &Stmt, depth: usize, out: &mut String) {
+    let pad = "  ".repeat(depth);
+    let _ = match s {
+        Stmt::Op { out: o, prim: p, args } => {
+            writeln!(out, "{pad}{} = {} {}", var(f, *o), prim(*p), operands(f, args))
+        }
+        Stmt::Test { out: o, cond: c } => writeln!(out, "{pad}{} = test {}", var(f, *o), cond(f, c)),
+        Stmt::Load { out: o, array, index: ix } => {
+            writeln!(out, "{pad}{} = load {} {}", var(f, *o), var(f, *array), index(ix))
+        }
+        Stmt::Store { out: o, array, index: ix, value } => writeln!(
+            out,
+            "{pad}{} = store {} {} {}",
+            var(f, *o),
+            var(f, *array),
+            index(ix),
+            operand(f, *value)
+        ),
+        Stmt::Fill { out: o, value } => {
+            let dims = f.ty(*o).shape().map(|s| index(&s.dims)).unwrap_or_default();
+            writeln!(out, "{pad}{} = fill {} {dims}", var(f, *o), operand(f, *value))
+        }
+        Stmt::Array { out: o, elems } => {
+            writeln!(out, "{pad}{} = array {}", var(f, *o), operands(f, elems))
+        }
+        Stmt::For(l) => {
+            let r = &l.range;
+            let dots = if r.inclusive { "..=" } else { ".." };
+            let rev = if r.rev { " rev" } else { "" };
+            let carried: Vec<String> = l
+                .carried
+                .iter()
+                .map(|c| format!(" {} = {}", var(f, c.param), operand(f, c.init)))
+                .collect();
+            let _ = writeln!(
+                out,
+                "{pad}for @{} in {}{dots}{}{rev} carry{} {{",
+                l.index.0,
+                r.lo,
+                r.hi,
+                carried.join(",")
+            );
+            block(f, &l.body, depth + 1, out);
+            let _ = writeln!(out, "{pad}  yield {}", operands(f, &l.yields));
+            writeln!(out, "{pad}}} -> {}", l.outs.iter().map(|v| var(f, *v)).collect::<Vec<_>>().join(" "))
+        }
+        Stmt::If(b) => {
+            let _ = writeln!(out, "{pad}if {} {{", var(f, b.cond));
+            block(f, &b.then, depth + 1, out);
+            let _ = writeln!(out, "{pad}  yield {}", operands(f, &b.then_yields));
+            let _ = writeln!(out, "{pad}}} else {{");
+            block(f, &b.otherwise, depth + 1, out);
+            let _ = writeln!(out, "{pad}  yield {}", operands(f, &b.else_yields));
+            writeln!(out, "{pad}}} -> {}", b.outs.iter().map(|v| var(f, *v)).collect::<Vec<_>>().join(" "))
+        }
+    };
 }

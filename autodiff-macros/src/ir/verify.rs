@@ -1,24 +1,21 @@
 //! The IR verifier, run after every pass: a broken invariant is a bug in the macro, never in the
 //! user's code, and is reported as an internal error instead of emitting wrong code.
 
-use super::{Func, Operand};
+use std::collections::HashSet;
 
-/// Checks that every variable is defined exactly once before it is read, that every statement
-/// has its primitive's arity, and that constants and outputs refer to existing things.
+use super::walk::cond_reads;
+use super::{Block, Func, Operand, Stmt, Ty, Var};
+
+/// Checks that every variable is defined exactly once, before it is read and in a block that
+/// encloses the reader; that statements have their primitive's arity and operands of the right
+/// types; and that loops and branches carry and yield matching values.
 pub fn verify(f: &Func) -> Result<(), String> {
-    let mut defined = vec![false; f.names.len()];
-    let define = |defined: &mut Vec<bool>, v: crate::ir::Var, what: &str| -> Result<(), String> {
-        match defined.get_mut(v.index()) {
-            None => Err(format!("{what} defines unknown variable %{}", v.0)),
-            Some(true) => Err(format!("variable %{} is defined twice ({what})", v.0)),
-            Some(slot) => {
-                *slot = true;
-                Ok(())
-            }
-        }
-    };
-    for v in &f.inputs {
-        define(&mut defined, *v, "an input")?;
+    let mut v = Verifier { f, defined: vec![false; f.names.len()], scopes: vec![HashSet::new()] };
+    if f.types.len() != f.names.len() {
+        return Err("names and types differ in length".into());
+    }
+    for input in &f.inputs {
+        v.define(*input, "an input")?;
     }
     if f.user_inputs > f.inputs.len() {
         return Err("more user inputs than inputs".into());
@@ -28,47 +25,201 @@ pub fn verify(f: &Func) -> Result<(), String> {
             return Err(format!("active variable %{} is not an input", a.0));
         }
     }
-    let check = |defined: &[bool], op: &Operand, at: &str| -> Result<(), String> {
-        match op {
-            Operand::Var(v) if !defined.get(v.index()).copied().unwrap_or(false) => {
-                Err(format!("{at} reads %{} before it is defined", v.0))
+    v.block(&f.body, &f.outputs, "the body")?;
+    Ok(())
+}
+
+struct Verifier<'a> {
+    f: &'a Func,
+    defined: Vec<bool>,
+    /// The variables visible in each open block, innermost last.
+    scopes: Vec<HashSet<Var>>,
+}
+
+impl Verifier<'_> {
+    fn define(&mut self, v: Var, what: &str) -> Result<(), String> {
+        match self.defined.get_mut(v.index()) {
+            None => Err(format!("{what} defines unknown variable %{}", v.0)),
+            Some(true) => Err(format!("variable %{} is defined twice ({what})", v.0)),
+            Some(slot) => {
+                *slot = true;
+                if let Some(scope) = self.scopes.last_mut() {
+                    scope.insert(v);
+                }
+                Ok(())
             }
-            Operand::Ext(e) if e.0 as usize >= f.exts.len() => {
+        }
+    }
+
+    fn known(&self, v: Var, at: &str) -> Result<(), String> {
+        match v.index() < self.f.types.len() {
+            true => Ok(()),
+            false => Err(format!("{at} defines unknown variable %{}", v.0)),
+        }
+    }
+
+    fn visible(&self, v: Var) -> bool {
+        self.scopes.iter().any(|s| s.contains(&v))
+    }
+
+    fn read(&self, op: Operand, want: Option<&Ty>, at: &str) -> Result<(), String> {
+        match op {
+            Operand::Var(v) if !self.visible(v) => {
+                Err(format!("{at} reads %{} where it is not defined", v.0))
+            }
+            Operand::Ext(e) if e.0 as usize >= self.f.exts.len() => {
                 Err(format!("{at} reads unknown constant {}", e.0))
             }
-            _ => Ok(()),
+            _ => match want {
+                Some(t) if &self.f.operand_ty(op) != t => {
+                    Err(format!("{at} reads {op:?} of type {:?}, not {t:?}", self.f.operand_ty(op)))
+                }
+                _ => Ok(()),
+            },
         }
-    };
-    for (i, s) in f.stmts.iter().enumerate() {
-        if s.args.len() != s.prim.arity() {
-            return Err(format!("statement {i} ({:?}) has {} operands", s.prim, s.args.len()));
-        }
-        for a in &s.args {
-            check(&defined, a, &format!("statement {i}"))?;
-        }
-        define(&mut defined, s.out, &format!("statement {i}"))?;
     }
-    for o in &f.outputs {
-        check(&defined, o, "an output")?;
+
+    fn block(&mut self, block: &Block, yields: &[Operand], at: &str) -> Result<(), String> {
+        for (i, s) in block.iter().enumerate() {
+            self.stmt(s, &format!("{at}, statement {i}"))?;
+        }
+        for y in yields {
+            self.read(*y, None, &format!("{at}, a result"))?;
+        }
+        Ok(())
     }
-    Ok(())
+
+    fn nested(&mut self, params: &[Var], block: &Block, yields: &[Operand], at: &str) -> Result<(), String> {
+        self.scopes.push(HashSet::new());
+        for p in params {
+            self.define(*p, at)?;
+        }
+        let result = self.block(block, yields, at);
+        self.scopes.pop();
+        result
+    }
+
+    fn stmt(&mut self, s: &Stmt, at: &str) -> Result<(), String> {
+        let f = self.f;
+        match s {
+            Stmt::Op { out, prim, args } => {
+                if args.len() != prim.arity() {
+                    return Err(format!("{at} ({prim:?}) has {} operands", args.len()));
+                }
+                for a in args {
+                    self.read(*a, Some(&Ty::F64), at)?;
+                }
+                self.typed(*out, &Ty::F64, at)?;
+            }
+            Stmt::Test { out, cond } => {
+                let mut ops = Vec::new();
+                cond_reads(cond, &mut ops);
+                for op in ops {
+                    self.read(op, None, at)?;
+                }
+                self.typed(*out, &Ty::Bool, at)?;
+            }
+            Stmt::Load { out, array, index } => {
+                self.read(Operand::Var(*array), None, at)?;
+                let ty = f.ty(*array).indexed(index.len());
+                let ty = ty.ok_or_else(|| format!("{at} indexes %{} too deep", array.0))?;
+                self.typed(*out, &ty, at)?;
+            }
+            Stmt::Store { out, array, index, value } => {
+                self.read(Operand::Var(*array), None, at)?;
+                let ty = f.ty(*array).indexed(index.len());
+                let ty = ty.ok_or_else(|| format!("{at} indexes %{} too deep", array.0))?;
+                self.read(*value, Some(&ty), at)?;
+                self.typed(*out, f.ty(*array), at)?;
+            }
+            Stmt::Fill { out, value } => {
+                self.known(*out, at)?;
+                let elem = f.ty(*out).shape().map(|s| s.elem.scalar());
+                let elem = elem.ok_or_else(|| format!("{at} fills a non-array"))?;
+                self.read(*value, Some(&elem), at)?;
+                self.define(*out, at)?;
+            }
+            Stmt::Array { out, elems } => {
+                self.known(*out, at)?;
+                let elem = f.ty(*out).indexed(1).ok_or_else(|| format!("{at}: not an array"))?;
+                for e in elems {
+                    self.read(*e, Some(&elem), at)?;
+                }
+                self.define(*out, at)?;
+            }
+            Stmt::For(l) => {
+                if l.index.0 as usize >= f.loops.len() {
+                    return Err(format!("{at}: unknown loop index"));
+                }
+                let n = l.carried.len();
+                if l.yields.len() != n || l.outs.len() != n {
+                    return Err(format!("{at}: a loop with {n} carried values yields {} and has {} results", l.yields.len(), l.outs.len()));
+                }
+                for c in &l.carried {
+                    self.read(c.init, Some(f.ty(c.param)), at)?;
+                }
+                let params: Vec<Var> = l.carried.iter().map(|c| c.param).collect();
+                self.nested(&params, &l.body, &l.yields, &format!("{at} (loop body)"))?;
+                for o in &l.outs {
+                    self.known(*o, at)?;
+                }
+                for (c, (y, o)) in l.carried.iter().zip(l.yields.iter().zip(&l.outs)) {
+                    let ty = f.ty(c.param);
+                    if &f.operand_ty(*y) != ty || f.ty(*o) != ty {
+                        return Err(format!("{at}: carried %{} changes type", c.param.0));
+                    }
+                    self.define(*o, at)?;
+                }
+            }
+            Stmt::If(b) => {
+                self.read(Operand::Var(b.cond), Some(&Ty::Bool), at)?;
+                let n = b.outs.len();
+                if b.then_yields.len() != n || b.else_yields.len() != n {
+                    return Err(format!("{at}: a branch with {n} results yields a different number"));
+                }
+                self.nested(&[], &b.then, &b.then_yields, &format!("{at} (then)"))?;
+                self.nested(&[], &b.otherwise, &b.else_yields, &format!("{at} (else)"))?;
+                for o in &b.outs {
+                    self.known(*o, at)?;
+                }
+                for ((t, e), o) in b.then_yields.iter().zip(&b.else_yields).zip(&b.outs) {
+                    let ty = f.ty(*o);
+                    if &f.operand_ty(*t) != ty || &f.operand_ty(*e) != ty {
+                        return Err(format!("{at}: branch result %{} has mismatched types", o.0));
+                    }
+                    self.define(*o, at)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn typed(&mut self, out: Var, ty: &Ty, at: &str) -> Result<(), String> {
+        if out.index() >= self.f.types.len() {
+            return Err(format!("{at} defines unknown variable %{}", out.0));
+        }
+        if self.f.ty(out) != ty {
+            return Err(format!("{at} defines %{} of type {:?}, not {ty:?}", out.0, self.f.ty(out)));
+        }
+        self.define(out, at)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{Builder, Name, Prim, Stmt, Var};
+    use crate::ir::{Builder, Name, Prim};
 
     #[test]
     fn accepts_built_code_and_rejects_use_before_definition() {
         let mut b = Builder::literal();
-        let x = Operand::Var(b.input(Name::user("x")));
+        let x = Operand::Var(b.input(Name::user("x"), Ty::F64));
         let y = b.push(Prim::Sin, &[x]);
         let mut f = b.finish(vec![y]);
         assert_eq!(verify(&f), Ok(()));
-        f.stmts.push(Stmt { out: Var(5), prim: Prim::Cos, args: vec![x] });
+        f.body.push(Stmt::Op { out: Var(5), prim: Prim::Cos, args: vec![x] });
         assert!(verify(&f).is_err());
-        f.stmts.pop();
+        f.body.pop();
         f.outputs.push(Operand::Var(Var(1_000)));
         assert!(verify(&f).is_err());
     }

@@ -68,7 +68,7 @@ impl Lower<'_> {
         }
         let tokens = e.to_token_stream();
         let id = ExtId(u32::try_from(self.b.func().exts.len()).unwrap_or(u32::MAX));
-        self.b.func_mut().exts.push(Ext { tokens, prec, params });
+        self.b.func_mut().exts.push(Ext { tokens, prec, params, loops: Vec::new() });
         Operand::Ext(id)
     }
 }

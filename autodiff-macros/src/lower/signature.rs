@@ -186,7 +186,7 @@ impl Lower<'_> {
         }
         match kind(ty) {
             Kind::F64 => {
-                let v = self.b.input(Name::user(&symbol::unraw(ident)));
+                let v = self.b.input(Name::user(&symbol::unraw(ident)), crate::ir::Ty::F64);
                 self.versions.insert(symbol::unraw(ident), 1);
                 if differentiate {
                     self.b.func_mut().active.push(v);

@@ -1,44 +1,181 @@
 //! Forward (tangent) mode: each statement is followed by its tangent, `ẏ = Σ ∂y/∂xᵢ ẋᵢ`.
 //!
 //! One new input per differentiated input carries the direction. The result returns the original
-//! outputs followed by their tangents. It accepts any IR, including the reverse transform's
-//! output, which is how Hessian-vector products are made.
+//! outputs followed by their tangents. Loops carry the tangents of their carried values next to
+//! them, branches yield them, and arrays have arrays of tangents, so the transform accepts any IR,
+//! including the reverse transform's output (storage, backward loops and all): that is how
+//! Hessian-vector products are made.
 
 use std::collections::HashMap;
 
-use super::sum;
-use crate::ir::{Builder, Func, Operand, Suffix, Var};
+use super::activity::varied;
+use super::{sum, zero};
+use crate::ir::{Block, Branch, Builder, Carry, Func, Loop, Operand, Prim, Stmt, Suffix, Var};
 use crate::rules::{apply, partials};
 
 /// The forward-mode transform: outputs `[o₁, …, oₖ, ȯ₁, …, ȯₖ]`.
 pub fn forward(f: &Func) -> Func {
-    let mut b = Builder::derive_from(f);
-    let mut tangents: HashMap<Var, Operand> = HashMap::new();
+    let mut t = Tangent { f, b: Builder::derive_from(f), dots: HashMap::new(), varied: varied(f) };
     for a in &f.active {
-        let dot = b.input(f.derived_name(*a, Suffix::Dot));
-        tangents.insert(*a, Operand::Var(dot));
+        let dot = t.b.input(f.derived_name(*a, Suffix::Dot), f.ty(*a).clone());
+        t.dots.insert(*a, Operand::Var(dot));
     }
-    let tangent =
-        |t: &HashMap<Var, Operand>, op: &Operand| op.var().and_then(|v| t.get(&v).copied());
-    for s in &f.stmts {
-        b.copy(s);
-        let dots: Vec<Option<Operand>> = s.args.iter().map(|a| tangent(&tangents, a)).collect();
-        if dots.iter().all(Option::is_none) {
-            continue;
+    t.block(&f.body);
+    let dots: Vec<Operand> = f.outputs.iter().map(|o| t.dot_or_zero(*o)).collect();
+    let mut outputs = f.outputs.clone();
+    outputs.extend(dots);
+    t.b.finish(outputs)
+}
+
+struct Tangent<'a> {
+    f: &'a Func,
+    b: Builder,
+    /// The tangent of every varied variable seen so far.
+    dots: HashMap<Var, Operand>,
+    varied: Vec<bool>,
+}
+
+impl Tangent<'_> {
+    fn dot(&self, op: Operand) -> Option<Operand> {
+        op.var().and_then(|v| self.dots.get(&v).copied())
+    }
+
+    fn dot_or_zero(&mut self, op: Operand) -> Operand {
+        match self.dot(op) {
+            Some(d) => d,
+            None => zero(&mut self.b, &self.f.operand_ty(op)),
         }
-        let rules = partials(&mut b, s.prim, &s.args, Operand::Var(s.out));
+    }
+
+    fn name(&self, v: Var) -> crate::ir::Name {
+        self.f.derived_name(v, Suffix::Dot)
+    }
+
+    fn block(&mut self, block: &Block) {
+        for s in block {
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Op { out, prim, args } => self.op(*out, *prim, args),
+            Stmt::Test { .. } => self.b.emit(s.clone()),
+            Stmt::Load { out, array, index } => {
+                self.b.emit(s.clone());
+                if let Some(d) = self.dot(Operand::Var(*array)) {
+                    let dot = self.b.load(self.name(*out), d, index.clone());
+                    self.dots.insert(*out, dot);
+                }
+            }
+            Stmt::Store { out, array, index, value } => {
+                self.b.emit(s.clone());
+                if self.varied[out.index()] {
+                    let a = self.dot_or_zero(Operand::Var(*array));
+                    let v = self.dot_or_zero(*value);
+                    let dot = self.b.store(self.name(*out), a, index.clone(), v);
+                    self.dots.insert(*out, dot);
+                }
+            }
+            Stmt::Fill { out, value } => {
+                self.b.emit(s.clone());
+                if let Some(d) = self.dot(*value) {
+                    let dot = self.b.fill(self.name(*out), self.f.ty(*out).clone(), d);
+                    self.dots.insert(*out, dot);
+                }
+            }
+            Stmt::Array { out, elems } => {
+                self.b.emit(s.clone());
+                if self.varied[out.index()] {
+                    let dots: Vec<Operand> = elems.iter().map(|e| self.dot_or_zero(*e)).collect();
+                    let dot = self.b.array(self.name(*out), self.f.ty(*out).clone(), dots);
+                    self.dots.insert(*out, dot);
+                }
+            }
+            Stmt::For(l) => self.for_loop(l),
+            Stmt::If(br) => self.branch(br),
+        }
+    }
+
+    fn op(&mut self, out: Var, prim: Prim, args: &[Operand]) {
+        self.b.copy(out, prim, args);
+        let dots: Vec<Option<Operand>> = args.iter().map(|a| self.dot(*a)).collect();
+        if dots.iter().all(Option::is_none) {
+            return;
+        }
+        let rules = partials(&mut self.b, prim, args, Operand::Var(out));
         let terms: Vec<Operand> = rules
             .iter()
             .zip(&dots)
-            .filter_map(|(partial, dot)| apply(&mut b, partial, (*dot)?))
+            .filter_map(|(partial, dot)| apply(&mut self.b, partial, (*dot)?))
             .collect();
-        if let Some(t) = sum(&mut b, terms, f.derived_name(s.out, Suffix::Dot)) {
-            tangents.insert(s.out, t);
+        let name = self.name(out);
+        if let Some(t) = sum(&mut self.b, terms, name) {
+            self.dots.insert(out, t);
         }
     }
-    let dots: Vec<Operand> =
-        f.outputs.iter().map(|o| tangent(&tangents, o).unwrap_or(Operand::Lit(0.0))).collect();
-    let mut outputs = f.outputs.clone();
-    outputs.extend(dots);
-    b.finish(outputs)
+
+    /// The loop, carrying the tangent of each varied carried value after the originals.
+    fn for_loop(&mut self, l: &Loop) {
+        let mut carried = l.carried.clone();
+        let mut tangent_params = Vec::new();
+        for c in &l.carried {
+            if self.varied[c.param.index()] {
+                let init = self.dot_or_zero(c.init);
+                let param = self.b.fresh(self.name(c.param), self.f.ty(c.param).clone());
+                carried.push(Carry { param, init });
+                tangent_params.push((c.param, param));
+            }
+        }
+        self.b.begin();
+        for (p, d) in &tangent_params {
+            self.dots.insert(*p, Operand::Var(*d));
+        }
+        self.block(&l.body);
+        let mut yields = l.yields.clone();
+        for (c, y) in l.carried.iter().zip(&l.yields) {
+            if self.varied[c.param.index()] {
+                let d = self.dot_or_zero(*y);
+                yields.push(d);
+            }
+        }
+        let body = self.b.end();
+        let mut outs = l.outs.clone();
+        for (c, o) in l.carried.iter().zip(&l.outs) {
+            if self.varied[c.param.index()] {
+                let d = self.b.fresh(self.name(*o), self.f.ty(*o).clone());
+                outs.push(d);
+                self.dots.insert(*o, Operand::Var(d));
+            }
+        }
+        let range = l.range.clone();
+        self.b.emit_loop(Loop { index: l.index, range, carried, body, yields, outs });
+    }
+
+    /// The branch, each side yielding the tangents of the varied results after the originals.
+    fn branch(&mut self, br: &Branch) {
+        let active: Vec<usize> =
+            (0..br.outs.len()).filter(|k| self.varied[br.outs[*k].index()]).collect();
+        let mut side = |t: &mut Self, block: &Block, yields: &[Operand]| {
+            t.b.begin();
+            t.block(block);
+            let mut all = yields.to_vec();
+            for k in &active {
+                let d = t.dot_or_zero(yields[*k]);
+                all.push(d);
+            }
+            (t.b.end(), all)
+        };
+        let (then, then_yields) = side(self, &br.then, &br.then_yields);
+        let (otherwise, else_yields) = side(self, &br.otherwise, &br.else_yields);
+        let mut outs = br.outs.clone();
+        for k in &active {
+            let o = br.outs[*k];
+            let d = self.b.fresh(self.name(o), self.f.ty(o).clone());
+            outs.push(d);
+            self.dots.insert(o, Operand::Var(d));
+        }
+        let cond = br.cond;
+        self.b.emit_if(Branch { cond, then, then_yields, otherwise, else_yields, outs });
+    }
 }

@@ -1,6 +1,7 @@
 //! The transforms, each IR to IR: reverse mode, forward mode, and the clean-up between them.
 //! Hessian-vector products are `forward(reverse(f))`: nothing is special-cased.
 
+mod activity;
 mod cleanup;
 mod forward;
 mod reverse;
@@ -9,7 +10,7 @@ pub use cleanup::{dead_code, select_outputs};
 pub use forward::forward;
 pub use reverse::reverse;
 
-use crate::ir::{Builder, Name, Operand, Prim};
+use crate::ir::{Builder, Elem, Name, Operand, Prim, Ty};
 
 /// Sums `terms` into one operand, naming the final sum `name`; `None` for an empty sum (an exact
 /// zero). A single term that is a temporary of the transform takes the name instead.
@@ -30,4 +31,19 @@ fn sum(b: &mut Builder, terms: Vec<Operand>, name: Name) -> Option<Operand> {
         b.name_temp(acc, name);
     }
     Some(acc)
+}
+
+/// The zero of type `ty`: `0.0`, `false`, or an array of them (emitted into `b`).
+fn zero(b: &mut Builder, ty: &Ty) -> Operand {
+    match ty {
+        Ty::F64 => Operand::Lit(0.0),
+        Ty::Bool => Operand::Bool(false),
+        Ty::Array(s) => {
+            let value = match s.elem {
+                Elem::F64 => Operand::Lit(0.0),
+                Elem::Bool => Operand::Bool(false),
+            };
+            b.fill(Name::temp(), ty.clone(), value)
+        }
+    }
 }

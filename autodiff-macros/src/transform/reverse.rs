@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use super::sum;
-use crate::ir::{Builder, Func, Operand, Suffix, Var};
+use crate::ir::{Builder, Func, Operand, Stmt, Suffix, Var};
 use crate::rules::{apply, partials};
 
 /// Which variables depend on a differentiated input.
@@ -17,8 +17,10 @@ fn varied(f: &Func) -> Vec<bool> {
     for a in &f.active {
         varied[a.index()] = true;
     }
-    for s in &f.stmts {
-        varied[s.out.index()] = s.args.iter().any(|a| a.var().is_some_and(|v| varied[v.index()]));
+    for s in &f.body {
+        if let Stmt::Op { out, args, .. } = s {
+            varied[out.index()] = args.iter().any(|a| a.var().is_some_and(|v| varied[v.index()]));
+        }
     }
     varied
 }
@@ -26,8 +28,10 @@ fn varied(f: &Func) -> Vec<bool> {
 /// The reverse-mode transform of a single-output function.
 pub fn reverse(f: &Func) -> Func {
     let mut b = Builder::derive_from(f);
-    for s in &f.stmts {
-        b.copy(s);
+    for s in &f.body {
+        if let Stmt::Op { out, prim, args } = s {
+            b.copy(*out, *prim, args);
+        }
     }
     let varied = varied(f);
     let mut contributions: HashMap<Var, Vec<Operand>> = HashMap::new();
@@ -37,11 +41,12 @@ pub fn reverse(f: &Func) -> Func {
     {
         contributions.insert(v, vec![Operand::Lit(1.0)]);
     }
-    for s in f.stmts.iter().rev() {
-        let Some(terms) = contributions.remove(&s.out) else { continue };
-        let Some(bar) = sum(&mut b, terms, f.derived_name(s.out, Suffix::Bar)) else { continue };
-        let rules = partials(&mut b, s.prim, &s.args, Operand::Var(s.out));
-        for (arg, partial) in s.args.iter().zip(&rules) {
+    for s in f.body.iter().rev() {
+        let Stmt::Op { out, prim, args } = s else { continue };
+        let Some(terms) = contributions.remove(out) else { continue };
+        let Some(bar) = sum(&mut b, terms, f.derived_name(*out, Suffix::Bar)) else { continue };
+        let rules = partials(&mut b, *prim, args, Operand::Var(*out));
+        for (arg, partial) in args.iter().zip(&rules) {
             let Some(v) = arg.var().filter(|v| varied[v.index()]) else { continue };
             if let Some(c) = apply(&mut b, partial, bar) {
                 contributions.entry(v).or_default().push(c);

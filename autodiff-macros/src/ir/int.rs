@@ -1,0 +1,159 @@
+//! Integer expressions: loop bounds, array lengths and indices. They are never differentiated, so
+//! the IR keeps them as the user wrote them (tokens), with what the transforms need to know.
+
+use std::fmt;
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{ToTokens, quote};
+
+use super::LoopId;
+
+/// How an integer expression is written.
+#[derive(Clone, Debug)]
+enum Form {
+    /// A loop's index variable, named by codegen.
+    Index(LoopId),
+    /// The user's tokens (loop indices in them are the user's own identifiers).
+    Tokens {
+        /// The expression.
+        tokens: TokenStream,
+        /// Whether it needs no parentheses as an operand (a literal or a path).
+        atom: bool,
+    },
+}
+
+/// An integer expression (`usize`), pure and cheap, re-emitted wherever it is used.
+#[derive(Clone, Debug)]
+pub struct Int {
+    form: Form,
+    /// Its value, when the macro knows it (literals and arithmetic on them).
+    pub value: Option<u64>,
+    /// The loop indices it reads.
+    pub loops: Vec<LoopId>,
+    /// The non-differentiated parameters it reads.
+    pub params: Vec<String>,
+    /// Whether it reads a const generic parameter of the function.
+    pub generic: bool,
+}
+
+impl Int {
+    /// The literal `n`.
+    pub fn lit(n: u64) -> Self {
+        let tokens = Literal::u64_unsuffixed(n).into_token_stream();
+        Int {
+            form: Form::Tokens { tokens, atom: true },
+            value: Some(n),
+            loops: Vec::new(),
+            params: Vec::new(),
+            generic: false,
+        }
+    }
+
+    /// The index variable of `l`.
+    pub fn index(l: LoopId) -> Self {
+        Int { form: Form::Index(l), value: None, loops: vec![l], params: Vec::new(), generic: false }
+    }
+
+    /// An expression the user wrote (already checked to be an integer expression).
+    pub fn tokens(tokens: TokenStream, atom: bool) -> Self {
+        Int {
+            form: Form::Tokens { tokens, atom },
+            value: None,
+            loops: Vec::new(),
+            params: Vec::new(),
+            generic: false,
+        }
+    }
+
+    /// The loop index this is, if it is one.
+    pub fn as_index(&self) -> Option<LoopId> {
+        match self.form {
+            Form::Index(l) => Some(l),
+            Form::Tokens { .. } => None,
+        }
+    }
+
+    /// Whether its value is fixed for the whole function (it reads no loop index).
+    pub fn is_invariant(&self) -> bool {
+        self.loops.is_empty()
+    }
+
+    /// `self + k`.
+    pub fn plus(&self, k: u64) -> Int {
+        if k == 0 {
+            return self.clone();
+        }
+        let lhs = self.operand(&|_| quote!(_));
+        let k_tok = Literal::u64_unsuffixed(k);
+        let mut out = self.combine(self, quote!(#lhs + #k_tok));
+        out.value = self.value.and_then(|v| v.checked_add(k));
+        out
+    }
+
+    /// `self * other`.
+    pub fn times(&self, other: &Int) -> Int {
+        match (self.value, other.value) {
+            (Some(1), _) => return other.clone(),
+            (_, Some(1)) => return self.clone(),
+            _ => {}
+        }
+        let (a, b) = (self.operand(&|_| quote!(_)), other.operand(&|_| quote!(_)));
+        let mut out = self.combine(other, quote!(#a * #b));
+        out.value = self.value.zip(other.value).and_then(|(a, b)| a.checked_mul(b));
+        out
+    }
+
+    fn combine(&self, other: &Int, tokens: TokenStream) -> Int {
+        let mut loops = self.loops.clone();
+        loops.extend(other.loops.iter().copied().filter(|l| !self.loops.contains(l)));
+        let mut params = self.params.clone();
+        params.extend(other.params.iter().filter(|p| !self.params.contains(p)).cloned());
+        Int {
+            form: Form::Tokens { tokens, atom: false },
+            value: None,
+            loops,
+            params,
+            generic: self.generic || other.generic,
+        }
+    }
+
+    /// The expression as tokens, naming loop indices with `index`.
+    pub fn render(&self, index: &dyn Fn(LoopId) -> TokenStream) -> TokenStream {
+        match &self.form {
+            Form::Index(l) => index(*l),
+            Form::Tokens { tokens, .. } => tokens.clone(),
+        }
+    }
+
+    /// The expression as an operand of `+` or `*`: parenthesised unless it is an atom.
+    pub fn operand(&self, index: &dyn Fn(LoopId) -> TokenStream) -> TokenStream {
+        match &self.form {
+            Form::Index(l) => index(*l),
+            Form::Tokens { tokens, atom: true } => tokens.clone(),
+            Form::Tokens { tokens, atom: false } => quote!((#tokens)),
+        }
+    }
+
+    /// A text that identifies the expression (equal texts, equal values).
+    pub fn key(&self) -> String {
+        match &self.form {
+            Form::Index(l) => format!("@{}", l.0),
+            Form::Tokens { tokens, .. } => tokens.to_string(),
+        }
+    }
+}
+
+impl PartialEq for Int {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl fmt::Display for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.form {
+            Form::Index(l) => write!(f, "@{}", l.0),
+            Form::Tokens { tokens, .. } => write!(f, "{}", tokens.to_string().replace(' ', "")),
+        }
+    }
+}

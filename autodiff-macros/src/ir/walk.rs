@@ -1,0 +1,90 @@
+//! Walking the IR: what a statement defines, what it reads, and what a block reads from outside.
+
+use std::collections::HashSet;
+
+use super::{Block, Cond, Operand, Stmt, Var};
+
+/// The variables a statement defines at its own level (not those inside its blocks).
+pub fn stmt_defs(s: &Stmt) -> Vec<Var> {
+    match s {
+        Stmt::Op { out, .. }
+        | Stmt::Test { out, .. }
+        | Stmt::Load { out, .. }
+        | Stmt::Store { out, .. }
+        | Stmt::Fill { out, .. }
+        | Stmt::Array { out, .. } => vec![*out],
+        Stmt::For(l) => l.outs.clone(),
+        Stmt::If(b) => b.outs.clone(),
+    }
+}
+
+/// The operands a condition reads.
+pub fn cond_reads(c: &Cond, out: &mut Vec<Operand>) {
+    match c {
+        Cond::F64(_, a, b) => out.extend([*a, *b]),
+        Cond::Int(..) => {}
+        Cond::Var(v) => out.push(Operand::Var(*v)),
+        Cond::Not(c) => cond_reads(c, out),
+        Cond::And(a, b) | Cond::Or(a, b) => {
+            cond_reads(a, out);
+            cond_reads(b, out);
+        }
+    }
+}
+
+/// The operands a statement reads, including what its blocks read from outside them and what
+/// it yields.
+pub fn reads(s: &Stmt) -> Vec<Operand> {
+    let mut out = Vec::new();
+    match s {
+        Stmt::Op { args, .. } => out.extend(args.iter().copied()),
+        Stmt::Test { cond, .. } => cond_reads(cond, &mut out),
+        Stmt::Load { array, .. } => out.push(Operand::Var(*array)),
+        Stmt::Store { array, value, .. } => out.extend([Operand::Var(*array), *value]),
+        Stmt::Fill { value, .. } => out.push(*value),
+        Stmt::Array { elems, .. } => out.extend(elems.iter().copied()),
+        Stmt::For(l) => {
+            out.extend(l.carried.iter().map(|c| c.init));
+            let inner: HashSet<Var> = l.carried.iter().map(|c| c.param).collect();
+            let free = free_vars_with(&l.body, &l.yields, inner);
+            out.extend(free.into_iter().map(Operand::Var));
+        }
+        Stmt::If(b) => {
+            out.push(Operand::Var(b.cond));
+            for (block, yields) in [(&b.then, &b.then_yields), (&b.otherwise, &b.else_yields)] {
+                let free = free_vars_with(block, yields, HashSet::new());
+                out.extend(free.into_iter().map(Operand::Var));
+            }
+        }
+    }
+    out
+}
+
+/// The variables that `block` (and then `yields`) read but do not define, in order of first
+/// reading.
+pub fn free_vars(block: &Block, yields: &[Operand]) -> Vec<Var> {
+    free_vars_with(block, yields, HashSet::new())
+}
+
+fn free_vars_with(block: &Block, yields: &[Operand], mut defined: HashSet<Var>) -> Vec<Var> {
+    let mut free = Vec::new();
+    let mut seen = HashSet::new();
+    let mut note = |op: Operand, defined: &HashSet<Var>| {
+        if let Operand::Var(v) = op
+            && !defined.contains(&v)
+            && seen.insert(v)
+        {
+            free.push(v);
+        }
+    };
+    for s in block {
+        for op in reads(s) {
+            note(op, &defined);
+        }
+        defined.extend(stmt_defs(s));
+    }
+    for y in yields {
+        note(*y, &defined);
+    }
+    free
+}
