@@ -11,7 +11,7 @@ use crate::ctxt::Ctxt;
 use crate::ir::{Func, verify};
 use crate::lower::{self, Lowered};
 use crate::symbol;
-use crate::transform::{dead_code, forward, reverse, select_outputs};
+use crate::transform::{Seed, dead_code, forward, plan, reverse, select_outputs};
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
 /// the errors found.
@@ -70,7 +70,9 @@ pub struct Derived {
 /// Runs the transforms that `args` asks for, verifying the IR after each.
 pub fn derivatives(lowered: &Lowered, args: &Args) -> Result<Derived, String> {
     let primal = checked(lowered.func.clone(), "lowering")?;
-    let grad = checked(dead_code(&reverse(&primal)), "the reverse transform")?;
+    let plans = plan(&primal).map_err(|_| "a loop could not be planned".to_owned())?;
+    let grad = reverse(&primal, &plans, Seed::One);
+    let grad = checked(dead_code(&grad), "the reverse transform")?;
     let jvp = match args.jvp {
         true => Some(checked(dead_code(&forward(&primal)), "the forward transform")?),
         false => None,

@@ -92,6 +92,10 @@ pub const SUFFIX_BAR: &str = "bar";
 pub const SUFFIX_DOT: &str = "dot";
 /// Suffix of the per-iteration storage of a value.
 pub const SUFFIX_SAVED: &str = "saved";
+/// The name of the cotangent of a vector function's value (`f_vjp`'s last parameter).
+pub const OUT_BAR: &str = "out_bar";
+/// The storage of a temporary's value, per iteration of a loop.
+pub const SAVED: &str = "saved";
 /// Prefix of temporaries (`t0`, `t1`, ...).
 pub const TEMP_PREFIX: &str = "t";
 /// Suffixes of the generated functions.

@@ -15,7 +15,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{Block, Branch, Cond, Func, Int, Loop, LoopId, LoopInfo, Name, Operand, Prim, Stmt, Ty, Var};
+use super::{
+    Block, Branch, Cond, Func, Int, Loop, LoopId, LoopInfo, Name, Operand, Prim, Stmt, Ty, Var,
+};
 
 /// Hashable identity of an operand, for common-subexpression lookup.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -61,6 +63,10 @@ pub struct Builder {
     defs: HashMap<Var, (Prim, Vec<Operand>)>,
     /// Variables defined by copied statements (the primal, in a transform).
     copied: HashSet<Var>,
+    /// The element of every array made by `Fill`, and the array, index and value of every
+    /// `Store`, for reading an element back without a load.
+    fills: HashMap<Var, Operand>,
+    stores: HashMap<Var, (Vec<Int>, Operand)>,
 }
 
 impl Builder {
@@ -94,6 +100,8 @@ impl Builder {
             scopes: vec![Scope::default()],
             defs: HashMap::new(),
             copied: HashSet::new(),
+            fills: HashMap::new(),
+            stores: HashMap::new(),
         }
     }
 
@@ -154,16 +162,18 @@ impl Builder {
         }
     }
 
+    /// Whether `v` is read as something else here ([`Builder::map`], or a merged statement).
+    pub fn is_mapped(&self, v: Var) -> bool {
+        self.scopes.iter().any(|s| s.subst.contains_key(&v))
+    }
+
     /// `op`, or what replaced it (a statement merged into an earlier equal one, or a value
     /// mapped with [`Builder::map`]).
     pub fn resolve(&self, op: Operand) -> Operand {
         match op {
-            Operand::Var(v) => self
-                .scopes
-                .iter()
-                .rev()
-                .find_map(|s| s.subst.get(&v).copied())
-                .unwrap_or(op),
+            Operand::Var(v) => {
+                self.scopes.iter().rev().find_map(|s| s.subst.get(&v).copied()).unwrap_or(op)
+            }
             other => other,
         }
     }
@@ -209,9 +219,18 @@ impl Builder {
             self.record_op(out, prim, args);
             return;
         }
-        if let Stmt::Load { out, array, index } = &stmt {
-            let k = Self::load_key(*array, index);
-            self.scopes.last_mut().map(|s| s.seen.entry(k).or_insert(*out));
+        match &stmt {
+            Stmt::Load { out, array, index } => {
+                let k = Self::load_key(*array, index);
+                self.scopes.last_mut().map(|s| s.seen.entry(k).or_insert(*out));
+            }
+            Stmt::Fill { out, value } => {
+                self.fills.insert(*out, *value);
+            }
+            Stmt::Store { out, index, value, .. } => {
+                self.stores.insert(*out, (index.clone(), *value));
+            }
+            _ => {}
         }
         self.push_stmt(stmt);
     }
@@ -250,6 +269,21 @@ impl Builder {
         Operand::Var(out)
     }
 
+    /// Emits `prim(args)` for a value recomputed in the sweep: exactly as the primal computes it
+    /// (no simplification, so the value is the same to the bit), reusing an equal statement.
+    pub fn recompute(&mut self, name: Name, prim: Prim, args: &[Operand]) -> Operand {
+        let args: Vec<Operand> = args.iter().map(|a| self.resolve(*a)).collect();
+        if let Some(value) = literal_arithmetic(prim, &args) {
+            return Operand::Lit(value);
+        }
+        if let Some(v) = self.lookup(&Self::cse_key(prim, &args)) {
+            return Operand::Var(v);
+        }
+        let out = self.fresh(name, Ty::F64);
+        self.record_op(out, prim, args);
+        Operand::Var(out)
+    }
+
     /// Emits `cond` as a boolean named `name`.
     pub fn test(&mut self, name: Name, cond: Cond) -> Var {
         let out = self.fresh(name, Ty::Bool);
@@ -260,18 +294,52 @@ impl Builder {
     /// Emits `array[index]`, or returns an equal earlier load (arrays are values: the same
     /// array read at the same index gives the same value).
     pub fn load(&mut self, name: Name, array: Operand, index: Vec<Int>) -> Operand {
+        self.load_into(None, name, array, index)
+    }
+
+    /// A copy of the load `out = array[index]` that keeps its variable, unless an equal load (or
+    /// the stored or filled element itself) is already there: then that is returned.
+    pub fn load_as(&mut self, out: Var, array: Operand, index: Vec<Int>) -> Operand {
+        let name = self.func.names[out.index()].clone();
+        self.load_into(Some(out), name, array, index)
+    }
+
+    fn load_into(
+        &mut self,
+        out: Option<Var>,
+        name: Name,
+        array: Operand,
+        index: Vec<Int>,
+    ) -> Operand {
         let Some(array) = self.resolve(array).var() else { return Operand::Lit(0.0) };
         if let Some(v) = self.lookup(&Self::load_key(array, &index)) {
             return Operand::Var(v);
         }
+        let scalar = self.func.ty(array).shape().is_some_and(|s| s.dims.len() == index.len());
+        if self.fold && scalar {
+            if let Some(value) = self.fills.get(&array) {
+                return *value;
+            }
+            if let Some((ix, value)) = self.stores.get(&array)
+                && *ix == index
+            {
+                return *value;
+            }
+        }
         let ty = self.func.ty(array).indexed(index.len()).unwrap_or(Ty::F64);
-        let out = self.fresh(name, ty);
+        let out = out.unwrap_or_else(|| self.fresh(name, ty));
         self.emit(Stmt::Load { out, array, index });
         Operand::Var(out)
     }
 
     /// Emits `array` with `array[index] = value`, named `name`.
-    pub fn store(&mut self, name: Name, array: Operand, index: Vec<Int>, value: Operand) -> Operand {
+    pub fn store(
+        &mut self,
+        name: Name,
+        array: Operand,
+        index: Vec<Int>,
+        value: Operand,
+    ) -> Operand {
         let Some(array) = self.resolve(array).var() else { return array };
         let out = self.fresh(name, self.func.ty(array).clone());
         self.emit(Stmt::Store { out, array, index, value });

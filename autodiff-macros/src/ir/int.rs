@@ -51,7 +51,13 @@ impl Int {
 
     /// The index variable of `l`.
     pub fn index(l: LoopId) -> Self {
-        Int { form: Form::Index(l), value: None, loops: vec![l], params: Vec::new(), generic: false }
+        Int {
+            form: Form::Index(l),
+            value: None,
+            loops: vec![l],
+            params: Vec::new(),
+            generic: false,
+        }
     }
 
     /// An expression the user wrote (already checked to be an integer expression).
@@ -138,7 +144,8 @@ impl Int {
     pub fn key(&self) -> String {
         match &self.form {
             Form::Index(l) => format!("@{}", l.0),
-            Form::Tokens { tokens, .. } => tokens.to_string(),
+            // The loops read tell apart equal tokens naming different (shadowed) indices.
+            Form::Tokens { tokens, .. } => format!("{tokens} {:?}", self.loops),
         }
     }
 }

@@ -24,7 +24,7 @@ pub use prim::{Cmp, Prim};
 pub use print::print;
 pub use types::{Elem, Shape, Ty};
 pub use verify::verify;
-pub use walk::{free_vars, reads, stmt_defs};
+pub use walk::{free_vars, reads, stmt_defs, substitute, substitute_operand};
 
 use proc_macro2::{Ident, Span, TokenStream};
 

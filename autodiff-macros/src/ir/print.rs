@@ -90,7 +90,9 @@ fn stmt(f: &Func, s: &Stmt, depth: usize, out: &mut String) {
         Stmt::Op { out: o, prim: p, args } => {
             writeln!(out, "{pad}{} = {} {}", var(f, *o), prim(*p), operands(f, args))
         }
-        Stmt::Test { out: o, cond: c } => writeln!(out, "{pad}{} = test {}", var(f, *o), cond(f, c)),
+        Stmt::Test { out: o, cond: c } => {
+            writeln!(out, "{pad}{} = test {}", var(f, *o), cond(f, c))
+        }
         Stmt::Load { out: o, array, index: ix } => {
             writeln!(out, "{pad}{} = load {} {}", var(f, *o), var(f, *array), index(ix))
         }
@@ -128,7 +130,11 @@ fn stmt(f: &Func, s: &Stmt, depth: usize, out: &mut String) {
             );
             block(f, &l.body, depth + 1, out);
             let _ = writeln!(out, "{pad}  yield {}", operands(f, &l.yields));
-            writeln!(out, "{pad}}} -> {}", l.outs.iter().map(|v| var(f, *v)).collect::<Vec<_>>().join(" "))
+            writeln!(
+                out,
+                "{pad}}} -> {}",
+                l.outs.iter().map(|v| var(f, *v)).collect::<Vec<_>>().join(" ")
+            )
         }
         Stmt::If(b) => {
             let _ = writeln!(out, "{pad}if {} {{", var(f, b.cond));
@@ -137,7 +143,11 @@ fn stmt(f: &Func, s: &Stmt, depth: usize, out: &mut String) {
             let _ = writeln!(out, "{pad}}} else {{");
             block(f, &b.otherwise, depth + 1, out);
             let _ = writeln!(out, "{pad}  yield {}", operands(f, &b.else_yields));
-            writeln!(out, "{pad}}} -> {}", b.outs.iter().map(|v| var(f, *v)).collect::<Vec<_>>().join(" "))
+            writeln!(
+                out,
+                "{pad}}} -> {}",
+                b.outs.iter().map(|v| var(f, *v)).collect::<Vec<_>>().join(" ")
+            )
         }
     };
 }

@@ -89,7 +89,13 @@ impl Verifier<'_> {
         Ok(())
     }
 
-    fn nested(&mut self, params: &[Var], block: &Block, yields: &[Operand], at: &str) -> Result<(), String> {
+    fn nested(
+        &mut self,
+        params: &[Var],
+        block: &Block,
+        yields: &[Operand],
+        at: &str,
+    ) -> Result<(), String> {
         self.scopes.push(HashSet::new());
         for p in params {
             self.define(*p, at)?;
@@ -153,7 +159,11 @@ impl Verifier<'_> {
                 }
                 let n = l.carried.len();
                 if l.yields.len() != n || l.outs.len() != n {
-                    return Err(format!("{at}: a loop with {n} carried values yields {} and has {} results", l.yields.len(), l.outs.len()));
+                    return Err(format!(
+                        "{at}: a loop with {n} carried values yields {} and has {} results",
+                        l.yields.len(),
+                        l.outs.len()
+                    ));
                 }
                 for c in &l.carried {
                     self.read(c.init, Some(f.ty(c.param)), at)?;
@@ -175,7 +185,9 @@ impl Verifier<'_> {
                 self.read(Operand::Var(b.cond), Some(&Ty::Bool), at)?;
                 let n = b.outs.len();
                 if b.then_yields.len() != n || b.else_yields.len() != n {
-                    return Err(format!("{at}: a branch with {n} results yields a different number"));
+                    return Err(format!(
+                        "{at}: a branch with {n} results yields a different number"
+                    ));
                 }
                 self.nested(&[], &b.then, &b.then_yields, &format!("{at} (then)"))?;
                 self.nested(&[], &b.otherwise, &b.else_yields, &format!("{at} (else)"))?;
@@ -199,7 +211,11 @@ impl Verifier<'_> {
             return Err(format!("{at} defines unknown variable %{}", out.0));
         }
         if self.f.ty(out) != ty {
-            return Err(format!("{at} defines %{} of type {:?}, not {ty:?}", out.0, self.f.ty(out)));
+            return Err(format!(
+                "{at} defines %{} of type {:?}, not {ty:?}",
+                out.0,
+                self.f.ty(out)
+            ));
         }
         self.define(out, at)
     }

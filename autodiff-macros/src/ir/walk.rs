@@ -1,6 +1,6 @@
 //! Walking the IR: what a statement defines, what it reads, and what a block reads from outside.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::{Block, Cond, Operand, Stmt, Var};
 
@@ -87,4 +87,75 @@ fn free_vars_with(block: &Block, yields: &[Operand], mut defined: HashSet<Var>) 
         note(*y, &defined);
     }
     free
+}
+
+/// `block` with every read of a variable in `map` replaced by its image (in nested blocks too).
+pub fn substitute(block: &Block, map: &HashMap<Var, Operand>) -> Block {
+    block.iter().map(|s| substitute_stmt(s, map)).collect()
+}
+
+/// `op` with a variable in `map` replaced by its image.
+pub fn substitute_operand(op: Operand, map: &HashMap<Var, Operand>) -> Operand {
+    match op {
+        Operand::Var(v) => map.get(&v).copied().unwrap_or(op),
+        other => other,
+    }
+}
+
+fn substitute_var(v: Var, map: &HashMap<Var, Operand>) -> Var {
+    map.get(&v).and_then(|op| op.var()).unwrap_or(v)
+}
+
+fn substitute_cond(c: &Cond, map: &HashMap<Var, Operand>) -> Cond {
+    let op = |o: &Operand| substitute_operand(*o, map);
+    match c {
+        Cond::F64(cmp, a, b) => Cond::F64(*cmp, op(a), op(b)),
+        Cond::Int(..) => c.clone(),
+        Cond::Var(v) => Cond::Var(substitute_var(*v, map)),
+        Cond::Not(c) => Cond::Not(Box::new(substitute_cond(c, map))),
+        Cond::And(a, b) => {
+            Cond::And(Box::new(substitute_cond(a, map)), Box::new(substitute_cond(b, map)))
+        }
+        Cond::Or(a, b) => {
+            Cond::Or(Box::new(substitute_cond(a, map)), Box::new(substitute_cond(b, map)))
+        }
+    }
+}
+
+fn substitute_stmt(s: &Stmt, map: &HashMap<Var, Operand>) -> Stmt {
+    let op = |o: &Operand| substitute_operand(*o, map);
+    let ops = |os: &[Operand]| os.iter().map(op).collect::<Vec<_>>();
+    match s {
+        Stmt::Op { out, prim, args } => Stmt::Op { out: *out, prim: *prim, args: ops(args) },
+        Stmt::Test { out, cond } => Stmt::Test { out: *out, cond: substitute_cond(cond, map) },
+        Stmt::Load { out, array, index } => {
+            Stmt::Load { out: *out, array: substitute_var(*array, map), index: index.clone() }
+        }
+        Stmt::Store { out, array, index, value } => Stmt::Store {
+            out: *out,
+            array: substitute_var(*array, map),
+            index: index.clone(),
+            value: op(value),
+        },
+        Stmt::Fill { out, value } => Stmt::Fill { out: *out, value: op(value) },
+        Stmt::Array { out, elems } => Stmt::Array { out: *out, elems: ops(elems) },
+        Stmt::For(l) => {
+            let mut l = (**l).clone();
+            for c in &mut l.carried {
+                c.init = op(&c.init);
+            }
+            l.body = substitute(&l.body, map);
+            l.yields = ops(&l.yields);
+            Stmt::For(Box::new(l))
+        }
+        Stmt::If(b) => {
+            let mut b = (**b).clone();
+            b.cond = substitute_var(b.cond, map);
+            b.then = substitute(&b.then, map);
+            b.then_yields = ops(&b.then_yields);
+            b.otherwise = substitute(&b.otherwise, map);
+            b.else_yields = ops(&b.else_yields);
+            Stmt::If(Box::new(b))
+        }
+    }
 }

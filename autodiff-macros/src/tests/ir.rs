@@ -7,7 +7,7 @@ use crate::args::Args;
 use crate::ctxt::Ctxt;
 use crate::ir::print;
 use crate::lower::lower;
-use crate::transform::{dead_code, forward, reverse};
+use crate::transform::{Seed, dead_code, forward, plan, reverse};
 
 fn check(item: proc_macro2::TokenStream, lowered: Expect, reversed: Expect, hvp: Expect) {
     let mut cx = Ctxt::new();
@@ -15,7 +15,8 @@ fn check(item: proc_macro2::TokenStream, lowered: Expect, reversed: Expect, hvp:
     let f = lower(&mut cx, &item, &Args::default()).func;
     assert!(cx.is_ok());
     lowered.assert_eq(&print(&f));
-    let grad = dead_code(&reverse(&f));
+    let plans = plan(&f).unwrap_or_else(|_| panic!("planning failed"));
+    let grad = dead_code(&reverse(&f, &plans, Seed::One));
     reversed.assert_eq(&print(&grad));
     hvp.assert_eq(&print(&dead_code(&forward(&grad))));
 }

@@ -1,7 +1,9 @@
 //! Unit tests of the whole expansion: snapshots of the generated code and of the IR, token
 //! counts, and robustness on arbitrary input.
 
+mod interp;
 mod ir;
+mod loops;
 mod robustness;
 mod size;
 mod snapshots;

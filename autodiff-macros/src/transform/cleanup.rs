@@ -11,13 +11,19 @@ pub fn select_outputs(f: &Func, indices: &[usize]) -> Func {
 
 /// `f` without the statements, carried values and results that never reach an output.
 pub fn dead_code(f: &Func) -> Func {
+    let live = live(f);
+    let body = sweep_block(&f.body, &live);
+    Func { body, ..f.clone() }
+}
+
+/// Which variables reach an output (through the statements that read them).
+pub fn live(f: &Func) -> Vec<bool> {
     let mut live = vec![false; f.names.len()];
     for o in &f.outputs {
         mark(&mut live, *o);
     }
     mark_block(&f.body, &mut live);
-    let body = sweep_block(&f.body, &live);
-    Func { body, ..f.clone() }
+    live
 }
 
 fn mark(live: &mut [bool], op: Operand) {

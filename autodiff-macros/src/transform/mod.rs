@@ -2,13 +2,21 @@
 //! Hessian-vector products are `forward(reverse(f))`: nothing is special-cased.
 
 mod activity;
+mod additive;
+mod arrays;
 mod cleanup;
+mod cse;
 mod forward;
+mod fuse;
+mod plan;
+mod residual;
 mod reverse;
 
 pub use cleanup::{dead_code, select_outputs};
 pub use forward::forward;
-pub use reverse::reverse;
+pub use fuse::fuse;
+pub use plan::{PlanError, Plans, plan};
+pub use reverse::{Seed, reverse};
 
 use crate::ir::{Builder, Elem, Name, Operand, Prim, Ty};
 

@@ -1,0 +1,220 @@
+//! The transforms on loops, branches and arrays, checked numerically with the IR interpreter:
+//! gradients against central differences of the interpreted primal, Hessian-vector products
+//! against differences of the interpreted gradient.
+
+use proc_macro2::Span;
+use quote::quote;
+
+use super::interp::{Consts, Val, run};
+use crate::ir::{
+    Builder, Carry, Cmp, Cond, Elem, Func, Int, Loop, LoopInfo, Name, Operand, Prim, Range, Ty,
+    print, verify,
+};
+use crate::transform::{Seed, dead_code, forward, fuse, plan, reverse, select_outputs};
+
+fn n_int(n: u64) -> Int {
+    Int::lit(n)
+}
+
+/// `s = Σ sin(x[i]) · x[(i + n - 1) % n]`, the lessons' function, built by hand.
+fn lessons(n: u64) -> Func {
+    let mut b = Builder::literal();
+    let x = b.input(Name::user("x"), Ty::array(Elem::F64, vec![n_int(n)]));
+    b.func_mut().active.push(x);
+    b.func_mut().user_inputs = 1;
+    let i = b.new_loop(LoopInfo {
+        ident: Some(proc_macro2::Ident::new("i", Span::call_site())),
+        span: Span::call_site(),
+    });
+    let s = b.fresh(Name::version("s", 1), Ty::F64);
+    b.begin();
+    let mut prev = Int::tokens(quote!((i + #n - 1) % #n), false);
+    prev.loops = vec![i];
+    let mut ii = Int::tokens(quote!(i), true);
+    ii.loops = vec![i];
+    let xi = b.load(Name::temp(), Operand::Var(x), vec![ii]);
+    let sin = b.push(Prim::Sin, &[xi]);
+    let xp = b.load(Name::temp(), Operand::Var(x), vec![prev]);
+    let t = b.push(Prim::Mul, &[sin, xp]);
+    let s2 = b.push_named(Name::version("s", 2), Prim::Add, &[Operand::Var(s), t]);
+    let body = b.end();
+    let out = b.fresh(Name::version("s", 3), Ty::F64);
+    let range = Range { lo: Int::lit(0), hi: n_int(n), inclusive: false, rev: false };
+    b.emit_loop(Loop {
+        index: i,
+        range,
+        carried: vec![Carry { param: s, init: Operand::Lit(0.0) }],
+        body,
+        yields: vec![s2],
+        outs: vec![out],
+    });
+    b.finish(vec![Operand::Var(out)])
+}
+
+/// Explicit Euler for x' = -k x: `x = x - dt * k * x` for `n` steps, over `(x0, k)`.
+fn euler(n: u64, dt: f64) -> Func {
+    let mut b = Builder::literal();
+    let x0 = b.input(Name::user("x0"), Ty::F64);
+    let k = b.input(Name::user("k"), Ty::F64);
+    b.func_mut().active.extend([x0, k]);
+    b.func_mut().user_inputs = 2;
+    let l = b.new_loop(LoopInfo { ident: None, span: Span::call_site() });
+    let x = b.fresh(Name::version("x", 1), Ty::F64);
+    b.begin();
+    let a = b.push(Prim::Mul, &[Operand::Lit(dt), Operand::Var(k)]);
+    let c = b.push(Prim::Mul, &[a, Operand::Var(x)]);
+    let x2 = b.push_named(Name::version("x", 2), Prim::Sub, &[Operand::Var(x), c]);
+    let body = b.end();
+    let out = b.fresh(Name::version("x", 3), Ty::F64);
+    let range = Range { lo: Int::lit(0), hi: n_int(n), inclusive: false, rev: false };
+    b.emit_loop(Loop {
+        index: l,
+        range,
+        carried: vec![Carry { param: x, init: Operand::Var(x0) }],
+        body,
+        yields: vec![x2],
+        outs: vec![out],
+    });
+    b.finish(vec![Operand::Var(out)])
+}
+
+/// Huber's loss: `if |r| <= d { r²/2 } else { d (|r| - d/2) }` over `(r, d)`.
+fn huber() -> Func {
+    let mut b = Builder::literal();
+    let r = b.input(Name::user("r"), Ty::F64);
+    let d = b.input(Name::user("d"), Ty::F64);
+    b.func_mut().active.extend([r, d]);
+    b.func_mut().user_inputs = 2;
+    let abs = b.push(Prim::Abs, &[Operand::Var(r)]);
+    let c = b.test(Name::temp(), Cond::F64(Cmp::Le, abs, Operand::Var(d)));
+    b.begin();
+    let h = b.push(Prim::Mul, &[Operand::Lit(0.5), Operand::Var(r)]);
+    let t = b.push(Prim::Mul, &[h, Operand::Var(r)]);
+    let then = b.end();
+    b.begin();
+    let abs2 = b.push(Prim::Abs, &[Operand::Var(r)]);
+    let hd = b.push(Prim::Mul, &[Operand::Lit(0.5), Operand::Var(d)]);
+    let diff = b.push(Prim::Sub, &[abs2, hd]);
+    let e = b.push(Prim::Mul, &[Operand::Var(d), diff]);
+    let otherwise = b.end();
+    let out = b.fresh(Name::temp(), Ty::F64);
+    b.emit_if(crate::ir::Branch {
+        cond: c,
+        then,
+        then_yields: vec![t],
+        otherwise,
+        else_yields: vec![e],
+        outs: vec![out],
+    });
+    b.finish(vec![Operand::Var(out)])
+}
+
+/// The gradient of `f` (value first), with the IR verified after each pass.
+fn grad(f: &Func) -> Func {
+    verify(f).unwrap_or_else(|e| panic!("lowered IR: {e}\n{}", print(f)));
+    let plans = plan(f).unwrap_or_else(|_| panic!("planning failed"));
+    let g = dead_code(&fuse(&reverse(f, &plans, Seed::One)));
+    verify(&g).unwrap_or_else(|e| panic!("reverse IR: {e}\n{}", print(&g)));
+    g
+}
+
+/// H·v of `f`: forward over the gradient, keeping value, gradient and H·v.
+fn hvp(f: &Func, g: &Func) -> Func {
+    let n = f.active.len();
+    let t = forward(g);
+    verify(&t).unwrap_or_else(|e| panic!("forward IR: {e}\n{}", print(&t)));
+    let wanted: Vec<usize> = (0..=n).chain(n + 2..=2 * n + 1).collect();
+    dead_code(&select_outputs(&t, &wanted))
+}
+
+/// Central differences of the interpreted `f` at the flattened point `x` (shaped like `like`).
+fn numeric_grad(f: &Func, like: &[Val], x: &[f64], out: usize, consts: &Consts) -> Vec<f64> {
+    let eval = |xs: &[f64]| {
+        let mut it = xs.iter().copied();
+        let inputs: Vec<Val> = like.iter().map(|v| v.unflat(&mut it)).collect();
+        run(f, &inputs, consts)[out].flat()
+    };
+    (0..x.len())
+        .map(|k| {
+            let h = 1e-5 * x[k].abs().max(1.0);
+            let (mut p, mut m) = (x.to_vec(), x.to_vec());
+            p[k] += h;
+            m[k] -= h;
+            let (fp, fm) = (eval(&p), eval(&m));
+            fp.iter().zip(&fm).map(|(a, b)| (a - b) / (2.0 * h)).sum::<f64>()
+        })
+        .collect()
+}
+
+fn close(a: &[f64], b: &[f64], tol: f64) {
+    assert_eq!(a.len(), b.len());
+    for (k, (x, y)) in a.iter().zip(b).enumerate() {
+        assert!(
+            (x - y).abs() <= tol * (1.0 + y.abs()),
+            "component {k}: {x} against {y}\n{a:?}\n{b:?}"
+        );
+    }
+}
+
+/// Checks the gradient and H·v of `f` at `inputs` against differences of the interpreter.
+fn check(f: &Func, inputs: &[Val], dirs: &[Val]) {
+    let consts = Consts::default();
+    let g = grad(f);
+    let out = run(&g, inputs, &consts);
+    assert_eq!(out[0], run(f, inputs, &consts)[0], "value");
+    let x: Vec<f64> = inputs.iter().flat_map(Val::flat).collect();
+    let analytic: Vec<f64> = out[1..].iter().flat_map(Val::flat).collect();
+    close(&analytic, &numeric_grad(f, inputs, &x, 0, &consts), 1e-6);
+    let h = hvp(f, &g);
+    verify(&h).unwrap_or_else(|e| panic!("hvp IR: {e}\n{}", print(&h)));
+    let mut all = inputs.to_vec();
+    all.extend(dirs.iter().cloned());
+    let hout = run(&h, &all, &consts);
+    let n = f.active.len();
+    let hv: Vec<f64> = hout[1 + n..].iter().flat_map(Val::flat).collect();
+    // H·v by differences of the interpreted gradient along v.
+    let v: Vec<f64> = dirs.iter().flat_map(Val::flat).collect();
+    let eps = 1e-6;
+    let shifted = |s: f64| {
+        let xs: Vec<f64> = x.iter().zip(&v).map(|(a, d)| a + s * d).collect();
+        let mut it = xs.iter().copied();
+        let ins: Vec<Val> = inputs.iter().map(|val| val.unflat(&mut it)).collect();
+        run(&g, &ins, &consts)[1..].iter().flat_map(Val::flat).collect::<Vec<f64>>()
+    };
+    let (gp, gm) = (shifted(eps), shifted(-eps));
+    let numeric: Vec<f64> = gp.iter().zip(&gm).map(|(a, b)| (a - b) / (2.0 * eps)).collect();
+    close(&hv, &numeric, 1e-5);
+}
+
+fn array(xs: &[f64]) -> Val {
+    Val::A(xs.iter().map(|x| Val::F(*x)).collect())
+}
+
+#[test]
+fn lessons_function_gradient_and_hvp() {
+    for n in [1, 2, 3, 7] {
+        let xs: Vec<f64> = (0..n).map(|i| 0.3 + 0.7 * i as f64).collect();
+        let vs: Vec<f64> = (0..n).map(|i| 1.0 - 0.4 * i as f64).collect();
+        check(&lessons(n as u64), &[array(&xs)], &[array(&vs)]);
+    }
+}
+
+#[test]
+fn euler_gradient_and_hvp() {
+    check(&euler(20, 0.05), &[Val::F(1.5), Val::F(0.8)], &[Val::F(0.3), Val::F(-1.0)]);
+}
+
+#[test]
+fn huber_gradient_and_hvp_on_both_sides() {
+    for r in [-3.0, -0.5, 0.4, 2.5] {
+        check(&huber(), &[Val::F(r), Val::F(1.0)], &[Val::F(1.0), Val::F(0.5)]);
+    }
+}
+
+#[test]
+fn lessons_reverse_ir() {
+    let g = grad(&lessons(4));
+    println!("{}", print(&g));
+    let e = grad(&euler(4, 0.1));
+    println!("{}", print(&e));
+}

@@ -1,0 +1,167 @@
+//! Loop fusion: a loop whose iterations can run in any order (every carried value additive: the
+//! sweep of a reduction, accumulating adjoints) joins the earlier loop over the same indices, so
+//! that each iteration computes the value and its adjoint contributions together, as a
+//! hand-written gradient does. What the first loop saved for the second is then read directly,
+//! and the recomputations of the second merge with the first's computations ([`super::cse`]).
+//!
+//! Legal when the second loop reads nothing the first one produces except its saved values (at
+//! the same index), and everything else it reads exists before the first loop (or is a plain
+//! statement that can be moved there).
+
+use std::collections::{HashMap, HashSet};
+
+use super::additive::additive;
+use super::cse::cse;
+use crate::ir::{
+    Block, Branch, Func, Int, Loop, Operand, Range, Stmt, Var, reads, stmt_defs, substitute,
+    substitute_operand,
+};
+
+/// `f` with every fusable pair of loops fused, then its repeated computations merged.
+pub fn fuse(f: &Func) -> Func {
+    let body = fuse_block(&f.body);
+    cse(&Func { body, ..f.clone() })
+}
+
+fn fuse_block(block: &Block) -> Block {
+    let mut stmts: Vec<Stmt> = block.iter().map(nested).collect();
+    while let Some(next) = fuse_once(&stmts) {
+        stmts = next;
+    }
+    stmts
+}
+
+fn nested(s: &Stmt) -> Stmt {
+    match s {
+        Stmt::For(l) => Stmt::For(Box::new(Loop { body: fuse_block(&l.body), ..(**l).clone() })),
+        Stmt::If(b) => Stmt::If(Box::new(Branch {
+            then: fuse_block(&b.then),
+            otherwise: fuse_block(&b.otherwise),
+            ..(**b).clone()
+        })),
+        other => other.clone(),
+    }
+}
+
+fn same_indices(a: &Range, b: &Range) -> bool {
+    a.lo == b.lo && a.hi == b.hi && a.inclusive == b.inclusive
+}
+
+/// The block with one pair of loops fused, if it has a fusable pair.
+fn fuse_once(stmts: &[Stmt]) -> Option<Vec<Stmt>> {
+    for (bi, s) in stmts.iter().enumerate() {
+        let Stmt::For(b) = s else { continue };
+        if !(0..b.carried.len()).all(|k| additive(b, k)) {
+            continue;
+        }
+        let earlier = stmts[..bi].iter().rposition(
+            |t| matches!(t, Stmt::For(a) if a.index == b.index && same_indices(&a.range, &b.range)),
+        );
+        if let Some(ai) = earlier
+            && let Some(fused) = try_fuse(stmts, ai, bi)
+        {
+            return Some(fused);
+        }
+    }
+    None
+}
+
+fn try_fuse(stmts: &[Stmt], ai: usize, bi: usize) -> Option<Vec<Stmt>> {
+    let (Stmt::For(a), Stmt::For(b)) = (&stmts[ai], &stmts[bi]) else { return None };
+    let saved = saved_values(a);
+    let later: HashSet<Var> = stmts[ai..].iter().flat_map(stmt_defs).collect();
+    // Where each later variable is defined, for moving plain statements before the first loop.
+    let def_at: HashMap<Var, usize> =
+        (ai + 1..bi).flat_map(|j| stmt_defs(&stmts[j]).into_iter().map(move |v| (v, j))).collect();
+    let mut hoist = HashSet::new();
+    let mut map = HashMap::new();
+    for s in &b.body {
+        if let Stmt::Load { out, array, index } = s
+            && let Some(value) = saved.get(array)
+            && index.as_slice() == [Int::index(a.index)]
+        {
+            map.insert(*out, *value);
+        }
+    }
+    let body: Block = b
+        .body
+        .iter()
+        .filter(|s| !matches!(s, Stmt::Load { out, .. } if map.contains_key(out)))
+        .cloned()
+        .collect();
+    let body = substitute(&body, &map);
+    let yields: Vec<Operand> = b.yields.iter().map(|y| substitute_operand(*y, &map)).collect();
+    let merged_b = Loop { body, yields, ..(**b).clone() };
+    for op in reads(&Stmt::For(Box::new(merged_b.clone()))) {
+        let Some(v) = op.var() else { continue };
+        if later.contains(&v) && !movable(stmts, &def_at, &later, v, &mut hoist) {
+            return None;
+        }
+    }
+    let mut carried = a.carried.clone();
+    carried.extend(merged_b.carried.iter().cloned());
+    let mut body = a.body.clone();
+    body.extend(merged_b.body.iter().cloned());
+    let mut yields = a.yields.clone();
+    yields.extend(merged_b.yields.iter().copied());
+    let mut outs = a.outs.clone();
+    outs.extend(merged_b.outs.iter().copied());
+    let fused = Stmt::For(Box::new(Loop {
+        index: a.index,
+        range: a.range.clone(),
+        carried,
+        body,
+        yields,
+        outs,
+    }));
+    let mut out: Vec<Stmt> = stmts[..ai].to_vec();
+    out.extend((ai + 1..bi).filter(|j| hoist.contains(j)).map(|j| stmts[j].clone()));
+    out.push(fused);
+    out.extend((ai + 1..bi).filter(|j| !hoist.contains(j)).map(|j| stmts[j].clone()));
+    out.extend(stmts[bi + 1..].iter().cloned());
+    Some(out)
+}
+
+/// The first loop's saved values: each storage array it yields, with the value stored into it
+/// at the loop's own index.
+fn saved_values(a: &Loop) -> HashMap<Var, Operand> {
+    let mut stored: HashMap<Var, Operand> = HashMap::new();
+    for s in &a.body {
+        if let Stmt::Store { out, array, index, value } = s
+            && index.as_slice() == [Int::index(a.index)]
+            && a.carried.iter().any(|c| c.param == *array)
+        {
+            stored.insert(*out, *value);
+        }
+    }
+    let mut saved = HashMap::new();
+    for (y, o) in a.yields.iter().zip(&a.outs) {
+        if let Some(value) = y.var().and_then(|y| stored.get(&y)) {
+            saved.insert(*o, *value);
+        }
+    }
+    saved
+}
+
+/// Whether `v`, defined between the loops, can be defined before the first one: a plain
+/// statement whose operands are (recursively) available there. Marks the statements to move.
+fn movable(
+    stmts: &[Stmt],
+    def_at: &HashMap<Var, usize>,
+    later: &HashSet<Var>,
+    v: Var,
+    hoist: &mut HashSet<usize>,
+) -> bool {
+    let Some(j) = def_at.get(&v).copied() else { return false };
+    if hoist.contains(&j) {
+        return true;
+    }
+    if matches!(stmts[j], Stmt::For(_) | Stmt::If(_)) {
+        return false;
+    }
+    hoist.insert(j);
+    reads(&stmts[j])
+        .into_iter()
+        .filter_map(Operand::var)
+        .all(|w| !later.contains(&w) || movable(stmts, def_at, later, w, hoist))
+}

@@ -1,0 +1,253 @@
+//! The storage plan of each loop: which values of an iteration its reverse sweep needs and cannot
+//! recompute, so that the forward loop saves them, one slot per iteration, in an array whose
+//! length the macro knows.
+//!
+//! The rule: the sweep of an iteration recomputes what it needs from values fixed before the
+//! loop and from the loop index; a value that depends on what the loop carries from one iteration
+//! to the next (directly or through other values) cannot be recomputed that way, so it is saved.
+//! Carried values that the loop only adds to (reductions, see [`super::additive`]) are never
+//! needed, so a reduction saves nothing and takes any number of iterations.
+//!
+//! This is a check too: a loop that must save values but whose number of iterations is not
+//! known at compile time is refused here, with the reason.
+
+use std::collections::{HashMap, HashSet};
+
+use proc_macro2::Span;
+
+use super::activity::varied;
+use super::cleanup::live;
+use super::residual::residuals;
+use crate::ir::{
+    Block, Func, Int, Loop, LoopId, Name, Operand, Range, Stmt, Var, reads, stmt_defs,
+};
+
+/// What one loop saves per iteration.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    /// The values saved each iteration: carried values first, then values of the body.
+    pub saved: Vec<Var>,
+    /// The number of slots, one per possible index value (the end of the range).
+    pub size: Option<Int>,
+    /// What the loop's reverse sweep reads from outside the loop.
+    pub free_needs: HashSet<Var>,
+}
+
+/// The plans of every loop that has a reverse sweep, and the activity they were made from.
+#[derive(Clone, Debug, Default)]
+pub struct Plans {
+    /// By loop.
+    pub loops: HashMap<LoopId, Plan>,
+    /// Which variables depend on a differentiated input.
+    pub varied: Vec<bool>,
+    /// Which variables are varied and reach an output: those that get adjoints.
+    pub active: Vec<bool>,
+}
+
+/// A loop that cannot be differentiated, and why.
+pub struct PlanError {
+    /// The loop's `for`.
+    pub span: Span,
+    /// The message.
+    pub message: String,
+}
+
+/// Plans every loop of `f` for its reverse sweep.
+pub fn plan(f: &Func) -> Result<Plans, Vec<PlanError>> {
+    let varied = varied(f);
+    let active: Vec<bool> = varied.iter().zip(live(f)).map(|(v, l)| *v && l).collect();
+    let mut p = Planner { f, active: &active, plans: Plans::default(), errors: Vec::new() };
+    p.block_needs(&f.body, None, &mut Vec::new());
+    let mut plans = p.plans;
+    match p.errors.is_empty() {
+        true => {
+            plans.varied = varied;
+            plans.active = active;
+            Ok(plans)
+        }
+        false => Err(p.errors),
+    }
+}
+
+struct Planner<'a> {
+    f: &'a Func,
+    active: &'a [bool],
+    plans: Plans,
+    errors: Vec<PlanError>,
+}
+
+impl Planner<'_> {
+    fn is_active(&self, op: Operand) -> bool {
+        op.var().is_some_and(|v| self.active[v.index()])
+    }
+
+    /// The values that reversing `block` reads, its own and free ones. `dep` marks the values of
+    /// a loop body that depend on the loop's carried values: those are saved into `saved`
+    /// instead of recomputed. Without `dep` (a branch), everything is recomputed.
+    fn block_needs(
+        &mut self,
+        block: &Block,
+        dep: Option<&[bool]>,
+        saved: &mut Vec<Var>,
+    ) -> HashSet<Var> {
+        let mut need = HashSet::new();
+        let mut must_run = HashSet::new();
+        for (i, s) in block.iter().enumerate() {
+            self.residuals(s, i, &mut need, &mut must_run);
+        }
+        for (i, s) in block.iter().enumerate().rev() {
+            let needed: Vec<Var> = stmt_defs(s).into_iter().filter(|v| need.contains(v)).collect();
+            if needed.is_empty() && !must_run.contains(&i) {
+                continue;
+            }
+            let mut recompute = must_run.contains(&i);
+            for v in needed {
+                match dep {
+                    Some(dep) if dep[v.index()] => {
+                        if !saved.contains(&v) {
+                            saved.push(v);
+                        }
+                    }
+                    _ => recompute = true,
+                }
+            }
+            if recompute {
+                need.extend(reads(s).into_iter().filter_map(Operand::var));
+            }
+        }
+        need
+    }
+
+    /// Adds to `need` what the adjoint of `s` (the `i`-th statement) reads; marks loops that must
+    /// run again in the sweep (to fill their own storage).
+    fn residuals(
+        &mut self,
+        s: &Stmt,
+        i: usize,
+        need: &mut HashSet<Var>,
+        must_run: &mut HashSet<usize>,
+    ) {
+        match s {
+            Stmt::Op { out, prim, args } if self.active[out.index()] => {
+                let wanted: Vec<bool> = args.iter().map(|a| self.is_active(*a)).collect();
+                let (read, read_out) = residuals(*prim, &wanted);
+                need.extend(args.iter().zip(read).filter(|(_, r)| *r).filter_map(|(a, _)| a.var()));
+                if read_out {
+                    need.insert(*out);
+                }
+            }
+            Stmt::For(l) if l.carried.iter().any(|c| self.active[c.param.index()]) => {
+                let plan = self.plan_loop(l);
+                if !plan.saved.is_empty() {
+                    must_run.insert(i);
+                }
+                need.extend(plan.free_needs.iter().copied());
+            }
+            Stmt::If(b) if b.outs.iter().any(|o| self.active[o.index()]) => {
+                need.insert(b.cond);
+                for block in [&b.then, &b.otherwise] {
+                    let inner = self.block_needs(block, None, &mut Vec::new());
+                    let defined = defs_in(block);
+                    need.extend(inner.into_iter().filter(|v| !defined.contains(v)));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Plans `l` (and the loops inside it) and records the plan.
+    fn plan_loop(&mut self, l: &Loop) -> Plan {
+        let dep = self.dependence(l);
+        let mut saved = Vec::new();
+        let need = self.block_needs(&l.body, Some(&dep), &mut saved);
+        // An additive carried value is never read by the sweep (its rules are `+` and `-`).
+        let mut carried: Vec<Var> =
+            l.carried.iter().map(|c| c.param).filter(|p| need.contains(p)).collect();
+        carried.extend(saved);
+        let defined = defs_in(&l.body);
+        let params: HashSet<Var> = l.carried.iter().map(|c| c.param).collect();
+        let free_needs =
+            need.into_iter().filter(|v| !defined.contains(v) && !params.contains(v)).collect();
+        let mut plan = Plan { saved: carried, size: None, free_needs };
+        if !plan.saved.is_empty() {
+            match size(&l.range) {
+                Ok(n) => plan.size = Some(n),
+                Err(why) => self.refuse(l, &plan.saved, why),
+            }
+        }
+        self.plans.loops.insert(l.index, plan.clone());
+        plan
+    }
+
+    /// Which values of `l`'s body depend on what the loop carries.
+    fn dependence(&self, l: &Loop) -> Vec<bool> {
+        let mut dep = vec![false; self.f.names.len()];
+        for c in &l.carried {
+            dep[c.param.index()] = true;
+        }
+        for s in &l.body {
+            let d = reads(s).iter().any(|op| op.var().is_some_and(|v| dep[v.index()]));
+            for v in stmt_defs(s) {
+                dep[v.index()] = d;
+            }
+        }
+        dep
+    }
+
+    fn refuse(&mut self, l: &Loop, saved: &[Var], why: &str) {
+        let names: Vec<String> = saved
+            .iter()
+            .filter_map(|v| match self.f.name(*v) {
+                Name::User { ident, .. } => Some(format!("`{ident}`")),
+                _ => None,
+            })
+            .collect();
+        let what = match names.is_empty() {
+            true => "values computed from what the loop updates".to_owned(),
+            false => names.join(", "),
+        };
+        let message = format!(
+            "`#[grad]` cannot differentiate this loop: its reverse sweep needs {what} from every iteration, which must then be stored, but {why}; give the loop a bound known at compile time (a literal, a `const` or a const generic parameter), or make it a reduction (`acc += expr`, where `expr` reads nothing the loop updates), which needs no storage"
+        );
+        let span = self.f.loops.get(l.index.0 as usize).map_or(Span::call_site(), |i| i.span);
+        self.errors.push(PlanError { span, message });
+    }
+}
+
+/// Every variable defined in `block`, nested blocks included.
+fn defs_in(block: &Block) -> HashSet<Var> {
+    let mut out = HashSet::new();
+    for s in block {
+        out.extend(stmt_defs(s));
+        match s {
+            Stmt::For(l) => {
+                out.extend(l.carried.iter().map(|c| c.param));
+                out.extend(defs_in(&l.body));
+            }
+            Stmt::If(b) => {
+                out.extend(defs_in(&b.then));
+                out.extend(defs_in(&b.otherwise));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The length of a storage array for `range`: one slot per index value below its end, so that
+/// the index itself is the slot.
+fn size(range: &Range) -> Result<Int, &'static str> {
+    let hi = &range.hi;
+    if !hi.loops.is_empty() {
+        return Err("its end changes with an outer loop, so the storage has no fixed length");
+    }
+    if !hi.params.is_empty() {
+        return Err("its number of iterations is known only at run time");
+    }
+    if range.inclusive && hi.generic {
+        return Err(
+            "the length of the storage would be a const generic plus one, which stable Rust cannot use as an array length (write `a..N + 1` with a `const`, or `a..N`)",
+        );
+    }
+    Ok(if range.inclusive { hi.plus(1) } else { hi.clone() })
+}

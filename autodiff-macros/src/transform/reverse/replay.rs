@@ -1,0 +1,175 @@
+//! Re-emitting primal statements: the forward pass itself (same variables), and the
+//! recomputation of values in the sweep (new variables, read in place of the old ones). A loop
+//! whose sweep runs in the same scope saves, each iteration, what its plan says.
+
+use super::Rev;
+use crate::ir::{
+    Block, Branch, Carry, Int, Loop, Name, Operand, Stmt, Suffix, Var, reads, stmt_defs,
+};
+
+impl Rev<'_> {
+    /// The forward pass: the function's statements with their own variables; its loops save
+    /// what their sweeps need.
+    pub(super) fn forward_pass(&mut self) {
+        for s in &self.f.body {
+            self.replay(s, false, true);
+        }
+    }
+
+    /// Recomputes, in a sweep, the statements of `block` whose operands are available here and
+    /// whose results are not (loops among them save what their own sweeps, in this scope, need).
+    pub(super) fn recompute(&mut self, block: &Block) {
+        for s in block {
+            let defs = stmt_defs(s);
+            if !defs.is_empty() && defs.iter().all(|v| self.b.is_mapped(*v)) {
+                continue;
+            }
+            if reads(s).into_iter().all(|op| self.available(op)) {
+                self.replay(s, true, true);
+            }
+        }
+    }
+
+    /// Re-emits `s`: with its own variables, or (`fresh`) with new ones read in place of the old
+    /// ones from here on. With `saves`, a loop saves what its plan says.
+    fn replay(&mut self, s: &Stmt, fresh: bool, saves: bool) {
+        let name = |out: &Var| self.f.name(*out).clone();
+        if !fresh {
+            match s {
+                Stmt::Op { out, prim, args } => self.b.copy(*out, *prim, args),
+                Stmt::For(l) => self.replay_loop(l, false, saves),
+                Stmt::If(br) => self.replay_branch(br, false),
+                other => self.b.emit(other.clone()),
+            }
+            return;
+        }
+        let (out, new) = match s {
+            Stmt::Op { out, prim, args } => (*out, self.b.recompute(name(out), *prim, args)),
+            Stmt::Test { out, cond } => (*out, Operand::Var(self.b.test(name(out), cond.clone()))),
+            Stmt::Load { out, array, index } => {
+                (*out, self.b.load(name(out), Operand::Var(*array), index.clone()))
+            }
+            Stmt::Store { out, array, index, value } => {
+                (*out, self.b.store(name(out), Operand::Var(*array), index.clone(), *value))
+            }
+            Stmt::Fill { out, value } => {
+                (*out, self.b.fill(name(out), self.f.ty(*out).clone(), *value))
+            }
+            Stmt::Array { out, elems } => {
+                (*out, self.b.array(name(out), self.f.ty(*out).clone(), elems.clone()))
+            }
+            Stmt::For(l) => return self.replay_loop(l, true, saves),
+            Stmt::If(br) => return self.replay_branch(br, true),
+        };
+        self.b.map(out, new);
+    }
+
+    /// The storage name of `v`: `v_saved`, or `saved` for a temporary.
+    fn saved_name(&self, v: Var) -> Name {
+        match self.f.name(v) {
+            Name::Temp => Name::Hint(crate::symbol::SAVED),
+            _ => Name::Derived { of: v, suffix: Suffix::Saved },
+        }
+    }
+
+    fn replay_loop(&mut self, l: &Loop, fresh: bool, saves: bool) {
+        let active = l.carried.iter().any(|c| self.active[c.param.index()]);
+        let plan = self.plans.loops.get(&l.index).filter(|_| saves && active);
+        let saved: Vec<Var> = plan.map(|p| p.saved.clone()).unwrap_or_default();
+        let size = plan.and_then(|p| p.size.clone()).unwrap_or_else(|| Int::lit(0));
+        let slot = vec![Int::index(l.index)];
+        let mut carried: Vec<Carry> = Vec::new();
+        for c in &l.carried {
+            let param = match fresh {
+                true => self.b.fresh(self.f.name(c.param).clone(), self.f.ty(c.param).clone()),
+                false => c.param,
+            };
+            carried.push(Carry { param, init: self.b.resolve(c.init) });
+        }
+        let mut storage = Vec::new();
+        for v in &saved {
+            let ty = self.f.ty(*v).repeated(size.clone());
+            let init = crate::transform::zero(&mut self.b, &ty);
+            let param = self.b.fresh(self.saved_name(*v), ty);
+            carried.push(Carry { param, init });
+            storage.push(Operand::Var(param));
+        }
+        self.b.begin();
+        for (c, new) in l.carried.iter().zip(&carried) {
+            if fresh {
+                self.b.map(c.param, Operand::Var(new.param));
+            }
+        }
+        let mut save = |r: &mut Self, v: Var, storage: &mut Vec<Operand>| {
+            if let Some(k) = saved.iter().position(|s| *s == v) {
+                let value = r.b.resolve(Operand::Var(v));
+                storage[k] = r.b.store(r.saved_name(v), storage[k], slot.clone(), value);
+            }
+        };
+        for c in &l.carried {
+            save(self, c.param, &mut storage);
+        }
+        for s in &l.body {
+            self.replay(s, fresh, false);
+            for v in stmt_defs(s) {
+                save(self, v, &mut storage);
+            }
+        }
+        let mut yields: Vec<Operand> = l.yields.iter().map(|y| self.b.resolve(*y)).collect();
+        yields.extend(storage);
+        let body = self.b.end();
+        let mut outs = Vec::new();
+        for o in &l.outs {
+            let new = match fresh {
+                true => self.b.fresh(self.f.name(*o).clone(), self.f.ty(*o).clone()),
+                false => *o,
+            };
+            outs.push(new);
+        }
+        let mut kept = Vec::new();
+        for v in &saved {
+            let ty = self.f.ty(*v).repeated(size.clone());
+            let out = self.b.fresh(self.saved_name(*v), ty);
+            outs.push(out);
+            kept.push((*v, out));
+        }
+        if fresh {
+            for (o, new) in l.outs.iter().zip(&outs) {
+                self.b.map(*o, Operand::Var(*new));
+            }
+        }
+        let range = l.range.clone();
+        self.b.emit_loop(Loop { index: l.index, range, carried, body, yields, outs });
+        if !kept.is_empty() {
+            self.storage.insert(l.index, kept);
+        }
+    }
+
+    fn replay_branch(&mut self, br: &Branch, fresh: bool) {
+        let mut side = |r: &mut Self, block: &Block, yields: &[Operand]| {
+            r.b.begin();
+            for s in block {
+                r.replay(s, fresh, false);
+            }
+            let yields: Vec<Operand> = yields.iter().map(|y| r.b.resolve(*y)).collect();
+            (r.b.end(), yields)
+        };
+        let (then, then_yields) = side(self, &br.then, &br.then_yields);
+        let (otherwise, else_yields) = side(self, &br.otherwise, &br.else_yields);
+        let outs: Vec<Var> = match fresh {
+            true => br
+                .outs
+                .iter()
+                .map(|o| self.b.fresh(self.f.name(*o).clone(), self.f.ty(*o).clone()))
+                .collect(),
+            false => br.outs.clone(),
+        };
+        if fresh {
+            for (o, new) in br.outs.iter().zip(&outs) {
+                self.b.map(*o, Operand::Var(*new));
+            }
+        }
+        let cond = br.cond;
+        self.b.emit_if(Branch { cond, then, then_yields, otherwise, else_yields, outs });
+    }
+}
