@@ -11,7 +11,7 @@ use crate::ctxt::Ctxt;
 use crate::ir::{Func, verify};
 use crate::lower::{self, Lowered};
 use crate::symbol;
-use crate::transform::{Seed, dead_code, forward, plan, reverse, select_outputs};
+use crate::transform::{Seed, dead_code, forward, fuse, plan, reverse, select_outputs};
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
 /// the errors found.
@@ -71,8 +71,8 @@ pub struct Derived {
 pub fn derivatives(lowered: &Lowered, args: &Args) -> Result<Derived, String> {
     let primal = checked(lowered.func.clone(), "lowering")?;
     let plans = plan(&primal).map_err(|_| "a loop could not be planned".to_owned())?;
-    let grad = reverse(&primal, &plans, Seed::One);
-    let grad = checked(dead_code(&grad), "the reverse transform")?;
+    let grad = checked(reverse(&primal, &plans, Seed::One), "the reverse transform")?;
+    let grad = checked(dead_code(&fuse(&grad)), "loop fusion")?;
     let jvp = match args.jvp {
         true => Some(checked(dead_code(&forward(&primal)), "the forward transform")?),
         false => None,

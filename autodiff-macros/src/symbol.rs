@@ -96,6 +96,8 @@ pub const SUFFIX_SAVED: &str = "saved";
 pub const OUT_BAR: &str = "out_bar";
 /// The storage of a temporary's value, per iteration of a loop.
 pub const SAVED: &str = "saved";
+/// Names for the indices of loops the macro writes (or whose index the user wrote as `_`).
+pub const INDEX_NAMES: &[&str] = &["i", "j", "k", "l", "m", "n"];
 /// Prefix of temporaries (`t0`, `t1`, ...).
 pub const TEMP_PREFIX: &str = "t";
 /// Suffixes of the generated functions.

@@ -1,240 +1,359 @@
-//! Rendering IR statements as Rust: one `let` per named variable, single-use temporaries inlined
-//! into their reader, parentheses only where precedence needs them.
+//! Statements: one `let` per value that has a name, assignments (`s += …`, `y[i] += …`) to the
+//! mutable variables that carry values through loops and updates, and `for` loops and `if`s with
+//! their blocks.
 
-use proc_macro2::{Ident, Literal, Span, TokenStream};
+use std::collections::{HashMap, HashSet};
+
+use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, quote};
 
-use crate::ir::{Cmp, Func, Operand, Prec, Prim, Var};
+use super::expr::Expr;
+use super::layout::{Layout, Repr};
+use crate::ir::{Block, Branch, Cond, Func, Int, Loop, Operand, Prec, Prim, Stmt, Var};
 
-/// A straight-line statement (the codegen of blocks comes later).
-#[derive(Clone)]
-pub struct Stmt {
-    /// Defined variable.
-    pub out: Var,
-    /// Primitive.
-    pub prim: Prim,
-    /// Operands.
-    pub args: Vec<Operand>,
-}
-
-/// The straight-line statements of `f`.
-pub fn ops(f: &Func) -> Vec<Stmt> {
-    f.body
-        .iter()
-        .filter_map(|s| match s {
-            crate::ir::Stmt::Op { out, prim, args } => {
-                Some(Stmt { out: *out, prim: *prim, args: args.clone() })
-            }
-            _ => None,
-        })
-        .collect()
-}
-use crate::symbol;
-
-/// How many statements after its definition a single-use temporary may be read and still be
-/// inlined into its reader. Inlining a value read much later would move its computation there and
-/// keep all its operands alive across the statements in between (across libm calls every `f64`
-/// register is caller-saved, so that means spills): measured, unlimited inlining made a 93-statement
-/// gradient about 7 % slower than this (see BENCHMARKS.md).
-const INLINE_DISTANCE: usize = 8;
-
-/// Which variables are inlined: temporaries defined by a statement and read exactly once, within
-/// [`INLINE_DISTANCE`] statements (the outputs count as read after the last statement).
-pub fn inlined(f: &Func) -> Vec<bool> {
-    let stmts = ops(f);
-    let mut uses = vec![0_usize; f.names.len()];
-    let mut last_read = vec![0_usize; f.names.len()];
-    let reads = stmts.iter().enumerate().flat_map(|(i, s)| s.args.iter().map(move |a| (i, a)));
-    let outputs = f.outputs.iter().map(|a| (stmts.len(), a));
-    for (at, v) in reads.chain(outputs).filter_map(|(i, op)| Some((i, op.var()?))) {
-        uses[v.index()] += 1;
-        last_read[v.index()] = at;
-    }
-    let mut inline = vec![false; f.names.len()];
-    for (i, s) in stmts.iter().enumerate() {
-        let v = s.out.index();
-        inline[v] = f.name(s.out).is_temp() && uses[v] == 1 && last_read[v] - i <= INLINE_DISTANCE;
-    }
-    inline
-}
-
-/// An expression and how tightly it binds.
-struct Expr {
-    tokens: TokenStream,
-    prec: Prec,
-}
-
-impl Expr {
-    fn new(tokens: TokenStream, prec: Prec) -> Self {
-        Expr { tokens, prec }
-    }
-
-    /// The tokens, parenthesised unless the expression binds at least as tightly as `min`.
-    fn at_least(self, min: Prec) -> TokenStream {
-        let t = self.tokens;
-        if self.prec >= min { t } else { quote!((#t)) }
-    }
-}
-
-/// Renders the statements and outputs of one function.
+/// Renders the statements of one function.
 pub struct Renderer<'a> {
-    f: &'a Func,
-    stmts: Vec<Stmt>,
-    idents: &'a [Option<Ident>],
-    defs: Vec<Option<usize>>,
+    /// The function.
+    pub f: &'a Func,
+    /// Where each value lives.
+    pub layout: &'a Layout,
+    /// The identifier of each variable (its slot's, for a slot member); `None` when inlined.
+    pub idents: &'a [Option<Ident>],
+    /// The name of each loop's index.
+    pub loops: &'a [Ident],
+    /// The statement defining each variable that an `Op`, `Test` or `Load` defines.
+    pub defs: HashMap<Var, &'a Stmt>,
+    /// Inputs taken by reference (copied with `*` into a mutable variable).
+    pub by_ref: &'a HashSet<Var>,
 }
 
 impl<'a> Renderer<'a> {
-    /// A renderer for `f` with the identifiers chosen by the namer (`None` = inlined).
-    pub fn new(f: &'a Func, idents: &'a [Option<Ident>]) -> Self {
-        let mut defs = vec![None; f.names.len()];
-        let stmts = ops(f);
-        for (i, s) in stmts.iter().enumerate() {
-            defs[s.out.index()] = Some(i);
-        }
-        Renderer { f, stmts, idents, defs }
+    /// A renderer for `f`.
+    pub fn new(
+        f: &'a Func,
+        layout: &'a Layout,
+        idents: &'a [Option<Ident>],
+        loops: &'a [Ident],
+        by_ref: &'a HashSet<Var>,
+    ) -> Self {
+        let mut defs = HashMap::new();
+        collect_defs(&f.body, &mut defs);
+        Renderer { f, layout, idents, loops, defs, by_ref }
     }
 
-    /// `let name = expr;` for every variable that is not inlined, in order.
-    pub fn statements(&self) -> Vec<TokenStream> {
-        let named =
-            self.stmts.iter().filter_map(|s| Some((self.idents[s.out.index()].as_ref()?, s)));
-        named
-            .map(|(id, s)| {
-                let e = self.stmt(s).tokens;
-                quote!(let #id = #e;)
+    fn ident(&self, v: Var) -> TokenStream {
+        match &self.idents[v.index()] {
+            Some(id) => id.to_token_stream(),
+            None => quote!(_),
+        }
+    }
+
+    /// `let x = e;`, `let mut x = e;` or `x = e;` for the value `out`, by its representation.
+    fn bind(&self, out: Var, e: TokenStream) -> TokenStream {
+        let id = self.ident(out);
+        match self.layout.repr[out.index()] {
+            Repr::Inline => TokenStream::new(),
+            Repr::Let => quote!(let #id = #e;),
+            Repr::Slot(_) if self.layout.declares(out) => match self.layout.mutable(out) {
+                true => quote!(let mut #id = #e;),
+                false => quote!(let #id = #e;),
+            },
+            Repr::Slot(_) => quote!(#id = #e;),
+        }
+    }
+
+    /// The statements of `block`.
+    pub fn block(&self, block: &Block) -> Vec<TokenStream> {
+        block.iter().map(|s| self.stmt(s)).collect()
+    }
+
+    fn stmt(&self, s: &Stmt) -> TokenStream {
+        match s {
+            Stmt::Op { out, prim, args } => match self.compound(*out, *prim, args) {
+                Some(t) => t,
+                None => self.bind(*out, self.expr(s).tokens),
+            },
+            Stmt::Test { out, .. } | Stmt::Load { out, .. } => self.bind(*out, self.expr(s).tokens),
+            Stmt::Store { out, array, index, value } => self.store(*out, *array, index, *value),
+            Stmt::Fill { out, value } => {
+                let mut e = self.operand(*value).tokens;
+                if let Some(shape) = self.f.ty(*out).shape() {
+                    for d in shape.dims.iter().rev() {
+                        let n = self.int(d);
+                        e = quote!([#e; #n]);
+                    }
+                }
+                self.bind(*out, e)
+            }
+            Stmt::Array { out, elems } => {
+                let items = elems.iter().map(|e| self.operand(*e).tokens);
+                self.bind(*out, quote!([#(#items),*]))
+            }
+            Stmt::For(l) => self.for_loop(l),
+            Stmt::If(b) => self.branch(b),
+        }
+    }
+
+    /// `s += e` for `s = s + e` when both are one variable (and `-=`, `*=`, `/=`).
+    fn compound(&self, out: Var, prim: Prim, args: &[Operand]) -> Option<TokenStream> {
+        if self.layout.declares(out) || self.layout.slot(out).is_none() {
+            return None;
+        }
+        let here = Operand::Var(out);
+        let op = match prim {
+            Prim::Add => quote!(+=),
+            Prim::Sub => quote!(-=),
+            Prim::Mul => quote!(*=),
+            Prim::Div => quote!(/=),
+            _ => return None,
+        };
+        let rhs = if self.layout.same_slot(args[0], here) {
+            args[1]
+        } else if matches!(prim, Prim::Add | Prim::Mul) && self.layout.same_slot(args[1], here) {
+            args[0]
+        } else {
+            return None;
+        };
+        let id = self.ident(out);
+        let rhs = self.operand(rhs).tokens;
+        Some(quote!(#id #op #rhs;))
+    }
+
+    /// `y[i] = v;` in place, `y[i] += e;` for an update of the element, or a copy then the
+    /// write when the old array is still needed.
+    fn store(&self, out: Var, array: Var, index: &[Int], value: Operand) -> TokenStream {
+        let id = self.ident(out);
+        let ix = self.index(index);
+        let write = match self.element_update(out, index, value) {
+            Some((op, rhs)) => quote!(#id #ix #op #rhs;),
+            None => {
+                let v = self.operand(value).tokens;
+                quote!(#id #ix = #v;)
+            }
+        };
+        if self.layout.same_slot(Operand::Var(array), Operand::Var(out)) {
+            return write;
+        }
+        let src = self.operand(Operand::Var(array)).tokens;
+        let src = if self.by_ref.contains(&array) { quote!(*#src) } else { src };
+        match self.layout.declares(out) || self.layout.slot(out).is_none() {
+            true => quote!(let mut #id = #src; #write),
+            false => quote!(#id = #src; #write),
+        }
+    }
+
+    /// `(+=, e)` when `value` is `out[index] + e` read from the same variable, inlined.
+    fn element_update(
+        &self,
+        out: Var,
+        index: &[Int],
+        value: Operand,
+    ) -> Option<(TokenStream, TokenStream)> {
+        let v = value.var().filter(|v| self.layout.repr[v.index()] == Repr::Inline)?;
+        let Stmt::Op { prim, args, .. } = self.defs.get(&v)? else { return None };
+        let is_old = |op: Operand| {
+            op.var().filter(|l| self.layout.repr[l.index()] == Repr::Inline).is_some_and(|l| {
+                matches!(self.defs.get(&l), Some(Stmt::Load { array, index: ix, .. })
+                    if ix.as_slice() == index && self.layout.same_slot(Operand::Var(*array), Operand::Var(out)))
             })
-            .collect()
+        };
+        let (op, rhs) = match prim {
+            Prim::Add if is_old(args[0]) => (quote!(+=), args[1]),
+            Prim::Add if is_old(args[1]) => (quote!(+=), args[0]),
+            Prim::Sub if is_old(args[0]) => (quote!(-=), args[1]),
+            Prim::Mul if is_old(args[0]) => (quote!(*=), args[1]),
+            Prim::Mul if is_old(args[1]) => (quote!(*=), args[0]),
+            Prim::Div if is_old(args[0]) => (quote!(/=), args[1]),
+            _ => return None,
+        };
+        Some((op, self.operand(rhs).tokens))
+    }
+
+    /// Assignments that make each slot in `targets` hold the matching value: one `s = e;`, or a
+    /// tuple assignment when several are written at once (so none reads another's new value).
+    fn assign(&self, pairs: Vec<(Var, Operand)>) -> TokenStream {
+        let pending: Vec<(TokenStream, TokenStream)> = pairs
+            .into_iter()
+            .filter(|(slot, value)| !self.layout.same_slot(Operand::Var(*slot), *value))
+            .map(|(slot, value)| (self.ident(slot), self.operand(value).tokens))
+            .collect();
+        match pending.as_slice() {
+            [] => TokenStream::new(),
+            [(s, e)] => quote!(#s = #e;),
+            _ => {
+                let (ss, es): (Vec<_>, Vec<_>) = pending.into_iter().unzip();
+                quote!((#(#ss),*) = (#(#es),*);)
+            }
+        }
+    }
+
+    fn for_loop(&self, l: &Loop) -> TokenStream {
+        let mut before = Vec::new();
+        for c in &l.carried {
+            if self.layout.declares(c.param) {
+                let id = self.ident(c.param);
+                let init = self.operand(c.init).tokens;
+                let init = match c.init.var() {
+                    Some(v) if self.by_ref.contains(&v) => quote!(*#init),
+                    _ => init,
+                };
+                before.push(quote!(let mut #id = #init;));
+            } else if !self.layout.same_slot(c.init, Operand::Var(c.param)) {
+                before.push(self.assign(vec![(c.param, c.init)]));
+            }
+        }
+        let body = self.block(&l.body);
+        let pairs = l.carried.iter().zip(&l.yields).map(|(c, y)| (c.param, *y)).collect();
+        let yields = self.assign(pairs);
+        let index = match reads_index(self.f, l) {
+            true => self.loops[l.index.0 as usize].to_token_stream(),
+            false => quote!(_),
+        };
+        let r = &l.range;
+        let (lo, hi) = (self.int_bound(&r.lo), self.int_bound(&r.hi));
+        let range = match r.inclusive {
+            true => quote!(#lo..=#hi),
+            false => quote!(#lo..#hi),
+        };
+        let range = if r.rev { quote!((#range).rev()) } else { range };
+        quote! {
+            #(#before)*
+            for #index in #range {
+                #(#body)*
+                #yields
+            }
+        }
+    }
+
+    /// A range bound: parenthesised unless it is a single token tree.
+    fn int_bound(&self, i: &Int) -> TokenStream {
+        let t = self.int(i);
+        if t.clone().into_iter().count() == 1 { t } else { quote!((#t)) }
+    }
+
+    fn branch(&self, b: &Branch) -> TokenStream {
+        let cond = self.operand(Operand::Var(b.cond)).at_least(Prec::Or);
+        // Results that live in a variable declared before the branch are assigned in place;
+        // the others are the branch's value.
+        let in_place: Vec<bool> = b
+            .outs
+            .iter()
+            .map(|o| self.layout.slot(*o).is_some() && !self.layout.declares(*o))
+            .collect();
+        let side = |block: &Block, yields: &[Operand]| {
+            let stmts = self.block(block);
+            let pairs = b
+                .outs
+                .iter()
+                .zip(yields)
+                .zip(&in_place)
+                .filter(|(_, p)| **p)
+                .map(|((o, y), _)| (*o, *y))
+                .collect();
+            let assigns = self.assign(pairs);
+            let values: Vec<TokenStream> = yields
+                .iter()
+                .zip(&in_place)
+                .filter(|(_, p)| !**p)
+                .map(|(y, _)| self.operand(*y).tokens)
+                .collect();
+            let value = match values.as_slice() {
+                [] => TokenStream::new(),
+                [one] => one.clone(),
+                many => quote!((#(#many),*)),
+            };
+            quote!(#(#stmts)* #assigns #value)
+        };
+        let then = side(&b.then, &b.then_yields);
+        let otherwise = side(&b.otherwise, &b.else_yields);
+        let results: Vec<Var> =
+            b.outs.iter().zip(&in_place).filter(|(_, p)| !**p).map(|(o, _)| *o).collect();
+        let else_part =
+            if otherwise.is_empty() { TokenStream::new() } else { quote!(else { #otherwise }) };
+        let pattern = |o: &Var| {
+            let id = self.ident(*o);
+            match self.layout.mutable(*o) {
+                true => quote!(mut #id),
+                false => id,
+            }
+        };
+        match results.as_slice() {
+            [] => quote!(if #cond { #then } #else_part),
+            [one] => {
+                let p = pattern(one);
+                quote!(let #p = if #cond { #then } else { #otherwise };)
+            }
+            many => {
+                let ps = many.iter().map(pattern);
+                quote!(let (#(#ps),*) = if #cond { #then } else { #otherwise };)
+            }
+        }
     }
 
     /// An output (or any operand) as an expression in a position that needs no parentheses.
     pub fn value(&self, op: Operand) -> TokenStream {
         self.operand(op).tokens
     }
+}
 
-    fn operand(&self, op: Operand) -> Expr {
-        match op {
-            Operand::Var(v) => match (&self.idents[v.index()], self.defs[v.index()]) {
-                (Some(id), _) => Expr::new(id.to_token_stream(), Prec::Atom),
-                (None, Some(i)) => self.stmt(&self.stmts[i]),
-                (None, None) => Expr::new(quote!(::core::f64::NAN), Prec::Atom),
-            },
-            Operand::Lit(x) => literal(x, false),
-            Operand::Ext(e) => {
-                let ext = &self.f.exts[e.0 as usize];
-                Expr::new(ext.tokens.clone(), ext.prec)
+/// The defining statement of every value an `Op`, `Test` or `Load` defines, nested ones included.
+fn collect_defs<'a>(block: &'a Block, defs: &mut HashMap<Var, &'a Stmt>) {
+    for s in block {
+        match s {
+            Stmt::Op { out, .. } | Stmt::Test { out, .. } | Stmt::Load { out, .. } => {
+                defs.insert(*out, s);
             }
-            Operand::Bool(b) => Expr::new(quote!(#b), Prec::Atom),
+            Stmt::For(l) => collect_defs(&l.body, defs),
+            Stmt::If(b) => {
+                collect_defs(&b.then, defs);
+                collect_defs(&b.otherwise, defs);
+            }
+            _ => {}
         }
-    }
-
-    /// The operand as a method receiver: literals get an `f64` suffix.
-    fn receiver(&self, op: Operand) -> TokenStream {
-        match op {
-            Operand::Lit(x) => literal(x, true).at_least(Prec::Atom),
-            other => self.operand(other).at_least(Prec::Atom),
-        }
-    }
-
-    fn stmt(&self, s: &Stmt) -> Expr {
-        let a = |i: usize| s.args[i];
-        let binary = |op: TokenStream, prec: Prec| {
-            let l = self.operand(a(0)).at_least(prec);
-            let r = self.operand(a(1));
-            let r = if r.prec > prec {
-                r.tokens
-            } else {
-                Expr::new(r.tokens, r.prec).at_least(Prec::Atom)
-            };
-            Expr::new(quote!(#l #op #r), prec)
-        };
-        match s.prim {
-            Prim::Neg => {
-                let x = self.operand(a(0));
-                let x = if x.prec > Prec::Unary { x.tokens } else { x.at_least(Prec::Atom) };
-                Expr::new(quote!(-#x), Prec::Unary)
-            }
-            Prim::Add => binary(quote!(+), Prec::Sum),
-            Prim::Sub => binary(quote!(-), Prec::Sum),
-            Prim::Mul => binary(quote!(*), Prec::Product),
-            Prim::Div => binary(quote!(/), Prec::Product),
-            Prim::Select(cmp) => self.select(cmp, s),
-            Prim::Powi(n) => {
-                let x = self.receiver(a(0));
-                let n = Literal::i32_unsuffixed(n);
-                Expr::new(quote!(#x.powi(#n)), Prec::Atom)
-            }
-            prim => {
-                let name =
-                    Ident::new(symbol::prim_method(prim).unwrap_or("abs"), Span::call_site());
-                let x = self.receiver(a(0));
-                let rest: Vec<TokenStream> =
-                    s.args[1..].iter().map(|o| self.operand(*o).tokens).collect();
-                Expr::new(quote!(#x.#name(#(#rest),*)), Prec::Atom)
-            }
-        }
-    }
-
-    /// `if p <cmp> q { a } else { b }`, with a nested select in `b` written as `else if`.
-    fn select(&self, cmp: Cmp, s: &Stmt) -> Expr {
-        let side = |op: Operand| self.operand(op).at_least(Prec::Unary);
-        let (p, q) = (side(s.args[0]), side(s.args[1]));
-        let op = match cmp {
-            Cmp::Eq => quote!(==),
-            Cmp::Ne => quote!(!=),
-            Cmp::Lt => quote!(<),
-            Cmp::Le => quote!(<=),
-            Cmp::Gt => quote!(>),
-            Cmp::Ge => quote!(>=),
-        };
-        let then = self.operand(s.args[2]).tokens;
-        let otherwise = self.operand(s.args[3]);
-        let otherwise = if otherwise.prec == Prec::If {
-            otherwise.tokens
-        } else {
-            let t = otherwise.tokens;
-            quote!({ #t })
-        };
-        Expr::new(quote!(if #p #op #q { #then } else #otherwise), Prec::If)
     }
 }
 
-/// An `f64` literal; a receiver gets the `_f64` suffix so that its type is known. Named constants
-/// of `core::f64::consts` are written by name, and non-finite values by their constant.
-fn literal(x: f64, receiver: bool) -> Expr {
-    if let Some((name, _)) = symbol::CONSTS.iter().find(|(_, c)| c.to_bits() == x.abs().to_bits()) {
-        let name = Ident::new(name, Span::call_site());
-        return match x.is_sign_negative() {
-            false => Expr::new(quote!(::core::f64::consts::#name), Prec::Atom),
-            true => Expr::new(quote!(-::core::f64::consts::#name), Prec::Unary),
-        };
+/// Whether the body of `l` reads its index (otherwise the loop is written `for _ in …`).
+fn reads_index(f: &Func, l: &Loop) -> bool {
+    let id = l.index;
+    let int = |i: &Int| i.loops.contains(&id);
+    let op = |o: &Operand| matches!(o, Operand::Ext(e) if f.exts[e.0 as usize].loops.contains(&id));
+    block_reads(&l.body, &l.yields, &int, &op)
+}
+
+type Probe<'p, T> = &'p dyn Fn(&T) -> bool;
+
+fn block_reads(b: &Block, yields: &[Operand], int: Probe<Int>, op: Probe<Operand>) -> bool {
+    yields.iter().any(op) || b.iter().any(|s| stmt_reads(s, int, op))
+}
+
+fn stmt_reads(s: &Stmt, int: Probe<Int>, op: Probe<Operand>) -> bool {
+    match s {
+        Stmt::Op { args, .. } => args.iter().any(op),
+        Stmt::Test { cond, .. } => cond_reads(cond, int, op),
+        Stmt::Load { index, .. } => index.iter().any(int),
+        Stmt::Store { index, value, .. } => index.iter().any(int) || op(value),
+        Stmt::Fill { value, .. } => op(value),
+        Stmt::Array { elems, .. } => elems.iter().any(op),
+        Stmt::For(l) => {
+            int(&l.range.lo)
+                || int(&l.range.hi)
+                || l.carried.iter().any(|c| op(&c.init))
+                || block_reads(&l.body, &l.yields, int, op)
+        }
+        Stmt::If(b) => {
+            block_reads(&b.then, &b.then_yields, int, op)
+                || block_reads(&b.otherwise, &b.else_yields, int, op)
+        }
     }
-    if x.is_nan() {
-        return Expr::new(quote!(::core::f64::NAN), Prec::Atom);
-    }
-    if x.is_infinite() {
-        let t =
-            if x > 0.0 { quote!(::core::f64::INFINITY) } else { quote!(::core::f64::NEG_INFINITY) };
-        return Expr::new(t, Prec::Atom);
-    }
-    let magnitude = if x != 0.0 && !(1e-5..1e16).contains(&x.abs()) {
-        // `1e308`, not a 309-digit literal
-        format!("{:e}", x.abs())
-            .parse::<Literal>()
-            .unwrap_or_else(|_| Literal::f64_unsuffixed(x.abs()))
-    } else {
-        Literal::f64_unsuffixed(x.abs())
-    };
-    let magnitude = if receiver {
-        format!("{magnitude}_f64")
-            .parse::<Literal>()
-            .unwrap_or_else(|_| Literal::f64_suffixed(x.abs()))
-    } else {
-        magnitude
-    };
-    if x.is_sign_negative() {
-        Expr::new(quote!(-#magnitude), Prec::Unary)
-    } else {
-        Expr::new(magnitude.into_token_stream(), Prec::Atom)
+}
+
+fn cond_reads(c: &Cond, int: Probe<Int>, op: Probe<Operand>) -> bool {
+    match c {
+        Cond::F64(_, a, b) => op(a) || op(b),
+        Cond::Int(_, a, b) => int(a) || int(b),
+        Cond::Var(_) => false,
+        Cond::Not(c) => cond_reads(c, int, op),
+        Cond::And(a, b) | Cond::Or(a, b) => cond_reads(a, int, op) || cond_reads(b, int, op),
     }
 }

@@ -2,8 +2,11 @@
 
 mod attrs;
 mod body;
+mod expr;
 mod hessian;
+mod layout;
 mod names;
+mod reads;
 mod signature;
 
 use std::collections::{HashMap, HashSet};
@@ -12,10 +15,16 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, quote};
 use syn::ItemFn;
 
-use crate::ir::{Func, Operand};
+use crate::ir::{Func, Ty};
 use crate::lower::Param;
 use crate::symbol;
 use names::Namer;
+
+/// The layout of `f`, as text (for debugging tests).
+#[cfg(test)]
+pub fn debug_layout(f: &Func) -> String {
+    layout::debug(f)
+}
 
 /// Which derivative function is being emitted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,12 +46,23 @@ impl Kind {
         }
     }
 
-    /// Sizes of the output groups, for `n` differentiated parameters.
-    fn groups(self, n: usize) -> Vec<usize> {
+    /// Sizes of the output groups, for `values` outputs of the function and `n` differentiated
+    /// parameters.
+    fn groups(self, values: usize, n: usize) -> Vec<usize> {
         match self {
-            Kind::Grad => vec![1, n],
-            Kind::Jvp => vec![1, 1],
+            Kind::Grad => vec![values, n],
+            Kind::Jvp => vec![values, values],
             Kind::Hvp => vec![1, n, n],
+        }
+    }
+
+    /// How many outputs of the transformed function are derivatives (the rest are values).
+    fn derived_outputs(self, f: &Func) -> usize {
+        let n = f.active.len();
+        match self {
+            Kind::Grad => n,
+            Kind::Jvp => f.outputs.len() / 2,
+            Kind::Hvp => 2 * n,
         }
     }
 }
@@ -55,8 +75,8 @@ struct Piece<'a> {
     doc: &'a str,
     /// The user's parameters its body reads.
     used: &'a HashSet<String>,
-    /// The direction parameters it adds.
-    extra: &'a [Ident],
+    /// The parameters it adds (directions), with their types.
+    extra: &'a [(Ident, TokenStream)],
 }
 
 /// What every generated function shares: the user's function and its parameters.
@@ -100,66 +120,91 @@ impl Context<'_> {
     /// The names the body of `f` reads among the user's parameters.
     fn used_params(&self, f: &Func) -> HashSet<String> {
         let mut read: HashSet<crate::ir::Var> = HashSet::new();
-        let mut exts = HashSet::new();
-        let stmts = body::ops(f);
-        for op in stmts.iter().flat_map(|s| s.args.iter()).chain(&f.outputs) {
-            match op {
-                Operand::Var(v) => {
-                    read.insert(*v);
-                }
-                Operand::Ext(e) => {
-                    exts.extend(f.exts[e.0 as usize].params.iter().cloned());
-                }
-                Operand::Lit(_) | Operand::Bool(_) => {}
-            }
-        }
+        let mut names = HashSet::new();
+        reads::collect(f, &mut read, &mut names);
         let inputs = self.params.iter().filter(|p| p.input.is_some_and(|v| read.contains(&v)));
-        exts.extend(inputs.map(|p| symbol::unraw(&p.ident)));
-        exts
+        names.extend(inputs.map(|p| symbol::unraw(&p.ident)));
+        names
     }
 
     /// A derivative function `f_<kind>` with the body `f`.
     pub fn derivative(&self, kind: Kind, f: &Func) -> TokenStream {
         let mut namer = Namer::new(self.item.to_token_stream());
-        let inline = body::inlined(f);
+        let layout = layout::layout(f);
         let params: HashMap<_, _> =
             self.params.iter().filter_map(|p| Some((p.input?, p.ident.clone()))).collect();
-        let idents = names::assign(&mut namer, f, &params, &inline);
-        let extra: Vec<Ident> =
-            f.inputs[f.user_inputs..].iter().filter_map(|v| idents[v.index()].clone()).collect();
+        let (idents, loops) = names::assign(&mut namer, f, &params, &layout);
+        let by_ref = self.by_ref(f);
+        let renderer = body::Renderer::new(f, &layout, &idents, &loops, &by_ref);
+        let stmts = renderer.block(&f.body);
+        let values = f.outputs.len() - kind.derived_outputs(f);
+        let groups = kind.groups(values, f.active.len());
+        let mut outputs = f.outputs.iter().map(|o| (renderer.value(*o), f.operand_ty(*o)));
+        let mut parts = Vec::new();
+        let mut types = Vec::new();
+        for n in &groups {
+            let (group, tys): (Vec<TokenStream>, Vec<Ty>) = outputs.by_ref().take(*n).unzip();
+            let tys: Vec<TokenStream> = tys.iter().map(signature::ty).collect();
+            if *n == 1 {
+                parts.push(quote!(#(#group)*));
+                types.push(quote!(#(#tys)*));
+            } else {
+                parts.push(quote!((#(#group),*)));
+                types.push(quote!((#(#tys),*)));
+            }
+        }
         let used = self.used_params(f);
-        let renderer = body::Renderer::new(f, &idents);
-        let stmts = renderer.statements();
-        let groups = kind.groups(f.active.len());
-        let mut outputs = f.outputs.iter().map(|o| renderer.value(*o));
-        let parts: Vec<TokenStream> = groups
+        let read: HashSet<crate::ir::Var> = {
+            let mut read = HashSet::new();
+            reads::collect(f, &mut read, &mut HashSet::new());
+            read
+        };
+        let extra: Vec<(Ident, TokenStream)> = f.inputs[f.user_inputs..]
             .iter()
-            .map(|n| {
-                let group: Vec<TokenStream> = outputs.by_ref().take(*n).collect();
-                if *n == 1 { quote!(#(#group)*) } else { quote!((#(#group),*)) }
+            .map(|v| {
+                let id = idents[v.index()].clone().unwrap_or_else(|| namer.local("_"));
+                let id = match read.contains(v) {
+                    true => id,
+                    false => namer.local(&format!("_{id}")),
+                };
+                (id, self.extra_type(f, *v))
             })
             .collect();
-        let read: HashSet<String> = body::ops(f)
-            .iter()
-            .flat_map(|s| s.args.iter())
-            .chain(&f.outputs)
-            .filter_map(|o| o.var())
-            .filter_map(|v| idents[v.index()].as_ref().map(ToString::to_string))
-            .collect();
-        let extra_decl: Vec<Ident> = extra
-            .iter()
-            .map(|d| match read.contains(&d.to_string()) {
-                true => d.clone(),
-                false => namer.local(&format!("_{d}")),
-            })
-            .collect();
-        let doc = self.doc(kind, f, &extra_decl);
+        let names: Vec<Ident> = extra.iter().map(|(id, _)| id.clone()).collect();
+        let doc = self.doc(kind, f, &names);
         let body = quote! {
             #(#stmts)*
             (#(#parts),*)
         };
-        let piece = Piece { suffix: kind.suffix(), doc: &doc, used: &used, extra: &extra_decl };
-        self.function(&mut namer, piece, signature::return_type(&groups), body)
+        let piece = Piece { suffix: kind.suffix(), doc: &doc, used: &used, extra: &extra };
+        self.function(&mut namer, piece, quote!((#(#types),*)), body)
+    }
+
+    /// The inputs of `f` taken by reference: the user's `&[f64; N]` parameters and their
+    /// directions.
+    fn by_ref(&self, f: &Func) -> HashSet<crate::ir::Var> {
+        let mut out = HashSet::new();
+        for p in self.params {
+            if let (Some(v), syn::Type::Reference(_)) = (p.input, &p.ty) {
+                out.insert(v);
+                if let Some(k) = f.active.iter().position(|a| *a == v)
+                    && let Some(d) = f.inputs.get(f.user_inputs + k)
+                {
+                    out.insert(*d);
+                }
+            }
+        }
+        out
+    }
+
+    /// The type of an input added by a transform: a direction has its parameter's type.
+    fn extra_type(&self, f: &Func, v: crate::ir::Var) -> TokenStream {
+        let k = f.inputs[f.user_inputs..].iter().position(|x| *x == v).unwrap_or(0);
+        let param = f.active.get(k).and_then(|a| self.params.iter().find(|p| p.input == Some(*a)));
+        match param {
+            Some(p) => p.ty.to_token_stream(),
+            None => signature::ty(f.ty(v)),
+        }
     }
 
     /// `f_hessian`, calling `f_hvp` once per unit direction. Its parameters are only passed on,

@@ -6,7 +6,8 @@ use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Ident, Span, TokenStream, TokenTree};
 
-use crate::ir::{Func, Name, Var};
+use super::layout::{Layout, Repr};
+use crate::ir::{Block, Func, Name, Stmt, Var, stmt_defs};
 use crate::symbol;
 
 /// Hands out unique names.
@@ -78,6 +79,15 @@ impl Namer {
         ident(&self.fresh(&symbol::unraw(want), true), Span::mixed_site())
     }
 
+    /// The first free name of `wants` (or a numbered one), as a local of the generated code.
+    pub fn local_from(&mut self, wants: &[&str]) -> Ident {
+        let text = match wants.iter().find(|w| self.free(w)) {
+            Some(w) => self.fresh(w, false),
+            None => self.fresh(wants.first().copied().unwrap_or("i"), false),
+        };
+        Ident::new(&text, Span::mixed_site())
+    }
+
     /// A fresh local of the generated code, with a mixed-site span for hygiene.
     pub fn local(&mut self, want: &str) -> Ident {
         Ident::new(&self.fresh(want, false), Span::mixed_site())
@@ -134,14 +144,53 @@ impl Assigner<'_> {
     }
 }
 
-/// The identifier of every variable of `f` (indexed by [`Var`]); `None` for inlined temporaries.
-/// The user's parameters keep their own identifiers (and spans).
+/// The name `v` wants without assignment numbers (`s` for `s_2`, `s_bar` for `s_1_bar`): the name
+/// of a variable that holds every version.
+fn unnumbered(f: &Func, v: Var) -> Option<(String, bool)> {
+    match f.name(v) {
+        Name::Temp => None,
+        Name::User { ident, .. } => Some((ident.clone(), true)),
+        Name::Derived { of, suffix } => {
+            let (base, _) = unnumbered(f, *of)?;
+            Some((format!("{base}_{}", Name::suffix_str(*suffix)), false))
+        }
+        Name::Hint(h) => Some(((*h).to_owned(), false)),
+    }
+}
+
+/// Every variable of `f` in order of definition: inputs, then each statement's (loop-carried
+/// values at their loop).
+fn in_order(f: &Func) -> Vec<Var> {
+    fn walk(block: &Block, out: &mut Vec<Var>) {
+        for s in block {
+            match s {
+                Stmt::For(l) => {
+                    out.extend(l.carried.iter().map(|c| c.param));
+                    walk(&l.body, out);
+                }
+                Stmt::If(b) => {
+                    walk(&b.then, out);
+                    walk(&b.otherwise, out);
+                }
+                _ => {}
+            }
+            out.extend(stmt_defs(s));
+        }
+    }
+    let mut out = f.inputs.clone();
+    walk(&f.body, &mut out);
+    out
+}
+
+/// The identifier of every variable of `f` (indexed by [`Var`]; `None` for inlined values; the
+/// members of a slot share its identifier), and of every loop index. The user's parameters and
+/// loop indices keep their own identifiers (and spans).
 pub fn assign(
     namer: &mut Namer,
     f: &Func,
     params: &HashMap<Var, Ident>,
-    inline: &[bool],
-) -> Vec<Option<Ident>> {
+    layout: &Layout,
+) -> (Vec<Option<Ident>>, Vec<Ident>) {
     let mut idents: Vec<Option<Ident>> = vec![None; f.names.len()];
     let mut chosen = vec![None; f.names.len()];
     for (v, id) in params {
@@ -150,20 +199,46 @@ pub fn assign(
         chosen[v.index()] = Some(text);
         idents[v.index()] = Some(id.clone());
     }
+    let loops: Vec<Ident> = f
+        .loops
+        .iter()
+        .map(|l| match &l.ident {
+            Some(id) => id.clone(),
+            None => namer.local_from(symbol::INDEX_NAMES),
+        })
+        .collect();
+    let mut slot_names: HashMap<usize, Ident> = HashMap::new();
     let mut assigner = Assigner { namer, f, chosen };
-    let ops = super::body::ops(f);
-    let defined = f.inputs.iter().copied().chain(ops.iter().map(|s| s.out));
-    for v in defined {
-        if idents[v.index()].is_some() || inline[v.index()] {
+    for v in in_order(f) {
+        if idents[v.index()].is_some() {
             continue;
         }
-        let text = match assigner.spelling(v) {
-            Some(text) => text,
-            None => assigner.namer.temp(),
+        let id = match layout.repr[v.index()] {
+            Repr::Inline => continue,
+            Repr::Slot(s) => match slot_names.get(&s) {
+                Some(id) => id.clone(),
+                None => {
+                    let want = layout.slots[s].iter().find_map(|m| unnumbered(f, *m));
+                    let text = match want {
+                        Some((text, users)) => assigner.namer.fresh(&text, users),
+                        None => assigner.namer.temp(),
+                    };
+                    let id = ident(&text, Span::mixed_site());
+                    slot_names.insert(s, id.clone());
+                    id
+                }
+            },
+            Repr::Let => {
+                let text = match assigner.spelling(v) {
+                    Some(text) => text,
+                    None => assigner.namer.temp(),
+                };
+                ident(&text, Span::mixed_site())
+            }
         };
-        idents[v.index()] = Some(ident(&text, Span::mixed_site()));
+        idents[v.index()] = Some(id);
     }
-    idents
+    (idents, loops)
 }
 
 #[cfg(test)]

@@ -7,19 +7,27 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::names::Namer;
+use crate::ir::{Elem, Ty};
 use crate::lower::Param;
 use crate::symbol;
 
-/// The return type of a tuple of output groups: one group of one is a bare `f64`.
-pub fn return_type(groups: &[usize]) -> TokenStream {
-    let parts = groups.iter().map(|n| match n {
-        1 => quote!(f64),
-        n => {
-            let fs = (0..*n).map(|_| quote!(f64));
-            quote!((#(#fs),*))
+/// A type of the IR as Rust: `f64`, `bool`, `[[f64; K]; M]`.
+pub fn ty(t: &Ty) -> TokenStream {
+    match t {
+        Ty::F64 => quote!(f64),
+        Ty::Bool => quote!(bool),
+        Ty::Array(s) => {
+            let mut out = match s.elem {
+                Elem::F64 => quote!(f64),
+                Elem::Bool => quote!(bool),
+            };
+            for d in s.dims.iter().rev() {
+                let n = d.render(&|_| quote!(_));
+                out = quote!([#out; #n]);
+            }
+            out
         }
-    });
-    quote!((#(#parts),*))
+    }
 }
 
 /// The user's parameters as the generated functions take them; `used` holds the names the body
@@ -46,9 +54,9 @@ pub fn user_params(
         .collect()
 }
 
-/// `name: f64` for each added (direction) parameter.
-pub fn extra_params(idents: &[Ident]) -> Vec<TokenStream> {
-    idents.iter().map(|id| quote!(#id: f64)).collect()
+/// `name: type` for each added (direction) parameter.
+pub fn extra_params(extra: &[(Ident, TokenStream)]) -> Vec<TokenStream> {
+    extra.iter().map(|(id, ty)| quote!(#id: #ty)).collect()
 }
 
 /// The identifier of a generated function: `f_grad`, `f_hvp`, ... with the user's span.

@@ -218,3 +218,68 @@ fn lessons_reverse_ir() {
     let e = grad(&euler(4, 0.1));
     println!("{}", print(&e));
 }
+
+/// The generated code for a hand-built function, formatted (to read it while lowering of loops
+/// is not there yet).
+fn render(f: &Func, item: proc_macro2::TokenStream) -> String {
+    let item: syn::ItemFn = syn::parse2(item).expect("a function");
+    let params: Vec<crate::lower::Param> = item
+        .sig
+        .inputs
+        .iter()
+        .zip(&f.inputs)
+        .filter_map(|(arg, v)| match arg {
+            syn::FnArg::Typed(pt) => match &*pt.pat {
+                syn::Pat::Ident(pi) => Some(crate::lower::Param {
+                    ident: pi.ident.clone(),
+                    ty: (*pt.ty).clone(),
+                    input: Some(*v),
+                }),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let cx = crate::codegen::Context { item: &item, params: &params };
+    let g = grad(f);
+    println!("{}\n{}", print(&g), crate::codegen::debug_layout(&g));
+    let tokens = cx.derivative(crate::codegen::Kind::Grad, &g);
+    let h = hvp(f, &g);
+    let mut tokens = tokens;
+    tokens.extend(cx.derivative(crate::codegen::Kind::Hvp, &h));
+    match syn::parse2::<syn::File>(tokens.clone()) {
+        Ok(file) => prettyplease::unparse(&file),
+        Err(e) => format!("unparsable ({e}):\n{tokens}"),
+    }
+}
+
+#[test]
+fn rendered() {
+    println!(
+        "{}",
+        render(
+            &lessons(4),
+            quote!(
+                fn f(x: [f64; 4]) -> f64 {}
+            )
+        )
+    );
+    println!(
+        "{}",
+        render(
+            &euler(4, 0.1),
+            quote!(
+                fn e(x0: f64, k: f64) -> f64 {}
+            )
+        )
+    );
+    println!(
+        "{}",
+        render(
+            &huber(),
+            quote!(
+                fn h(r: f64, d: f64) -> f64 {}
+            )
+        )
+    );
+}

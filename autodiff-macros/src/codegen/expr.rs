@@ -1,0 +1,222 @@
+//! Expressions: operands, primitives, conditions and literals as Rust tokens, parenthesised only
+//! where precedence needs it.
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{ToTokens, quote};
+
+use super::body::Renderer;
+use crate::ir::{Cmp, Cond, Int, Operand, Prec, Prim, Stmt};
+use crate::symbol;
+
+/// An expression and how tightly it binds.
+pub struct Expr {
+    /// The tokens.
+    pub tokens: TokenStream,
+    /// How tightly they bind.
+    pub prec: Prec,
+}
+
+impl Expr {
+    /// An expression.
+    pub fn new(tokens: TokenStream, prec: Prec) -> Self {
+        Expr { tokens, prec }
+    }
+
+    /// The tokens, parenthesised unless the expression binds at least as tightly as `min`.
+    pub fn at_least(self, min: Prec) -> TokenStream {
+        let t = self.tokens;
+        if self.prec >= min { t } else { quote!((#t)) }
+    }
+}
+
+/// The comparison operator.
+pub fn cmp_op(cmp: Cmp) -> TokenStream {
+    match cmp {
+        Cmp::Eq => quote!(==),
+        Cmp::Ne => quote!(!=),
+        Cmp::Lt => quote!(<),
+        Cmp::Le => quote!(<=),
+        Cmp::Gt => quote!(>),
+        Cmp::Ge => quote!(>=),
+    }
+}
+
+impl Renderer<'_> {
+    /// An integer expression, with loop indices named.
+    pub fn int(&self, i: &Int) -> TokenStream {
+        i.render(&|l| self.loops[l.0 as usize].to_token_stream())
+    }
+
+    /// `[i][j]` for an index list.
+    pub fn index(&self, ix: &[Int]) -> TokenStream {
+        let parts = ix.iter().map(|i| self.int(i));
+        quote!(#([#parts])*)
+    }
+
+    /// An operand as an expression: a name, an inlined definition, a literal or a constant.
+    pub fn operand(&self, op: Operand) -> Expr {
+        match op {
+            Operand::Var(v) => match (&self.idents[v.index()], self.defs.get(&v)) {
+                (Some(id), _) => Expr::new(id.to_token_stream(), Prec::Atom),
+                (None, Some(s)) => self.expr(s),
+                (None, None) => Expr::new(quote!(::core::f64::NAN), Prec::Atom),
+            },
+            Operand::Lit(x) => literal(x, false),
+            Operand::Ext(e) => {
+                let ext = &self.f.exts[e.0 as usize];
+                Expr::new(ext.tokens.clone(), ext.prec)
+            }
+            Operand::Bool(b) => Expr::new(quote!(#b), Prec::Atom),
+        }
+    }
+
+    /// The operand as a method receiver: literals get an `f64` suffix.
+    fn receiver(&self, op: Operand) -> TokenStream {
+        match op {
+            Operand::Lit(x) => literal(x, true).at_least(Prec::Atom),
+            other => self.operand(other).at_least(Prec::Atom),
+        }
+    }
+
+    /// The expression a statement computes (an `Op`, a `Test` or a `Load`).
+    pub fn expr(&self, s: &Stmt) -> Expr {
+        match s {
+            Stmt::Op { prim, args, .. } => self.op(*prim, args),
+            Stmt::Test { cond, .. } => self.cond(cond),
+            Stmt::Load { array, index, .. } => {
+                let a = self.operand(Operand::Var(*array)).at_least(Prec::Atom);
+                let ix = self.index(index);
+                Expr::new(quote!(#a #ix), Prec::Atom)
+            }
+            _ => Expr::new(quote!(::core::f64::NAN), Prec::Atom),
+        }
+    }
+
+    /// `lhs op rhs` for a binary operator of precedence `prec`.
+    pub fn binary(&self, op: TokenStream, prec: Prec, lhs: Operand, rhs: Operand) -> Expr {
+        let l = self.operand(lhs).at_least(prec);
+        let r = self.operand(rhs);
+        let r =
+            if r.prec > prec { r.tokens } else { Expr::new(r.tokens, r.prec).at_least(Prec::Atom) };
+        Expr::new(quote!(#l #op #r), prec)
+    }
+
+    fn op(&self, prim: Prim, args: &[Operand]) -> Expr {
+        match prim {
+            Prim::Neg => {
+                let x = self.operand(args[0]);
+                let x = if x.prec > Prec::Unary { x.tokens } else { x.at_least(Prec::Atom) };
+                Expr::new(quote!(-#x), Prec::Unary)
+            }
+            Prim::Add => self.binary(quote!(+), Prec::Sum, args[0], args[1]),
+            Prim::Sub => self.binary(quote!(-), Prec::Sum, args[0], args[1]),
+            Prim::Mul => self.binary(quote!(*), Prec::Product, args[0], args[1]),
+            Prim::Div => self.binary(quote!(/), Prec::Product, args[0], args[1]),
+            Prim::Select(cmp) => self.select(cmp, args),
+            Prim::Powi(n) => {
+                let x = self.receiver(args[0]);
+                let n = Literal::i32_unsuffixed(n);
+                Expr::new(quote!(#x.powi(#n)), Prec::Atom)
+            }
+            prim => {
+                let name =
+                    Ident::new(symbol::prim_method(prim).unwrap_or("abs"), Span::call_site());
+                let x = self.receiver(args[0]);
+                let rest: Vec<TokenStream> =
+                    args[1..].iter().map(|o| self.operand(*o).tokens).collect();
+                Expr::new(quote!(#x.#name(#(#rest),*)), Prec::Atom)
+            }
+        }
+    }
+
+    /// A condition, `a < b && !c`.
+    pub fn cond(&self, c: &Cond) -> Expr {
+        match c {
+            Cond::F64(cmp, a, b) => {
+                let (a, b) =
+                    (self.operand(*a).at_least(Prec::Sum), self.operand(*b).at_least(Prec::Sum));
+                let op = cmp_op(*cmp);
+                Expr::new(quote!(#a #op #b), Prec::Compare)
+            }
+            Cond::Int(cmp, a, b) => {
+                let (a, b) = (self.int_operand(a), self.int_operand(b));
+                let op = cmp_op(*cmp);
+                Expr::new(quote!(#a #op #b), Prec::Compare)
+            }
+            Cond::Var(v) => self.operand(Operand::Var(*v)),
+            Cond::Not(c) => {
+                let x = self.cond(c).at_least(Prec::Unary);
+                Expr::new(quote!(!#x), Prec::Unary)
+            }
+            Cond::And(a, b) => {
+                let (a, b) =
+                    (self.cond(a).at_least(Prec::And), self.cond(b).at_least(Prec::Compare));
+                Expr::new(quote!(#a && #b), Prec::And)
+            }
+            Cond::Or(a, b) => {
+                let (a, b) = (self.cond(a).at_least(Prec::Or), self.cond(b).at_least(Prec::And));
+                Expr::new(quote!(#a || #b), Prec::Or)
+            }
+        }
+    }
+
+    fn int_operand(&self, i: &Int) -> TokenStream {
+        i.operand(&|l| self.loops[l.0 as usize].to_token_stream())
+    }
+
+    /// `if p <cmp> q { a } else { b }`, with a nested select in `b` written as `else if`.
+    fn select(&self, cmp: Cmp, args: &[Operand]) -> Expr {
+        let side = |op: Operand| self.operand(op).at_least(Prec::Unary);
+        let (p, q) = (side(args[0]), side(args[1]));
+        let op = cmp_op(cmp);
+        let then = self.operand(args[2]).tokens;
+        let otherwise = self.operand(args[3]);
+        let otherwise = if otherwise.prec == Prec::If {
+            otherwise.tokens
+        } else {
+            let t = otherwise.tokens;
+            quote!({ #t })
+        };
+        Expr::new(quote!(if #p #op #q { #then } else #otherwise), Prec::If)
+    }
+}
+
+/// An `f64` literal; a receiver gets the `_f64` suffix so that its type is known. Named constants
+/// of `core::f64::consts` are written by name, and non-finite values by their constant.
+fn literal(x: f64, receiver: bool) -> Expr {
+    if let Some((name, _)) = symbol::CONSTS.iter().find(|(_, c)| c.to_bits() == x.abs().to_bits()) {
+        let name = Ident::new(name, Span::call_site());
+        return match x.is_sign_negative() {
+            false => Expr::new(quote!(::core::f64::consts::#name), Prec::Atom),
+            true => Expr::new(quote!(-::core::f64::consts::#name), Prec::Unary),
+        };
+    }
+    if x.is_nan() {
+        return Expr::new(quote!(::core::f64::NAN), Prec::Atom);
+    }
+    if x.is_infinite() {
+        let t =
+            if x > 0.0 { quote!(::core::f64::INFINITY) } else { quote!(::core::f64::NEG_INFINITY) };
+        return Expr::new(t, Prec::Atom);
+    }
+    let magnitude = if x != 0.0 && !(1e-5..1e16).contains(&x.abs()) {
+        // `1e308`, not a 309-digit literal
+        format!("{:e}", x.abs())
+            .parse::<Literal>()
+            .unwrap_or_else(|_| Literal::f64_unsuffixed(x.abs()))
+    } else {
+        Literal::f64_unsuffixed(x.abs())
+    };
+    let magnitude = if receiver {
+        format!("{magnitude}_f64")
+            .parse::<Literal>()
+            .unwrap_or_else(|_| Literal::f64_suffixed(x.abs()))
+    } else {
+        magnitude
+    };
+    if x.is_sign_negative() {
+        Expr::new(quote!(-#magnitude), Prec::Unary)
+    } else {
+        Expr::new(magnitude.into_token_stream(), Prec::Atom)
+    }
+}

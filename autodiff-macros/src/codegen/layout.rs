@@ -1,0 +1,502 @@
+//! Where each IR value lives in the generated Rust: inlined into its one reader, its own `let`,
+//! or a mutable variable (a slot) shared by a chain of values that never overlap in time: a
+//! loop's carried value (`let mut s = 0.0; for … { s += …; }`), or the successive versions of an
+//! array updated in place (`y[i] += …`). This is SSA destruction with coalescing: two values
+//! share a slot only when the older is dead where the newer is defined.
+
+use std::collections::HashMap;
+
+use crate::ir::{Block, Func, Operand, Prim, Stmt, Ty, Var, reads, stmt_defs};
+
+/// How far (in statements, within one block) a single-use temporary may be read and still be
+/// inlined into its reader. Inlining a value read much later would move its computation there and
+/// keep its operands alive across the statements in between (across libm calls every `f64`
+/// register is caller-saved, so that means spills): measured, unlimited inlining made a
+/// 93-statement gradient about 7 % slower than this (see BENCHMARKS.md).
+const INLINE_DISTANCE: usize = 8;
+
+/// How a value is represented.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repr {
+    /// Written into its one reader.
+    Inline,
+    /// Its own immutable `let` (or a parameter).
+    Let,
+    /// A member of a mutable variable shared with other values.
+    Slot(usize),
+}
+
+/// Where every value of a function lives.
+pub struct Layout {
+    /// By variable.
+    pub repr: Vec<Repr>,
+    /// The members of each slot, in order of definition.
+    pub slots: Vec<Vec<Var>>,
+}
+
+impl Layout {
+    /// The slot of `v`, if it has one.
+    pub fn slot(&self, v: Var) -> Option<usize> {
+        match self.repr[v.index()] {
+            Repr::Slot(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Whether `a` and `b` live in the same slot.
+    pub fn same_slot(&self, a: Operand, b: Operand) -> bool {
+        match (a.var().and_then(|v| self.slot(v)), b.var().and_then(|v| self.slot(v))) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        }
+    }
+
+    /// Whether `v` is the member that declares its slot (the first defined).
+    pub fn declares(&self, v: Var) -> bool {
+        self.slot(v).is_some_and(|s| self.slots[s].first() == Some(&v))
+    }
+
+    /// Whether the slot of `v` is assigned after its declaration (so it needs `mut`).
+    pub fn mutable(&self, v: Var) -> bool {
+        self.slot(v).is_some_and(|s| self.slots[s].len() > 1)
+    }
+}
+
+/// A point of the program: its position in a walk in evaluation order, and the branches it is
+/// in (as `(branch, side)`), so that the two sides of a branch are never both "after" each other.
+#[derive(Clone, Debug)]
+struct Point {
+    pos: usize,
+    path: Vec<(usize, bool)>,
+}
+
+impl Point {
+    /// Whether code at `self` can run after code at `other`.
+    fn after(&self, other: &Point) -> bool {
+        if self.pos <= other.pos {
+            return false;
+        }
+        !self.path.iter().zip(&other.path).any(|(a, b)| a.0 == b.0 && a.1 != b.1)
+    }
+}
+
+/// What the walk records: each definition and each read (at the point where it counts: a read
+/// inside a loop of a value defined outside it counts at the loop's end).
+#[derive(Default)]
+struct Uses {
+    def: HashMap<Var, Point>,
+    /// The block each variable is defined in.
+    block_of: HashMap<Var, usize>,
+    reads: HashMap<Var, Vec<Point>>,
+    /// Single readers: the point and block of the one read of a variable read once.
+    readers: HashMap<Var, Vec<(Point, usize)>>,
+    /// The positions where a slot candidate is written (stores, yields), for inlining.
+    writes: Vec<(usize, Var)>,
+}
+
+struct Walker<'a> {
+    f: &'a Func,
+    pos: usize,
+    path: Vec<(usize, bool)>,
+    branches: usize,
+    blocks: usize,
+    /// Open loops: their first position and the variables defined inside them.
+    loops: Vec<(usize, Vec<Var>)>,
+    uses: Uses,
+}
+
+impl Walker<'_> {
+    fn point(&self) -> Point {
+        Point { pos: self.pos, path: self.path.clone() }
+    }
+
+    fn define(&mut self, v: Var, block: usize) {
+        self.uses.def.insert(v, self.point());
+        self.uses.block_of.insert(v, block);
+        if let Some((_, defined)) = self.loops.last_mut() {
+            defined.push(v);
+        }
+    }
+
+    /// Records reads made at the current point; `pending` collects reads of values from outside
+    /// an open loop, which count at the loop's end.
+    fn read(&mut self, op: Operand, block: usize, pending: &mut Vec<Vec<Var>>) {
+        let Some(v) = op.var() else { return };
+        let point = self.point();
+        self.uses.readers.entry(v).or_default().push((point.clone(), block));
+        // The outermost open loop that `v` is defined before: the read recurs until its end.
+        let outer = (0..self.loops.len()).find(|i| !self.defined_in_loop(v, *i));
+        match outer {
+            Some(i) => pending[i].push(v),
+            None => self.uses.reads.entry(v).or_default().push(point),
+        }
+    }
+
+    fn defined_in_loop(&self, v: Var, i: usize) -> bool {
+        self.loops[i..].iter().any(|(_, defined)| defined.contains(&v))
+    }
+
+    fn block(&mut self, b: &Block, pending: &mut Vec<Vec<Var>>) -> usize {
+        self.blocks += 1;
+        let id = self.blocks;
+        for s in b {
+            self.stmt(s, id, pending);
+        }
+        id
+    }
+
+    fn stmt(&mut self, s: &Stmt, block: usize, pending: &mut Vec<Vec<Var>>) {
+        self.pos += 1;
+        match s {
+            Stmt::For(l) => {
+                for c in &l.carried {
+                    self.read(c.init, block, pending);
+                }
+                self.loops.push((self.pos, Vec::new()));
+                pending.push(Vec::new());
+                let body_block = self.blocks + 1;
+                for c in &l.carried {
+                    self.define(c.param, body_block);
+                }
+                let id = self.block(&l.body, pending);
+                self.pos += 1;
+                for y in &l.yields {
+                    self.read(*y, id, pending);
+                }
+                for (c, y) in l.carried.iter().zip(&l.yields) {
+                    if y.var() != Some(c.param) {
+                        self.uses.writes.push((self.pos, c.param));
+                    }
+                }
+                self.loops.pop();
+                let recurring = pending.pop().unwrap_or_default();
+                let end = self.point();
+                for v in recurring {
+                    self.uses.reads.entry(v).or_default().push(end.clone());
+                }
+                for o in &l.outs {
+                    self.define(*o, block);
+                }
+            }
+            Stmt::If(br) => {
+                self.read(Operand::Var(br.cond), block, pending);
+                self.branches += 1;
+                let id = self.branches;
+                for (side, (b, ys)) in
+                    [(true, (&br.then, &br.then_yields)), (false, (&br.otherwise, &br.else_yields))]
+                {
+                    self.path.push((id, side));
+                    let inner = self.block(b, pending);
+                    self.pos += 1;
+                    for y in ys {
+                        self.read(*y, inner, pending);
+                    }
+                    self.path.pop();
+                }
+                self.pos += 1;
+                for o in &br.outs {
+                    self.define(*o, block);
+                }
+            }
+            _ => {
+                for op in reads(s) {
+                    self.read(op, block, pending);
+                }
+                if let Stmt::Store { array, .. } = s {
+                    self.uses.writes.push((self.pos, *array));
+                }
+                for v in stmt_defs(s) {
+                    self.define(v, block);
+                }
+            }
+        }
+    }
+}
+
+/// Statements that may share a slot between their operands and results, in program order.
+enum Event {
+    /// `out = store(array, …)`, or an `Op` that updates `from` (a value in a slot).
+    Update { from: Var, to: Var },
+    /// A loop: its carried values, with the point where they are yielded and the body's block.
+    Loop { carried: Vec<(Var, Operand, Operand, Var)>, body: usize },
+    /// A branch: each result with what the two sides yield.
+    Branch { outs: Vec<(Var, Operand, Operand)> },
+}
+
+/// Where every value of `f` lives.
+pub fn layout(f: &Func) -> Layout {
+    let mut w = Walker {
+        f,
+        pos: 0,
+        path: Vec::new(),
+        branches: 0,
+        blocks: 0,
+        loops: Vec::new(),
+        uses: Uses::default(),
+    };
+    for v in &f.inputs {
+        w.define(*v, 0);
+    }
+    let top = w.block(&f.body, &mut Vec::new());
+    w.pos += 1;
+    for o in &f.outputs {
+        w.read(*o, top, &mut Vec::new());
+    }
+    let mut events = Vec::new();
+    collect_events(f, &f.body, &mut events, &mut 1);
+    let uses = w.uses;
+    let mut c = Coalescer {
+        f,
+        uses: &uses,
+        sets: (0..f.names.len()).map(|i| vec![Var(i as u32)]).collect(),
+        of: (0..f.names.len()).collect(),
+    };
+    for e in &events {
+        c.event(e);
+    }
+    c.finish(f, &uses)
+}
+
+/// The events of `block`, nested ones included; `blocks` numbers blocks as the walker does.
+fn collect_events(f: &Func, block: &Block, events: &mut Vec<Event>, blocks: &mut usize) {
+    for s in block {
+        match s {
+            Stmt::For(l) => {
+                let carried = l
+                    .carried
+                    .iter()
+                    .zip(&l.yields)
+                    .zip(&l.outs)
+                    .map(|((c, y), o)| (c.param, c.init, *y, *o))
+                    .collect();
+                events.push(Event::Loop { carried, body: *blocks + 1 });
+                *blocks += 1;
+                collect_events(f, &l.body, events, blocks);
+            }
+            Stmt::If(b) => {
+                *blocks += 1;
+                collect_events(f, &b.then, events, blocks);
+                *blocks += 1;
+                collect_events(f, &b.otherwise, events, blocks);
+                let outs = b
+                    .outs
+                    .iter()
+                    .enumerate()
+                    .map(|(j, o)| (*o, b.then_yields[j], b.else_yields[j]))
+                    .collect();
+                events.push(Event::Branch { outs });
+            }
+            Stmt::Store { out, array, .. } => events.push(Event::Update { from: *array, to: *out }),
+            Stmt::Op { out, prim, args }
+                if matches!(prim, Prim::Add | Prim::Sub | Prim::Mul | Prim::Div) =>
+            {
+                if let Some(from) = args[0].var() {
+                    events.push(Event::Update { from, to: *out });
+                }
+                if matches!(prim, Prim::Add | Prim::Mul)
+                    && let Some(from) = args[1].var()
+                {
+                    events.push(Event::Update { from, to: *out });
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+struct Coalescer<'a> {
+    f: &'a Func,
+    uses: &'a Uses,
+    /// The members of each set (a set is named by an index into `sets`).
+    sets: Vec<Vec<Var>>,
+    /// The set of each variable.
+    of: Vec<usize>,
+}
+
+impl Coalescer<'_> {
+    fn is_input(&self, v: Var) -> bool {
+        self.f.inputs.contains(&v)
+    }
+
+    /// Whether the one of `a` and `b` defined first is read after the other is defined: then
+    /// they cannot share a variable.
+    fn interferes(&self, a: Var, b: Var) -> bool {
+        let (Some(da), Some(db)) = (self.uses.def.get(&a), self.uses.def.get(&b)) else {
+            return true;
+        };
+        let (first, then) = if da.pos <= db.pos { (a, db) } else { (b, da) };
+        self.uses.reads.get(&first).is_some_and(|rs| rs.iter().any(|r| r.after(then)))
+    }
+
+    /// Puts `a` and `b` in one slot if no two of their members interfere.
+    fn union(&mut self, a: Var, b: Var) -> bool {
+        let (sa, sb) = (self.of[a.index()], self.of[b.index()]);
+        if sa == sb {
+            return true;
+        }
+        if self.is_input(a) || self.is_input(b) || self.f.ty(a) != self.f.ty(b) {
+            return false;
+        }
+        let clash =
+            self.sets[sa].iter().any(|x| self.sets[sb].iter().any(|y| self.interferes(*x, *y)));
+        if clash {
+            return false;
+        }
+        let moved = std::mem::take(&mut self.sets[sb]);
+        for v in &moved {
+            self.of[v.index()] = sa;
+        }
+        self.sets[sa].extend(moved);
+        true
+    }
+
+    fn in_slot(&self, v: Var) -> bool {
+        self.sets[self.of[v.index()]].len() > 1
+    }
+
+    fn event(&mut self, e: &Event) {
+        match e {
+            Event::Update { from, to } => {
+                // Arrays are updated in place when the old version dies; a scalar only joins a
+                // variable that is already mutable (a loop's or a branch's), as in `s += x`.
+                if matches!(self.f.ty(*from), Ty::Array(_)) || self.in_slot(*from) {
+                    self.union(*from, *to);
+                }
+            }
+            Event::Loop { carried, body } => {
+                for (param, init, y, out) in carried {
+                    self.union(*param, *out);
+                    if let Some(y) = y.var()
+                        && self.uses.block_of.get(&y) == Some(body)
+                    {
+                        self.union(*param, y);
+                    }
+                    if let Some(init) = init.var()
+                        && (self.in_slot(init) || matches!(self.f.ty(init), Ty::Array(_)))
+                    {
+                        self.union(init, *param);
+                    }
+                }
+            }
+            Event::Branch { outs } => {
+                for (out, t, e) in outs {
+                    let (Some(t), Some(e)) = (t.var(), e.var()) else { continue };
+                    // The slot must exist before the branch (not be declared inside one side).
+                    let before = |c: &Self, v: Var| {
+                        let Some(d_out) = c.uses.def.get(out) else { return false };
+                        c.sets[c.of[v.index()]].iter().any(|m| {
+                            c.uses.def.get(m).is_some_and(|d| {
+                                d.pos < d_out.pos && d.path.len() <= d_out.path.len()
+                            })
+                        })
+                    };
+                    if self.of[t.index()] == self.of[e.index()]
+                        && self.in_slot(t)
+                        && before(self, t)
+                    {
+                        self.union(t, *out);
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish(self, f: &Func, uses: &Uses) -> Layout {
+        let mut repr = vec![Repr::Let; f.names.len()];
+        let mut slots = Vec::new();
+        for set in &self.sets {
+            if set.len() < 2 {
+                continue;
+            }
+            let mut members = set.clone();
+            members.sort_by_key(|v| uses.def.get(v).map_or(0, |d| d.pos));
+            for v in &members {
+                repr[v.index()] = Repr::Slot(slots.len());
+            }
+            slots.push(members);
+        }
+        let layout = Layout { repr, slots };
+        let inline = inlined(f, uses, &layout);
+        let mut repr = layout.repr;
+        for (v, yes) in inline.iter().enumerate() {
+            if *yes {
+                repr[v] = Repr::Inline;
+            }
+        }
+        Layout { repr, slots: layout.slots }
+    }
+}
+
+/// The temporaries to inline: scalars read once, in the same block, soon after their
+/// definition, with no write to a variable they read in between.
+fn inlined(f: &Func, uses: &Uses, layout: &Layout) -> Vec<bool> {
+    let mut inline = vec![false; f.names.len()];
+    let writes: Vec<(usize, usize)> = layout
+        .slots
+        .iter()
+        .enumerate()
+        .flat_map(|(s, members)| {
+            members.iter().skip(1).filter_map(move |m| uses.def.get(m).map(|d| (d.pos, s)))
+        })
+        .collect();
+    let mut reads_slots: HashMap<Var, Vec<usize>> = HashMap::new();
+    visit(&f.body, &mut |s| {
+        let (out, operands) = match s {
+            Stmt::Op { out, args, .. } => (*out, args.clone()),
+            Stmt::Test { out, .. } | Stmt::Load { out, .. } => (*out, reads(s)),
+            _ => return,
+        };
+        let mut slots: Vec<usize> = Vec::new();
+        for op in &operands {
+            let Some(v) = op.var() else { continue };
+            if let Some(sl) = layout.slot(v) {
+                slots.push(sl);
+            }
+            if inline[v.index()] {
+                slots.extend(reads_slots.get(&v).cloned().unwrap_or_default());
+            }
+        }
+        let scalar = matches!(f.ty(out), Ty::F64 | Ty::Bool);
+        let single = uses.readers.get(&out).filter(|r| r.len() == 1).map(|r| r[0].clone());
+        let (Some(def), Some(block)) = (uses.def.get(&out), uses.block_of.get(&out)) else {
+            return;
+        };
+        if let Some((at, reader_block)) = single
+            && scalar
+            && f.name(out).is_temp()
+            && layout.slot(out).is_none()
+            && reader_block == *block
+            && at.pos - def.pos <= INLINE_DISTANCE
+            && !writes.iter().any(|(p, s)| *p > def.pos && *p < at.pos && slots.contains(s))
+        {
+            inline[out.index()] = true;
+        }
+        reads_slots.insert(out, slots);
+    });
+    inline
+}
+
+/// Calls `f` on every statement, nested ones included, in program order.
+fn visit(block: &Block, f: &mut dyn FnMut(&Stmt)) {
+    for s in block {
+        f(s);
+        match s {
+            Stmt::For(l) => visit(&l.body, f),
+            Stmt::If(b) => {
+                visit(&b.then, f);
+                visit(&b.otherwise, f);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+pub fn debug(f: &Func) -> String {
+    let l = layout(f);
+    format!(
+        "{:?}\n{:?}",
+        l.slots,
+        l.repr.iter().enumerate().map(|(i, r)| format!("%{i}:{r:?}")).collect::<Vec<_>>()
+    )
+}

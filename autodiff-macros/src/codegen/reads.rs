@@ -1,0 +1,73 @@
+//! What a generated function reads among the user's parameters: the variables its statements
+//! read, and the parameters named in the constant expressions and integer expressions it keeps.
+
+use std::collections::HashSet;
+
+use crate::ir::{Block, Cond, Func, Int, Operand, Stmt, Var, reads};
+
+/// Adds to `vars` every variable `f` reads, and to `params` every non-differentiated parameter
+/// named in its constants, indices and bounds.
+pub fn collect(f: &Func, vars: &mut HashSet<Var>, params: &mut HashSet<String>) {
+    for o in &f.outputs {
+        operand(f, *o, vars, params);
+    }
+    block(f, &f.body, vars, params);
+}
+
+fn operand(f: &Func, op: Operand, vars: &mut HashSet<Var>, params: &mut HashSet<String>) {
+    match op {
+        Operand::Var(v) => {
+            vars.insert(v);
+        }
+        Operand::Ext(e) => params.extend(f.exts[e.0 as usize].params.iter().cloned()),
+        Operand::Lit(_) | Operand::Bool(_) => {}
+    }
+}
+
+fn int(i: &Int, params: &mut HashSet<String>) {
+    params.extend(i.params.iter().cloned());
+}
+
+fn cond(c: &Cond, params: &mut HashSet<String>) {
+    match c {
+        Cond::Int(_, a, b) => {
+            int(a, params);
+            int(b, params);
+        }
+        Cond::Not(c) => cond(c, params),
+        Cond::And(a, b) | Cond::Or(a, b) => {
+            cond(a, params);
+            cond(b, params);
+        }
+        Cond::F64(..) | Cond::Var(_) => {}
+    }
+}
+
+fn block(f: &Func, b: &Block, vars: &mut HashSet<Var>, params: &mut HashSet<String>) {
+    for s in b {
+        for op in reads(s) {
+            operand(f, op, vars, params);
+        }
+        match s {
+            Stmt::Test { cond: c, .. } => cond(c, params),
+            Stmt::Load { index, .. } | Stmt::Store { index, .. } => {
+                index.iter().for_each(|i| int(i, params));
+            }
+            Stmt::Fill { out, .. } => {
+                if let Some(shape) = f.ty(*out).shape() {
+                    shape.dims.iter().for_each(|d| int(d, params));
+                }
+            }
+            Stmt::For(l) => {
+                int(&l.range.lo, params);
+                int(&l.range.hi, params);
+                block(f, &l.body, vars, params);
+            }
+            Stmt::If(br) => {
+                block(f, &br.then, vars, params);
+                block(f, &br.otherwise, vars, params);
+            }
+            _ => {}
+        }
+    }
+}
