@@ -1,7 +1,8 @@
-//! The attribute's options: `#[grad]`, `#[grad(wrt(a, b))]`, `#[grad(jvp, hvp, hessian)]`.
-//! Unknown or repeated options are spanned errors.
+//! The attribute's options: `#[grad]`, `#[grad(wrt(a, b))]`, `#[grad(jvp, hvp, hessian)]`,
+//! `#[grad(jacobian)]`, `#[grad(jacobian(forward))]`. Unknown or repeated options are spanned
+//! errors.
 
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::{Ident, Span, TokenStream};
 use syn::parse::Parser;
 use syn::punctuated::Punctuated;
 use syn::{Meta, Token};
@@ -20,6 +21,28 @@ pub struct Args {
     pub hvp: bool,
     /// Emit `f_hessian` (which also emits `f_hvp`).
     pub hessian: bool,
+    /// Emit `f_jacobian` (which also emits `f_jvp`), in this mode.
+    pub jacobian: Option<Mode>,
+    /// Where each option was written, for messages about it.
+    pub spans: Vec<(&'static str, Span)>,
+}
+
+/// How `f_jacobian` makes the Jacobian.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// By the shape: forward mode when it has fewer columns than rows, reverse mode otherwise.
+    Auto,
+    /// One forward sweep (`f_jvp`) per column.
+    Forward,
+    /// One reverse sweep (`f_vjp`) per row.
+    Reverse,
+}
+
+impl Args {
+    /// Where the option `name` was written, if it was.
+    pub fn span_of(&self, name: &str) -> Option<Span> {
+        self.spans.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+    }
 }
 
 /// Parses the attribute's tokens, recording every problem in `cx`.
@@ -43,12 +66,19 @@ pub fn parse(cx: &mut Ctxt, tokens: TokenStream) -> Args {
             unknown(cx, &meta);
             continue;
         };
+        if let Some(known) = symbol::OPTIONS.iter().find(|o| **o == name) {
+            args.spans.push((known, syn::spanned::Spanned::span(meta.path())));
+        }
         let flag = match name.as_str() {
             symbol::OPT_JVP => &mut args.jvp,
             symbol::OPT_HVP => &mut args.hvp,
             symbol::OPT_HESSIAN => &mut args.hessian,
             symbol::OPT_WRT => {
                 wrt(cx, &meta, &mut args.wrt);
+                continue;
+            }
+            symbol::OPT_JACOBIAN => {
+                jacobian(cx, &meta, &mut args.jacobian);
                 continue;
             }
             _ => {
@@ -77,6 +107,32 @@ fn unknown(cx: &mut Ctxt, meta: &Meta) {
             known.join(", ")
         ),
     );
+}
+
+fn jacobian(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<Mode>) {
+    if slot.is_some() {
+        cx.error_spanned(meta, "the option `jacobian` is given twice");
+        return;
+    }
+    let mode = match meta {
+        Meta::Path(_) => Mode::Auto,
+        Meta::List(list) => match syn::parse2::<Ident>(list.tokens.clone()) {
+            Ok(m) if m == symbol::MODE_FORWARD => Mode::Forward,
+            Ok(m) if m == symbol::MODE_REVERSE => Mode::Reverse,
+            _ => {
+                cx.error_spanned(
+                    &list.tokens,
+                    "`jacobian` takes `forward` or `reverse` to force a mode: `jacobian(forward)`; without it the mode follows the shape",
+                );
+                Mode::Auto
+            }
+        },
+        Meta::NameValue(_) => {
+            cx.error_spanned(meta, "`jacobian` takes no value; force a mode with `jacobian(forward)` or `jacobian(reverse)`");
+            Mode::Auto
+        }
+    };
+    *slot = Some(mode);
 }
 
 fn wrt(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<Vec<Ident>>) {

@@ -8,10 +8,10 @@ use syn::Item;
 use crate::args::{self, Args};
 use crate::codegen::{Context, Kind};
 use crate::ctxt::Ctxt;
-use crate::ir::{Func, verify};
+use crate::ir::{Func, Ty, verify};
 use crate::lower::{self, Lowered};
 use crate::symbol;
-use crate::transform::{Seed, dead_code, forward, fuse, plan, reverse, select_outputs};
+use crate::transform::{PlanError, Seed, dead_code, forward, fuse, plan, reverse, select_outputs};
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
 /// the errors found.
@@ -31,11 +31,17 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     if !cx.is_ok() {
         return with_item(cx.into_compile_errors(), item);
     }
-    match derivatives(&lowered, &args) {
+    let vector = !is_scalar(&lowered.func);
+    check_modes(&mut cx, &args, &item_fn, vector);
+    if !cx.is_ok() {
+        return with_item(cx.into_compile_errors(), item);
+    }
+    match derivatives(&lowered, &args, vector) {
         Ok(derived) => {
             let cx = Context { item: &item_fn, params: &lowered.params };
             let mut out = item;
-            out.extend(cx.derivative(Kind::Grad, &derived.grad));
+            let kind = if vector { Kind::Vjp } else { Kind::Grad };
+            out.extend(cx.derivative(kind, &derived.grad));
             if let Some(jvp) = &derived.jvp {
                 out.extend(cx.derivative(Kind::Jvp, jvp));
             }
@@ -43,11 +49,20 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 out.extend(cx.derivative(Kind::Hvp, hvp));
             }
             if args.hessian {
-                out.extend(cx.hessian(lowered.func.active.len()));
+                out.extend(cx.hessian(&lowered.func));
+            }
+            if let Some(mode) = args.jacobian {
+                out.extend(cx.jacobian(&lowered.func, mode));
             }
             out
         }
-        Err(internal) => {
+        Err(Failure::User(errors)) => {
+            for e in errors {
+                cx.error_at(e.span, e.message);
+            }
+            with_item(cx.into_compile_errors(), item)
+        }
+        Err(Failure::Internal(internal)) => {
             let message = format!(
                 "internal error in `{}`: {internal}; please report this with the function that caused it",
                 symbol::ATTR
@@ -57,9 +72,43 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
+/// Whether `f` returns one `f64` (a scalar function, with a gradient) rather than several
+/// values (a vector function, with a Jacobian).
+fn is_scalar(f: &Func) -> bool {
+    matches!(f.outputs.as_slice(), [o] if f.operand_ty(*o) == Ty::F64)
+}
+
+/// The modes that need a scalar function, or a vector one, refused on the other kind.
+fn check_modes(cx: &mut Ctxt, args: &Args, item: &syn::ItemFn, vector: bool) {
+    let at = |name: &str| args.span_of(name).unwrap_or_else(|| item.sig.ident.span());
+    if vector {
+        for name in [symbol::OPT_HVP, symbol::OPT_HESSIAN] {
+            if args.span_of(name).is_some() {
+                cx.error_at(
+                    at(name),
+                    format!("`{name}` needs a function returning one `f64`: the second derivatives of a function with several outputs form a tensor, not a matrix; use `jacobian` (or `jvp`), or differentiate a scalar function of the outputs"),
+                );
+            }
+        }
+    } else if args.jacobian.is_some() {
+        cx.error_at(
+            at(symbol::OPT_JACOBIAN),
+            "`jacobian` is for functions returning an array or a tuple of `f64`; the Jacobian of a function returning one `f64` is its gradient, which `f_grad` gives",
+        );
+    }
+}
+
+/// Why the transforms did not run.
+pub enum Failure {
+    /// Errors in the user's function found while planning (a loop whose sweep cannot be stored).
+    User(Vec<PlanError>),
+    /// A bug in the macro.
+    Internal(String),
+}
+
 /// The transformed functions, each already cleaned up.
 pub struct Derived {
-    /// Value and gradient: `reverse(f)`.
+    /// Value and gradient (or cotangents, for a vector function): `reverse(f)`.
     pub grad: Func,
     /// Value and directional derivative: `forward(f)`.
     pub jvp: Option<Func>,
@@ -68,16 +117,17 @@ pub struct Derived {
 }
 
 /// Runs the transforms that `args` asks for, verifying the IR after each.
-pub fn derivatives(lowered: &Lowered, args: &Args) -> Result<Derived, String> {
+pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Derived, Failure> {
     let primal = checked(lowered.func.clone(), "lowering")?;
-    let plans = plan(&primal).map_err(|_| "a loop could not be planned".to_owned())?;
-    let grad = checked(reverse(&primal, &plans, Seed::One), "the reverse transform")?;
+    let plans = plan(&primal).map_err(Failure::User)?;
+    let seed = if vector { Seed::Inputs } else { Seed::One };
+    let grad = checked(reverse(&primal, &plans, seed), "the reverse transform")?;
     let grad = checked(dead_code(&fuse(&grad)), "loop fusion")?;
-    let jvp = match args.jvp {
+    let jvp = match args.jvp || args.jacobian.is_some() {
         true => Some(checked(dead_code(&forward(&primal)), "the forward transform")?),
         false => None,
     };
-    let hvp = match args.hvp || args.hessian {
+    let hvp = match (args.hvp || args.hessian) && !vector {
         true => {
             let n = primal.active.len();
             let tangent = checked(forward(&grad), "the forward transform of the gradient")?;
@@ -90,8 +140,8 @@ pub fn derivatives(lowered: &Lowered, args: &Args) -> Result<Derived, String> {
     Ok(Derived { grad, jvp, hvp })
 }
 
-fn checked(f: Func, pass: &str) -> Result<Func, String> {
-    verify(&f).map_err(|e| format!("{pass} produced invalid IR ({e})"))?;
+fn checked(f: Func, pass: &str) -> Result<Func, Failure> {
+    verify(&f).map_err(|e| Failure::Internal(format!("{pass} produced invalid IR ({e})")))?;
     Ok(f)
 }
 

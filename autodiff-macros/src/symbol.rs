@@ -83,8 +83,14 @@ pub const OPT_JVP: &str = "jvp";
 pub const OPT_HVP: &str = "hvp";
 /// Option: emit the dense Hessian.
 pub const OPT_HESSIAN: &str = "hessian";
+/// Option: emit the Jacobian of a vector function.
+pub const OPT_JACOBIAN: &str = "jacobian";
+/// `jacobian(forward)`: one forward sweep per column.
+pub const MODE_FORWARD: &str = "forward";
+/// `jacobian(reverse)`: one reverse sweep per row.
+pub const MODE_REVERSE: &str = "reverse";
 /// Every option, for messages.
-pub const OPTIONS: &[&str] = &[OPT_WRT, OPT_JVP, OPT_HVP, OPT_HESSIAN];
+pub const OPTIONS: &[&str] = &[OPT_WRT, OPT_JVP, OPT_HVP, OPT_HESSIAN, OPT_JACOBIAN];
 
 /// Suffix of the adjoint of a value.
 pub const SUFFIX_BAR: &str = "bar";
@@ -108,8 +114,16 @@ pub const FN_JVP: &str = "jvp";
 pub const FN_HVP: &str = "hvp";
 /// Suffix of the dense Hessian function.
 pub const FN_HESSIAN: &str = "hessian";
+/// Suffix of the vector-Jacobian product function (the reverse sweep of a vector function).
+pub const FN_VJP: &str = "vjp";
+/// Suffix of the Jacobian function.
+pub const FN_JACOBIAN: &str = "jacobian";
+/// Suffix of the function that says which mode `f_jacobian` uses.
+pub const FN_JACOBIAN_MODE: &str = "jacobian_mode";
 /// Locals of the generated Hessian function.
-pub const HESSIAN_LOCALS: [&str; 5] = ["hessian", "row", "i", "v", "hv"];
+pub const HESSIAN_LOCALS: [&str; 5] = ["hessian", "row", "i", "j", "h"];
+/// Locals of the generated Jacobian function.
+pub const JACOBIAN_LOCALS: [&str; 7] = ["value", "jacobian", "row", "i", "j", "x", "sweep"];
 /// The generated Hessian's check that its constant parameters are `Copy`.
 pub const HESSIAN_COPY_CHECK: &str = "assert_copy";
 

@@ -24,6 +24,13 @@
 #![deny(missing_docs)]
 
 pub mod check;
+mod flat;
+
+/// Plumbing for the generated code; not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::flat::Flat;
+}
 
 pub use autodiff_macros::grad;
 pub use check::{

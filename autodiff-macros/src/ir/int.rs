@@ -96,6 +96,22 @@ impl Int {
         out
     }
 
+    /// `self + other`.
+    pub fn add(&self, other: &Int) -> Int {
+        match (self.value, other.value) {
+            (Some(0), _) => return other.clone(),
+            (_, Some(0)) => return self.clone(),
+            _ => {}
+        }
+        let (a, b) = (self.operand(&|_| quote!(_)), other.operand(&|_| quote!(_)));
+        let mut out = self.combine(other, quote!(#a + #b));
+        out.value = self.value.zip(other.value).and_then(|(a, b)| a.checked_add(b));
+        if let Some(v) = out.value {
+            return Int { loops: out.loops, params: out.params, generic: out.generic, ..Int::lit(v) };
+        }
+        out
+    }
+
     /// `self * other`.
     pub fn times(&self, other: &Int) -> Int {
         match (self.value, other.value) {
@@ -106,6 +122,9 @@ impl Int {
         let (a, b) = (self.operand(&|_| quote!(_)), other.operand(&|_| quote!(_)));
         let mut out = self.combine(other, quote!(#a * #b));
         out.value = self.value.zip(other.value).and_then(|(a, b)| a.checked_mul(b));
+        if let Some(v) = out.value {
+            return Int { loops: out.loops, params: out.params, generic: out.generic, ..Int::lit(v) };
+        }
         out
     }
 

@@ -1,0 +1,124 @@
+//! Flattening of derivative values: an `f64`, an array of them (nested to any depth) or a tuple
+//! of such, read and written as one list of scalars in row-major order. The generated
+//! `f_jacobian` and `f_hessian` use it to lay one sweep's result out as a row or a column.
+
+/// A value made of `f64`s: scalars, fixed-size arrays of them, tuples of those.
+pub trait Flat: Copy {
+    /// How many `f64`s it holds.
+    const LEN: usize;
+
+    /// The value with every `f64` zero.
+    fn zero() -> Self;
+
+    /// The `k`-th `f64`, in row-major order (tuples in field order).
+    fn get(&self, k: usize) -> f64;
+
+    /// Sets the `k`-th `f64`.
+    fn set(&mut self, k: usize, value: f64);
+
+    /// The value with every `f64` zero except the `k`-th, which is one.
+    fn unit(k: usize) -> Self {
+        let mut u = Self::zero();
+        u.set(k, 1.0);
+        u
+    }
+}
+
+impl Flat for f64 {
+    const LEN: usize = 1;
+
+    fn zero() -> Self {
+        0.0
+    }
+
+    fn get(&self, _: usize) -> f64 {
+        *self
+    }
+
+    fn set(&mut self, _: usize, value: f64) {
+        *self = value;
+    }
+}
+
+impl<T: Flat, const N: usize> Flat for [T; N] {
+    const LEN: usize = N * T::LEN;
+
+    fn zero() -> Self {
+        [T::zero(); N]
+    }
+
+    fn get(&self, k: usize) -> f64 {
+        self[k / T::LEN].get(k % T::LEN)
+    }
+
+    fn set(&mut self, k: usize, value: f64) {
+        self[k / T::LEN].set(k % T::LEN, value);
+    }
+}
+
+macro_rules! tuples {
+    ($(($($t:ident $i:tt),+))*) => {$(
+        impl<$($t: Flat),+> Flat for ($($t,)+) {
+            const LEN: usize = 0 $(+ $t::LEN)+;
+
+            fn zero() -> Self {
+                ($($t::zero(),)+)
+            }
+
+            fn get(&self, k: usize) -> f64 {
+                let mut k = k;
+                $(
+                    if k < $t::LEN {
+                        return self.$i.get(k);
+                    }
+                    k -= $t::LEN;
+                )+
+                let _ = k;
+                f64::NAN
+            }
+
+            fn set(&mut self, k: usize, value: f64) {
+                let mut k = k;
+                $(
+                    if k < $t::LEN {
+                        return self.$i.set(k, value);
+                    }
+                    k -= $t::LEN;
+                )+
+                let _ = k;
+            }
+        }
+    )*};
+}
+
+tuples! {
+    (A 0)
+    (A 0, B 1)
+    (A 0, B 1, C 2)
+    (A 0, B 1, C 2, D 3)
+    (A 0, B 1, C 2, D 3, E 4)
+    (A 0, B 1, C 2, D 3, E 4, F 5)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Flat;
+
+    #[test]
+    fn row_major_through_arrays_and_tuples() {
+        let mut v = <(f64, [[f64; 3]; 2], [f64; 2])>::zero();
+        assert_eq!(<(f64, [[f64; 3]; 2], [f64; 2])>::LEN, 9);
+        for k in 0..9 {
+            v.set(k, k as f64);
+        }
+        assert_eq!(v, (0.0, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [7.0, 8.0]));
+        assert_eq!((0..9).map(|k| v.get(k)).collect::<Vec<_>>(), (0..9).map(|k| k as f64).collect::<Vec<_>>());
+        assert_eq!(<[[f64; 2]; 2]>::unit(2), [[0.0, 0.0], [1.0, 0.0]]);
+    }
+}
