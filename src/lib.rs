@@ -10,6 +10,7 @@
 pub mod bench_fns;
 pub mod hygiene;
 pub mod methods;
+pub mod oracles;
 pub mod programs;
 pub mod regressions;
 pub mod worked;
