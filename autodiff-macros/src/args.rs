@@ -23,6 +23,9 @@ pub struct Args {
     pub hessian: bool,
     /// Emit `f_jacobian` (which also emits `f_jvp`), in this mode.
     pub jacobian: Option<Mode>,
+    /// The most stack, in bytes, that a generated function may use to store values for its
+    /// reverse sweeps (`stack = N`).
+    pub stack: Option<u64>,
     /// Where each option was written, for messages about it.
     pub spans: Vec<(&'static str, Span)>,
 }
@@ -81,6 +84,10 @@ pub fn parse(cx: &mut Ctxt, tokens: TokenStream) -> Args {
                 jacobian(cx, &meta, &mut args.jacobian);
                 continue;
             }
+            symbol::OPT_STACK => {
+                stack(cx, &meta, &mut args.stack);
+                continue;
+            }
             _ => {
                 unknown(cx, &meta);
                 continue;
@@ -107,6 +114,29 @@ fn unknown(cx: &mut Ctxt, meta: &Meta) {
             known.join(", ")
         ),
     );
+}
+
+fn stack(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<u64>) {
+    if slot.is_some() {
+        cx.error_spanned(meta, "the option `stack` is given twice");
+        return;
+    }
+    let bytes = match meta {
+        Meta::NameValue(nv) => match &nv.value {
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => {
+                i.base10_parse::<u64>().ok()
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    match bytes {
+        Some(b) => *slot = Some(b),
+        None => cx.error_spanned(
+            meta,
+            "`stack` takes the budget in bytes as an integer literal: `stack = 4_000_000`",
+        ),
+    }
 }
 
 fn jacobian(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<Mode>) {

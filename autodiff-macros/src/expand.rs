@@ -11,7 +11,9 @@ use crate::ctxt::Ctxt;
 use crate::ir::{Func, Ty, verify};
 use crate::lower::{self, Lowered};
 use crate::symbol;
-use crate::transform::{PlanError, Seed, dead_code, forward, fuse, plan, reverse, select_outputs};
+use crate::transform::{
+    PlanError, Seed, dead_code, forward, fuse, hoist, plan, reverse, select_outputs, storage, total,
+};
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
 /// the errors found.
@@ -36,9 +38,17 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     if !cx.is_ok() {
         return with_item(cx.into_compile_errors(), item);
     }
+    let budget = args.stack.unwrap_or(symbol::STACK_BUDGET);
     match derivatives(&lowered, &args, vector) {
         Ok(derived) => {
-            let cx = Context { item: &item_fn, params: &lowered.params };
+            let fs = [Some(&derived.grad), derived.hvp.as_ref()];
+            for f in fs.into_iter().flatten() {
+                check_budget(&mut cx, f, budget);
+            }
+            if !cx.is_ok() {
+                return with_item(cx.into_compile_errors(), item);
+            }
+            let cx = Context { item: &item_fn, params: &lowered.params, budget };
             let mut out = item;
             let kind = if vector { Kind::Vjp } else { Kind::Grad };
             out.extend(cx.derivative(kind, &derived.grad));
@@ -70,6 +80,20 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             with_item(quote!(::core::compile_error!(#message);), item)
         }
     }
+}
+
+/// Refuses a generated function whose stored values, known in size, exceed the budget (sizes the
+/// macro cannot read are checked by rustc, in the generated code).
+fn check_budget(cx: &mut Ctxt, f: &Func, budget: u64) {
+    let parts = storage(f);
+    let Some(bytes) = total(&parts).value.filter(|b| *b > budget) else { return };
+    let Some(biggest) = parts.iter().max_by_key(|p| p.bytes.value.unwrap_or(u64::MAX)) else {
+        return;
+    };
+    cx.error_at(
+        biggest.span,
+        format!("the reverse sweep of this loop needs {bytes} bytes of stack to store its values, over `#[grad]`'s budget of {budget} bytes; raise it with `#[grad(stack = {bytes})]` (the thread must have that much stack to spare), or store less: fewer iterations, or a reduction (`acc += expr`), which stores nothing"),
+    );
 }
 
 /// Whether `f` returns one `f64` (a scalar function, with a gradient) rather than several
@@ -123,8 +147,9 @@ pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Deriv
     let seed = if vector { Seed::Inputs } else { Seed::One };
     let grad = checked(reverse(&primal, &plans, seed), "the reverse transform")?;
     let grad = checked(dead_code(&fuse(&grad)), "loop fusion")?;
+    let grad = checked(hoist(&grad), "loop-invariant code motion")?;
     let jvp = match args.jvp || args.jacobian.is_some() {
-        true => Some(checked(dead_code(&forward(&primal)), "the forward transform")?),
+        true => Some(checked(hoist(&dead_code(&forward(&primal))), "the forward transform")?),
         false => None,
     };
     let hvp = match (args.hvp || args.hessian) && !vector {
@@ -133,7 +158,7 @@ pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Deriv
             let tangent = checked(forward(&grad), "the forward transform of the gradient")?;
             // forward(grad) returns [value, gradient, value_dot, gradient_dot]; H·v is gradient_dot.
             let wanted: Vec<usize> = (0..=n).chain(n + 2..=2 * n + 1).collect();
-            Some(dead_code(&select_outputs(&tangent, &wanted)))
+            Some(checked(hoist(&dead_code(&select_outputs(&tangent, &wanted))), "hoisting")?)
         }
         false => None,
     };

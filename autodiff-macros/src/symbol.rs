@@ -89,8 +89,13 @@ pub const OPT_JACOBIAN: &str = "jacobian";
 pub const MODE_FORWARD: &str = "forward";
 /// `jacobian(reverse)`: one reverse sweep per row.
 pub const MODE_REVERSE: &str = "reverse";
+/// Option: the stack budget for stored values, in bytes.
+pub const OPT_STACK: &str = "stack";
+/// The stack budget without `stack = N`: 512 KiB, a quarter of the 2 MiB that Rust gives a
+/// spawned thread (and a test), so that a sweep fits with room for its caller.
+pub const STACK_BUDGET: u64 = 512 * 1024;
 /// Every option, for messages.
-pub const OPTIONS: &[&str] = &[OPT_WRT, OPT_JVP, OPT_HVP, OPT_HESSIAN, OPT_JACOBIAN];
+pub const OPTIONS: &[&str] = &[OPT_WRT, OPT_JVP, OPT_HVP, OPT_HESSIAN, OPT_JACOBIAN, OPT_STACK];
 
 /// Suffix of the adjoint of a value.
 pub const SUFFIX_BAR: &str = "bar";

@@ -118,7 +118,10 @@ mod tests {
             v.set(k, k as f64);
         }
         assert_eq!(v, (0.0, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [7.0, 8.0]));
-        assert_eq!((0..9).map(|k| v.get(k)).collect::<Vec<_>>(), (0..9).map(|k| k as f64).collect::<Vec<_>>());
+        assert_eq!(
+            (0..9).map(|k| v.get(k)).collect::<Vec<_>>(),
+            (0..9).map(|k| k as f64).collect::<Vec<_>>()
+        );
         assert_eq!(<[[f64; 2]; 2]>::unit(2), [[0.0, 0.0], [1.0, 0.0]]);
     }
 }

@@ -25,11 +25,13 @@
 
 pub mod check;
 mod flat;
+mod stack;
 
 /// Plumbing for the generated code; not part of the API.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::flat::Flat;
+    pub use crate::stack::check_stack;
 }
 
 pub use autodiff_macros::grad;

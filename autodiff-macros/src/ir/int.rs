@@ -107,7 +107,12 @@ impl Int {
         let mut out = self.combine(other, quote!(#a + #b));
         out.value = self.value.zip(other.value).and_then(|(a, b)| a.checked_add(b));
         if let Some(v) = out.value {
-            return Int { loops: out.loops, params: out.params, generic: out.generic, ..Int::lit(v) };
+            return Int {
+                loops: out.loops,
+                params: out.params,
+                generic: out.generic,
+                ..Int::lit(v)
+            };
         }
         out
     }
@@ -123,7 +128,12 @@ impl Int {
         let mut out = self.combine(other, quote!(#a * #b));
         out.value = self.value.zip(other.value).and_then(|(a, b)| a.checked_mul(b));
         if let Some(v) = out.value {
-            return Int { loops: out.loops, params: out.params, generic: out.generic, ..Int::lit(v) };
+            return Int {
+                loops: out.loops,
+                params: out.params,
+                generic: out.generic,
+                ..Int::lit(v)
+            };
         }
         out
     }

@@ -10,7 +10,7 @@ use crate::ir::{
     Builder, Carry, Cmp, Cond, Elem, Func, Int, Loop, LoopInfo, Name, Operand, Prim, Range, Ty,
     print, verify,
 };
-use crate::transform::{Seed, dead_code, forward, fuse, plan, reverse, select_outputs};
+use crate::transform::{Seed, dead_code, forward, fuse, hoist, plan, reverse, select_outputs};
 
 fn n_int(n: u64) -> Int {
     Int::lit(n)
@@ -113,7 +113,7 @@ fn huber() -> Func {
 fn grad(f: &Func) -> Func {
     verify(f).unwrap_or_else(|e| panic!("lowered IR: {e}\n{}", print(f)));
     let plans = plan(f).unwrap_or_else(|_| panic!("planning failed"));
-    let g = dead_code(&fuse(&reverse(f, &plans, Seed::One)));
+    let g = hoist(&dead_code(&fuse(&reverse(f, &plans, Seed::One))));
     verify(&g).unwrap_or_else(|e| panic!("reverse IR: {e}\n{}", print(&g)));
     g
 }
@@ -124,7 +124,7 @@ fn hvp(f: &Func, g: &Func) -> Func {
     let t = forward(g);
     verify(&t).unwrap_or_else(|e| panic!("forward IR: {e}\n{}", print(&t)));
     let wanted: Vec<usize> = (0..=n).chain(n + 2..=2 * n + 1).collect();
-    dead_code(&select_outputs(&t, &wanted))
+    hoist(&dead_code(&select_outputs(&t, &wanted)))
 }
 
 /// Central differences of the interpreted `f` at the flattened point `x` (shaped like `like`).
@@ -240,7 +240,7 @@ fn render(f: &Func, item: proc_macro2::TokenStream) -> String {
             _ => None,
         })
         .collect();
-    let cx = crate::codegen::Context { item: &item, params: &params };
+    let cx = crate::codegen::Context { item: &item, params: &params, budget: 1 << 20 };
     let g = grad(f);
     println!("{}\n{}", print(&g), crate::codegen::debug_layout(&g));
     let tokens = cx.derivative(crate::codegen::Kind::Grad, &g);

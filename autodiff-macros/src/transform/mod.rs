@@ -4,17 +4,21 @@
 mod activity;
 mod additive;
 mod arrays;
+mod budget;
 mod cleanup;
 mod cse;
 mod forward;
 mod fuse;
+mod hoist;
 mod plan;
 mod residual;
 mod reverse;
 
+pub use budget::{Storage, storage, total};
 pub use cleanup::{dead_code, select_outputs};
 pub use forward::forward;
 pub use fuse::fuse;
+pub use hoist::hoist;
 pub use plan::{PlanError, Plans, plan};
 pub use reverse::{Seed, reverse};
 

@@ -1,0 +1,77 @@
+//! The stack a generated function uses for what its reverse sweeps store: the arrays its loops
+//! carry to save values per iteration (and their tangents, in a Hessian-vector product). Checked
+//! against a budget, so that a sweep never overflows the stack at run time.
+
+use proc_macro2::Span;
+
+use crate::ir::{Block, Elem, Func, Int, Name, Stmt, Suffix, Ty, Var};
+
+/// The stack the storage of one loop takes.
+pub struct Storage {
+    /// In bytes (known to the macro, or an expression of the user's constants).
+    pub bytes: Int,
+    /// The loop (its `for`).
+    pub span: Span,
+}
+
+/// Every storage array of `f`, one entry per loop that carries some.
+pub fn storage(f: &Func) -> Vec<Storage> {
+    let mut out = Vec::new();
+    walk(f, &f.body, &mut out);
+    out
+}
+
+/// The total of `parts`, in bytes.
+pub fn total(parts: &[Storage]) -> Int {
+    parts.iter().fold(Int::lit(0), |acc, s| acc.add(&s.bytes))
+}
+
+fn walk(f: &Func, block: &Block, out: &mut Vec<Storage>) {
+    for s in block {
+        match s {
+            Stmt::For(l) => {
+                let bytes = l
+                    .carried
+                    .iter()
+                    .filter(|c| saved(f, c.param))
+                    .map(|c| size(f.ty(c.param)))
+                    .fold(Int::lit(0), |acc, b| acc.add(&b));
+                if bytes.value != Some(0) {
+                    let span =
+                        f.loops.get(l.index.0 as usize).map_or(Span::call_site(), |i| i.span);
+                    out.push(Storage { bytes, span });
+                }
+                walk(f, &l.body, out);
+            }
+            Stmt::If(b) => {
+                walk(f, &b.then, out);
+                walk(f, &b.otherwise, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether `v` is storage: named `…_saved` (or the tangent of such).
+fn saved(f: &Func, v: Var) -> bool {
+    match f.name(v) {
+        Name::Hint(h) => *h == crate::symbol::SAVED,
+        Name::Derived { suffix: Suffix::Saved, .. } => true,
+        Name::Derived { of, suffix: Suffix::Dot } => saved(f, *of),
+        _ => false,
+    }
+}
+
+/// The bytes of a value of type `ty`.
+fn size(ty: &Ty) -> Int {
+    match ty.shape() {
+        None => Int::lit(8),
+        Some(s) => {
+            let each = Int::lit(match s.elem {
+                Elem::F64 => 8,
+                Elem::Bool => 1,
+            });
+            s.dims.iter().fold(each, |acc, d| acc.times(d))
+        }
+    }
+}
