@@ -73,6 +73,55 @@ pub const OTHER_FLOATS: &[&str] = &["f32", "f16", "f128"];
 /// The method whose exponent must be an integer literal.
 pub const POWI: &str = "powi";
 
+/// The primitive integer types: parameters and bindings of these types are integers (indices,
+/// lengths, loop bounds).
+pub const INT_TYPES: &[&str] =
+    &["usize", "isize", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128"];
+/// The length of an array or a slice: an integer expression.
+pub const LEN: &str = "len";
+/// Reverses a range: `(0..n).rev()`.
+pub const REV: &str = "rev";
+/// Integer methods allowed in integer expressions (`(i + 1).min(N - 1)`).
+pub const INT_METHODS: &[&str] = &["min", "max", "saturating_sub", "abs_diff", "pow"];
+/// The growable vector type, named in the message for a function with only `Vec<f64>` inputs.
+pub const VEC: &str = "Vec";
+/// Methods that make or consume iterators: a chain of them is reported once, as a whole.
+pub const ITER_METHODS: &[&str] = &[
+    "iter",
+    "iter_mut",
+    "into_iter",
+    "map",
+    "sum",
+    "product",
+    "fold",
+    "zip",
+    "enumerate",
+    "filter",
+    "filter_map",
+    "copied",
+    "cloned",
+    "collect",
+    "chain",
+    "skip",
+    "take",
+    "step_by",
+    "windows",
+    "chunks",
+    "for_each",
+    "reduce",
+    "all",
+    "any",
+    "count",
+    "rev",
+    "max_by",
+    "min_by",
+    "flat_map",
+    "scan",
+    "last",
+    "nth",
+    "position",
+];
+
 /// The attribute's name, for messages.
 pub const ATTR: &str = "#[grad]";
 /// Option: the differentiated parameters.

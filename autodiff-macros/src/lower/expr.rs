@@ -1,22 +1,22 @@
 //! Lowering of expressions: literals, arithmetic, paths, casts and the known `f64` methods, each
-//! operation into one IR statement.
+//! operation into one IR statement; and the fence's descriptions of what is not supported.
 
 use syn::{BinOp, Expr, ExprCall, ExprMethodCall, Lit, UnOp};
 
+use super::konst::{Bad, Mode};
 use super::{Binding, Lower};
-use crate::ir::{Operand, Prec, Prim};
+use crate::ir::{Operand, Prim, Ty};
 use crate::symbol;
 
 /// What an unsupported expression is, for messages; `None` for supported kinds.
 pub(super) fn describe(e: &Expr) -> Option<&'static str> {
     Some(match e {
-        Expr::If(_) => "`if` expressions",
         Expr::While(_) => "`while` loops",
         Expr::Loop(_) => "`loop`",
-        Expr::ForLoop(_) => "`for` loops",
+        Expr::ForLoop(_) => "a `for` loop as a value",
         Expr::Match(_) => "`match` expressions",
         Expr::Closure(_) => "closures",
-        Expr::Block(_) => "block expressions",
+        Expr::Block(b) if b.label.is_some() => "labelled blocks",
         Expr::Unsafe(_) => "`unsafe` blocks",
         Expr::Async(_) => "`async` blocks",
         Expr::Await(_) => "`.await`",
@@ -26,12 +26,12 @@ pub(super) fn describe(e: &Expr) -> Option<&'static str> {
         Expr::Return(_) => "an early `return`",
         Expr::Reference(_) => "references (`&`)",
         Expr::RawAddr(_) => "raw pointers",
-        Expr::Tuple(_) => "tuples",
-        Expr::Array(_) | Expr::Repeat(_) => "arrays",
-        Expr::Range(_) => "ranges",
+        Expr::Tuple(_) => "tuples here",
+        Expr::Range(_) => "ranges here",
         Expr::Struct(_) => "struct expressions",
         Expr::Assign(_) => "assignments inside expressions",
-        Expr::Break(_) | Expr::Continue(_) => "`break` and `continue`",
+        Expr::Break(_) => "`break`",
+        Expr::Continue(_) => "`continue`",
         Expr::Let(_) => "`let` expressions",
         Expr::Const(_) => "`const` blocks",
         Expr::Yield(_) => "`yield`",
@@ -46,25 +46,35 @@ pub(super) fn describe(e: &Expr) -> Option<&'static str> {
         | Expr::MethodCall(_)
         | Expr::Call(_)
         | Expr::Index(_)
-        | Expr::Field(_) => return None,
+        | Expr::Field(_)
+        | Expr::If(_)
+        | Expr::Block(_)
+        | Expr::Array(_)
+        | Expr::Repeat(_) => return None,
         _ => "this expression",
     })
 }
 
 /// What the body may contain, for messages.
-pub(super) const STRAIGHT_LINE: &str = "the body must be straight-line code over `f64` values: `let`, assignments, `+ - * /` and `f64` methods";
+pub(super) const SUBSET: &str = "the body may contain `let`, assignments, `for` loops over integer ranges, `if` and `else`, arrays of `f64`, `+ - * /` and `f64` methods";
 
 /// The hint that follows "`#[grad]` does not support ...".
 fn hint(e: &Expr) -> &'static str {
     match e {
-        Expr::If(_) | Expr::Match(_) => {
-            "the body must be straight-line code (`min`, `max`, `abs` and `signum` cover common branches)"
+        Expr::Match(_) => "use `if` and `else if`",
+        Expr::While(_) | Expr::Loop(_) => {
+            "use a `for` loop over an integer range, such as `for i in 0..N`"
         }
-        Expr::While(_) | Expr::Loop(_) | Expr::ForLoop(_) => {
-            "the body must be straight-line code (write the iterations out)"
+        Expr::Break(_) | Expr::Continue(_) => {
+            "a loop runs over its whole range; put the rest of the body in an `if` instead"
         }
         Expr::Return(_) => "return only at the end of the function",
-        _ => STRAIGHT_LINE,
+        Expr::Tuple(_) => {
+            "a tuple can only be the function's final value, returned as `(f64, f64)`"
+        }
+        Expr::Range(_) => "ranges can only be iterated over, as in `for i in 0..N`",
+        Expr::Block(_) => "use a block without a label",
+        _ => SUBSET,
     }
 }
 
@@ -74,19 +84,39 @@ impl Lower<'_> {
         let message = format!("`#[grad]` does not support {what}; {}", hint(e));
         match e {
             // Point at the keyword, not the whole loop or branch.
-            Expr::If(x) => self.cx.error_spanned(x.if_token, message),
             Expr::While(x) => self.cx.error_spanned(x.while_token, message),
             Expr::Loop(x) => self.cx.error_spanned(x.loop_token, message),
             Expr::ForLoop(x) => self.cx.error_spanned(x.for_token, message),
             Expr::Match(x) => self.cx.error_spanned(x.match_token, message),
             Expr::Unsafe(x) => self.cx.error_spanned(x.unsafe_token, message),
             Expr::Async(x) => self.cx.error_spanned(x.async_token, message),
+            Expr::Break(x) => self.cx.error_spanned(x.break_token, message),
+            Expr::Continue(x) => self.cx.error_spanned(x.continue_token, message),
+            Expr::Block(x) => match &x.label {
+                Some(label) => self.cx.error_spanned(label, message),
+                None => self.cx.error_spanned(e, message),
+            },
             _ => self.cx.error_spanned(e, message),
         }
         Operand::Lit(0.0)
     }
 
-    /// Lowers an `f64` expression to an operand, emitting one statement per operation.
+    /// Lowers an `f64` expression to an operand of type `f64`, reporting an array.
+    pub(super) fn real(&mut self, e: &Expr) -> Operand {
+        let v = self.expr(e);
+        if let Ty::Array(_) = self.b.ty(v) {
+            let ty = super::types::ty_text(&self.b.ty(v));
+            self.cx.error_spanned(
+                e,
+                format!("expected an `f64` value, found an array `{ty}`; index it, as in `x[i]`"),
+            );
+            return Operand::Lit(0.0);
+        }
+        v
+    }
+
+    /// Lowers an expression to an operand (an `f64` or an array), emitting one statement per
+    /// operation.
     pub(super) fn expr(&mut self, e: &Expr) -> Operand {
         match e {
             Expr::Lit(l) => self.lit(&l.lit),
@@ -94,10 +124,10 @@ impl Lower<'_> {
             Expr::Group(g) => self.expr(&g.expr),
             Expr::Unary(u) => match u.op {
                 UnOp::Neg(_) => {
-                    let a = self.expr(&u.expr);
+                    let a = self.real(&u.expr);
                     self.b.push(Prim::Neg, &[a])
                 }
-                UnOp::Deref(_) => self.passive(e, Prec::Unary, "dereferencing"),
+                UnOp::Deref(_) => self.passive(e, "dereferencing"),
                 _ => {
                     self.cx.error_spanned(
                         e,
@@ -106,54 +136,117 @@ impl Lower<'_> {
                     Operand::Lit(0.0)
                 }
             },
-            Expr::Binary(b) => {
-                let prim = match b.op {
-                    BinOp::Add(_) => Prim::Add,
-                    BinOp::Sub(_) => Prim::Sub,
-                    BinOp::Mul(_) => Prim::Mul,
-                    BinOp::Div(_) => Prim::Div,
-                    BinOp::AddAssign(_)
-                    | BinOp::SubAssign(_)
-                    | BinOp::MulAssign(_)
-                    | BinOp::DivAssign(_) => {
-                        return self.unsupported(e, "compound assignments inside expressions");
-                    }
-                    op => {
-                        let op = quote::ToTokens::to_token_stream(&op);
-                        self.cx.error_spanned(
-                            b.op,
-                            format!("`#[grad]` does not support the operator `{op}`; it supports `+`, `-`, `*` and `/` on `f64` values"),
-                        );
-                        return Operand::Lit(0.0);
-                    }
-                };
-                let l = self.expr(&b.left);
-                let r = self.expr(&b.right);
-                self.b.push(prim, &[l, r])
-            }
-            Expr::Path(p) => {
-                match p.path.get_ident().and_then(|id| self.env.get(&symbol::unraw(id))) {
-                    Some(Binding::Value(v)) if p.qself.is_none() => *v,
-                    _ => self.passive(e, Prec::Atom, "paths"),
-                }
-            }
+            Expr::Binary(b) => self.binary(e, b),
+            Expr::Path(p) => self.path(e, p),
             Expr::Cast(c) => {
-                if !super::signature::is_f64(&c.ty) {
+                if !super::types::is_f64(&c.ty) {
                     self.cx.error_spanned(&c.ty, "`#[grad]` supports only casts to `f64`");
                     return Operand::Lit(0.0);
                 }
-                if self.is_passive(&c.expr) {
-                    return self.passive(e, Prec::Cast, "casts");
+                if self.is_constant(e) {
+                    return self.passive(e, "casts");
                 }
-                self.expr(&c.expr)
+                self.real(&c.expr)
             }
-            Expr::MethodCall(m) => self.method(m),
+            Expr::MethodCall(m) => self.method(e, m),
             Expr::Call(c) => self.call(c),
-            Expr::Index(_) => self.passive(e, Prec::Atom, "indexing"),
-            Expr::Field(_) => self.passive(e, Prec::Atom, "field access"),
+            Expr::Index(i) => self.index(e, i),
+            Expr::Field(_) => self.passive(e, "field access"),
+            Expr::If(i) => self.branch(i, true).unwrap_or(Operand::Lit(0.0)),
+            Expr::Block(b) if b.label.is_none() => {
+                self.scoped(|l| l.block_value(&b.block)).unwrap_or(Operand::Lit(0.0))
+            }
+            Expr::Array(a) => self.array_literal(e, a),
+            Expr::Repeat(r) => self.repeat(e, r),
             other => {
                 let what = describe(other).unwrap_or("this expression");
                 self.unsupported(other, what)
+            }
+        }
+    }
+
+    /// `a + b`, `a - b`, `a * b`, `a / b`, and the operators that are reported.
+    fn binary(&mut self, e: &Expr, b: &syn::ExprBinary) -> Operand {
+        let prim = match b.op {
+            BinOp::Add(_) => Prim::Add,
+            BinOp::Sub(_) => Prim::Sub,
+            BinOp::Mul(_) => Prim::Mul,
+            BinOp::Div(_) => Prim::Div,
+            BinOp::AddAssign(_)
+            | BinOp::SubAssign(_)
+            | BinOp::MulAssign(_)
+            | BinOp::DivAssign(_) => {
+                return self.unsupported(e, "compound assignments inside expressions");
+            }
+            BinOp::Lt(_)
+            | BinOp::Le(_)
+            | BinOp::Gt(_)
+            | BinOp::Ge(_)
+            | BinOp::Eq(_)
+            | BinOp::Ne(_)
+            | BinOp::And(_)
+            | BinOp::Or(_) => {
+                let op = quote::ToTokens::to_token_stream(&b.op);
+                self.cx.error_spanned(
+                    b.op,
+                    format!("`#[grad]` supports `{op}` only in the condition of an `if`, such as `if x > 0.0 {{ x }} else {{ -x }}`"),
+                );
+                return Operand::Lit(0.0);
+            }
+            op => {
+                let op = quote::ToTokens::to_token_stream(&op);
+                self.cx.error_spanned(
+                    b.op,
+                    format!("`#[grad]` does not support the operator `{op}` on `f64` values; it supports `+`, `-`, `*` and `/`"),
+                );
+                return Operand::Lit(0.0);
+            }
+        };
+        let l = self.real(&b.left);
+        let r = self.real(&b.right);
+        self.b.push(prim, &[l, r])
+    }
+
+    /// A name read as a value.
+    fn path(&mut self, e: &Expr, p: &syn::ExprPath) -> Operand {
+        let name = p.path.get_ident().filter(|_| p.qself.is_none()).map(symbol::unraw);
+        match name.as_deref().and_then(|n| self.lookup(n)).cloned() {
+            Some(Binding::Slot(s)) => match self.slots[s].value {
+                Some(v) => v,
+                None => {
+                    self.cx.error_spanned(
+                        e,
+                        "`#[grad]` needs a variable to be assigned before it is read",
+                    );
+                    Operand::Lit(0.0)
+                }
+            },
+            Some(Binding::Int(_)) => {
+                let name = name.unwrap_or_default();
+                self.cx.error_spanned(
+                    e,
+                    format!("`{name}` is an integer; convert it with `{name} as f64` to use it as an `f64`"),
+                );
+                Operand::Lit(0.0)
+            }
+            Some(Binding::Poison) => Operand::Lit(0.0),
+            Some(Binding::Param(_)) | None => self.passive(e, "paths"),
+        }
+    }
+
+    /// `e` as a constant operand, or an error saying `what` needs constant operands.
+    fn passive(&mut self, e: &Expr, what: &str) -> Operand {
+        match self.konst(e, Mode::Real) {
+            Ok(k) => self.ext(k),
+            Err(Bad::Reported) => Operand::Lit(0.0),
+            Err(_) => {
+                self.cx.error_spanned(
+                    e,
+                    format!(
+                        "`#[grad]` supports {what} only on constant (non-differentiated) parameters, such as `data[0]` for `data: &[f64]`"
+                    ),
+                );
+                Operand::Lit(0.0)
             }
         }
     }
@@ -174,14 +267,21 @@ impl Lower<'_> {
     }
 
     /// `recv.method(args)` for a known `f64` method.
-    fn method(&mut self, m: &ExprMethodCall) -> Operand {
+    fn method(&mut self, e: &Expr, m: &ExprMethodCall) -> Operand {
+        if let Some(chain) = iterator_chain(e) {
+            self.cx.error_spanned(
+                chain,
+                format!("`#[grad]` does not support iterator chains; write a `for` loop over an integer range and index: `for i in 0..{0}.len() {{ ... {0}[i] ... }}`", chain_root(e)),
+            );
+            return Operand::Lit(0.0);
+        }
         if let Some(t) = &m.turbofish {
             self.cx.error_spanned(t, "`#[grad]` does not support turbofish arguments here");
         }
-        let mut constants = Vec::new();
         if symbol::method_prim(&m.method.to_string()).is_none()
-            && self.passive_reads(&m.receiver, &mut constants)
-            && let Some(param) = constants.first()
+            && self.is_constant(&m.receiver)
+            && let Ok(k) = self.konst(&m.receiver, Mode::Container)
+            && let Some(param) = k.params.first()
         {
             self.cx.error_spanned(
                 m,
@@ -202,7 +302,7 @@ impl Lower<'_> {
             // `f64::sin(x)` or `std::primitive::f64::sin(x)`: a path to `f64`, then the method.
             Expr::Path(p) if p.qself.is_none() => {
                 let n = p.path.segments.len();
-                (n >= 2 && super::signature::names_f64(p.path.segments.iter().take(n - 1)))
+                (n >= 2 && super::types::names_f64(p.path.segments.iter().take(n - 1)))
                     .then(|| p.path.segments[n - 1].ident.clone())
             }
             _ => None,
@@ -256,8 +356,36 @@ impl Lower<'_> {
             },
             other => other,
         };
-        let operands: Vec<Operand> = args[..prim.arity()].iter().map(|a| self.expr(a)).collect();
+        let operands: Vec<Operand> = args[..prim.arity()].iter().map(|a| self.real(a)).collect();
         self.b.push(prim, &operands)
+    }
+}
+
+/// The iterator chain `e` is part of, if it is one: a method call with an iterator method
+/// somewhere along its receivers (`data.iter().map(|x| x * x).sum::<f64>()`).
+pub(super) fn iterator_chain(e: &Expr) -> Option<&Expr> {
+    let mut at = e;
+    while let Expr::MethodCall(m) = at {
+        if symbol::ITER_METHODS.contains(&m.method.to_string().as_str()) {
+            return Some(e);
+        }
+        at = &m.receiver;
+    }
+    None
+}
+
+/// The name at the root of a chain of method calls, fields and indexing (`data` in
+/// `data.iter().sum()`), or `data` when there is none.
+pub(super) fn chain_root(e: &Expr) -> String {
+    match e {
+        Expr::MethodCall(m) => chain_root(&m.receiver),
+        Expr::Field(f) => chain_root(&f.base),
+        Expr::Index(i) => chain_root(&i.expr),
+        Expr::Paren(p) => chain_root(&p.expr),
+        Expr::Group(g) => chain_root(&g.expr),
+        Expr::Reference(r) => chain_root(&r.expr),
+        Expr::Path(p) => p.path.get_ident().map(symbol::unraw).unwrap_or_else(|| "data".into()),
+        _ => "data".into(),
     }
 }
 

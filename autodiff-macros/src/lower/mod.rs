@@ -1,21 +1,31 @@
-//! Lowering: the user's function (syn) to IR in A-normal form, one primitive per statement.
+//! Lowering: the user's function (syn) to IR in A-normal form, one primitive per statement, with
+//! loops and branches as structured regions that carry their values explicitly.
 //!
 //! This is also the fence: every construct outside the supported subset is reported with its
 //! span, all of them, not only the first; lowering goes on with a placeholder after each error.
 
+mod arrays;
+mod assigned;
 mod body;
+mod cond;
+mod control;
 mod expr;
-mod passive;
+mod int;
+mod kind;
+mod konst;
 mod signature;
+mod types;
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use proc_macro2::Ident;
 use syn::{ItemFn, Type};
 
 use crate::args::Args;
 use crate::ctxt::Ctxt;
-use crate::ir::{Builder, Func, Operand, Var};
+use crate::ir::{Builder, Func, Name, Operand, Var};
+use konst::Konst;
 
 /// One parameter of the user's function, as the generated functions re-emit it.
 #[derive(Clone)]
@@ -24,43 +34,155 @@ pub struct Param {
     pub ident: Ident,
     /// Its type, as written.
     pub ty: Type,
-    /// The IR input, for `f64` parameters; `None` for parameters passed through as constants.
+    /// The IR input, for `f64` and array parameters; `None` for parameters passed through as
+    /// constants.
     pub input: Option<Var>,
+    /// Whether the parameter is taken by reference (`&[f64; N]`); its gradient is still an owned
+    /// array.
+    pub by_ref: bool,
+}
+
+/// What the function returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// One `f64`: [`Func::outputs`] is that value.
+    Scalar,
+    /// An array `[f64; M]` (nested or not): [`Func::outputs`] is the array variable.
+    Array,
+    /// A tuple of `n` `f64` values: [`Func::outputs`] are the `n` scalars.
+    Tuple(usize),
 }
 
 /// The lowered function and what codegen needs to re-emit its signature.
 pub struct Lowered {
-    /// The function body as IR, with one output: the value.
+    /// The function body as IR, with its outputs as [`Lowered::output`] says.
     pub func: Func,
     /// Every parameter, in order.
     pub params: Vec<Param>,
+    /// What kind of value the function returns.
+    pub output: Output,
+}
+
+/// What a value is, as far as lowering can tell from the syntax.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// An `f64` (a value of the IR, or a constant).
+    Real,
+    /// An array of `f64`.
+    Array,
+    /// An integer (an index, a length, a loop variable).
+    Int,
+    /// A boolean.
+    Bool,
+    /// Not known from the syntax (a `const` from outside, a field of a parameter).
+    Unknown,
+}
+
+/// A user variable holding a value of the IR (an `f64` or an array), reassigned in place.
+struct Slot {
+    /// The user's name for it.
+    name: String,
+    /// Its current value; `None` after `let y;` until the first assignment.
+    value: Option<Operand>,
+    /// For an immutable binding of a constant expression (`let m = N - 1;`): that expression,
+    /// used where the variable is read as an integer.
+    int_alias: Option<Rc<Konst>>,
 }
 
 /// What a name in the body refers to.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone)]
 enum Binding {
-    /// An `f64` value of the IR (a local or an `f64` parameter).
-    Value(Operand),
-    /// A parameter that is not differentiated and not an IR value (integers, references, ...).
-    Passive,
-    /// A local declared with `let y;` and not assigned yet.
-    Uninit,
+    /// A user variable (a local, or an `f64` or array parameter): an index into `slots`.
+    Slot(usize),
+    /// An integer: a loop variable or an integer `let`, substituted where it is read.
+    Int(Rc<Konst>),
+    /// A parameter passed through as a constant, of the given kind.
+    Param(Kind),
+    /// A name whose definition was refused: reads of it report nothing more.
+    Poison,
+}
+
+/// A binding, with a number that tells it apart from earlier bindings of the same name.
+#[derive(Clone)]
+struct Bound {
+    serial: u32,
+    binding: Binding,
 }
 
 /// The state of lowering one function.
 struct Lower<'a> {
     cx: &'a mut Ctxt,
     b: Builder,
-    env: HashMap<String, Binding>,
+    env: HashMap<String, Bound>,
+    slots: Vec<Slot>,
     /// How many times each user variable has been assigned (for names like `x_2`).
     versions: HashMap<String, u32>,
+    /// The last serial number given to a binding.
+    serial: u32,
+    /// The function's const generic parameters.
+    generics: Vec<String>,
 }
 
 /// Lowers `item`, recording every unsupported construct in `cx`.
 pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
-    let mut lower =
-        Lower { cx, b: Builder::literal(), env: HashMap::new(), versions: HashMap::new() };
-    let params = lower.signature(&item.sig, args);
-    let value = lower.body(&item.block);
-    Lowered { func: lower.b.finish(vec![value]), params }
+    let mut lower = Lower {
+        cx,
+        b: Builder::literal(),
+        env: HashMap::new(),
+        slots: Vec::new(),
+        versions: HashMap::new(),
+        serial: 0,
+        generics: Vec::new(),
+    };
+    let (params, returns) = lower.signature(&item.sig, args);
+    let outputs = lower.body(&item.block, &returns);
+    Lowered { func: lower.b.finish(outputs), params, output: returns.kind() }
+}
+
+impl Lower<'_> {
+    /// Binds `name` to `binding` from here to the end of the enclosing block.
+    fn bind_name(&mut self, name: &str, binding: Binding) -> u32 {
+        self.serial += 1;
+        self.env.insert(name.to_owned(), Bound { serial: self.serial, binding });
+        self.serial
+    }
+
+    /// What `name` refers to, if it is bound.
+    fn lookup(&self, name: &str) -> Option<&Binding> {
+        self.env.get(name).map(|b| &b.binding)
+    }
+
+    /// A new user variable `name` holding `value`; names the statement that computed it.
+    fn declare(&mut self, name: &str, value: Option<Operand>, int_alias: Option<Rc<Konst>>) {
+        if let Some(v) = value {
+            self.name_value(name, v);
+        }
+        self.slots.push(Slot { name: name.to_owned(), value, int_alias });
+        self.bind_name(name, Binding::Slot(self.slots.len() - 1));
+    }
+
+    /// Gives `value` the next version of `name` if it is a temporary computed by a statement.
+    fn name_value(&mut self, name: &str, value: Operand) {
+        let version = self.versions.entry(name.to_owned()).or_insert(0);
+        if self.b.name_temp(value, Name::version(name, *version)) {
+            *version += 1;
+        }
+    }
+
+    /// The next version of the user's name `name`, for a value defined by a region or a store.
+    fn next_name(&mut self, name: &str) -> Name {
+        let version = self.versions.entry(name.to_owned()).or_insert(0);
+        let n = Name::version(name, *version);
+        *version += 1;
+        n
+    }
+
+    /// Runs `f` in a nested scope: the names it binds are forgotten afterwards (assignments to
+    /// user variables declared outside are kept).
+    fn scoped<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let saved = self.env.clone();
+        let r = f(self);
+        self.env = saved;
+        r
+    }
 }

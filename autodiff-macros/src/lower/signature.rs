@@ -1,116 +1,72 @@
-//! Lowering of the signature: which parameters are differentiated, which pass through, and the
-//! function-level constructs that are not supported.
+//! Lowering of the signature: which parameters are differentiated (`f64` values and arrays of
+//! them), which pass through as constants, what the function returns, and the function-level
+//! constructs that are not supported.
 
-use proc_macro2::TokenTree;
-use quote::ToTokens;
-use syn::{FnArg, Pat, ReturnType, Safety, Signature, Type};
+use syn::{FnArg, GenericParam, Pat, ReturnType, Safety, Signature, Type};
 
-use super::{Binding, Lower, Param};
+use super::types::{
+    f64_array, has_mut_ref, is_f64, is_int, is_other_float, is_vec_of_f64, mentions_float,
+    type_text,
+};
+use super::{Binding, Kind, Lower, Output, Param};
 use crate::args::Args;
-use crate::ir::{Name, Operand};
+use crate::ir::{Name, Operand, Ty, Var};
 use crate::symbol;
 
+/// What the function returns, as lowering checks the body's value against it.
+#[derive(Clone)]
+pub(super) struct Returns {
+    /// The kind of output.
+    pub output: Output,
+    /// The type of an array output.
+    pub array: Option<Ty>,
+}
+
+impl Returns {
+    pub(super) fn kind(&self) -> Output {
+        self.output
+    }
+}
+
 /// How a parameter's type is treated.
-enum Kind {
-    /// `f64`: differentiable.
-    F64,
-    /// Looks differentiable but is not supported (`f32`, arrays or tuples of floats by value).
+enum ParamTy {
+    /// `f64`, or an array of `f64` (by value or by reference): differentiable.
+    Real(Ty, bool),
+    /// Looks differentiable but is not supported (`f32`, arrays of `f32`, tuples of floats).
     Float,
-    /// Anything else: passed through as a constant.
-    Other,
+    /// Anything else: passed through as a constant of the given kind.
+    Other(Kind),
 }
 
-fn is_named(ty: &Type, names: &[&str]) -> bool {
+fn classify(ty: &Type, generics: &[String]) -> ParamTy {
+    if is_f64(ty) {
+        return ParamTy::Real(Ty::F64, false);
+    }
+    if let Some(t) = f64_array(ty, generics) {
+        return ParamTy::Real(t, false);
+    }
+    if let Type::Reference(r) = ty
+        && r.mutability.is_none()
+        && let Some(t) = f64_array(&r.elem, generics)
+    {
+        return ParamTy::Real(t, true);
+    }
     match ty {
-        Type::Path(p) if p.qself.is_none() => {
-            p.path.get_ident().is_some_and(|id| names.iter().any(|n| id == n))
-        }
-        Type::Paren(p) => is_named(&p.elem, names),
-        Type::Group(g) => is_named(&g.elem, names),
-        _ => false,
+        _ if is_other_float(ty) => ParamTy::Float,
+        Type::Array(_) | Type::Tuple(_) if mentions_float(ty) => ParamTy::Float,
+        _ if is_int(ty) => ParamTy::Other(Kind::Int),
+        Type::Reference(r) if is_int(&r.elem) => ParamTy::Other(Kind::Int),
+        _ if mentions_float(ty) => ParamTy::Other(Kind::Real),
+        _ => ParamTy::Other(Kind::Unknown),
     }
-}
-
-/// Whether `ty` is `f64`, written as such or as `std::primitive::f64` / `core::primitive::f64`.
-pub(super) fn is_f64(ty: &Type) -> bool {
-    match ty {
-        Type::Path(p) if p.qself.is_none() => names_f64(p.path.segments.iter()),
-        Type::Paren(p) => is_f64(&p.elem),
-        Type::Group(g) => is_f64(&g.elem),
-        _ => false,
-    }
-}
-
-/// Whether the path `segments` names the type `f64`: `f64`, `std::primitive::f64` or
-/// `core::primitive::f64`, without generic arguments.
-pub(super) fn names_f64<'a>(segments: impl Iterator<Item = &'a syn::PathSegment>) -> bool {
-    let mut names = Vec::new();
-    for s in segments {
-        if !s.arguments.is_none() {
-            return false;
-        }
-        names.push(s.ident.to_string());
-    }
-    match names.as_slice() {
-        [f] => f == symbol::F64,
-        [root, primitive, f] => {
-            matches!(root.as_str(), "std" | "core") && primitive == "primitive" && f == symbol::F64
-        }
-        _ => false,
-    }
-}
-
-/// `ty` as a person writes it, for messages: `Vec<f64>` rather than the tokens' `Vec < f64 >`.
-fn type_text(ty: &Type) -> String {
-    let spaced = ty.to_token_stream().to_string();
-    [(" <", "<"), ("< ", "<"), (" >", ">"), (" ::", "::"), (":: ", "::"), ("& ", "&"), (" ,", ",")]
-        .iter()
-        .fold(spaced, |text, (from, to)| text.replace(from, to))
-}
-
-fn mentions_float(ty: &Type) -> bool {
-    fn walk(tokens: proc_macro2::TokenStream) -> bool {
-        tokens.into_iter().any(|t| match t {
-            TokenTree::Ident(id) => {
-                id == symbol::F64 || symbol::OTHER_FLOATS.iter().any(|f| id == f)
-            }
-            TokenTree::Group(g) => walk(g.stream()),
-            _ => false,
-        })
-    }
-    walk(ty.to_token_stream())
-}
-
-fn kind(ty: &Type) -> Kind {
-    match ty {
-        _ if is_f64(ty) => Kind::F64,
-        _ if is_named(ty, symbol::OTHER_FLOATS) => Kind::Float,
-        Type::Array(_) | Type::Tuple(_) if mentions_float(ty) => Kind::Float,
-        _ => Kind::Other,
-    }
-}
-
-/// Whether the type has `&mut` anywhere.
-fn has_mut_ref(ty: &Type) -> bool {
-    fn walk(tokens: proc_macro2::TokenStream) -> bool {
-        let mut after_amp = false;
-        for t in tokens {
-            match t {
-                TokenTree::Ident(id) if after_amp && id == "mut" => return true,
-                TokenTree::Group(g) if walk(g.stream()) => return true,
-                TokenTree::Punct(p) => after_amp = p.as_char() == '&',
-                _ => after_amp = false,
-            }
-        }
-        false
-    }
-    walk(ty.to_token_stream())
 }
 
 impl Lower<'_> {
-    /// Checks the signature, creates an IR input per `f64` parameter, and binds every parameter.
-    pub(super) fn signature(&mut self, sig: &Signature, args: &Args) -> Vec<Param> {
+    /// Checks the signature, creates an IR input per differentiable parameter, and binds every
+    /// parameter.
+    pub(super) fn signature(&mut self, sig: &Signature, args: &Args) -> (Vec<Param>, Returns) {
         self.function_kind(sig);
+        let returns = self.returns(sig);
         let wrt = args.wrt.as_deref();
         let mut params = Vec::new();
         for arg in &sig.inputs {
@@ -141,8 +97,9 @@ impl Lower<'_> {
             let ident = pi.ident.clone();
             let listed =
                 wrt.and_then(|w| w.iter().find(|id| symbol::unraw(id) == symbol::unraw(&ident)));
-            let input = self.param(&ident, &pt.ty, wrt.is_none() || listed.is_some(), listed);
-            params.push(Param { ident, ty: (*pt.ty).clone(), input });
+            let (input, by_ref) =
+                self.param(&ident, &pt.ty, wrt.is_none() || listed.is_some(), listed);
+            params.push(Param { ident, ty: (*pt.ty).clone(), input, by_ref });
         }
         for id in wrt.unwrap_or_default() {
             if !params.iter().any(|p| symbol::unraw(&p.ident) == symbol::unraw(id)) {
@@ -153,74 +110,111 @@ impl Lower<'_> {
             }
         }
         if self.cx.is_ok() && self.b.func().active.is_empty() {
-            self.cx.error_spanned(
-                &sig.ident,
-                format!("`{}` has no `f64` parameter to differentiate", sig.ident),
-            );
+            self.nothing_to_differentiate(sig, &params);
         }
         self.b.func_mut().user_inputs = self.b.func().inputs.len();
-        params
+        (params, returns)
     }
 
-    /// Classifies one parameter; returns its IR input if it is an `f64`.
+    /// Reports a function without a differentiated parameter, saying what to use instead of a
+    /// `Vec<f64>` when there is one.
+    fn nothing_to_differentiate(&mut self, sig: &Signature, params: &[Param]) {
+        let name = &sig.ident;
+        match params.iter().find(|p| is_vec_of_f64(&p.ty)) {
+            Some(p) => self.cx.error_spanned(
+                &p.ty,
+                format!(
+                    "`{name}` has no `f64` parameter to differentiate: `#[grad]` does not differentiate `{}`; take `{}` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data",
+                    type_text(&p.ty),
+                    p.ident
+                ),
+            ),
+            None => self
+                .cx
+                .error_spanned(name, format!("`{name}` has no `f64` parameter to differentiate")),
+        }
+    }
+
+    /// Classifies one parameter; returns its IR input if it is differentiable, and whether it is
+    /// taken by reference.
     fn param(
         &mut self,
         ident: &proc_macro2::Ident,
         ty: &Type,
         differentiate: bool,
         listed: Option<&proc_macro2::Ident>,
-    ) -> Option<crate::ir::Var> {
+    ) -> (Option<Var>, bool) {
+        let name = symbol::unraw(ident);
         if has_mut_ref(ty) {
             self.cx.error_spanned(
                 ty,
                 "`#[grad]` does not support `&mut` parameters: the function must be pure; pass values or shared references",
             );
-            return None;
+            self.bind_name(&name, Binding::Poison);
+            return (None, false);
         }
         if let Type::ImplTrait(_) = ty {
             self.cx.error_spanned(
                 ty,
                 "`#[grad]` does not support generic functions (`impl Trait` parameters); write the function for `f64` and concrete types",
             );
-            return None;
+            self.bind_name(&name, Binding::Poison);
+            return (None, false);
         }
-        match kind(ty) {
-            Kind::F64 => {
-                let v = self.b.input(Name::user(&symbol::unraw(ident)), crate::ir::Ty::F64);
-                self.versions.insert(symbol::unraw(ident), 1);
+        match classify(ty, &self.generics) {
+            // An `f64` is an input even when not differentiated: it is read as a value.
+            ParamTy::Real(t, by_ref) if differentiate || t == Ty::F64 => {
+                let v = self.b.input(Name::user(&name), t);
                 if differentiate {
                     self.b.func_mut().active.push(v);
                 }
-                self.env.insert(symbol::unraw(ident), Binding::Value(Operand::Var(v)));
-                Some(v)
+                self.versions.insert(name.clone(), 1);
+                self.slots.push(super::Slot {
+                    name: name.clone(),
+                    value: Some(Operand::Var(v)),
+                    int_alias: None,
+                });
+                self.bind_name(&name, Binding::Slot(self.slots.len() - 1));
+                (Some(v), by_ref)
             }
-            Kind::Float | Kind::Other if listed.is_some() => {
+            ParamTy::Float | ParamTy::Other(_) if listed.is_some() => {
                 let at = listed.unwrap_or(ident);
                 let ty = type_text(ty);
                 self.cx.error_spanned(
                     at,
-                    format!("`wrt` names `{ident}`, of type `{ty}`, but only `f64` parameters can be differentiated"),
+                    format!("`wrt` names `{ident}`, of type `{ty}`, but only `f64` parameters and arrays of `f64` can be differentiated"),
                 );
-                None
+                self.bind_name(&name, Binding::Poison);
+                (None, false)
             }
-            Kind::Float if differentiate => {
+            ParamTy::Float if differentiate => {
                 let text = type_text(ty);
                 self.cx.error_spanned(
                     ty,
                     format!(
-                        "`#[grad]` differentiates only `f64` scalars, not `{text}`; to pass `{ident}` through as a constant, list the differentiated parameters with `wrt(...)`"
+                        "`#[grad]` differentiates `f64` values and arrays of `f64`, not `{text}`; to pass `{ident}` through as a constant, list the differentiated parameters with `wrt(...)`"
                     ),
                 );
-                None
+                self.bind_name(&name, Binding::Poison);
+                (None, false)
             }
-            Kind::Float | Kind::Other => {
-                self.env.insert(symbol::unraw(ident), Binding::Passive);
-                None
+            ParamTy::Real(_, by_ref) => {
+                self.bind_name(&name, Binding::Param(Kind::Real));
+                (None, by_ref)
+            }
+            ParamTy::Float => {
+                self.bind_name(&name, Binding::Param(Kind::Real));
+                (None, false)
+            }
+            ParamTy::Other(kind) => {
+                self.bind_name(&name, Binding::Param(kind));
+                (None, matches!(ty, Type::Reference(_)))
             }
         }
     }
 
-    /// Reports the function-level constructs that are not supported.
+    /// Reports the function-level constructs that are not supported, and records the const
+    /// generic parameters.
     fn function_kind(&mut self, sig: &Signature) {
         let what = "`#[grad]` differentiates plain functions of `f64` values";
         if let Some(t) = &sig.constness {
@@ -232,11 +226,14 @@ impl Lower<'_> {
         if let Safety::Unsafe(t) = &sig.safety {
             self.cx.error_spanned(t, format!("`#[grad]` does not support `unsafe fn`; {what}"));
         }
-        if !sig.generics.params.is_empty() {
-            self.cx.error_spanned(
-                &sig.generics,
-                "`#[grad]` does not support generic functions; write the function for `f64`",
-            );
+        for param in &sig.generics.params {
+            match param {
+                GenericParam::Const(c) => self.generics.push(symbol::unraw(&c.ident)),
+                other => self.cx.error_spanned(
+                    other,
+                    "`#[grad]` does not support generic functions; write the function for `f64`",
+                ),
+            }
         }
         if let Some(w) = &sig.generics.where_clause {
             // Spanned by the clause itself: `Generics` prints without its `where` clause.
@@ -248,19 +245,40 @@ impl Lower<'_> {
         if let Some(v) = &sig.variadic {
             self.cx.error_spanned(v, "`#[grad]` does not support variadic functions");
         }
-        match &sig.output {
-            ReturnType::Type(_, ty) if is_f64(ty) => {}
-            ReturnType::Type(_, ty) => self.cx.error_spanned(
-                ty,
-                format!(
-                    "`#[grad]` functions must return `f64`, not `{}`: only scalar functions are differentiated",
-                    type_text(ty)
-                ),
-            ),
-            ReturnType::Default => self.cx.error_spanned(
-                &sig.ident,
-                "`#[grad]` functions must return `f64`; add `-> f64`",
-            ),
+    }
+
+    /// What the function returns: `f64`, an array of `f64`, or a tuple of `f64` values.
+    fn returns(&mut self, sig: &Signature) -> Returns {
+        let scalar = Returns { output: Output::Scalar, array: None };
+        let ty = match &sig.output {
+            ReturnType::Type(_, ty) => ty,
+            ReturnType::Default => {
+                self.cx.error_spanned(
+                    &sig.ident,
+                    "`#[grad]` functions must return `f64`, an array `[f64; N]` or a tuple `(f64, f64)`; add `-> f64`",
+                );
+                return scalar;
+            }
+        };
+        if is_f64(ty) {
+            return scalar;
         }
+        if let Some(t) = f64_array(ty, &self.generics) {
+            return Returns { output: Output::Array, array: Some(t) };
+        }
+        if let Type::Tuple(t) = &**ty
+            && t.elems.len() >= 2
+            && t.elems.iter().all(is_f64)
+        {
+            return Returns { output: Output::Tuple(t.elems.len()), array: None };
+        }
+        self.cx.error_spanned(
+            ty,
+            format!(
+                "`#[grad]` functions must return `f64`, an array `[f64; N]` or a tuple `(f64, f64)`, not `{}`",
+                type_text(ty)
+            ),
+        );
+        scalar
     }
 }

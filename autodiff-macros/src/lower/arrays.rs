@@ -1,0 +1,202 @@
+//! Arrays: literals `[a, b]` and `[v; N]`, reads `x[i][j]` (a load, or a constant for data
+//! passed through), and writes `y[i] = e;` (a store: a new array value bound to `y`).
+
+use syn::{Expr, ExprArray, ExprIndex, ExprRepeat};
+
+use super::int::IntCtx;
+use super::konst::{Bad, Mode};
+use super::types::ty_text;
+use super::{Binding, Lower};
+use crate::ir::{Elem, Int, Name, Operand, Prim, Ty};
+use crate::symbol;
+
+/// `x[i][j]` split into its base `x` and its indices `[i, j]`, outermost first.
+pub(super) fn index_chain(e: &Expr) -> (&Expr, Vec<&Expr>) {
+    let mut indices = Vec::new();
+    let mut base = e;
+    loop {
+        match base {
+            Expr::Index(i) => {
+                indices.push(&*i.index);
+                base = &i.expr;
+            }
+            Expr::Paren(p) if matches!(&*p.expr, Expr::Index(_)) => base = &p.expr,
+            Expr::Group(g) => base = &g.expr,
+            _ => break,
+        }
+    }
+    indices.reverse();
+    (base, indices)
+}
+
+impl Lower<'_> {
+    /// The type of an array expression (a variable, or a variable indexed), without lowering it.
+    pub(super) fn array_ty(&self, e: &Expr) -> Option<Ty> {
+        let (base, indices) = index_chain(e);
+        let base = match base {
+            Expr::Paren(p) => &*p.expr,
+            other => other,
+        };
+        let Expr::Path(p) = base else { return None };
+        let name = symbol::unraw(p.path.get_ident()?);
+        let Some(Binding::Slot(s)) = self.lookup(&name) else { return None };
+        let ty = self.b.ty(self.slots[*s].value?);
+        ty.indexed(indices.len()).filter(|t| matches!(t, Ty::Array(_)))
+    }
+
+    /// `x[i]`, `x[i][j]`, `a[i]` (a row): a load from an array of the IR, or a constant when
+    /// the array is data passed through.
+    pub(super) fn index(&mut self, e: &Expr, _i: &ExprIndex) -> Operand {
+        let (base, indices) = index_chain(e);
+        if self.is_constant(base) {
+            return match self.konst(e, Mode::Real) {
+                Ok(k) => self.ext(k),
+                Err(Bad::Reported) => Operand::Lit(0.0),
+                Err(_) => {
+                    // The base is constant, so an index is at fault: report it as one.
+                    let mut reported = false;
+                    for ix in indices {
+                        reported |= self.int_konst(ix, IntCtx::Index).is_none();
+                    }
+                    if !reported {
+                        self.cx.error_spanned(e, "`#[grad]` cannot read this element of constant data; index it with integer expressions, as in `data[i]`");
+                    }
+                    Operand::Lit(0.0)
+                }
+            };
+        }
+        let array = self.expr(base);
+        let index: Vec<Int> = indices.iter().map(|ix| self.int_expr(ix, IntCtx::Index)).collect();
+        let ty = self.b.ty(array);
+        if array.var().is_none() {
+            // A placeholder after an error (nothing more to say), or a literal.
+            if self.cx.is_ok() {
+                self.too_deep(e, &ty, index.len());
+            }
+            return Operand::Lit(0.0);
+        }
+        if ty.indexed(index.len()).is_none() {
+            self.too_deep(e, &ty, index.len());
+            return Operand::Lit(0.0);
+        }
+        self.b.load(Name::temp(), array, index)
+    }
+
+    fn too_deep(&mut self, e: &Expr, ty: &Ty, depth: usize) {
+        let message = match ty {
+            Ty::Array(s) => format!(
+                "this indexes {depth} dimension(s) of an array of type `{}`, which has {}",
+                ty_text(ty),
+                s.dims.len()
+            ),
+            _ => format!("this indexes a value of type `{}`, which is not an array", ty_text(ty)),
+        };
+        self.cx.error_spanned(e, message);
+    }
+
+    /// `[a, b, c]`: elements of one type (`f64`, or arrays of one shape).
+    pub(super) fn array_literal(&mut self, e: &Expr, a: &ExprArray) -> Operand {
+        let elems: Vec<Operand> = a.elems.iter().map(|x| self.expr(x)).collect();
+        let Some(first) = elems.first() else {
+            self.cx.error_spanned(e, "`#[grad]` does not support empty arrays");
+            return Operand::Lit(0.0);
+        };
+        let elem_ty = self.b.ty(*first);
+        for (x, v) in a.elems.iter().zip(&elems) {
+            let ty = self.b.ty(*v);
+            if ty != elem_ty {
+                self.cx.error_spanned(
+                    x,
+                    format!(
+                        "the elements of this array have different types: `{}` and `{}`",
+                        ty_text(&elem_ty),
+                        ty_text(&ty)
+                    ),
+                );
+                return Operand::Lit(0.0);
+            }
+        }
+        let ty = elem_ty.repeated(Int::lit(elems.len() as u64));
+        self.b.array(Name::temp(), ty, elems)
+    }
+
+    /// `[v; N]` with an `f64` value, nested or not: `[[0.0; K]; M]`.
+    pub(super) fn repeat(&mut self, e: &Expr, r: &ExprRepeat) -> Operand {
+        let mut dims = vec![self.int_expr(&r.len, IntCtx::Length)];
+        let mut inner = &*r.expr;
+        loop {
+            match inner {
+                Expr::Repeat(r) => {
+                    dims.push(self.int_expr(&r.len, IntCtx::Length));
+                    inner = &r.expr;
+                }
+                Expr::Paren(p) => inner = &p.expr,
+                _ => break,
+            }
+        }
+        let value = self.expr(inner);
+        if self.b.ty(value) != Ty::F64 {
+            self.cx.error_spanned(
+                e,
+                "`#[grad]` supports `[v; N]` only with an `f64` value `v`; write a nested array as `[[0.0; K]; M]`",
+            );
+            return Operand::Lit(0.0);
+        }
+        self.b.fill(Name::temp(), Ty::array(Elem::F64, dims), value)
+    }
+
+    /// `y[i][j] = value` or `y[i][j] op= value` for the user variable in `slot`: a store, with
+    /// `y` bound to the new array.
+    pub(super) fn assign_element(
+        &mut self,
+        target: &Expr,
+        slot: usize,
+        indices: &[&Expr],
+        op: Option<Prim>,
+        rhs: &Expr,
+    ) {
+        let Some(array) = self.slots[slot].value else {
+            self.cx.error_spanned(
+                target,
+                "`#[grad]` needs an array to be assigned before its elements",
+            );
+            return;
+        };
+        let index: Vec<Int> = indices.iter().map(|ix| self.int_expr(ix, IntCtx::Index)).collect();
+        let ty = self.b.ty(array);
+        let Some(elem) = ty.indexed(index.len()) else {
+            self.too_deep(target, &ty, index.len());
+            return;
+        };
+        let rhs_value = self.expr(rhs);
+        let rhs_ty = self.b.ty(rhs_value);
+        if rhs_ty != elem {
+            self.cx.error_spanned(
+                rhs,
+                format!(
+                    "this assigns a value of type `{}` to an element of type `{}`",
+                    ty_text(&rhs_ty),
+                    ty_text(&elem)
+                ),
+            );
+            return;
+        }
+        let value = match op {
+            None => rhs_value,
+            Some(_) if elem != Ty::F64 => {
+                self.cx.error_spanned(
+                    target,
+                    "`#[grad]` supports `+=`, `-=`, `*=` and `/=` only on `f64` elements; update each element",
+                );
+                return;
+            }
+            Some(prim) => {
+                let old = self.b.load(Name::temp(), array, index.clone());
+                self.b.push(prim, &[old, rhs_value])
+            }
+        };
+        let name = self.next_name(&self.slots[slot].name.clone());
+        let stored = self.b.store(name, array, index, value);
+        self.slots[slot].value = Some(stored);
+    }
+}

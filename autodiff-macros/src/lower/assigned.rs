@@ -1,0 +1,157 @@
+//! The pre-pass of a loop or a branch: the user variables declared outside it that it assigns
+//! (whole, or an element), which become the values the region carries or yields.
+
+use std::collections::HashSet;
+
+use syn::{Block, Expr, Pat, Stmt};
+
+use crate::symbol;
+
+/// The names assigned in `block` that it does not declare itself, in order of first assignment.
+pub(super) fn in_block(block: &Block) -> Vec<String> {
+    let mut w = Walker { scopes: Vec::new(), out: Vec::new() };
+    w.block(block, &[]);
+    w.out
+}
+
+/// The names assigned in the branches of `i` (and of its `else if`s) that they do not declare.
+pub(super) fn in_if(i: &syn::ExprIf) -> Vec<String> {
+    let mut w = Walker { scopes: Vec::new(), out: Vec::new() };
+    w.block(&i.then_branch, &[]);
+    if let Some((_, els)) = &i.else_branch {
+        w.expr(els);
+    }
+    w.out
+}
+
+/// The root variable of an assignment target: `y` in `y`, `y[i]`, `y[i][j]`.
+pub(super) fn target_root(e: &Expr) -> Option<&syn::Ident> {
+    match e {
+        Expr::Path(p) if p.qself.is_none() => p.path.get_ident(),
+        Expr::Index(i) => target_root(&i.expr),
+        Expr::Paren(p) => target_root(&p.expr),
+        Expr::Group(g) => target_root(&g.expr),
+        _ => None,
+    }
+}
+
+struct Walker {
+    /// The names declared in each open block, innermost last.
+    scopes: Vec<HashSet<String>>,
+    out: Vec<String>,
+}
+
+impl Walker {
+    fn declare_pat(&mut self, pat: &Pat) {
+        let name = match pat {
+            Pat::Ident(pi) => symbol::unraw(&pi.ident),
+            Pat::Type(pt) => return self.declare_pat(&pt.pat),
+            _ => return,
+        };
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(name);
+        }
+    }
+
+    fn assign(&mut self, target: &Expr) {
+        let Some(id) = target_root(target) else { return };
+        let name = symbol::unraw(id);
+        if !self.scopes.iter().any(|s| s.contains(&name)) && !self.out.contains(&name) {
+            self.out.push(name);
+        }
+    }
+
+    /// `block`, with `params` declared in it (a loop's variable).
+    fn block(&mut self, block: &Block, params: &[&Pat]) {
+        self.scopes.push(HashSet::new());
+        for p in params {
+            self.declare_pat(p);
+        }
+        for stmt in &block.stmts {
+            match stmt {
+                Stmt::Local(l) => {
+                    if let Some(init) = &l.init {
+                        self.expr(&init.expr);
+                    }
+                    self.declare_pat(&l.pat);
+                }
+                Stmt::Expr(e, _) => self.expr(e),
+                Stmt::Item(_) | Stmt::Macro(_) => {}
+            }
+        }
+        self.scopes.pop();
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        match e {
+            Expr::Assign(a) => {
+                self.assign(&a.left);
+                self.indices(&a.left);
+                self.expr(&a.right);
+            }
+            Expr::Binary(b) if is_compound(&b.op) => {
+                self.assign(&b.left);
+                self.indices(&b.left);
+                self.expr(&b.right);
+            }
+            Expr::Binary(b) => {
+                self.expr(&b.left);
+                self.expr(&b.right);
+            }
+            Expr::ForLoop(f) => {
+                self.expr(&f.expr);
+                self.block(&f.body, &[&f.pat]);
+            }
+            Expr::If(i) => {
+                self.expr(&i.cond);
+                self.block(&i.then_branch, &[]);
+                if let Some((_, els)) = &i.else_branch {
+                    self.expr(els);
+                }
+            }
+            Expr::Block(b) => self.block(&b.block, &[]),
+            Expr::Paren(p) => self.expr(&p.expr),
+            Expr::Group(g) => self.expr(&g.expr),
+            Expr::Unary(u) => self.expr(&u.expr),
+            Expr::Cast(c) => self.expr(&c.expr),
+            Expr::Index(i) => {
+                self.expr(&i.expr);
+                self.expr(&i.index);
+            }
+            Expr::MethodCall(m) => {
+                self.expr(&m.receiver);
+                m.args.iter().for_each(|a| self.expr(a));
+            }
+            Expr::Call(c) => c.args.iter().for_each(|a| self.expr(a)),
+            Expr::Array(a) => a.elems.iter().for_each(|x| self.expr(x)),
+            Expr::Tuple(t) => t.elems.iter().for_each(|x| self.expr(x)),
+            _ => {}
+        }
+    }
+
+    /// The index expressions of an assignment target (`y[{ s += 1.0; i }]` is refused later,
+    /// but is walked all the same).
+    fn indices(&mut self, target: &Expr) {
+        if let Expr::Index(i) = target {
+            self.indices(&i.expr);
+            self.expr(&i.index);
+        }
+    }
+}
+
+fn is_compound(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_)
+            | SubAssign(_)
+            | MulAssign(_)
+            | DivAssign(_)
+            | RemAssign(_)
+            | BitXorAssign(_)
+            | BitAndAssign(_)
+            | BitOrAssign(_)
+            | ShlAssign(_)
+            | ShrAssign(_)
+    )
+}

@@ -1,0 +1,266 @@
+//! Loops and branches: `for` over an integer range, and `if` / `else if` / `else`, each a region
+//! that carries (or yields) the user variables it assigns.
+
+use std::rc::Rc;
+
+use syn::{Expr, ExprForLoop, ExprIf, Pat, RangeLimits};
+
+use super::expr::{chain_root, iterator_chain};
+use super::int::IntCtx;
+use super::konst::Konst;
+use super::types::ty_text;
+use super::{Binding, Lower, assigned};
+use crate::ir::{Branch, Carry, Int, Loop, LoopInfo, Operand, Range};
+use crate::symbol;
+
+/// `e` without parentheses and invisible groups.
+fn peel(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => peel(&p.expr),
+        Expr::Group(g) => peel(&g.expr),
+        other => other,
+    }
+}
+
+impl Lower<'_> {
+    /// The user variables declared before a region, among `names`: the slots it carries.
+    fn outer_slots(&self, names: &[String]) -> Vec<usize> {
+        let mut slots = Vec::new();
+        for name in names {
+            if let Some(Binding::Slot(s)) = self.lookup(name)
+                && !slots.contains(s)
+            {
+                slots.push(*s);
+            }
+        }
+        slots
+    }
+
+    /// `for pat in range { body }`.
+    pub(super) fn for_loop(&mut self, f: &ExprForLoop) {
+        if let Some(label) = &f.label {
+            self.cx.error_spanned(
+                label,
+                "`#[grad]` does not support loop labels; a loop runs over its whole range",
+            );
+        }
+        let range = self.range(&f.expr);
+        let ident = self.loop_pattern(&f.pat);
+        let slots = self.outer_slots(&assigned::in_block(&f.body));
+        let index = self.b.new_loop(LoopInfo { ident: ident.clone(), span: f.for_token.span });
+        let mut carried = Vec::new();
+        for &s in &slots {
+            let init = self.slots[s].value.unwrap_or(Operand::Lit(0.0));
+            let name = self.next_name(&self.slots[s].name.clone());
+            let param = self.b.fresh(name, self.b.ty(init));
+            carried.push(Carry { param, init });
+            self.slots[s].value = Some(Operand::Var(param));
+        }
+        self.b.begin();
+        self.scoped(|l| {
+            match &ident {
+                Some(id) => {
+                    let name = symbol::unraw(id);
+                    let mut k = Konst::index(id, index);
+                    let serial = l.serial + 1;
+                    k.deps.push((name.clone(), Some(serial)));
+                    l.bind_name(&name, Binding::Int(Rc::new(k)));
+                }
+                None if !matches!(&*f.pat, Pat::Wild(_)) => {
+                    // A refused pattern: bind its names so that reads report nothing more.
+                    if let Pat::Ident(pi) = &*f.pat {
+                        l.bind_name(&symbol::unraw(&pi.ident), Binding::Poison);
+                    }
+                }
+                None => {}
+            }
+            l.block_effects(&f.body);
+        });
+        let body = self.b.end();
+        let yields: Vec<Operand> =
+            slots.iter().map(|&s| self.slots[s].value.unwrap_or(Operand::Lit(0.0))).collect();
+        let outs = self.region_outs(&slots, &carried.iter().map(|c| c.init).collect::<Vec<_>>());
+        let range = range.unwrap_or(Range {
+            lo: Int::lit(0),
+            hi: Int::lit(0),
+            inclusive: false,
+            rev: false,
+        });
+        self.b.emit_loop(Loop { index, range, carried, body, yields, outs });
+    }
+
+    /// Fresh variables for the values of `slots` after a region (typed like `like`), bound to
+    /// the slots.
+    fn region_outs(&mut self, slots: &[usize], like: &[Operand]) -> Vec<crate::ir::Var> {
+        let mut outs = Vec::new();
+        for (&s, op) in slots.iter().zip(like) {
+            let name = self.next_name(&self.slots[s].name.clone());
+            let out = self.b.fresh(name, self.b.ty(*op));
+            self.slots[s].value = Some(Operand::Var(out));
+            outs.push(out);
+        }
+        outs
+    }
+
+    /// The loop variable: a name, or `_`.
+    fn loop_pattern(&mut self, pat: &Pat) -> Option<proc_macro2::Ident> {
+        match pat {
+            Pat::Ident(pi)
+                if pi.by_ref.is_none() && pi.subpat.is_none() && pi.mutability.is_none() =>
+            {
+                Some(pi.ident.clone())
+            }
+            Pat::Wild(_) => None,
+            other => {
+                self.cx.error_spanned(
+                    other,
+                    "`#[grad]` supports as a loop variable only a name or `_`, as in `for i in 0..N`",
+                );
+                None
+            }
+        }
+    }
+
+    /// The range of a `for` loop: `a..b`, `a..=b`, `(a..b).rev()`, `(a..=b).rev()`.
+    fn range(&mut self, e: &Expr) -> Option<Range> {
+        let (range, rev) = match peel(e) {
+            Expr::MethodCall(m)
+                if m.method == symbol::REV
+                    && m.args.is_empty()
+                    && matches!(peel(&m.receiver), Expr::Range(_)) =>
+            {
+                (peel(&m.receiver), true)
+            }
+            other => (other, false),
+        };
+        let Expr::Range(r) = range else {
+            self.not_a_range(e);
+            return None;
+        };
+        let (Some(lo), Some(hi)) = (&r.start, &r.end) else {
+            self.cx.error_spanned(
+                r,
+                "`#[grad]` supports only ranges with both bounds, such as `0..N` or `1..=n`",
+            );
+            return None;
+        };
+        let lo = self.int_expr(lo, IntCtx::Bound);
+        let hi = self.int_expr(hi, IntCtx::Bound);
+        let inclusive = matches!(r.limits, RangeLimits::Closed(_));
+        Some(Range { lo, hi, inclusive, rev })
+    }
+
+    fn not_a_range(&mut self, e: &Expr) {
+        let root = chain_root(e);
+        let what = if iterator_chain(e).is_some() { "iterators" } else { "collections" };
+        self.cx.error_spanned(
+            e,
+            format!(
+                "`#[grad]` supports `for` loops over integer ranges only, not over {what}; use `for i in 0..{root}.len()` and `{root}[i]`"
+            ),
+        );
+    }
+
+    /// `if cond { ... } else { ... }`: a branch that yields the user variables it assigns, and
+    /// its value when `value` is wanted (then returned).
+    pub(super) fn branch(&mut self, i: &ExprIf, value: bool) -> Option<Operand> {
+        let cond = self.cond_var(&i.cond);
+        let slots = self.outer_slots(&assigned::in_if(i));
+        let before: Vec<Option<Operand>> = slots.iter().map(|&s| self.slots[s].value).collect();
+        self.b.begin();
+        let then_value = self.scoped(|l| l.branch_block(&i.then_branch, value));
+        let then = self.b.end();
+        let then_after: Vec<Option<Operand>> = slots.iter().map(|&s| self.slots[s].value).collect();
+        for (&s, v) in slots.iter().zip(&before) {
+            self.slots[s].value = *v;
+        }
+        self.b.begin();
+        let else_value = match i.else_branch.as_ref().map(|(_, e)| &**e) {
+            Some(Expr::If(nested)) => self.branch(nested, value),
+            Some(Expr::Block(b)) => self.scoped(|l| l.branch_block(&b.block, value)),
+            Some(other) => Some(self.expr(other)),
+            None => None,
+        };
+        let otherwise = self.b.end();
+        let else_after: Vec<Option<Operand>> = slots.iter().map(|&s| self.slots[s].value).collect();
+        let (mut then_yields, mut else_yields, mut kept) = (Vec::new(), Vec::new(), Vec::new());
+        for ((&s, t), e) in slots.iter().zip(&then_after).zip(&else_after) {
+            // A variable declared without a value stays so if neither branch assigns it.
+            if let (None, None) = (t, e) {
+                continue;
+            }
+            let (t, e) = (t.unwrap_or(Operand::Lit(0.0)), e.unwrap_or(Operand::Lit(0.0)));
+            self.same_type(i, t, e, Some(&self.slots[s].name.clone()));
+            then_yields.push(t);
+            else_yields.push(e);
+            kept.push(s);
+        }
+        let mut outs = self.region_outs(&kept, &then_yields);
+        let mut result = None;
+        if value {
+            let (t, e) = self.branch_values(i, then_value, else_value);
+            let out = self.b.fresh(crate::ir::Name::temp(), self.b.ty(t));
+            then_yields.push(t);
+            else_yields.push(e);
+            outs.push(out);
+            result = Some(Operand::Var(out));
+        }
+        let branch = Branch { cond, then, then_yields, otherwise, else_yields, outs };
+        self.b.emit_if(branch);
+        result
+    }
+
+    /// The values of the two branches of an `if` used as a value, checked.
+    fn branch_values(
+        &mut self,
+        i: &ExprIf,
+        then_value: Option<Operand>,
+        else_value: Option<Operand>,
+    ) -> (Operand, Operand) {
+        if i.else_branch.is_none() {
+            self.cx.error_spanned(
+                i.if_token,
+                "this `if` is used as a value, so it needs an `else` branch giving a value too",
+            );
+        } else if then_value.is_none() || else_value.is_none() {
+            self.cx.error_spanned(
+                i.if_token,
+                "this `if` is used as a value: each branch must end with a value (an expression without `;`)",
+            );
+        }
+        let (t, e) =
+            (then_value.unwrap_or(Operand::Lit(0.0)), else_value.unwrap_or(Operand::Lit(0.0)));
+        self.same_type(i, t, e, None);
+        (t, e)
+    }
+
+    /// Reports branches that give `what` (a variable, or the value) different types.
+    fn same_type(&mut self, i: &ExprIf, t: Operand, e: Operand, what: Option<&str>) {
+        let (tt, et) = (self.b.ty(t), self.b.ty(e));
+        if tt == et || (t.var().is_none() && e.var().is_none()) {
+            return;
+        }
+        let what = match what {
+            Some(name) => format!("to `{name}`"),
+            None => "as its value".to_owned(),
+        };
+        self.cx.error_spanned(
+            i.if_token,
+            format!(
+                "the branches of this `if` give different types {what}: `{}` and `{}`; both must give an `f64` or arrays of one shape",
+                ty_text(&tt),
+                ty_text(&et)
+            ),
+        );
+    }
+
+    /// The block of a branch: its value when `value` is wanted, its effects otherwise.
+    fn branch_block(&mut self, block: &syn::Block, value: bool) -> Option<Operand> {
+        if value {
+            self.block_value(block)
+        } else {
+            self.block_effects(block);
+            None
+        }
+    }
+}

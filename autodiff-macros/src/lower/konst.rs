@@ -1,0 +1,366 @@
+//! Constant expressions: ones that read no value of the IR, such as `n as f64`, `data[i]`, a
+//! `const` from outside, an index `(i + N - 1) % N` or a bound `data.len()`. They are kept as the
+//! user's tokens, re-rendered so that integer `let`s are replaced by their definitions.
+
+use std::rc::Rc;
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
+use syn::{BinOp, Expr, Lit, UnOp};
+
+use super::{Binding, Kind, Lower};
+use crate::ir::{Ext, ExtId, Int, LoopId, Operand, Prec, Ty};
+use crate::symbol;
+
+/// A constant expression, re-rendered, with what the IR needs to know about it.
+#[derive(Clone, Debug)]
+pub(super) struct Konst {
+    /// The tokens, with the user's spans.
+    pub tokens: TokenStream,
+    /// How tightly it binds.
+    pub prec: Prec,
+    /// Its value as an integer, when known.
+    pub value: Option<u64>,
+    /// The loop indices it reads.
+    pub loops: Vec<LoopId>,
+    /// The parameters it reads.
+    pub params: Vec<String>,
+    /// Whether it reads a const generic parameter.
+    pub generic: bool,
+    /// The loop index it is, if it is exactly one.
+    pub index: Option<LoopId>,
+    /// The names it reads, with the serial number of the binding each had (`None`: unbound).
+    pub deps: Vec<(String, Option<u32>)>,
+}
+
+/// How an expression is read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mode {
+    /// As an `f64` constant: anything constant.
+    Real,
+    /// As an integer: reading `f64` data is an error.
+    Int,
+    /// As the receiver of `.len()`: any array or slice.
+    Container,
+}
+
+/// Why an expression is not a constant of the mode asked for.
+pub(super) enum Bad {
+    /// It reads an `f64` value (of the IR, or `f64` data where an integer is needed).
+    Real(TokenStream),
+    /// It uses syntax that constants do not allow here.
+    Syntax(TokenStream),
+    /// An error was already reported.
+    Reported,
+}
+
+impl Konst {
+    fn atom(tokens: TokenStream) -> Self {
+        Konst {
+            tokens,
+            prec: Prec::Atom,
+            value: None,
+            loops: Vec::new(),
+            params: Vec::new(),
+            generic: false,
+            index: None,
+            deps: Vec::new(),
+        }
+    }
+
+    /// The integer literal `n`, spelled as written.
+    fn int_lit(tokens: TokenStream, n: Option<u64>) -> Self {
+        Konst { value: n, ..Konst::atom(tokens) }
+    }
+
+    /// From an integer of the IR (an array length).
+    pub(super) fn from_int(int: &Int) -> Self {
+        let tokens = int.operand(&|_| quote!(_));
+        Konst { value: int.value, generic: int.generic, ..Konst::atom(tokens) }
+    }
+
+    /// The loop variable `ident` of loop `l`.
+    pub(super) fn index(ident: &proc_macro2::Ident, l: LoopId) -> Self {
+        Konst { loops: vec![l], index: Some(l), ..Konst::atom(ident.to_token_stream()) }
+    }
+
+    /// The tokens as an operand of an operator binding at `prec`: parenthesised if needed.
+    fn operand(&self, prec: Prec) -> TokenStream {
+        let t = &self.tokens;
+        if self.prec < prec { quote!((#t)) } else { t.clone() }
+    }
+
+    /// Merges what `other` reads into `self`.
+    fn absorb(&mut self, other: &Konst) {
+        for l in &other.loops {
+            if !self.loops.contains(l) {
+                self.loops.push(*l);
+            }
+        }
+        for p in &other.params {
+            if !self.params.contains(p) {
+                self.params.push(p.clone());
+            }
+        }
+        for d in &other.deps {
+            if !self.deps.contains(d) {
+                self.deps.push(d.clone());
+            }
+        }
+        self.generic |= other.generic;
+    }
+
+    /// `tokens` at `prec`, reading what `parts` read.
+    fn combine(tokens: TokenStream, prec: Prec, parts: &[&Konst]) -> Self {
+        let mut k = Konst { prec, ..Konst::atom(tokens) };
+        for p in parts {
+            k.absorb(p);
+        }
+        k
+    }
+
+    /// As an integer of the IR.
+    pub(super) fn to_int(&self) -> Int {
+        if let Some(l) = self.index {
+            return Int::index(l);
+        }
+        let mut int = Int::tokens(self.tokens.clone(), self.prec == Prec::Atom);
+        int.value = self.value;
+        int.loops = self.loops.clone();
+        int.params = self.params.clone();
+        int.generic = self.generic;
+        int
+    }
+}
+
+fn bin_prec(op: &BinOp) -> Option<Prec> {
+    Some(match op {
+        BinOp::Add(_) | BinOp::Sub(_) => Prec::Sum,
+        BinOp::Mul(_) | BinOp::Div(_) | BinOp::Rem(_) => Prec::Product,
+        _ => return None,
+    })
+}
+
+fn fold(op: &BinOp, a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    let (a, b) = (a?, b?);
+    match op {
+        BinOp::Add(_) => a.checked_add(b),
+        BinOp::Sub(_) => a.checked_sub(b),
+        BinOp::Mul(_) => a.checked_mul(b),
+        BinOp::Div(_) => a.checked_div(b),
+        BinOp::Rem(_) => a.checked_rem(b),
+        _ => None,
+    }
+}
+
+impl Lower<'_> {
+    /// `e` as a constant read in `mode`, or why it is not one.
+    pub(super) fn konst(&mut self, e: &Expr, mode: Mode) -> Result<Konst, Bad> {
+        match e {
+            Expr::Lit(l) => match &l.lit {
+                Lit::Int(i) if mode != Mode::Int || !matches!(i.suffix(), "f64" | "f32") => {
+                    Ok(Konst::int_lit(e.to_token_stream(), i.base10_parse().ok()))
+                }
+                Lit::Float(_) | Lit::Int(_) if mode != Mode::Int => {
+                    Ok(Konst::atom(e.to_token_stream()))
+                }
+                Lit::Float(_) | Lit::Int(_) => Err(Bad::Real(e.to_token_stream())),
+                _ => Err(Bad::Syntax(e.to_token_stream())),
+            },
+            Expr::Path(p) => match p.path.get_ident() {
+                Some(id) if p.qself.is_none() => self.konst_name(e, id, mode),
+                _ => Ok(Konst::atom(e.to_token_stream())),
+            },
+            Expr::Paren(p) => {
+                let inner = self.konst(&p.expr, mode)?;
+                let t = &inner.tokens;
+                Ok(Konst { tokens: quote!((#t)), prec: Prec::Atom, index: None, ..inner })
+            }
+            Expr::Group(g) => self.konst(&g.expr, mode),
+            Expr::Unary(u) => match u.op {
+                UnOp::Neg(_) if mode != Mode::Int => self.konst_unary(&u.op, &u.expr, mode),
+                UnOp::Deref(_) => self.konst_unary(&u.op, &u.expr, mode),
+                _ => Err(Bad::Syntax(e.to_token_stream())),
+            },
+            Expr::Binary(b) => {
+                let Some(prec) = bin_prec(&b.op) else {
+                    return Err(Bad::Syntax(e.to_token_stream()));
+                };
+                let l = self.konst(&b.left, mode)?;
+                let r = self.konst(&b.right, mode)?;
+                let (lt, op, rt) = (l.operand(prec), &b.op, r.operand(next(prec)));
+                let mut k = Konst::combine(quote!(#lt #op #rt), prec, &[&l, &r]);
+                k.value = fold(&b.op, l.value, r.value);
+                Ok(k)
+            }
+            Expr::Index(i) => {
+                let base = self
+                    .konst(&i.expr, if mode == Mode::Int { Mode::Int } else { Mode::Container })?;
+                let index = self.konst(&i.index, Mode::Int)?;
+                let (bt, it) = (base.operand(Prec::Atom), &index.tokens);
+                Ok(Konst::combine(quote!(#bt[#it]), Prec::Atom, &[&base, &index]))
+            }
+            Expr::Field(f) => {
+                let base = self.konst(&f.base, Mode::Container)?;
+                let (bt, dot, member) = (base.operand(Prec::Atom), &f.dot_token, &f.member);
+                Ok(Konst::combine(quote!(#bt #dot #member), Prec::Atom, &[&base]))
+            }
+            Expr::Cast(c) => {
+                let to_float = !super::types::is_int(&c.ty);
+                if mode == Mode::Int && to_float {
+                    return Err(Bad::Real(e.to_token_stream()));
+                }
+                // An integer cast to `f64` reads integer variables as integers (`m as f64` for
+                // `let m = N - 1;` is `(N - 1) as f64`).
+                let inner = match self.probe(|l| l.konst(&c.expr, Mode::Int)) {
+                    Ok(k) => k,
+                    Err(_) if to_float => self.konst(&c.expr, Mode::Real)?,
+                    Err(_) => self.konst(&c.expr, Mode::Int)?,
+                };
+                let (it, as_token, ty) = (inner.operand(Prec::Cast), &c.as_token, &c.ty);
+                let mut k = Konst::combine(quote!(#it #as_token #ty), Prec::Cast, &[&inner]);
+                k.value = if to_float { None } else { inner.value };
+                Ok(k)
+            }
+            Expr::MethodCall(m) => self.konst_method(e, m, mode),
+            _ => Err(Bad::Syntax(e.to_token_stream())),
+        }
+    }
+
+    fn konst_unary(&mut self, op: &UnOp, inner: &Expr, mode: Mode) -> Result<Konst, Bad> {
+        let inner = self.konst(inner, if mode == Mode::Container { Mode::Real } else { mode })?;
+        let it = inner.operand(Prec::Unary);
+        Ok(Konst::combine(quote!(#op #it), Prec::Unary, &[&inner]))
+    }
+
+    /// A name read as a constant: an integer binding (substituted), a parameter passed through,
+    /// or a name from outside the function (a `const`, a const generic parameter).
+    fn konst_name(&mut self, e: &Expr, id: &proc_macro2::Ident, mode: Mode) -> Result<Konst, Bad> {
+        let name = symbol::unraw(id);
+        let Some(bound) = self.env.get(&name).cloned() else {
+            let mut k = Konst::atom(e.to_token_stream());
+            k.generic = self.generics.contains(&name);
+            k.deps.push((name, None));
+            return Ok(k);
+        };
+        let dep = (name.clone(), Some(bound.serial));
+        let substituted = match bound.binding {
+            Binding::Slot(s) => match (&self.slots[s].int_alias, mode) {
+                (Some(alias), Mode::Int) => Rc::clone(alias),
+                _ => return Err(Bad::Real(e.to_token_stream())),
+            },
+            Binding::Int(k) => k,
+            Binding::Param(Kind::Real) if mode == Mode::Int => {
+                return Err(Bad::Real(e.to_token_stream()));
+            }
+            Binding::Param(_) => {
+                let mut k = Konst::atom(e.to_token_stream());
+                k.params.push(name.clone());
+                k.deps.push(dep);
+                return Ok(k);
+            }
+            Binding::Poison => return Err(Bad::Reported),
+        };
+        self.check_deps(id, &substituted)?;
+        let mut k = (*substituted).clone();
+        if k.index.is_none() && k.prec != Prec::Atom {
+            let t = &k.tokens;
+            k.tokens = quote!((#t));
+            k.prec = Prec::Atom;
+        }
+        if k.index.is_some() {
+            // The loop variable itself: its own name, with the span of this use.
+            k.tokens = id.to_token_stream();
+        }
+        k.deps.push(dep);
+        Ok(k)
+    }
+
+    /// Reports the use `id` of an integer binding whose definition reads a name that means
+    /// something else here (a loop variable shadowed by an inner loop's).
+    fn check_deps(&mut self, id: &proc_macro2::Ident, k: &Konst) -> Result<(), Bad> {
+        let stale = k.deps.iter().find(|(name, serial)| {
+            self.env.get(name).map(|b| b.serial) != *serial && name != &symbol::unraw(id)
+        });
+        let Some((name, _)) = stale else { return Ok(()) };
+        let text = k.tokens.to_string();
+        self.cx.error_spanned(
+            id,
+            format!(
+                "`#[grad]` cannot use `{id}` here: it stands for `{text}`, which reads `{name}`, and `{name}` means something else here; rename one of the two"
+            ),
+        );
+        Err(Bad::Reported)
+    }
+
+    /// `recv.len()`, and the integer methods (`min`, `max`, ...) in integer expressions.
+    fn konst_method(
+        &mut self,
+        e: &Expr,
+        m: &syn::ExprMethodCall,
+        mode: Mode,
+    ) -> Result<Konst, Bad> {
+        let method = m.method.to_string();
+        if method == symbol::LEN && m.args.is_empty() && m.turbofish.is_none() {
+            if let Some(Ty::Array(s)) = self.array_ty(&m.receiver)
+                && let Some(first) = s.dims.first()
+            {
+                return Ok(Konst::from_int(first));
+            }
+            let recv = self.konst(&m.receiver, Mode::Container)?;
+            let (rt, dot, name) = (recv.operand(Prec::Atom), &m.dot_token, &m.method);
+            return Ok(Konst::combine(quote!(#rt #dot #name()), Prec::Atom, &[&recv]));
+        }
+        if mode != Mode::Int || !symbol::INT_METHODS.contains(&method.as_str()) {
+            return Err(Bad::Syntax(e.to_token_stream()));
+        }
+        let recv = self.konst(&m.receiver, Mode::Int)?;
+        let mut parts = vec![recv];
+        for a in &m.args {
+            parts.push(self.konst(a, Mode::Int)?);
+        }
+        let rt = parts[0].operand(Prec::Atom);
+        let args: Vec<&TokenStream> = parts[1..].iter().map(|p| &p.tokens).collect();
+        let (dot, name) = (&m.dot_token, &m.method);
+        let refs: Vec<&Konst> = parts.iter().collect();
+        let mut k = Konst::combine(quote!(#rt #dot #name(#(#args),*)), Prec::Atom, &refs);
+        k.value = match (method.as_str(), parts[0].value, parts.get(1).and_then(|p| p.value)) {
+            ("min", Some(a), Some(b)) => Some(a.min(b)),
+            ("max", Some(a), Some(b)) => Some(a.max(b)),
+            _ => None,
+        };
+        Ok(k)
+    }
+
+    /// `k` as an `f64` constant operand.
+    pub(super) fn ext(&mut self, k: Konst) -> Operand {
+        let id = ExtId(u32::try_from(self.b.func().exts.len()).unwrap_or(u32::MAX));
+        let ext = Ext { tokens: k.tokens, prec: k.prec, params: k.params, loops: k.loops };
+        self.b.func_mut().exts.push(ext);
+        Operand::Ext(id)
+    }
+
+    /// Whether `e` reads no value of the IR (it can be kept as a constant).
+    pub(super) fn is_constant(&mut self, e: &Expr) -> bool {
+        self.probe(|l| l.konst(e, Mode::Real).is_ok())
+    }
+
+    /// Runs `f` with errors going to a scratch list: what it reports is not the user's error.
+    pub(super) fn probe<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let mut scratch = crate::ctxt::Ctxt::new();
+        std::mem::swap(self.cx, &mut scratch);
+        let r = f(self);
+        std::mem::swap(self.cx, &mut scratch);
+        r
+    }
+}
+
+/// The binding strength of a binary operator's right operand: one tighter, because `-` and `/`
+/// are left-associative (`a - (b - c)` keeps its parentheses).
+fn next(prec: Prec) -> Prec {
+    match prec {
+        Prec::Sum => Prec::Product,
+        Prec::Product => Prec::Cast,
+        other => other,
+    }
+}

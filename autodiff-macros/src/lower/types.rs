@@ -1,0 +1,179 @@
+//! Reading types as written: `f64`, arrays of `f64` (their lengths as integer expressions),
+//! integer types, and the text of a type for messages.
+
+use proc_macro2::{TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::{Expr, Lit, Type};
+
+use crate::ir::{Elem, Int, Ty};
+use crate::symbol;
+
+/// Whether `ty` is `f64`, written as such or as `std::primitive::f64` / `core::primitive::f64`.
+pub(super) fn is_f64(ty: &Type) -> bool {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => names_f64(p.path.segments.iter()),
+        Type::Paren(p) => is_f64(&p.elem),
+        Type::Group(g) => is_f64(&g.elem),
+        _ => false,
+    }
+}
+
+/// Whether the path `segments` names the type `f64`: `f64`, `std::primitive::f64` or
+/// `core::primitive::f64`, without generic arguments.
+pub(super) fn names_f64<'a>(segments: impl Iterator<Item = &'a syn::PathSegment>) -> bool {
+    let mut names = Vec::new();
+    for s in segments {
+        if !s.arguments.is_none() {
+            return false;
+        }
+        names.push(s.ident.to_string());
+    }
+    match names.as_slice() {
+        [f] => f == symbol::F64,
+        [root, primitive, f] => {
+            matches!(root.as_str(), "std" | "core") && primitive == "primitive" && f == symbol::F64
+        }
+        _ => false,
+    }
+}
+
+/// Whether `ty` is one of the primitive integer types (`usize`, `i32`, ...).
+pub(super) fn is_int(ty: &Type) -> bool {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => {
+            p.path.get_ident().is_some_and(|id| symbol::INT_TYPES.iter().any(|t| id == t))
+        }
+        Type::Paren(p) => is_int(&p.elem),
+        Type::Group(g) => is_int(&g.elem),
+        _ => false,
+    }
+}
+
+/// Whether `ty` names one of the floats `#[grad]` does not differentiate (`f32`, ...).
+pub(super) fn is_other_float(ty: &Type) -> bool {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => {
+            p.path.get_ident().is_some_and(|id| symbol::OTHER_FLOATS.iter().any(|f| id == f))
+        }
+        Type::Paren(p) => is_other_float(&p.elem),
+        Type::Group(g) => is_other_float(&g.elem),
+        _ => false,
+    }
+}
+
+/// `ty` without parentheses and invisible groups.
+fn peel(ty: &Type) -> &Type {
+    match ty {
+        Type::Paren(p) => peel(&p.elem),
+        Type::Group(g) => peel(&g.elem),
+        other => other,
+    }
+}
+
+/// An array type and its element type: `[[f64; K]; M]` gives the lengths `[M, K]` and `f64`.
+pub(super) fn array_dims<'a>(ty: &'a Type, generics: &[String]) -> Option<(Vec<Int>, &'a Type)> {
+    let Type::Array(a) = peel(ty) else { return None };
+    let mut dims = vec![length(&a.len, generics)];
+    let mut elem = &*a.elem;
+    while let Type::Array(inner) = peel(elem) {
+        dims.push(length(&inner.len, generics));
+        elem = &inner.elem;
+    }
+    Some((dims, elem))
+}
+
+/// The type `ty` as an IR array of `f64`, if it is one.
+pub(super) fn f64_array(ty: &Type, generics: &[String]) -> Option<Ty> {
+    let (dims, elem) = array_dims(ty, generics)?;
+    is_f64(elem).then(|| Ty::array(Elem::F64, dims))
+}
+
+/// The length of an array type as an integer expression: a literal, a `const`, or a const
+/// generic parameter of the function.
+pub(super) fn length(e: &Expr, generics: &[String]) -> Int {
+    match e {
+        Expr::Lit(l) => match &l.lit {
+            Lit::Int(i) => i.base10_parse::<u64>().map(Int::lit).unwrap_or_else(|_| atom(e)),
+            _ => atom(e),
+        },
+        Expr::Path(p) => {
+            let mut int = Int::tokens(e.to_token_stream(), true);
+            int.generic =
+                p.path.get_ident().is_some_and(|id| generics.contains(&symbol::unraw(id)));
+            int
+        }
+        Expr::Paren(p) => length(&p.expr, generics),
+        Expr::Group(g) => length(&g.expr, generics),
+        Expr::Block(_) => atom(e),
+        _ => Int::tokens(e.to_token_stream(), false),
+    }
+}
+
+fn atom(e: &Expr) -> Int {
+    Int::tokens(e.to_token_stream(), true)
+}
+
+/// `ty` as a person writes it, for messages: `Vec<f64>` rather than the tokens' `Vec < f64 >`.
+pub(super) fn type_text(ty: &Type) -> String {
+    let spaced = ty.to_token_stream().to_string();
+    [(" <", "<"), ("< ", "<"), (" >", ">"), (" ::", "::"), (":: ", "::"), ("& ", "&"), (" ,", ",")]
+        .iter()
+        .fold(spaced, |text, (from, to)| text.replace(from, to))
+        .replace(" ;", ";")
+        .replace("[ ", "[")
+        .replace(" ]", "]")
+}
+
+/// The text of an IR type, for messages: `f64`, `[f64; 3]`, `[[f64; K]; M]`.
+pub(super) fn ty_text(ty: &Ty) -> String {
+    match ty {
+        Ty::F64 => symbol::F64.to_owned(),
+        Ty::Bool => "bool".to_owned(),
+        Ty::Array(s) => {
+            let elem = match s.elem {
+                Elem::F64 => symbol::F64,
+                Elem::Bool => "bool",
+            };
+            s.dims.iter().rev().fold(elem.to_owned(), |inner, d| format!("[{inner}; {d}]"))
+        }
+    }
+}
+
+/// Whether the type's tokens mention a float type anywhere (`[f32; 3]`, `&[f64]`, `(f64, f64)`).
+pub(super) fn mentions_float(ty: &Type) -> bool {
+    mentions(ty.to_token_stream(), &|id| {
+        id == symbol::F64 || symbol::OTHER_FLOATS.iter().any(|f| id == f)
+    })
+}
+
+/// Whether the type is a `Vec` of `f64` values, possibly behind a reference: the type users
+/// reach for first, and one `#[grad]` passes through as a constant.
+pub(super) fn is_vec_of_f64(ty: &Type) -> bool {
+    let tokens = ty.to_token_stream();
+    mentions(tokens.clone(), &|id| id == symbol::VEC) && mentions(tokens, &|id| id == symbol::F64)
+}
+
+fn mentions(tokens: TokenStream, hit: &dyn Fn(&proc_macro2::Ident) -> bool) -> bool {
+    tokens.into_iter().any(|t| match t {
+        TokenTree::Ident(id) => hit(&id),
+        TokenTree::Group(g) => mentions(g.stream(), hit),
+        _ => false,
+    })
+}
+
+/// Whether the type has `&mut` anywhere.
+pub(super) fn has_mut_ref(ty: &Type) -> bool {
+    fn walk(tokens: TokenStream) -> bool {
+        let mut after_amp = false;
+        for t in tokens {
+            match t {
+                TokenTree::Ident(id) if after_amp && id == "mut" => return true,
+                TokenTree::Group(g) if walk(g.stream()) => return true,
+                TokenTree::Punct(p) => after_amp = p.as_char() == '&',
+                _ => after_amp = false,
+            }
+        }
+        false
+    }
+    walk(ty.to_token_stream())
+}
