@@ -8,8 +8,8 @@ use syn::Item;
 use crate::args::{self, Args};
 use crate::codegen::{Context, Kind};
 use crate::ctxt::Ctxt;
-use crate::ir::{Func, Ty, verify};
-use crate::lower::{self, Lowered};
+use crate::ir::{Func, verify};
+use crate::lower::{self, Lowered, Output};
 use crate::symbol;
 use crate::transform::{
     PlanError, Seed, dead_code, forward, fuse, hoist, plan, reverse, select_outputs, storage, total,
@@ -33,7 +33,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     if !cx.is_ok() {
         return with_item(cx.into_compile_errors(), item);
     }
-    let vector = !is_scalar(&lowered.func);
+    let vector = lowered.output != Output::Scalar;
     check_modes(&mut cx, &args, &item_fn, vector);
     if !cx.is_ok() {
         return with_item(cx.into_compile_errors(), item);
@@ -94,12 +94,6 @@ fn check_budget(cx: &mut Ctxt, f: &Func, budget: u64) {
         biggest.span,
         format!("the reverse sweep of this loop needs {bytes} bytes of stack to store its values, over `#[grad]`'s budget of {budget} bytes; raise it with `#[grad(stack = {bytes})]` (the thread must have that much stack to spare), or store less: fewer iterations, or a reduction (`acc += expr`), which stores nothing"),
     );
-}
-
-/// Whether `f` returns one `f64` (a scalar function, with a gradient) rather than several
-/// values (a vector function, with a Jacobian).
-fn is_scalar(f: &Func) -> bool {
-    matches!(f.outputs.as_slice(), [o] if f.operand_ty(*o) == Ty::F64)
 }
 
 /// The modes that need a scalar function, or a vector one, refused on the other kind.

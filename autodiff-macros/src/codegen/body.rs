@@ -7,7 +7,6 @@ use std::collections::{HashMap, HashSet};
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, quote};
 
-use super::expr::Expr;
 use super::layout::{Layout, Repr};
 use crate::ir::{Block, Branch, Cond, Func, Int, Loop, Operand, Prec, Prim, Stmt, Var};
 
@@ -225,10 +224,9 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    /// A range bound: parenthesised unless it is a single token tree.
+    /// A range bound: any integer expression binds tighter than `..`.
     fn int_bound(&self, i: &Int) -> TokenStream {
-        let t = self.int(i);
-        if t.clone().into_iter().count() == 1 { t } else { quote!((#t)) }
+        self.int(i)
     }
 
     fn branch(&self, b: &Branch) -> TokenStream {

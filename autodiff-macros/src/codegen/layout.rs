@@ -94,8 +94,7 @@ struct Uses {
     writes: Vec<(usize, Var)>,
 }
 
-struct Walker<'a> {
-    f: &'a Func,
+struct Walker {
     pos: usize,
     path: Vec<(usize, bool)>,
     branches: usize,
@@ -105,7 +104,7 @@ struct Walker<'a> {
     uses: Uses,
 }
 
-impl Walker<'_> {
+impl Walker {
     fn point(&self) -> Point {
         Point { pos: self.pos, path: self.path.clone() }
     }
@@ -226,7 +225,6 @@ enum Event {
 /// Where every value of `f` lives.
 pub fn layout(f: &Func) -> Layout {
     let mut w = Walker {
-        f,
         pos: 0,
         path: Vec::new(),
         branches: 0,

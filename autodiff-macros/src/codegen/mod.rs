@@ -79,8 +79,8 @@ struct Piece<'a> {
     doc: &'a str,
     /// The user's parameters its body reads.
     used: &'a HashSet<String>,
-    /// The parameters it adds (directions), with their types.
-    extra: &'a [(Ident, TokenStream)],
+    /// The parameters it adds (directions, cotangents): patterns with their types.
+    extra: &'a [(TokenStream, TokenStream)],
 }
 
 /// What every generated function shares: the user's function and its parameters.
@@ -168,18 +168,37 @@ impl Context<'_> {
             reads::collect(f, &mut read, &mut HashSet::new());
             read
         };
-        let extra: Vec<(Ident, TokenStream)> = f.inputs[f.user_inputs..]
+        let names: Vec<Ident> = f.inputs[f.user_inputs..]
             .iter()
             .map(|v| {
                 let id = idents[v.index()].clone().unwrap_or_else(|| namer.local("_"));
-                let id = match read.contains(v) {
+                match read.contains(v) {
                     true => id,
                     false => namer.local(&format!("_{id}")),
-                };
-                (id, self.extra_type(f, *v))
+                }
             })
             .collect();
-        let names: Vec<Ident> = extra.iter().map(|(id, _)| id.clone()).collect();
+        let extra: Vec<(TokenStream, TokenStream)> = match kind {
+            // The cotangent of a vector function's value has the function's return type; a
+            // tuple's components are named in a pattern.
+            Kind::Vjp => {
+                let ret = match &self.item.sig.output {
+                    syn::ReturnType::Type(_, t) => t.to_token_stream(),
+                    syn::ReturnType::Default => quote!(()),
+                };
+                match names.as_slice() {
+                    [one] if !matches!(&self.item.sig.output, syn::ReturnType::Type(_, t) if matches!(**t, syn::Type::Tuple(_))) => {
+                        vec![(quote!(#one), ret)]
+                    }
+                    many => vec![(quote!((#(#many),*)), ret)],
+                }
+            }
+            _ => names
+                .iter()
+                .zip(&f.inputs[f.user_inputs..])
+                .map(|(id, v)| (quote!(#id), self.extra_type(f, *v)))
+                .collect(),
+        };
         let doc = self.doc(kind, f, &names);
         let check = self.stack_check(f);
         let body = quote! {
@@ -212,7 +231,7 @@ impl Context<'_> {
     fn by_ref(&self, f: &Func) -> HashSet<crate::ir::Var> {
         let mut out = HashSet::new();
         for p in self.params {
-            if let (Some(v), syn::Type::Reference(_)) = (p.input, &p.ty) {
+            if let (Some(v), true) = (p.input, p.by_ref) {
                 out.insert(v);
                 if let Some(k) = f.active.iter().position(|a| *a == v)
                     && let Some(d) = f.inputs.get(f.user_inputs + k)

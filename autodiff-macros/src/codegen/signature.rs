@@ -55,7 +55,7 @@ pub fn user_params(
 }
 
 /// `name: type` for each added (direction) parameter.
-pub fn extra_params(extra: &[(Ident, TokenStream)]) -> Vec<TokenStream> {
+pub fn extra_params(extra: &[(TokenStream, TokenStream)]) -> Vec<TokenStream> {
     extra.iter().map(|(id, ty)| quote!(#id: #ty)).collect()
 }
 

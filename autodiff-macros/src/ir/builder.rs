@@ -240,11 +240,6 @@ impl Builder {
         self.resolve(op).var().is_some_and(|v| self.copied.contains(&v))
     }
 
-    /// Marks `v` as a value of the primal (so that sums are not named after it).
-    pub fn mark_copied(&mut self, v: Var) {
-        self.copied.insert(v);
-    }
-
     /// Emits `prim(args)` as a temporary, or returns an equal operand that already exists.
     pub fn push(&mut self, prim: Prim, args: &[Operand]) -> Operand {
         self.push_named(Name::temp(), prim, args)

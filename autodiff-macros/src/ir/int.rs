@@ -72,16 +72,12 @@ impl Int {
     }
 
     /// The loop index this is, if it is one.
+    #[cfg(test)]
     pub fn as_index(&self) -> Option<LoopId> {
         match self.form {
             Form::Index(l) => Some(l),
             Form::Tokens { .. } => None,
         }
-    }
-
-    /// Whether its value is fixed for the whole function (it reads no loop index).
-    pub fn is_invariant(&self) -> bool {
-        self.loops.is_empty()
     }
 
     /// `self + k`.

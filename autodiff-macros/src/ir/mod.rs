@@ -22,7 +22,7 @@ pub use int::Int;
 pub use prim::{Cmp, Prim};
 #[cfg(test)]
 pub use print::print;
-pub use types::{Elem, Shape, Ty};
+pub use types::{Elem, Ty};
 pub use verify::verify;
 pub use walk::{free_vars, reads, stmt_defs, substitute, substitute_operand};
 

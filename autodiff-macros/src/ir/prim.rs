@@ -19,6 +19,7 @@ pub enum Cmp {
 
 impl Cmp {
     /// The comparison's result for `a` and `b`.
+    #[cfg(test)]
     pub fn holds<T: PartialOrd>(self, a: T, b: T) -> bool {
         match self {
             Cmp::Eq => a == b,

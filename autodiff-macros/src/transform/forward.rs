@@ -156,7 +156,7 @@ impl Tangent<'_> {
     fn branch(&mut self, br: &Branch) {
         let active: Vec<usize> =
             (0..br.outs.len()).filter(|k| self.varied[br.outs[*k].index()]).collect();
-        let mut side = |t: &mut Self, block: &Block, yields: &[Operand]| {
+        let side = |t: &mut Self, block: &Block, yields: &[Operand]| {
             t.b.begin();
             t.block(block);
             let mut all = yields.to_vec();

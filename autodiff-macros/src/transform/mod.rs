@@ -14,12 +14,12 @@ mod plan;
 mod residual;
 mod reverse;
 
-pub use budget::{Storage, storage, total};
+pub use budget::{storage, total};
 pub use cleanup::{dead_code, select_outputs};
 pub use forward::forward;
 pub use fuse::fuse;
 pub use hoist::hoist;
-pub use plan::{PlanError, Plans, plan};
+pub use plan::{PlanError, plan};
 pub use reverse::{Seed, reverse};
 
 use crate::ir::{Builder, Elem, Name, Operand, Prim, Ty};

@@ -68,12 +68,15 @@ impl Rev<'_> {
 
     /// The adjoint of `v` (summed, for a scalar), taken out of `adj`; `None` if it is zero.
     pub(super) fn take(&mut self, adj: &mut Adj, v: Var) -> Option<Operand> {
+        let name = self.bar(v);
+        self.take_as(adj, v, name)
+    }
+
+    /// [`Rev::take`], naming a scalar's sum `name`.
+    pub(super) fn take_as(&mut self, adj: &mut Adj, v: Var, name: Name) -> Option<Operand> {
         match self.f.ty(v) {
             Ty::Array(_) => adj.arrays.remove(&v),
-            _ => {
-                let name = self.bar(v);
-                sum(&mut self.b, adj.terms.remove(&v)?, name)
-            }
+            _ => sum(&mut self.b, adj.terms.remove(&v)?, name),
         }
     }
 

@@ -3,7 +3,7 @@
 use super::Rev;
 use super::adjoint::Adj;
 use crate::ir::{
-    Block, Branch, Carry, Int, Loop, Operand, Prim, Range, Suffix, Ty, Var, free_vars,
+    Block, Branch, Carry, Int, Loop, Name, Operand, Prim, Range, Suffix, Ty, Var, free_vars,
 };
 use crate::transform::additive::additive;
 
@@ -83,7 +83,8 @@ impl Rev<'_> {
         for (v, acc, init) in accs {
             let next = match self.f.ty(v) {
                 Ty::Array(_) => inner.arrays.remove(&v).unwrap_or(Operand::Var(acc)),
-                _ => match self.take(&mut inner, v) {
+                // The iteration's contribution is a temporary: the accumulator is `v_bar`.
+                _ => match self.take_as(&mut inner, v, Name::Temp) {
                     Some(s) => {
                         let name = self.f.derived_name(v, Suffix::Bar);
                         let next =
@@ -156,7 +157,7 @@ impl Rev<'_> {
                 _ => None,
             })
             .collect();
-        let mut side = |r: &mut Self, block: &Block, yields: &[Operand]| {
+        let side = |r: &mut Self, block: &Block, yields: &[Operand]| {
             r.b.begin();
             r.recompute(block);
             let mut inner = Adj::default();

@@ -100,7 +100,7 @@ impl Rev<'_> {
                 self.b.map(c.param, Operand::Var(new.param));
             }
         }
-        let mut save = |r: &mut Self, v: Var, storage: &mut Vec<Operand>| {
+        let save = |r: &mut Self, v: Var, storage: &mut Vec<Operand>| {
             if let Some(k) = saved.iter().position(|s| *s == v) {
                 let value = r.b.resolve(Operand::Var(v));
                 storage[k] = r.b.store(r.saved_name(v), storage[k], slot.clone(), value);
@@ -146,7 +146,7 @@ impl Rev<'_> {
     }
 
     fn replay_branch(&mut self, br: &Branch, fresh: bool) {
-        let mut side = |r: &mut Self, block: &Block, yields: &[Operand]| {
+        let side = |r: &mut Self, block: &Block, yields: &[Operand]| {
             r.b.begin();
             for s in block {
                 r.replay(s, fresh, false);
