@@ -9,6 +9,7 @@
 
 pub mod bench_fns;
 pub mod hygiene;
+pub mod loops;
 pub mod methods;
 pub mod oracles;
 pub mod programs;

@@ -66,6 +66,10 @@ pub fn method_list() -> String {
     METHODS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
 }
 
+/// Clippy's lint against indexing arrays with a loop index, which sweeps do by design.
+pub const RANGE_LOOP_LINT: &str = "needless_range_loop";
+/// The keyword of a loop, found in generated code to allow clippy's `needless_range_loop` there.
+pub const FOR: &str = "for";
 /// The scalar type `#[grad]` differentiates.
 pub const F64: &str = "f64";
 /// Float types that look differentiable but are not supported.
@@ -174,6 +178,8 @@ pub const FN_VJP: &str = "vjp";
 pub const FN_JACOBIAN: &str = "jacobian";
 /// Suffix of the function that says which mode `f_jacobian` uses.
 pub const FN_JACOBIAN_MODE: &str = "jacobian_mode";
+/// The value of a branch, computed before the branch assigns variables it updates in place.
+pub const BRANCH_VALUE: &str = "value";
 /// Locals of the generated Hessian function.
 pub const HESSIAN_LOCALS: [&str; 5] = ["hessian", "row", "i", "j", "h"];
 /// Locals of the generated Jacobian function.

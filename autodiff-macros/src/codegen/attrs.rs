@@ -36,6 +36,30 @@ pub fn mentions_near_constant(tokens: TokenStream) -> bool {
     })
 }
 
+/// Whether `attr` is `#[allow(…)]` (or `#[expect(…)]`) naming the lint `lint`.
+pub fn allows(attr: &syn::Attribute, lint: &str) -> bool {
+    let (expect, allow) = symbol::EXPECT_AS;
+    let levels = attr.path().is_ident(allow) || attr.path().is_ident(expect);
+    levels && matches!(&attr.meta, syn::Meta::List(l) if mentions(l.tokens.clone(), lint))
+}
+
+fn mentions(tokens: TokenStream, name: &str) -> bool {
+    tokens.into_iter().any(|t| match t {
+        TokenTree::Ident(id) => id == name,
+        TokenTree::Group(g) => mentions(g.stream(), name),
+        _ => false,
+    })
+}
+
+/// Whether `tokens` hold a `for` loop.
+pub fn has_loop(tokens: TokenStream) -> bool {
+    tokens.into_iter().any(|t| match t {
+        TokenTree::Ident(id) => id == symbol::FOR,
+        TokenTree::Group(g) => has_loop(g.stream()),
+        _ => false,
+    })
+}
+
 /// Whether the literal `text` (such as `0.5236` or `3.14_f64`) is a named constant truncated or
 /// rounded to three or more significant digits.
 fn approximates_a_constant(text: &str) -> bool {

@@ -24,6 +24,8 @@ pub struct Renderer<'a> {
     pub defs: HashMap<Var, &'a Stmt>,
     /// Inputs taken by reference (copied with `*` into a mutable variable).
     pub by_ref: &'a HashSet<Var>,
+    /// A name for a branch's value computed before the branch updates variables in place.
+    pub result: Ident,
 }
 
 impl<'a> Renderer<'a> {
@@ -34,10 +36,11 @@ impl<'a> Renderer<'a> {
         idents: &'a [Option<Ident>],
         loops: &'a [Ident],
         by_ref: &'a HashSet<Var>,
+        result: Ident,
     ) -> Self {
         let mut defs = HashMap::new();
         collect_defs(&f.body, &mut defs);
-        Renderer { f, layout, idents, loops, defs, by_ref }
+        Renderer { f, layout, idents, loops, defs, by_ref, result }
     }
 
     fn ident(&self, v: Var) -> TokenStream {
@@ -260,14 +263,34 @@ impl<'a> Renderer<'a> {
                 [one] => one.clone(),
                 many => quote!((#(#many),*)),
             };
-            quote!(#(#stmts)* #assigns #value)
+            let overwritten: Vec<usize> = b
+                .outs
+                .iter()
+                .zip(yields)
+                .zip(&in_place)
+                .filter(|((o, y), p)| **p && !self.layout.same_slot(Operand::Var(**o), **y))
+                .filter_map(|((o, _), _)| self.layout.slot(*o))
+                .collect();
+            let reads_overwritten = yields
+                .iter()
+                .zip(&in_place)
+                .any(|(y, p)| !*p && self.reads_slots(*y, &overwritten));
+            if !reads_overwritten {
+                return quote!(#(#stmts)* #assigns #value);
+            }
+            // The value may read a variable the assignments overwrite: compute it first.
+            let r = &self.result;
+            quote!(#(#stmts)* let #r = #value; #assigns #r)
         };
         let then = side(&b.then, &b.then_yields);
         let otherwise = side(&b.otherwise, &b.else_yields);
         let results: Vec<Var> =
             b.outs.iter().zip(&in_place).filter(|(_, p)| !**p).map(|(o, _)| *o).collect();
-        let else_part =
-            if otherwise.is_empty() { TokenStream::new() } else { quote!(else { #otherwise }) };
+        let else_part = match (otherwise.is_empty(), is_lone_if(&otherwise)) {
+            (true, _) => TokenStream::new(),
+            (false, true) => quote!(else #otherwise),
+            (false, false) => quote!(else { #otherwise }),
+        };
         let pattern = |o: &Var| {
             let id = self.ident(*o);
             match self.layout.mutable(*o) {
@@ -288,10 +311,35 @@ impl<'a> Renderer<'a> {
         }
     }
 
+    /// Whether the expression of `op` reads a variable of one of `slots` (through what is
+    /// inlined into it).
+    fn reads_slots(&self, op: Operand, slots: &[usize]) -> bool {
+        let Some(v) = op.var() else { return false };
+        if self.layout.slot(v).is_some_and(|s| slots.contains(&s)) {
+            return true;
+        }
+        self.layout.repr[v.index()] == Repr::Inline
+            && self.defs.get(&v).is_some_and(|s| {
+                crate::ir::reads(s).into_iter().any(|o| self.reads_slots(o, slots))
+            })
+    }
+
     /// An output (or any operand) as an expression in a position that needs no parentheses.
     pub fn value(&self, op: Operand) -> TokenStream {
         self.operand(op).tokens
     }
+}
+
+/// Whether `tokens` are one `if` statement (written `else if` after an `else`).
+fn is_lone_if(tokens: &TokenStream) -> bool {
+    let mut trees = tokens.clone().into_iter();
+    let first = matches!(trees.next(), Some(proc_macro2::TokenTree::Ident(id)) if id == "if");
+    first
+        && !trees.any(|t| match t {
+            proc_macro2::TokenTree::Punct(p) => p.as_char() == ';',
+            proc_macro2::TokenTree::Ident(id) => id == "let",
+            _ => false,
+        })
 }
 
 /// The defining statement of every value an `Op`, `Test` or `Load` defines, nested ones included.

@@ -119,7 +119,7 @@ impl Walker {
 
     /// Records reads made at the current point; `pending` collects reads of values from outside
     /// an open loop, which count at the loop's end.
-    fn read(&mut self, op: Operand, block: usize, pending: &mut Vec<Vec<Var>>) {
+    fn read(&mut self, op: Operand, block: usize, pending: &mut [Vec<Var>]) {
         let Some(v) = op.var() else { return };
         let point = self.point();
         self.uses.readers.entry(v).or_default().push((point.clone(), block));
@@ -241,7 +241,7 @@ pub fn layout(f: &Func) -> Layout {
         w.read(*o, top, &mut Vec::new());
     }
     let mut events = Vec::new();
-    collect_events(f, &f.body, &mut events, &mut 1);
+    collect_events(&f.body, &mut events, &mut 1);
     let uses = w.uses;
     let mut c = Coalescer {
         f,
@@ -256,7 +256,7 @@ pub fn layout(f: &Func) -> Layout {
 }
 
 /// The events of `block`, nested ones included; `blocks` numbers blocks as the walker does.
-fn collect_events(f: &Func, block: &Block, events: &mut Vec<Event>, blocks: &mut usize) {
+fn collect_events(block: &Block, events: &mut Vec<Event>, blocks: &mut usize) {
     for s in block {
         match s {
             Stmt::For(l) => {
@@ -269,13 +269,13 @@ fn collect_events(f: &Func, block: &Block, events: &mut Vec<Event>, blocks: &mut
                     .collect();
                 events.push(Event::Loop { carried, body: *blocks + 1 });
                 *blocks += 1;
-                collect_events(f, &l.body, events, blocks);
+                collect_events(&l.body, events, blocks);
             }
             Stmt::If(b) => {
                 *blocks += 1;
-                collect_events(f, &b.then, events, blocks);
+                collect_events(&b.then, events, blocks);
                 *blocks += 1;
-                collect_events(f, &b.otherwise, events, blocks);
+                collect_events(&b.otherwise, events, blocks);
                 let outs = b
                     .outs
                     .iter()
@@ -356,8 +356,14 @@ impl Coalescer<'_> {
         match e {
             Event::Update { from, to } => {
                 // Arrays are updated in place when the old version dies; a scalar only joins a
-                // variable that is already mutable (a loop's or a branch's), as in `s += x`.
-                if matches!(self.f.ty(*from), Ty::Array(_)) || self.in_slot(*from) {
+                // variable that is already mutable (a loop's or a branch's), and only as a new
+                // version of the same variable (`s += x`), not as some other value that happens
+                // to fit there.
+                let same = || {
+                    let name = |v: Var| super::names::unnumbered(self.f, v).map(|n| n.0);
+                    name(*from).is_some() && name(*from) == name(*to)
+                };
+                if matches!(self.f.ty(*from), Ty::Array(_)) || (self.in_slot(*from) && same()) {
                     self.union(*from, *to);
                 }
             }
@@ -378,8 +384,9 @@ impl Coalescer<'_> {
             }
             Event::Branch { outs } => {
                 for (out, t, e) in outs {
-                    let (Some(t), Some(e)) = (t.var(), e.var()) else { continue };
-                    // The slot must exist before the branch (not be declared inside one side).
+                    // A result joins a variable that exists before the branch (not one declared
+                    // inside a side) when a side's result is already in it (an update in place);
+                    // then the other side's result joins it too if it can.
                     let before = |c: &Self, v: Var| {
                         let Some(d_out) = c.uses.def.get(out) else { return false };
                         c.sets[c.of[v.index()]].iter().any(|m| {
@@ -388,11 +395,13 @@ impl Coalescer<'_> {
                             })
                         })
                     };
-                    if self.of[t.index()] == self.of[e.index()]
-                        && self.in_slot(t)
-                        && before(self, t)
-                    {
-                        self.union(t, *out);
+                    let sides: Vec<Var> = [t.var(), e.var()].into_iter().flatten().collect();
+                    let base = sides.iter().copied().find(|v| self.in_slot(*v) && before(self, *v));
+                    let Some(base) = base else { continue };
+                    if self.union(base, *out) {
+                        for v in sides {
+                            self.union(base, v);
+                        }
                     }
                 }
             }

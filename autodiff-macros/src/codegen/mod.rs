@@ -144,7 +144,8 @@ impl Context<'_> {
             self.params.iter().filter_map(|p| Some((p.input?, p.ident.clone()))).collect();
         let (idents, loops) = names::assign(&mut namer, f, &params, &layout);
         let by_ref = self.by_ref(f);
-        let renderer = body::Renderer::new(f, &layout, &idents, &loops, &by_ref);
+        let result = namer.local(symbol::BRANCH_VALUE);
+        let renderer = body::Renderer::new(f, &layout, &idents, &loops, &by_ref, result);
         let stmts = renderer.block(&f.body);
         let values = f.outputs.len() - kind.derived_outputs(f);
         let groups = kind.groups(values, f.active.len());
@@ -187,7 +188,8 @@ impl Context<'_> {
                     syn::ReturnType::Default => quote!(()),
                 };
                 match names.as_slice() {
-                    [one] if !matches!(&self.item.sig.output, syn::ReturnType::Type(_, t) if matches!(**t, syn::Type::Tuple(_))) => {
+                    [one] if !matches!(&self.item.sig.output, syn::ReturnType::Type(_, t) if matches!(**t, syn::Type::Tuple(_))) =>
+                    {
                         vec![(quote!(#one), ret)]
                     }
                     many => vec![(quote!((#(#many),*)), ret)],
@@ -407,12 +409,18 @@ impl Context<'_> {
         // `2.0 * 0.2618`, and clippy reads it as an approximation of `FRAC_PI_6`.
         let approx = attrs::mentions_near_constant(body.clone())
             .then(|| quote!(#[allow(clippy::approx_constant)]));
+        // A sweep indexes several arrays with one loop index, which is the clearest way to write
+        // it, and what clippy's `needless_range_loop` objects to.
+        let allowed = self.item.attrs.iter().any(|a| attrs::allows(a, symbol::RANGE_LOOP_LINT));
+        let ranges = (attrs::has_loop(body.clone()) && !allowed)
+            .then(|| quote!(#[allow(clippy::needless_range_loop)]));
         let doc = doc.lines().map(|line| quote!(#[doc = #line]));
         quote! {
             #(#doc)*
             #(#inherited)*
             #lints
             #approx
+            #ranges
             #vis fn #ident #generics(#(#user,)* #(#extra),*) -> #ret {
                 #body
             }

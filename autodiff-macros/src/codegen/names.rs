@@ -146,7 +146,7 @@ impl Assigner<'_> {
 
 /// The name `v` wants without assignment numbers (`s` for `s_2`, `s_bar` for `s_1_bar`): the name
 /// of a variable that holds every version.
-fn unnumbered(f: &Func, v: Var) -> Option<(String, bool)> {
+pub fn unnumbered(f: &Func, v: Var) -> Option<(String, bool)> {
     match f.name(v) {
         Name::Temp => None,
         Name::User { ident, .. } => Some((ident.clone(), true)),
