@@ -497,13 +497,3 @@ fn visit(block: &Block, f: &mut dyn FnMut(&Stmt)) {
         }
     }
 }
-
-#[cfg(test)]
-pub fn debug(f: &Func) -> String {
-    let l = layout(f);
-    format!(
-        "{:?}\n{:?}",
-        l.slots,
-        l.repr.iter().enumerate().map(|(i, r)| format!("%{i}:{r:?}")).collect::<Vec<_>>()
-    )
-}

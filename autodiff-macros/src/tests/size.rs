@@ -61,7 +61,9 @@ fn corpus() -> Vec<syn::ItemFn> {
 #[test]
 fn hvp_is_a_small_constant_times_grad_over_the_corpus() {
     let mut rows = Vec::new();
-    for f in corpus() {
+    // Functions returning several values have no gradient or HVP.
+    let scalar = |f: &syn::ItemFn| matches!(&f.sig.output, syn::ReturnType::Type(_, t) if quote::ToTokens::to_token_stream(t).to_string() == "f64");
+    for f in corpus().into_iter().filter(scalar) {
         let generated = sizes(expand(quote!(hvp), f.to_token_stream()));
         let (grad, hvp) = (size_of(&generated, "_grad"), size_of(&generated, "_hvp"));
         assert!(grad > 0 && hvp > 0, "`{}` did not expand", f.sig.ident);
