@@ -28,7 +28,7 @@ pub fn lessons_1000(x: [f64; N]) -> f64 {
 }
 
 /// The extended (chained) Rosenbrock function Σᵢ 100 (xᵢ₊₁ − xᵢ²)² + (1 − xᵢ)².
-#[grad(jvp, hvp)]
+#[grad(jvp, hvp, hessian)]
 pub fn ext_rosenbrock<const M: usize>(x: [f64; M]) -> f64 {
     let mut f = 0.0;
     for i in 0..M - 1 {

@@ -140,3 +140,24 @@ fn derivatives_of_a_single_parameter_function_do_not_allocate() {
         black_box(single_hessian(x));
     });
 }
+
+#[test]
+fn derivatives_through_loops_and_arrays_do_not_allocate() {
+    use autodiff_suite::loops::{
+        N, euler_grad, euler_hvp, ext_rosenbrock_hessian, gaussian_nll_grad, lessons_1000_grad,
+        lessons_1000_hvp, moments_jacobian, switching_hvp, wave_jacobian,
+    };
+    let x = black_box([0.25; N]);
+    let data = black_box([0.5, 1.5, -0.25]);
+    assert_no_allocation("loops", || {
+        black_box(lessons_1000_grad(x));
+        black_box(lessons_1000_hvp(x, x));
+        black_box(euler_grad(1.0, 0.5, 0.01));
+        black_box(euler_hvp(1.0, 0.5, 0.01, 1.0, 0.0, 0.0));
+        black_box(gaussian_nll_grad(0.1, 1.2, &data));
+        black_box(switching_hvp(0.3, 0.4, 1.0, 0.0));
+        black_box(ext_rosenbrock_hessian([0.5; 8]));
+        black_box(wave_jacobian(1.0, 0.5, 0.1));
+        black_box(moments_jacobian([0.5; 1000]));
+    });
+}

@@ -80,6 +80,9 @@ fn extended_rosenbrock_at_100() {
     close("gradient", &grad, &oracles::extended_rosenbrock_gradient(x), 1e-12);
     let (_, _, hv) = ext_rosenbrock_hvp(x, v);
     close("H·v", &hv, &oracles::extended_rosenbrock_hv(x, v), 1e-12);
+    let small = point::<6>(0.8);
+    let h: [[f64; 6]; 6] = ext_rosenbrock_hessian(small);
+    close("Hessian", &flat(&h), &flat(&oracles::extended_rosenbrock_hessian(small)), 1e-12);
 }
 
 #[test]

@@ -80,6 +80,40 @@ fn hvp_is_a_small_constant_times_grad_over_the_corpus() {
 }
 
 #[test]
+fn loop_code_does_not_grow_with_the_trip_count() {
+    let lessons = |n: usize| {
+        let n = proc_macro2::Literal::usize_unsuffixed(n);
+        let item = quote! {
+            fn f(x: [f64; #n]) -> f64 {
+                let mut s = 0.0;
+                for i in 0..#n {
+                    s += x[i].sin() * x[(i + #n - 1) % #n];
+                }
+                s
+            }
+        };
+        count(expand(quote!(jvp, hvp), item))
+    };
+    assert_eq!(lessons(10), lessons(1000));
+    assert_eq!(lessons(1000), lessons(1_000_000));
+    // A loop that stores a value per iteration, too.
+    let euler = |n: usize| {
+        let n = proc_macro2::Literal::usize_unsuffixed(n);
+        let item = quote! {
+            fn e(x0: f64, k: f64) -> f64 {
+                let mut x = x0;
+                for _ in 0..#n {
+                    x = x - 0.01 * k * x;
+                }
+                x
+            }
+        };
+        count(expand(quote!(hvp, stack = 100000000), item))
+    };
+    assert_eq!(euler(10), euler(1000));
+}
+
+#[test]
 fn hessian_code_grows_linearly_with_the_parameters() {
     let hessian_size = |n: usize| {
         let params: Vec<TokenStream> = (0..n)
