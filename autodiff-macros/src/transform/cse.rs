@@ -1,18 +1,146 @@
 //! Common subexpressions: the function rebuilt statement by statement, each `Op` or `Load` that
-//! repeats an earlier one in scope replaced by it. Exact (the same operation on the same values),
-//! so the values are unchanged to the bit.
+//! repeats an earlier one in scope replaced by it, and each loop or branch that repeats an
+//! earlier one (the same statements on the same values, up to the names of its own variables:
+//! a loop the sweep recomputed, say) replaced by it. Exact (the same operations on the same
+//! values), so the values are unchanged to the bit.
 
-use crate::ir::{Block, Branch, Builder, Carry, Func, Loop, Operand, Stmt};
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use crate::ir::{Block, Branch, Builder, Carry, Cond, Func, Loop, Operand, Stmt, Var, stmt_defs};
 
 /// `f` with repeated computations merged.
 pub fn cse(f: &Func) -> Func {
     let mut b = Builder::derive_from(f);
-    block(&mut b, &f.body);
+    let mut regions = vec![HashMap::new()];
+    block(&mut b, &f.body, &mut regions);
     let outputs = f.outputs.clone();
     b.finish(outputs)
 }
 
-fn block(b: &mut Builder, stmts: &Block) {
+/// The loops and branches emitted in each open block, by their canonical text.
+type Regions = Vec<HashMap<String, Vec<Var>>>;
+
+/// Emits `s` (a loop or a branch) unless an equal one was emitted in scope: then its results
+/// are read as that one's.
+fn region(b: &mut Builder, s: Stmt, regions: &mut Regions) {
+    let key = canonical(&s);
+    let outs = stmt_defs(&s);
+    if let Some(earlier) = regions.iter().rev().find_map(|r| r.get(&key)) {
+        for (o, e) in outs.iter().zip(earlier.clone()) {
+            b.map(*o, Operand::Var(e));
+        }
+        return;
+    }
+    if let Some(r) = regions.last_mut() {
+        r.insert(key, outs);
+    }
+    b.emit(s);
+}
+
+/// `s` as text, with the variables it defines inside numbered in order: equal texts, equal
+/// computations.
+fn canonical(s: &Stmt) -> String {
+    let mut local: HashMap<Var, usize> = HashMap::new();
+    let mut out = String::new();
+    canon_stmt(s, &mut local, &mut out);
+    out
+}
+
+fn canon_op(op: Operand, local: &HashMap<Var, usize>) -> String {
+    match op {
+        Operand::Var(v) => match local.get(&v) {
+            Some(k) => format!("l{k}"),
+            None => format!("v{}", v.0),
+        },
+        Operand::Lit(x) => format!("#{}", x.to_bits()),
+        Operand::Ext(e) => format!("e{}", e.0),
+        Operand::Bool(b) => format!("{b}"),
+    }
+}
+
+fn canon_cond(c: &Cond, local: &HashMap<Var, usize>) -> String {
+    match c {
+        Cond::F64(cmp, a, b) => {
+            format!("({:?} {} {})", cmp, canon_op(*a, local), canon_op(*b, local))
+        }
+        Cond::Int(cmp, a, b) => format!("({:?} {} {})", cmp, a.key(), b.key()),
+        Cond::Var(v) => canon_op(Operand::Var(*v), local),
+        Cond::Not(c) => format!("!{}", canon_cond(c, local)),
+        Cond::And(a, b) => format!("({}&&{})", canon_cond(a, local), canon_cond(b, local)),
+        Cond::Or(a, b) => format!("({}||{})", canon_cond(a, local), canon_cond(b, local)),
+    }
+}
+
+fn define(v: Var, local: &mut HashMap<Var, usize>) {
+    let k = local.len();
+    local.insert(v, k);
+}
+
+fn canon_block(b: &Block, yields: &[Operand], local: &mut HashMap<Var, usize>, out: &mut String) {
+    for s in b {
+        canon_stmt(s, local, out);
+    }
+    let ys: Vec<String> = yields.iter().map(|y| canon_op(*y, local)).collect();
+    let _ = write!(out, "yield {};", ys.join(" "));
+}
+
+fn canon_stmt(s: &Stmt, local: &mut HashMap<Var, usize>, out: &mut String) {
+    let index = |ix: &[crate::ir::Int]| ix.iter().map(|i| i.key()).collect::<Vec<_>>().join("][");
+    let _ = match s {
+        Stmt::Op { prim, args, .. } => {
+            let a: Vec<String> = args.iter().map(|x| canon_op(*x, local)).collect();
+            write!(out, "{prim:?}({});", a.join(","))
+        }
+        Stmt::Test { cond, .. } => write!(out, "test {};", canon_cond(cond, local)),
+        Stmt::Load { array, index: ix, .. } => {
+            write!(out, "load {}[{}];", canon_op(Operand::Var(*array), local), index(ix))
+        }
+        Stmt::Store { array, index: ix, value, .. } => write!(
+            out,
+            "store {}[{}]={};",
+            canon_op(Operand::Var(*array), local),
+            index(ix),
+            canon_op(*value, local)
+        ),
+        Stmt::Fill { value, .. } => write!(out, "fill {};", canon_op(*value, local)),
+        Stmt::Array { elems, .. } => {
+            let e: Vec<String> = elems.iter().map(|x| canon_op(*x, local)).collect();
+            write!(out, "array {};", e.join(","))
+        }
+        Stmt::For(l) => {
+            let inits: Vec<String> = l.carried.iter().map(|c| canon_op(c.init, local)).collect();
+            let r = &l.range;
+            let _ = write!(
+                out,
+                "for@{} {}..{}{}{} ({}) {{",
+                l.index.0,
+                r.lo.key(),
+                r.hi.key(),
+                r.inclusive,
+                r.rev,
+                inits.join(",")
+            );
+            for c in &l.carried {
+                define(c.param, local);
+            }
+            canon_block(&l.body, &l.yields, local, out);
+            write!(out, "}}")
+        }
+        Stmt::If(br) => {
+            let _ = write!(out, "if {} {{", canon_op(Operand::Var(br.cond), local));
+            canon_block(&br.then, &br.then_yields, local, out);
+            let _ = write!(out, "}} else {{");
+            canon_block(&br.otherwise, &br.else_yields, local, out);
+            write!(out, "}}")
+        }
+    };
+    for v in stmt_defs(s) {
+        define(v, local);
+    }
+}
+
+fn block(b: &mut Builder, stmts: &Block, regions: &mut Regions) {
     for s in stmts {
         match s {
             Stmt::Op { out, prim, args } => b.copy(*out, *prim, args),
@@ -29,21 +157,31 @@ fn block(b: &mut Builder, stmts: &Block) {
                     .map(|c| Carry { param: c.param, init: b.resolve(c.init) })
                     .collect();
                 b.begin();
-                block(b, &l.body);
+                regions.push(HashMap::new());
+                block(b, &l.body, regions);
+                regions.pop();
                 let yields = l.yields.iter().map(|y| b.resolve(*y)).collect();
                 let body = b.end();
-                b.emit_loop(Loop { carried, body, yields, ..(**l).clone() });
+                let l = Loop { carried, body, yields, ..(**l).clone() };
+                region(b, Stmt::For(Box::new(l)), regions);
             }
             Stmt::If(br) => {
                 b.begin();
-                block(b, &br.then);
+                regions.push(HashMap::new());
+                block(b, &br.then, regions);
+                regions.pop();
                 let then_yields = br.then_yields.iter().map(|y| b.resolve(*y)).collect();
                 let then = b.end();
                 b.begin();
-                block(b, &br.otherwise);
+                regions.push(HashMap::new());
+                block(b, &br.otherwise, regions);
+                regions.pop();
                 let else_yields = br.else_yields.iter().map(|y| b.resolve(*y)).collect();
                 let otherwise = b.end();
-                b.emit_if(Branch { then, then_yields, otherwise, else_yields, ..(**br).clone() });
+                let cond = b.resolve(Operand::Var(br.cond)).var().unwrap_or(br.cond);
+                let br =
+                    Branch { cond, then, then_yields, otherwise, else_yields, ..(**br).clone() };
+                region(b, Stmt::If(Box::new(br)), regions);
             }
             other => b.emit(other.clone()),
         }

@@ -17,30 +17,43 @@ use crate::ir::{
     substitute_operand,
 };
 
-/// `f` with every fusable pair of loops fused, then its repeated computations merged.
+/// `f` with every fusable pair of loops fused. One pair at a time, each followed by merging
+/// repeated computations: a loop the sweep recomputed then merges with the loop it repeats
+/// before it could be fused in its place.
 pub fn fuse(f: &Func) -> Func {
-    let body = fuse_block(&f.body);
-    cse(&Func { body, ..f.clone() })
+    let mut f = cse(f);
+    while let Some(body) = fuse_first(&f.body) {
+        f = cse(&Func { body, ..f.clone() });
+    }
+    f
 }
 
-fn fuse_block(block: &Block) -> Block {
-    let mut stmts: Vec<Stmt> = block.iter().map(nested).collect();
-    while let Some(next) = fuse_once(&stmts) {
-        stmts = next;
+/// `block` with its first fusable pair of loops fused (at its own level first, then inside its
+/// loops and branches); `None` if it has none.
+fn fuse_first(block: &Block) -> Option<Block> {
+    if let Some(fused) = fuse_once(block) {
+        return Some(fused);
     }
-    stmts
-}
-
-fn nested(s: &Stmt) -> Stmt {
-    match s {
-        Stmt::For(l) => Stmt::For(Box::new(Loop { body: fuse_block(&l.body), ..(**l).clone() })),
-        Stmt::If(b) => Stmt::If(Box::new(Branch {
-            then: fuse_block(&b.then),
-            otherwise: fuse_block(&b.otherwise),
-            ..(**b).clone()
-        })),
-        other => other.clone(),
+    for (i, s) in block.iter().enumerate() {
+        let inner = match s {
+            Stmt::For(l) => {
+                fuse_first(&l.body).map(|body| Stmt::For(Box::new(Loop { body, ..(**l).clone() })))
+            }
+            Stmt::If(b) => fuse_first(&b.then)
+                .map(|then| Branch { then, ..(**b).clone() })
+                .or_else(|| {
+                    fuse_first(&b.otherwise).map(|otherwise| Branch { otherwise, ..(**b).clone() })
+                })
+                .map(|b| Stmt::If(Box::new(b))),
+            _ => None,
+        };
+        if let Some(inner) = inner {
+            let mut out = block.clone();
+            out[i] = inner;
+            return Some(out);
+        }
     }
+    None
 }
 
 fn same_indices(a: &Range, b: &Range) -> bool {
