@@ -187,7 +187,7 @@ impl Lower<'_> {
                     other,
                     "`#[grad]` supports only `let name = ...;` bindings, not patterns",
                 );
-                return self.poison_pattern(other);
+                return self.poison(other);
             }
         };
         let Some(init) = &local.init else {
@@ -233,16 +233,6 @@ impl Lower<'_> {
                     .flatten();
                 if let Some(name) = name {
                     self.declare(&name, Some(value), alias);
-                }
-            }
-        }
-    }
-
-    fn poison_pattern(&mut self, pat: &Pat) {
-        if let Pat::Tuple(t) = pat {
-            for p in &t.elems {
-                if let Pat::Ident(pi) = p {
-                    self.bind_name(&symbol::unraw(&pi.ident), Binding::Poison);
                 }
             }
         }

@@ -13,6 +13,14 @@ use super::{Binding, Lower, assigned};
 use crate::ir::{Branch, Carry, Int, Loop, LoopInfo, Operand, Range};
 use crate::symbol;
 
+/// The expression at the root of a chain of method calls (`0..4` in `(0..4).step_by(2)`).
+fn range_root(e: &Expr) -> Option<&Expr> {
+    match peel(e) {
+        Expr::MethodCall(m) => range_root(&m.receiver),
+        other => Some(other),
+    }
+}
+
 /// `e` without parentheses and invisible groups.
 fn peel(e: &Expr) -> &Expr {
     match e {
@@ -45,7 +53,11 @@ impl Lower<'_> {
             );
         }
         let range = self.range(&f.expr);
-        let ident = self.loop_pattern(&f.pat);
+        // After a refused range, the pattern (`(i, x)` for `.enumerate()`) is not reported too.
+        let ident = match range {
+            Some(_) => self.loop_pattern(&f.pat),
+            None => None,
+        };
         let slots = self.outer_slots(&assigned::in_block(&f.body));
         let index = self.b.new_loop(LoopInfo { ident: ident.clone(), span: f.for_token.span });
         let mut carried = Vec::new();
@@ -66,13 +78,9 @@ impl Lower<'_> {
                     k.deps.push((name.clone(), Some(serial)));
                     l.bind_name(&name, Binding::Int(Rc::new(k)));
                 }
-                None if !matches!(&*f.pat, Pat::Wild(_)) => {
-                    // A refused pattern: bind its names so that reads report nothing more.
-                    if let Pat::Ident(pi) = &*f.pat {
-                        l.bind_name(&symbol::unraw(&pi.ident), Binding::Poison);
-                    }
-                }
-                None => {}
+                // A refused pattern or range: its names are bound so that reads report nothing
+                // more.
+                None => l.poison(&f.pat),
             }
             l.block_effects(&f.body);
         });
@@ -151,6 +159,18 @@ impl Lower<'_> {
     }
 
     fn not_a_range(&mut self, e: &Expr) {
+        if let Expr::MethodCall(m) = peel(e)
+            && matches!(range_root(e), Some(Expr::Range(_)))
+        {
+            let method = &m.method;
+            self.cx.error_spanned(
+                method,
+                format!(
+                    "`#[grad]` supports `for` loops over ranges `a..b` and `a..=b`, reversed or not with `.rev()`, not `.{method}(...)`; compute the index from a plain loop variable instead, as in `for k in 0..n {{ let i = 2 * k; ... }}`"
+                ),
+            );
+            return;
+        }
         let root = chain_root(e);
         let what = if iterator_chain(e).is_some() { "iterators" } else { "collections" };
         self.cx.error_spanned(

@@ -262,12 +262,8 @@ impl Lower<'_> {
             Binding::Poison => return Err(Bad::Reported),
         };
         self.check_deps(id, &substituted)?;
+        // Kept at its own precedence: an operator around it adds the parentheses it needs.
         let mut k = (*substituted).clone();
-        if k.index.is_none() && k.prec != Prec::Atom {
-            let t = &k.tokens;
-            k.tokens = quote!((#t));
-            k.prec = Prec::Atom;
-        }
         if k.index.is_some() {
             // The loop variable itself: its own name, with the span of this use.
             k.tokens = id.to_token_stream();

@@ -147,6 +147,20 @@ impl Lower<'_> {
         self.serial
     }
 
+    /// Binds every name in `pat` to [`Binding::Poison`]: its definition was refused.
+    fn poison(&mut self, pat: &syn::Pat) {
+        match pat {
+            syn::Pat::Ident(pi) => {
+                self.bind_name(&crate::symbol::unraw(&pi.ident), Binding::Poison);
+            }
+            syn::Pat::Tuple(t) => t.elems.iter().for_each(|p| self.poison(p)),
+            syn::Pat::Type(t) => self.poison(&t.pat),
+            syn::Pat::Reference(r) => self.poison(&r.pat),
+            syn::Pat::Paren(p) => self.poison(&p.pat),
+            _ => {}
+        }
+    }
+
     /// What `name` refers to, if it is bound.
     fn lookup(&self, name: &str) -> Option<&Binding> {
         self.env.get(name).map(|b| &b.binding)

@@ -1,7 +1,9 @@
 //! Unit tests of the whole expansion: snapshots of the generated code and of the IR, token
 //! counts, and robustness on arbitrary input.
 
+mod fence;
 mod ir;
+mod lowering;
 mod robustness;
 mod size;
 mod snapshots;

@@ -1,0 +1,479 @@
+//! Snapshots of the IR that lowering makes of loops, branches and arrays; every one is checked by
+//! the verifier.
+
+use expect_test::{Expect, expect};
+
+use crate::ctxt::Ctxt;
+use crate::ir::{print, verify};
+use crate::lower::{Lowered, Output, lower};
+
+/// Lowers `src` (a function) with the options `attr`, asserting that it is accepted.
+pub fn lowered(attr: &str, src: &str) -> Lowered {
+    let mut cx = Ctxt::new();
+    let args = crate::args::parse(&mut cx, attr.parse().unwrap_or_default());
+    let item: syn::ItemFn = syn::parse_str(src).expect("test input is a function");
+    let l = lower(&mut cx, &item, &args);
+    let errors: Vec<String> = cx.errors().iter().map(ToString::to_string).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(verify(&l.func), Ok(()));
+    l
+}
+
+/// The IR's text, followed by its constants (the user's tokens, and the loops and parameters
+/// they read).
+fn text(f: &crate::ir::Func) -> String {
+    let mut out = print(f);
+    for (i, e) in f.exts.iter().enumerate() {
+        let tokens = e.tokens.to_string();
+        let loops: Vec<String> = e.loops.iter().map(|l| format!("@{}", l.0)).collect();
+        out += &format!(
+            "ext{i} = {tokens} loops [{}] params [{}]\n",
+            loops.join(" "),
+            e.params.join(" ")
+        );
+    }
+    out
+}
+
+fn check(attr: &str, src: &str, expected: Expect) {
+    expected.assert_eq(&text(&lowered(attr, src).func));
+}
+
+#[test]
+fn lesson_ring_sum() {
+    check(
+        "",
+        "fn f(x: [f64; N]) -> f64 {
+            let mut s = 0.0;
+            for i in 0..N {
+                s += x[i].sin() * x[(i + N - 1) % N];
+            }
+            s
+        }",
+        expect![[r#"
+            in x%0 active x%0
+            for @0 in 0..N carry s%1 = 0.0 {
+              %2 = load x%0 [@0]
+              %3 = sin %2
+              %4 = load x%0 [(i+N-1)%N]
+              %5 = mul %3 %4
+              s_1%6 = add s%1 %5
+              yield s_1%6
+            } -> s_2%7
+            out s_2%7
+        "#]],
+    );
+}
+
+#[test]
+fn explicit_euler() {
+    check(
+        "wrt(x0, k)",
+        "fn euler(x0: f64, k: f64, dt: f64) -> f64 {
+            let mut x = x0;
+            for _ in 0..N {
+                x = x - dt * k * x;
+            }
+            x
+        }",
+        expect![[r#"
+            in x0%0 k%1 dt%2 active x0%0 k%1
+            for @0 in 0..N carry x%3 = x0%0 {
+              %4 = mul dt%2 k%1
+              %5 = mul %4 x%3
+              x_1%6 = sub x%3 %5
+              yield x_1%6
+            } -> x_2%7
+            out x_2%7
+        "#]],
+    );
+}
+
+#[test]
+fn gaussian_negative_log_likelihood() {
+    check(
+        "",
+        "fn nll(mu: f64, log_sigma: f64, data: &[f64]) -> f64 {
+            let sigma = log_sigma.exp();
+            let mut s = 0.0;
+            for i in 0..data.len() {
+                let z = (data[i] - mu) / sigma;
+                s += 0.5 * z * z + log_sigma;
+            }
+            s + 0.5 * (data.len() as f64) * (2.0 * std::f64::consts::PI).ln()
+        }",
+        expect![[r#"
+            in mu%0 log_sigma%1 active mu%0 log_sigma%1
+            sigma%2 = exp log_sigma%1
+            for @0 in 0..data.len() carry s%3 = 0.0 {
+              %4 = sub ext0 mu%0
+              z%5 = div %4 sigma%2
+              %6 = mul 0.5 z%5
+              %7 = mul %6 z%5
+              %8 = add %7 log_sigma%1
+              s_1%9 = add s%3 %8
+              yield s_1%9
+            } -> s_2%10
+            %11 = mul 0.5 ext1
+            %12 = mul 2.0 ext2
+            %13 = ln %12
+            %14 = mul %11 %13
+            %15 = add s_2%10 %14
+            out %15
+            ext0 = data [i] loops [@0] params [data]
+            ext1 = data . len () as f64 loops [] params [data]
+            ext2 = std :: f64 :: consts :: PI loops [] params []
+        "#]],
+    );
+}
+
+#[test]
+fn huber() {
+    check(
+        "",
+        "fn huber(r: f64, delta: f64) -> f64 {
+            if r.abs() <= delta { 0.5 * r * r } else { delta * (r.abs() - 0.5 * delta) }
+        }",
+        expect![[r#"
+            in r%0 delta%1 active r%0 delta%1
+            %2 = abs r%0
+            %3 = test %2 Le delta%1
+            if %3 {
+              %4 = mul 0.5 r%0
+              %5 = mul %4 r%0
+              yield %5
+            } else {
+              %6 = abs r%0
+              %7 = mul 0.5 delta%1
+              %8 = sub %6 %7
+              %9 = mul delta%1 %8
+              yield %9
+            } -> %10
+            out %10
+        "#]],
+    );
+}
+
+#[test]
+fn lennard_jones_triangular_loops() {
+    check(
+        "",
+        "fn lj(p: [[f64; 3]; 8]) -> f64 {
+            let mut e = 0.0;
+            for i in 0..8 {
+                for j in i + 1..8 {
+                    let mut r2 = 0.0;
+                    for k in 0..3 {
+                        let d = p[i][k] - p[j][k];
+                        r2 += d * d;
+                    }
+                    let s6 = (1.0 / r2).powi(3);
+                    e += 4.0 * (s6 * s6 - s6);
+                }
+            }
+            e
+        }",
+        expect![[r#"
+            in p%0 active p%0
+            for @0 in 0..8 carry e%1 = 0.0 {
+              for @1 in i+1..8 carry e_1%2 = e%1 {
+                for @2 in 0..3 carry r2%3 = 0.0 {
+                  %4 = load p%0 [@0][@2]
+                  %5 = load p%0 [@1][@2]
+                  d%6 = sub %4 %5
+                  %7 = mul d%6 d%6
+                  r2_1%8 = add r2%3 %7
+                  yield r2_1%8
+                } -> r2_2%9
+                %10 = div 1.0 r2_2%9
+                s6%11 = powi3 %10
+                %12 = mul s6%11 s6%11
+                %13 = sub %12 s6%11
+                %14 = mul 4.0 %13
+                e_2%15 = add e_1%2 %14
+                yield e_2%15
+              } -> e_3%16
+              yield e_3%16
+            } -> e_4%17
+            out e_4%17
+        "#]],
+    );
+}
+
+#[test]
+fn dense_layer_with_tanh_and_squared_loss() {
+    check(
+        "wrt(w, b)",
+        "fn layer(w: [[f64; 16]; 16], b: [f64; 16], x: &[f64; 16], y: &[f64; 16]) -> f64 {
+            let mut loss = 0.0;
+            for i in 0..16 {
+                let mut a = b[i];
+                for j in 0..16 {
+                    a += w[i][j] * x[j];
+                }
+                let d = a.tanh() - y[i];
+                loss += d * d;
+            }
+            loss / 16.0
+        }",
+        expect![[r#"
+            in w%0 b%1 active w%0 b%1
+            for @0 in 0..16 carry loss%2 = 0.0 {
+              %3 = load b%1 [@0]
+              for @1 in 0..16 carry a%4 = %3 {
+                %5 = load w%0 [@0][@1]
+                %6 = mul %5 ext0
+                a_1%7 = add a%4 %6
+                yield a_1%7
+              } -> a_2%8
+              %9 = tanh a_2%8
+              d%10 = sub %9 ext1
+              %11 = mul d%10 d%10
+              loss_1%12 = add loss%2 %11
+              yield loss_1%12
+            } -> loss_2%13
+            %14 = div loss_2%13 16.0
+            out %14
+            ext0 = x [j] loops [@1] params [x]
+            ext1 = y [i] loops [@0] params [y]
+        "#]],
+    );
+}
+
+#[test]
+fn element_updates_in_a_loop() {
+    check(
+        "",
+        "fn smooth(x: &[f64; 4]) -> f64 {
+            let mut y = [0.0; 4];
+            for i in 1..4 {
+                y[i] += x[i] - x[i - 1];
+                y[i] *= 2.0;
+            }
+            let z = y;
+            z[3] + y[1]
+        }",
+        expect![[r#"
+            in x%0 active x%0
+            %1 = fill 0.0 [4]
+            for @0 in 1..4 carry y%2 = %1 {
+              %3 = load x%0 [@0]
+              %4 = load x%0 [i-1]
+              %5 = sub %3 %4
+              %6 = load y%2 [@0]
+              %7 = add %6 %5
+              y_1%8 = store y%2 [@0] %7
+              %9 = load y_1%8 [@0]
+              %10 = mul %9 2.0
+              y_2%11 = store y_1%8 [@0] %10
+              yield y_2%11
+            } -> y_3%12
+            %13 = load y_3%12 [3]
+            %14 = load y_3%12 [1]
+            %15 = add %13 %14
+            out %15
+        "#]],
+    );
+}
+
+#[test]
+fn array_output() {
+    let l = lowered(
+        "",
+        "fn polar(r: f64, theta: f64) -> [f64; 2] {
+            [r * theta.cos(), r * theta.sin()]
+        }",
+    );
+    assert_eq!(l.output, Output::Array);
+    expect![[r#"
+        in r%0 theta%1 active r%0 theta%1
+        %2 = cos theta%1
+        %3 = mul r%0 %2
+        %4 = sin theta%1
+        %5 = mul r%0 %4
+        %6 = array %3 %5
+        out %6
+    "#]]
+    .assert_eq(&text(&l.func));
+}
+
+#[test]
+fn tuple_output() {
+    let l = lowered(
+        "",
+        "fn polar(r: f64, theta: f64) -> (f64, f64) {
+            let c = theta.cos();
+            (r * c, r * theta.sin())
+        }",
+    );
+    assert_eq!(l.output, Output::Tuple(2));
+    expect![[r#"
+        in r%0 theta%1 active r%0 theta%1
+        c%2 = cos theta%1
+        %3 = mul r%0 c%2
+        %4 = sin theta%1
+        %5 = mul r%0 %4
+        out %3 %5
+    "#]]
+    .assert_eq(&text(&l.func));
+}
+
+#[test]
+fn if_inside_a_loop() {
+    check(
+        "",
+        "fn relu_sum<const N: usize>(x: &[f64; N]) -> f64 {
+            let mut s = 0.0;
+            for i in (0..N).rev() {
+                if x[i] > 0.0 {
+                    s += x[i];
+                }
+            }
+            s
+        }",
+        expect![[r#"
+            in x%0 active x%0
+            for @0 in 0..N rev carry s%1 = 0.0 {
+              %2 = load x%0 [@0]
+              %3 = test %2 Gt 0.0
+              if %3 {
+                s_1%4 = add s%1 %2
+                yield s_1%4
+              } else {
+                yield s%1
+              } -> s_2%5
+              yield s_2%5
+            } -> s_3%6
+            out s_3%6
+        "#]],
+    );
+}
+
+#[test]
+fn else_if_chain() {
+    check(
+        "",
+        "fn piecewise(x: f64) -> f64 {
+            let mut y = x;
+            if x < -1.0 {
+                y = -1.0;
+            } else if x > 1.0 {
+                y = 1.0;
+            } else {
+                y *= x;
+            }
+            let z = if y >= 0.0 { y } else if y == -1.0 { 0.0 } else { -y };
+            z + y
+        }",
+        expect![[r#"
+            in x%0 active x%0
+            %1 = test x%0 Lt -1.0
+            if %1 {
+              yield -1.0
+            } else {
+              %2 = test x%0 Gt 1.0
+              if %2 {
+                yield 1.0
+              } else {
+                y%3 = mul x%0 x%0
+                yield y%3
+              } -> y_1%4
+              yield y_1%4
+            } -> y_2%5
+            %6 = test y_2%5 Ge 0.0
+            if %6 {
+              yield y_2%5
+            } else {
+              %7 = test y_2%5 Eq -1.0
+              if %7 {
+                yield 0.0
+              } else {
+                %8 = neg y_2%5
+                yield %8
+              } -> %9
+              yield %9
+            } -> %10
+            %11 = add %10 y_2%5
+            out %11
+        "#]],
+    );
+}
+
+#[test]
+fn short_circuit() {
+    check(
+        "",
+        "fn ramp(x: [f64; 4]) -> f64 {
+            let mut s = 0.0;
+            for i in 0..=3 {
+                if i > 0 && x[i - 1] > 0.0 || !(x[i] < 1.0) {
+                    s += x[i];
+                }
+            }
+            s
+        }",
+        expect![[r#"
+            in x%0 active x%0
+            for @0 in 0..=3 carry s%1 = 0.0 {
+              %3 = test @0 Gt 0
+              if %3 {
+                %2 = load x%0 [i-1]
+                %4 = test %2 Gt 0.0
+                yield %4
+              } else {
+                yield false
+              } -> %5
+              if %5 {
+                yield true
+              } else {
+                %6 = load x%0 [@0]
+                %7 = test !(%6 Lt 1.0)
+                yield %7
+              } -> %8
+              if %8 {
+                %9 = load x%0 [@0]
+                s_1%10 = add s%1 %9
+                yield s_1%10
+              } else {
+                yield s%1
+              } -> s_2%11
+              yield s_2%11
+            } -> s_3%12
+            out s_3%12
+        "#]],
+    );
+}
+
+#[test]
+fn integer_lets_and_constants_are_substituted() {
+    check(
+        "",
+        "fn shift(x: [f64; N], data: &[f64], n: usize) -> f64 {
+            let mut s = 0.0;
+            for i in 0..N {
+                let j = (i + N - 1) % N;
+                let k: usize = j * 2;
+                let m = n - 1;
+                s += x[j] * data[k] * (i as f64) + data[m] * (j + 1) as f64;
+            }
+            s
+        }",
+        expect![[r#"
+            in x%0 active x%0
+            for @0 in 0..N carry s%1 = 0.0 {
+              %2 = load x%0 [(i+N-1)%N]
+              %3 = mul %2 ext0
+              %4 = mul %3 ext1
+              %5 = mul ext2 ext3
+              %6 = add %4 %5
+              s_1%7 = add s%1 %6
+              yield s_1%7
+            } -> s_2%8
+            out s_2%8
+            ext0 = data [(i + N - 1) % N * 2] loops [@0] params [data]
+            ext1 = i as f64 loops [@0] params []
+            ext2 = data [n - 1] loops [] params [data n]
+            ext3 = ((i + N - 1) % N + 1) as f64 loops [@0] params []
+        "#]],
+    );
+}
