@@ -175,12 +175,13 @@ impl Lower<'_> {
         self.bind_name(name, Binding::Slot(self.slots.len() - 1));
     }
 
-    /// Gives `value` the next version of `name` if it is a temporary computed by a statement.
+    /// Gives `value` the next version of `name` if it is a temporary (computed by a statement,
+    /// a load, an array literal or a region); leaves values that already have a name.
     fn name_value(&mut self, name: &str, value: Operand) {
+        let Some(v) = value.var().filter(|v| self.b.func().name(*v).is_temp()) else { return };
         let version = self.versions.entry(name.to_owned()).or_insert(0);
-        if self.b.name_temp(value, Name::version(name, *version)) {
-            *version += 1;
-        }
+        self.b.rename(v, Name::version(name, *version));
+        *version += 1;
     }
 
     /// The next version of the user's name `name`, for a value defined by a region or a store.

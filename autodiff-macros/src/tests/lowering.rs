@@ -219,14 +219,14 @@ fn dense_layer_with_tanh_and_squared_loss() {
         expect![[r#"
             in w%0 b%1 active w%0 b%1
             for @0 in 0..16 carry loss%2 = 0.0 {
-              %3 = load b%1 [@0]
-              for @1 in 0..16 carry a%4 = %3 {
+              a%3 = load b%1 [@0]
+              for @1 in 0..16 carry a_1%4 = a%3 {
                 %5 = load w%0 [@0][@1]
                 %6 = mul %5 ext0
-                a_1%7 = add a%4 %6
-                yield a_1%7
-              } -> a_2%8
-              %9 = tanh a_2%8
+                a_2%7 = add a_1%4 %6
+                yield a_2%7
+              } -> a_3%8
+              %9 = tanh a_3%8
               d%10 = sub %9 ext1
               %11 = mul d%10 d%10
               loss_1%12 = add loss%2 %11
@@ -255,21 +255,21 @@ fn element_updates_in_a_loop() {
         }",
         expect![[r#"
             in x%0 active x%0
-            %1 = fill 0.0 [4]
-            for @0 in 1..4 carry y%2 = %1 {
+            y%1 = fill 0.0 [4]
+            for @0 in 1..4 carry y_1%2 = y%1 {
               %3 = load x%0 [@0]
               %4 = load x%0 [i-1]
               %5 = sub %3 %4
-              %6 = load y%2 [@0]
+              %6 = load y_1%2 [@0]
               %7 = add %6 %5
-              y_1%8 = store y%2 [@0] %7
-              %9 = load y_1%8 [@0]
+              y_2%8 = store y_1%2 [@0] %7
+              %9 = load y_2%8 [@0]
               %10 = mul %9 2.0
-              y_2%11 = store y_1%8 [@0] %10
-              yield y_2%11
-            } -> y_3%12
-            %13 = load y_3%12 [3]
-            %14 = load y_3%12 [1]
+              y_3%11 = store y_2%8 [@0] %10
+              yield y_3%11
+            } -> y_4%12
+            %13 = load y_4%12 [3]
+            %14 = load y_4%12 [1]
             %15 = add %13 %14
             out %15
         "#]],
@@ -392,8 +392,8 @@ fn else_if_chain() {
                 yield %8
               } -> %9
               yield %9
-            } -> %10
-            %11 = add %10 y_2%5
+            } -> z%10
+            %11 = add z%10 y_2%5
             out %11
         "#]],
     );
@@ -474,6 +474,99 @@ fn integer_lets_and_constants_are_substituted() {
             ext1 = i as f64 loops [@0] params []
             ext2 = data [n - 1] loops [] params [data n]
             ext3 = ((i + N - 1) % N + 1) as f64 loops [@0] params []
+        "#]],
+    );
+}
+
+#[test]
+fn matrix_vector_product_returns_an_array() {
+    check(
+        "wrt(a)",
+        "fn matvec(a: &[[f64; 3]; 2], v: [f64; 3], n: usize) -> [f64; 2] {
+            let mut y = [0.0; 2];
+            for i in 0..a.len() {
+                let row = a[i];
+                let k = i;
+                for j in 0..row.len() {
+                    y[k] += row[j] * v[j];
+                }
+            }
+            for i in (1..=n).rev() {
+                y[0] -= v[i % 3];
+            }
+            y
+        }",
+        expect![[r#"
+            in a%0 active a%0
+            y%1 = fill 0.0 [2]
+            for @0 in 0..2 carry y_1%2 = y%1 {
+              row%3 = load a%0 [@0]
+              for @1 in 0..3 carry y_2%4 = y_1%2 {
+                %5 = load row%3 [@1]
+                %6 = mul %5 ext0
+                %7 = load y_2%4 [@0]
+                %8 = add %7 %6
+                y_3%9 = store y_2%4 [@0] %8
+                yield y_3%9
+              } -> y_4%10
+              yield y_4%10
+            } -> y_5%11
+            for @2 in 1..=n rev carry y_6%12 = y_5%11 {
+              %13 = load y_6%12 [0]
+              %14 = sub %13 ext1
+              y_7%15 = store y_6%12 [0] %14
+              yield y_7%15
+            } -> y_8%16
+            out y_8%16
+            ext0 = v [j] loops [@1] params [v]
+            ext1 = v [i % 3] loops [@2] params [v]
+        "#]],
+    );
+}
+
+#[test]
+fn declared_then_assigned_in_branches_and_blocks() {
+    check(
+        "",
+        "fn pick(x: f64, mut w: [[f64; 2]; 2]) -> f64 {
+            let y;
+            if x > 0.0 {
+                y = x;
+            } else {
+                y = -x;
+            }
+            let b = {
+                let t = 2.0 * y;
+                t + 1.0
+            };
+            w[1] = [b, y];
+            let m = if b > 1.0 { w } else { [[0.0; 2]; 2] };
+            m[1][0] + w[0][1]
+        }",
+        expect![[r#"
+            in x%0 w%1 active x%0 w%1
+            %2 = test x%0 Gt 0.0
+            if %2 {
+              yield x%0
+            } else {
+              y%3 = neg x%0
+              yield y%3
+            } -> y_1%4
+            t%5 = mul 2.0 y_1%4
+            b%6 = add t%5 1.0
+            %7 = array b%6 y_1%4
+            w_1%8 = store w%1 [1] %7
+            %9 = test b%6 Gt 1.0
+            if %9 {
+              yield w_1%8
+            } else {
+              %10 = fill 0.0 [2][2]
+              yield %10
+            } -> m%11
+            %12 = load m%11 [1][0]
+            %13 = load w_1%8 [0][1]
+            %14 = add %12 %13
+            out %14
         "#]],
     );
 }
