@@ -261,13 +261,13 @@ impl Lower<'_> {
             return;
         }
         let what = match what {
-            Some(name) => format!("to `{name}`"),
-            None => "as its value".to_owned(),
+            Some(name) => format!("to leave `{name}` with the same type"),
+            None => "to give the same type".to_owned(),
         };
         self.cx.error_spanned(
             i.if_token,
             format!(
-                "the branches of this `if` give different types {what}: `{}` and `{}`; both must give an `f64` or arrays of one shape",
+                "`#[grad]` needs both branches of this `if` {what}; they give `{}` and `{}`",
                 ty_text(&tt),
                 ty_text(&et)
             ),

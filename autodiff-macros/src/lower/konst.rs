@@ -245,10 +245,14 @@ impl Lower<'_> {
         };
         let dep = (name.clone(), Some(bound.serial));
         let substituted = match bound.binding {
-            Binding::Slot(s) => match (&self.slots[s].int_alias, mode) {
-                (Some(alias), Mode::Int) => Rc::clone(alias),
-                _ => return Err(Bad::Real(e.to_token_stream())),
-            },
+            Binding::Slot(s) => {
+                let slot = &self.slots[s];
+                match (mode, &slot.int_alias, &slot.alias) {
+                    (Mode::Int, Some(alias), _)
+                    | (Mode::Real | Mode::Container, _, Some(alias)) => Rc::clone(alias),
+                    _ => return Err(Bad::Real(e.to_token_stream())),
+                }
+            }
             Binding::Int(k) => k,
             Binding::Param(Kind::Real) if mode == Mode::Int => {
                 return Err(Bad::Real(e.to_token_stream()));

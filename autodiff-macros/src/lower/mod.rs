@@ -84,8 +84,17 @@ struct Slot {
     name: String,
     /// Its current value; `None` after `let y;` until the first assignment.
     value: Option<Operand>,
-    /// For an immutable binding of a constant expression (`let m = N - 1;`): that expression,
-    /// used where the variable is read as an integer.
+    /// For an immutable binding of a constant expression: that expression, substituted where
+    /// the variable is read as a constant (`row[j]` for `let row = data[i];`)...
+    alias: Option<Rc<Konst>>,
+    /// ... and, when it may be an integer (`let m = N - 1;`), where it is read as an integer.
+    int_alias: Option<Rc<Konst>>,
+}
+
+/// What a `let` of a constant expression may stand for where its variable is read.
+#[derive(Default)]
+struct Aliases {
+    alias: Option<Rc<Konst>>,
     int_alias: Option<Rc<Konst>>,
 }
 
@@ -167,11 +176,12 @@ impl Lower<'_> {
     }
 
     /// A new user variable `name` holding `value`; names the statement that computed it.
-    fn declare(&mut self, name: &str, value: Option<Operand>, int_alias: Option<Rc<Konst>>) {
+    fn declare(&mut self, name: &str, value: Option<Operand>, aliases: Aliases) {
         if let Some(v) = value {
             self.name_value(name, v);
         }
-        self.slots.push(Slot { name: name.to_owned(), value, int_alias });
+        let Aliases { alias, int_alias } = aliases;
+        self.slots.push(Slot { name: name.to_owned(), value, alias, int_alias });
         self.bind_name(name, Binding::Slot(self.slots.len() - 1));
     }
 

@@ -183,6 +183,7 @@ impl Lower<'_> {
                 self.slots.push(super::Slot {
                     name: name.clone(),
                     value: Some(Operand::Var(v)),
+                    alias: None,
                     int_alias: None,
                 });
                 self.bind_name(&name, Binding::Slot(self.slots.len() - 1));

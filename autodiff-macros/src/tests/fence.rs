@@ -146,7 +146,7 @@ fn branches_and_assignments_of_different_types() {
             z + x
         }",
         expect![[r#"
-            the branches of this `if` give different types as its value: `[f64; 2]` and `f64`; both must give an `f64` or arrays of one shape @ `if`
+            `#[grad]` needs both branches of this `if` to give the same type; they give `[f64; 2]` and `f64` @ `if`
             `z` holds a value of type `f64`; this assigns a value of type `[f64; 2]` @ `x`
             `#[grad]` supports as conditions only comparisons (`<`, `<=`, `>`, `>=`, `==`, `!=`) of `f64` values or of integers, combined with `&&`, `||` and `!` @ `c`
             `#[grad]` does not support `bool` variables; write the comparison as the condition of the `if` @ `y > 0.0`

@@ -570,3 +570,40 @@ fn declared_then_assigned_in_branches_and_blocks() {
         "#]],
     );
 }
+
+#[test]
+fn rows_of_constant_data_stay_constants() {
+    check(
+        "",
+        "fn fit(c: [f64; 3], points: &[[f64; 3]], m: usize) -> f64 {
+            let mut s = 0.0;
+            for p in 0..points.len() {
+                let row = points[p];
+                let last = m - 1;
+                for k in 0..row.len() {
+                    s += c[k] * row[k] + row[last] * (row.len() as f64);
+                }
+            }
+            s
+        }",
+        expect![[r#"
+            in c%0 active c%0
+            for @0 in 0..points.len() carry s%1 = 0.0 {
+              for @1 in 0..points[p].len() carry s_1%2 = s%1 {
+                %3 = load c%0 [@1]
+                %4 = mul %3 ext1
+                %5 = mul ext2 ext3
+                %6 = add %4 %5
+                s_2%7 = add s_1%2 %6
+                yield s_2%7
+              } -> s_3%8
+              yield s_3%8
+            } -> s_4%9
+            out s_4%9
+            ext0 = points [p] loops [@0] params [points]
+            ext1 = points [p] [k] loops [@0 @1] params [points]
+            ext2 = points [p] [m - 1] loops [@0] params [points m]
+            ext3 = points [p] . len () as f64 loops [@0] params [points]
+        "#]],
+    );
+}
