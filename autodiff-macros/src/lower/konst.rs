@@ -268,7 +268,7 @@ impl Lower<'_> {
         self.check_deps(id, &substituted)?;
         // Kept at its own precedence: an operator around it adds the parentheses it needs.
         let mut k = (*substituted).clone();
-        if k.index.is_some() && k.tokens.to_string() == id.to_string() {
+        if k.index.is_some() && *id == k.tokens.to_string() {
             // The loop variable itself: its own name, with the span of this use.
             k.tokens = id.to_token_stream();
         }

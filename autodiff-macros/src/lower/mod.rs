@@ -39,6 +39,7 @@ pub struct Param {
     pub input: Option<Var>,
     /// Whether the parameter is taken by reference (`&[f64; N]`); its gradient is still an owned
     /// array.
+    #[allow(dead_code, reason = "for codegen, which does not emit array parameters yet")]
     pub by_ref: bool,
 }
 
@@ -60,6 +61,7 @@ pub struct Lowered {
     /// Every parameter, in order.
     pub params: Vec<Param>,
     /// What kind of value the function returns.
+    #[allow(dead_code, reason = "for codegen, which does not emit vector outputs yet")]
     pub output: Output,
 }
 
