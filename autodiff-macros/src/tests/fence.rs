@@ -157,7 +157,7 @@ fn branches_and_assignments_of_different_types() {
 }
 
 #[test]
-fn shadowed_loop_variable_in_an_integer_let() {
+fn shadowed_loop_variables() {
     expect_errors(
         "",
         "fn f(x: [[f64; 4]; 4]) -> f64 {
@@ -167,11 +167,20 @@ fn shadowed_loop_variable_in_an_integer_let() {
                 for i in 0..4 {
                     s += x[i][j];
                 }
+                for k in 0..4 {
+                    let i = k;
+                    for k in 0..2 {
+                        s += x[i][k];
+                    }
+                }
             }
             s
         }",
         expect![[r#"
+            `#[grad]` does not support a loop variable that shadows the variable of an enclosing loop; rename this `i` @ `i`
             `#[grad]` cannot use `j` here: it stands for `(i + 1) % 4`, which reads `i`, and `i` means something else here; rename one of the two @ `j`
+            `#[grad]` does not support a loop variable that shadows the variable of an enclosing loop; rename this `k` @ `k`
+            `#[grad]` cannot use `i` here: it stands for `k`, which reads `k`, and `k` means something else here; rename one of the two @ `i`
         "#]],
     );
 }

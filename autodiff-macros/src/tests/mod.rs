@@ -1,6 +1,7 @@
 //! Unit tests of the whole expansion: snapshots of the generated code and of the IR, token
 //! counts, and robustness on arbitrary input.
 
+mod branches;
 mod fence;
 mod ir;
 mod lowering;
