@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use proc_macro2::TokenStream;
+use proc_macro2::{TokenStream, TokenTree};
 use quote::{ToTokens, quote};
 use syn::{BinOp, Expr, Lit, UnOp};
 
@@ -123,6 +123,13 @@ impl Konst {
     pub(super) fn to_int(&self) -> Int {
         if let Some(l) = self.index {
             return Int::index(l);
+        }
+        // A literal (`3`, `3usize`) as the IR writes it, so that lengths compare equal.
+        let mut tokens = self.tokens.clone().into_iter();
+        if let (Some(v), Some(TokenTree::Literal(_)), None) =
+            (self.value, tokens.next(), tokens.next())
+        {
+            return Int::lit(v);
         }
         let mut int = Int::tokens(self.tokens.clone(), self.prec == Prec::Atom);
         int.value = self.value;

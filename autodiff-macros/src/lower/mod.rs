@@ -100,6 +100,12 @@ struct Aliases {
     int_alias: Option<Rc<Konst>>,
 }
 
+/// The text of an IR type, as messages write it (for tests).
+#[cfg(test)]
+pub fn ty_text(ty: &crate::ir::Ty) -> String {
+    types::ty_text(ty)
+}
+
 /// What a name in the body refers to.
 #[derive(Clone)]
 enum Binding {

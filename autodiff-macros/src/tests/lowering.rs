@@ -365,3 +365,39 @@ fn rows_of_constant_data_stay_constants() {
         "#]],
     );
 }
+
+#[test]
+fn parameters_record_shapes_references_and_const_generics() {
+    let l = lowered(
+        "wrt(x, w)",
+        "fn f<const N: usize>(x: &[f64; N], w: [[f64; 2]; K], d: [f64; 3], n: usize) -> f64 {
+            let mut s = 0.0;
+            for i in 0..N {
+                s += x[i] * w[i % K][1] * d[n];
+            }
+            s
+        }",
+    );
+    let shapes: Vec<(String, bool, Option<String>)> = l
+        .params
+        .iter()
+        .map(|p| {
+            let ty = p.input.map(|v| crate::lower::ty_text(l.func.ty(v)));
+            (p.ident.to_string(), p.by_ref, ty)
+        })
+        .collect();
+    assert_eq!(
+        shapes,
+        [
+            ("x".into(), true, Some("[f64; N]".into())),
+            ("w".into(), false, Some("[[f64; 2]; K]".into())),
+            ("d".into(), false, None),
+            ("n".into(), false, None),
+        ]
+    );
+    let dims = |v: crate::ir::Var| l.func.ty(v).shape().map(|s| s.dims.clone()).unwrap_or_default();
+    let (x, w) = (l.func.inputs[0], l.func.inputs[1]);
+    assert_eq!((dims(x)[0].generic, dims(w)[0].generic, dims(w)[1].value), (true, false, Some(2)));
+    let crate::ir::Stmt::For(lp) = &l.func.body[0] else { panic!("a loop") };
+    assert!(lp.range.hi.generic && lp.range.lo.value == Some(0));
+}
