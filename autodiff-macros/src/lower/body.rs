@@ -192,7 +192,7 @@ impl Lower<'_> {
         };
         let Some(init) = &local.init else {
             if let Some(name) = name {
-                self.declare(&name, None, Aliases::default());
+                self.declare(&name, None, Aliases::default(), 0);
             }
             return;
         };
@@ -223,6 +223,7 @@ impl Lower<'_> {
                 }
             }
             _ => {
+                let since = self.mark();
                 let value = self.expr(&init.expr);
                 if let (Some(ty), Some(Some(_))) = (ty, &annotated) {
                     self.check_annotation(ty, &init.expr, value);
@@ -232,7 +233,7 @@ impl Lower<'_> {
                     false => self.aliases(&init.expr, kind),
                 };
                 if let Some(name) = name {
-                    self.declare(&name, Some(value), aliases);
+                    self.declare(&name, Some(value), aliases, since);
                 }
             }
         }
@@ -332,6 +333,7 @@ impl Lower<'_> {
             return self.assign_element(target, slot, &indices, op, rhs);
         }
         let current = self.slots[slot].value;
+        let since = self.mark();
         let value = match (op, current) {
             (None, _) => self.expr(rhs),
             (Some(prim), Some(current)) if self.b.ty(current) == Ty::F64 => {
@@ -364,7 +366,7 @@ impl Lower<'_> {
             );
             return;
         }
-        self.name_value(&name, value);
+        self.name_value(&name, value, since);
         self.slots[slot].value = Some(value);
     }
 

@@ -58,7 +58,11 @@ impl Lower<'_> {
             Some(_) => self.loop_pattern(&f.pat),
             None => None,
         };
-        let slots = self.outer_slots(&assigned::in_block(&f.body));
+        let assigned = self.outer_slots(&assigned::in_block(&f.body));
+        // A variable declared without a value (`let y;`) and assigned in the loop may not be
+        // read after it (rustc: possibly uninitialised): it is not carried.
+        let (slots, unset): (Vec<usize>, Vec<usize>) =
+            assigned.into_iter().partition(|&s| self.slots[s].value.is_some());
         let index = self.b.new_loop(LoopInfo { ident: ident.clone(), span: f.for_token.span });
         let mut carried = Vec::new();
         for &s in &slots {
@@ -88,6 +92,9 @@ impl Lower<'_> {
         let yields: Vec<Operand> =
             slots.iter().map(|&s| self.slots[s].value.unwrap_or(Operand::Lit(0.0))).collect();
         let outs = self.region_outs(&slots, &carried.iter().map(|c| c.init).collect::<Vec<_>>());
+        for s in unset {
+            self.slots[s].value = None;
+        }
         let range = range.unwrap_or(Range {
             lo: Int::lit(0),
             hi: Int::lit(0),
@@ -214,11 +221,12 @@ impl Lower<'_> {
         let else_after: Vec<Option<Operand>> = slots.iter().map(|&s| self.slots[s].value).collect();
         let (mut then_yields, mut else_yields, mut kept) = (Vec::new(), Vec::new(), Vec::new());
         for ((&s, t), e) in slots.iter().zip(&then_after).zip(&else_after) {
-            // A variable declared without a value stays so if neither branch assigns it.
-            if let (None, None) = (t, e) {
+            // A variable declared without a value (`let y;`) and assigned in one branch only
+            // may not be read after the `if` (rustc: possibly uninitialised).
+            let (Some(t), Some(e)) = (*t, *e) else {
+                self.slots[s].value = None;
                 continue;
-            }
-            let (t, e) = (t.unwrap_or(Operand::Lit(0.0)), e.unwrap_or(Operand::Lit(0.0)));
+            };
             self.same_type(i, t, e, Some(&self.slots[s].name.clone()));
             then_yields.push(t);
             else_yields.push(e);

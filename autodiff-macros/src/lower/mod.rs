@@ -183,10 +183,11 @@ impl Lower<'_> {
         self.env.get(name).map(|b| &b.binding)
     }
 
-    /// A new user variable `name` holding `value`; names the statement that computed it.
-    fn declare(&mut self, name: &str, value: Option<Operand>, aliases: Aliases) {
+    /// A new user variable `name` holding `value`; names `value` if it is a temporary defined
+    /// from variable `since` on (by the `let`'s own expression).
+    fn declare(&mut self, name: &str, value: Option<Operand>, aliases: Aliases, since: usize) {
         if let Some(v) = value {
-            self.name_value(name, v);
+            self.name_value(name, v, since);
         }
         let Aliases { alias, int_alias } = aliases;
         self.slots.push(Slot { name: name.to_owned(), value, alias, int_alias });
@@ -194,12 +195,21 @@ impl Lower<'_> {
     }
 
     /// Gives `value` the next version of `name` if it is a temporary (computed by a statement,
-    /// a load, an array literal or a region); leaves values that already have a name.
-    fn name_value(&mut self, name: &str, value: Operand) {
-        let Some(v) = value.var().filter(|v| self.b.func().name(*v).is_temp()) else { return };
+    /// a load, an array literal or a region) defined from variable `since` on: a value computed
+    /// earlier (a load shared with an earlier expression) keeps its name.
+    fn name_value(&mut self, name: &str, value: Operand, since: usize) {
+        let Some(v) = value.var() else { return };
+        if v.index() < since || !self.b.func().name(v).is_temp() {
+            return;
+        }
         let version = self.versions.entry(name.to_owned()).or_insert(0);
         self.b.rename(v, Name::version(name, *version));
         *version += 1;
+    }
+
+    /// The number of variables so far: values defined from here on are at least this.
+    fn mark(&self) -> usize {
+        self.b.func().names.len()
     }
 
     /// The next version of the user's name `name`, for a value defined by a region or a store.

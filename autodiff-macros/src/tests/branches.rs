@@ -247,3 +247,40 @@ fn declared_then_assigned_in_branches_and_blocks() {
         "#]],
     );
 }
+
+#[test]
+fn variables_declared_without_a_value() {
+    check(
+        "",
+        "fn late(x: [f64; 2]) -> f64 {
+            let y;
+            let z;
+            let w: [f64; 2];
+            if x[0] > 0.0 {
+                y = x[0];
+                w = x;
+            } else {
+                y = 1.0;
+            }
+            for i in 0..2 {
+                z = x[i];
+            }
+            y
+        }",
+        expect![[r#"
+            in x%0 active x%0
+            %1 = load x%0 [0]
+            %2 = test %1 Gt 0.0
+            if %2 {
+              yield %1
+            } else {
+              yield 1.0
+            } -> y%3
+            for @0 in 0..2 carry {
+              z%4 = load x%0 [@0]
+              yield 
+            } -> 
+            out y%3
+        "#]],
+    );
+}
