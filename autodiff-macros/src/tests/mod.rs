@@ -1,5 +1,6 @@
-//! Unit tests of the whole expansion: snapshots of the generated code and of the IR, token
-//! counts, and robustness on arbitrary input.
+//! Unit tests of the macro: snapshots of the generated code and of the IR (after lowering and
+//! after each transform), the fence's errors and their spans, token counts, and robustness on
+//! arbitrary input.
 
 mod branches;
 mod fence;
