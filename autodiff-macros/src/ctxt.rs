@@ -38,6 +38,12 @@ impl Ctxt {
         self.errors.is_empty()
     }
 
+    /// The errors recorded so far, in order.
+    #[cfg(test)]
+    pub fn errors(&self) -> &[syn::Error] {
+        &self.errors
+    }
+
     /// Every error as a `compile_error!` invocation at its span.
     pub fn into_compile_errors(self) -> TokenStream {
         self.errors.into_iter().map(|e| e.to_compile_error()).collect()

@@ -12,7 +12,7 @@ use super::int::IntCtx;
 use super::konst::Mode;
 use super::signature::Returns;
 use super::types::{f64_array, is_f64, is_int, ty_text};
-use super::{Binding, Kind, Lower, Output};
+use super::{Aliases, Binding, Kind, Lower, Output};
 use crate::ir::{Operand, Prim, Ty};
 use crate::symbol;
 
@@ -187,12 +187,12 @@ impl Lower<'_> {
                     other,
                     "`#[grad]` supports only `let name = ...;` bindings, not patterns",
                 );
-                return self.poison_pattern(other);
+                return self.poison(other);
             }
         };
         let Some(init) = &local.init else {
             if let Some(name) = name {
-                self.declare(&name, None, None);
+                self.declare(&name, None, Aliases::default(), 0);
             }
             return;
         };
@@ -223,29 +223,31 @@ impl Lower<'_> {
                 }
             }
             _ => {
+                let since = self.mark();
                 let value = self.expr(&init.expr);
                 if let (Some(ty), Some(Some(_))) = (ty, &annotated) {
                     self.check_annotation(ty, &init.expr, value);
                 }
-                // An immutable constant may be read as an integer later (`let m = N - 1;`).
-                let alias = (!mutable && kind == Kind::Unknown)
-                    .then(|| self.probe(|l| l.konst(&init.expr, Mode::Int)).ok().map(Rc::new))
-                    .flatten();
+                let aliases = match mutable {
+                    true => Aliases::default(),
+                    false => self.aliases(&init.expr, kind),
+                };
                 if let Some(name) = name {
-                    self.declare(&name, Some(value), alias);
+                    self.declare(&name, Some(value), aliases, since);
                 }
             }
         }
     }
 
-    fn poison_pattern(&mut self, pat: &Pat) {
-        if let Pat::Tuple(t) = pat {
-            for p in &t.elems {
-                if let Pat::Ident(pi) = p {
-                    self.bind_name(&symbol::unraw(&pi.ident), Binding::Poison);
-                }
-            }
-        }
+    /// What an immutable `let` of `init` stands for where it is read as a constant: `init`
+    /// itself if it is a constant expression, and as an integer too if it may be one.
+    fn aliases(&mut self, init: &Expr, kind: Kind) -> Aliases {
+        let alias = self.probe(|l| l.konst(init, Mode::Real)).ok().map(Rc::new);
+        let int_alias = match (kind, &alias) {
+            (Kind::Unknown, Some(_)) => self.probe(|l| l.konst(init, Mode::Int)).ok().map(Rc::new),
+            _ => None,
+        };
+        Aliases { alias, int_alias }
     }
 
     /// The kind a `let`'s type annotation gives, or `None` after reporting an unsupported type.
@@ -331,6 +333,7 @@ impl Lower<'_> {
             return self.assign_element(target, slot, &indices, op, rhs);
         }
         let current = self.slots[slot].value;
+        let since = self.mark();
         let value = match (op, current) {
             (None, _) => self.expr(rhs),
             (Some(prim), Some(current)) if self.b.ty(current) == Ty::F64 => {
@@ -346,18 +349,24 @@ impl Lower<'_> {
             }
         };
         let (old, new) = (current.map(|c| self.b.ty(c)), self.b.ty(value));
-        if let Some(old) = old.filter(|o| value.var().is_some() && !same_shape(o, &new)) {
+        // Exactly the same type: the values a loop carries or a branch yields keep one type
+        // (`[f64; N]` and `[f64; 3]` are told apart even where `N` is 3).
+        if let Some(old) = old.filter(|o| value.var().is_some() && *o != new) {
+            let hint = match same_shape(&old, &new) {
+                true => "; write the lengths the same way",
+                false => "",
+            };
             self.cx.error_spanned(
                 rhs,
                 format!(
-                    "`{name}` holds a value of type `{}`; this assigns a value of type `{}`",
+                    "`{name}` holds a value of type `{}`; this assigns a value of type `{}`{hint}",
                     ty_text(&old),
                     ty_text(&new)
                 ),
             );
             return;
         }
-        self.name_value(&name, value);
+        self.name_value(&name, value, since);
         self.slots[slot].value = Some(value);
     }
 

@@ -13,6 +13,14 @@ use super::{Binding, Lower, assigned};
 use crate::ir::{Branch, Carry, Int, Loop, LoopInfo, Operand, Range};
 use crate::symbol;
 
+/// The expression at the root of a chain of method calls (`0..4` in `(0..4).step_by(2)`).
+fn range_root(e: &Expr) -> Option<&Expr> {
+    match peel(e) {
+        Expr::MethodCall(m) => range_root(&m.receiver),
+        other => Some(other),
+    }
+}
+
 /// `e` without parentheses and invisible groups.
 fn peel(e: &Expr) -> &Expr {
     match e {
@@ -45,8 +53,16 @@ impl Lower<'_> {
             );
         }
         let range = self.range(&f.expr);
-        let ident = self.loop_pattern(&f.pat);
-        let slots = self.outer_slots(&assigned::in_block(&f.body));
+        // After a refused range, the pattern (`(i, x)` for `.enumerate()`) is not reported too.
+        let ident = match range {
+            Some(_) => self.loop_pattern(&f.pat),
+            None => None,
+        };
+        let assigned = self.outer_slots(&assigned::in_block(&f.body));
+        // A variable declared without a value (`let y;`) and assigned in the loop may not be
+        // read after it (rustc: possibly uninitialised): it is not carried.
+        let (slots, unset): (Vec<usize>, Vec<usize>) =
+            assigned.into_iter().partition(|&s| self.slots[s].value.is_some());
         let index = self.b.new_loop(LoopInfo { ident: ident.clone(), span: f.for_token.span });
         let mut carried = Vec::new();
         for &s in &slots {
@@ -66,13 +82,9 @@ impl Lower<'_> {
                     k.deps.push((name.clone(), Some(serial)));
                     l.bind_name(&name, Binding::Int(Rc::new(k)));
                 }
-                None if !matches!(&*f.pat, Pat::Wild(_)) => {
-                    // A refused pattern: bind its names so that reads report nothing more.
-                    if let Pat::Ident(pi) = &*f.pat {
-                        l.bind_name(&symbol::unraw(&pi.ident), Binding::Poison);
-                    }
-                }
-                None => {}
+                // A refused pattern or range: its names are bound so that reads report nothing
+                // more.
+                None => l.poison(&f.pat),
             }
             l.block_effects(&f.body);
         });
@@ -80,6 +92,9 @@ impl Lower<'_> {
         let yields: Vec<Operand> =
             slots.iter().map(|&s| self.slots[s].value.unwrap_or(Operand::Lit(0.0))).collect();
         let outs = self.region_outs(&slots, &carried.iter().map(|c| c.init).collect::<Vec<_>>());
+        for s in unset {
+            self.slots[s].value = None;
+        }
         let range = range.unwrap_or(Range {
             lo: Int::lit(0),
             hi: Int::lit(0),
@@ -108,6 +123,15 @@ impl Lower<'_> {
             Pat::Ident(pi)
                 if pi.by_ref.is_none() && pi.subpat.is_none() && pi.mutability.is_none() =>
             {
+                // Indices are kept as the user's tokens, so a name must mean one loop variable.
+                if let Some(Binding::Int(k)) = self.lookup(&symbol::unraw(&pi.ident))
+                    && k.index.is_some()
+                {
+                    self.cx.error_spanned(
+                        &pi.ident,
+                        format!("`#[grad]` does not support a loop variable that shadows the variable of an enclosing loop; rename this `{}`", pi.ident),
+                    );
+                }
                 Some(pi.ident.clone())
             }
             Pat::Wild(_) => None,
@@ -151,6 +175,18 @@ impl Lower<'_> {
     }
 
     fn not_a_range(&mut self, e: &Expr) {
+        if let Expr::MethodCall(m) = peel(e)
+            && matches!(range_root(e), Some(Expr::Range(_)))
+        {
+            let method = &m.method;
+            self.cx.error_spanned(
+                method,
+                format!(
+                    "`#[grad]` supports `for` loops over ranges `a..b` and `a..=b`, reversed or not with `.rev()`, not `.{method}(...)`; compute the index from a plain loop variable instead, as in `for k in 0..n {{ let i = 2 * k; ... }}`"
+                ),
+            );
+            return;
+        }
         let root = chain_root(e);
         let what = if iterator_chain(e).is_some() { "iterators" } else { "collections" };
         self.cx.error_spanned(
@@ -185,11 +221,12 @@ impl Lower<'_> {
         let else_after: Vec<Option<Operand>> = slots.iter().map(|&s| self.slots[s].value).collect();
         let (mut then_yields, mut else_yields, mut kept) = (Vec::new(), Vec::new(), Vec::new());
         for ((&s, t), e) in slots.iter().zip(&then_after).zip(&else_after) {
-            // A variable declared without a value stays so if neither branch assigns it.
-            if let (None, None) = (t, e) {
+            // A variable declared without a value (`let y;`) and assigned in one branch only
+            // may not be read after the `if` (rustc: possibly uninitialised).
+            let (Some(t), Some(e)) = (*t, *e) else {
+                self.slots[s].value = None;
                 continue;
-            }
-            let (t, e) = (t.unwrap_or(Operand::Lit(0.0)), e.unwrap_or(Operand::Lit(0.0)));
+            };
             self.same_type(i, t, e, Some(&self.slots[s].name.clone()));
             then_yields.push(t);
             else_yields.push(e);
@@ -241,13 +278,13 @@ impl Lower<'_> {
             return;
         }
         let what = match what {
-            Some(name) => format!("to `{name}`"),
-            None => "as its value".to_owned(),
+            Some(name) => format!("to leave `{name}` with the same type"),
+            None => "to give the same type".to_owned(),
         };
         self.cx.error_spanned(
             i.if_token,
             format!(
-                "the branches of this `if` give different types {what}: `{}` and `{}`; both must give an `f64` or arrays of one shape",
+                "`#[grad]` needs both branches of this `if` {what}; they give `{}` and `{}`",
                 ty_text(&tt),
                 ty_text(&et)
             ),

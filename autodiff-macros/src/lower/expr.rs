@@ -197,7 +197,7 @@ impl Lower<'_> {
                 let op = quote::ToTokens::to_token_stream(&op);
                 self.cx.error_spanned(
                     b.op,
-                    format!("`#[grad]` does not support the operator `{op}` on `f64` values; it supports `+`, `-`, `*` and `/`"),
+                    format!("`#[grad]` does not support the operator `{op}`; it supports `+`, `-`, `*` and `/` on `f64` values"),
                 );
                 return Operand::Lit(0.0);
             }

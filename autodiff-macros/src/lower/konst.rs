@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use proc_macro2::TokenStream;
+use proc_macro2::{TokenStream, TokenTree};
 use quote::{ToTokens, quote};
 use syn::{BinOp, Expr, Lit, UnOp};
 
@@ -123,6 +123,13 @@ impl Konst {
     pub(super) fn to_int(&self) -> Int {
         if let Some(l) = self.index {
             return Int::index(l);
+        }
+        // A literal (`3`, `3usize`) as the IR writes it, so that lengths compare equal.
+        let mut tokens = self.tokens.clone().into_iter();
+        if let (Some(v), Some(TokenTree::Literal(_)), None) =
+            (self.value, tokens.next(), tokens.next())
+        {
+            return Int::lit(v);
         }
         let mut int = Int::tokens(self.tokens.clone(), self.prec == Prec::Atom);
         int.value = self.value;
@@ -245,10 +252,14 @@ impl Lower<'_> {
         };
         let dep = (name.clone(), Some(bound.serial));
         let substituted = match bound.binding {
-            Binding::Slot(s) => match (&self.slots[s].int_alias, mode) {
-                (Some(alias), Mode::Int) => Rc::clone(alias),
-                _ => return Err(Bad::Real(e.to_token_stream())),
-            },
+            Binding::Slot(s) => {
+                let slot = &self.slots[s];
+                match (mode, &slot.int_alias, &slot.alias) {
+                    (Mode::Int, Some(alias), _)
+                    | (Mode::Real | Mode::Container, _, Some(alias)) => Rc::clone(alias),
+                    _ => return Err(Bad::Real(e.to_token_stream())),
+                }
+            }
             Binding::Int(k) => k,
             Binding::Param(Kind::Real) if mode == Mode::Int => {
                 return Err(Bad::Real(e.to_token_stream()));
@@ -262,13 +273,9 @@ impl Lower<'_> {
             Binding::Poison => return Err(Bad::Reported),
         };
         self.check_deps(id, &substituted)?;
+        // Kept at its own precedence: an operator around it adds the parentheses it needs.
         let mut k = (*substituted).clone();
-        if k.index.is_none() && k.prec != Prec::Atom {
-            let t = &k.tokens;
-            k.tokens = quote!((#t));
-            k.prec = Prec::Atom;
-        }
-        if k.index.is_some() {
+        if k.index.is_some() && *id == k.tokens.to_string() {
             // The loop variable itself: its own name, with the span of this use.
             k.tokens = id.to_token_stream();
         }

@@ -39,6 +39,7 @@ pub struct Param {
     pub input: Option<Var>,
     /// Whether the parameter is taken by reference (`&[f64; N]`); its gradient is still an owned
     /// array.
+    #[allow(dead_code, reason = "for codegen, which does not emit array parameters yet")]
     pub by_ref: bool,
 }
 
@@ -60,6 +61,7 @@ pub struct Lowered {
     /// Every parameter, in order.
     pub params: Vec<Param>,
     /// What kind of value the function returns.
+    #[allow(dead_code, reason = "for codegen, which does not emit vector outputs yet")]
     pub output: Output,
 }
 
@@ -84,9 +86,24 @@ struct Slot {
     name: String,
     /// Its current value; `None` after `let y;` until the first assignment.
     value: Option<Operand>,
-    /// For an immutable binding of a constant expression (`let m = N - 1;`): that expression,
-    /// used where the variable is read as an integer.
+    /// For an immutable binding of a constant expression: that expression, substituted where
+    /// the variable is read as a constant (`row[j]` for `let row = data[i];`)...
+    alias: Option<Rc<Konst>>,
+    /// ... and, when it may be an integer (`let m = N - 1;`), where it is read as an integer.
     int_alias: Option<Rc<Konst>>,
+}
+
+/// What a `let` of a constant expression may stand for where its variable is read.
+#[derive(Default)]
+struct Aliases {
+    alias: Option<Rc<Konst>>,
+    int_alias: Option<Rc<Konst>>,
+}
+
+/// The text of an IR type, as messages write it (for tests).
+#[cfg(test)]
+pub fn ty_text(ty: &crate::ir::Ty) -> String {
+    types::ty_text(ty)
 }
 
 /// What a name in the body refers to.
@@ -147,26 +164,52 @@ impl Lower<'_> {
         self.serial
     }
 
+    /// Binds every name in `pat` to [`Binding::Poison`]: its definition was refused.
+    fn poison(&mut self, pat: &syn::Pat) {
+        match pat {
+            syn::Pat::Ident(pi) => {
+                self.bind_name(&crate::symbol::unraw(&pi.ident), Binding::Poison);
+            }
+            syn::Pat::Tuple(t) => t.elems.iter().for_each(|p| self.poison(p)),
+            syn::Pat::Type(t) => self.poison(&t.pat),
+            syn::Pat::Reference(r) => self.poison(&r.pat),
+            syn::Pat::Paren(p) => self.poison(&p.pat),
+            _ => {}
+        }
+    }
+
     /// What `name` refers to, if it is bound.
     fn lookup(&self, name: &str) -> Option<&Binding> {
         self.env.get(name).map(|b| &b.binding)
     }
 
-    /// A new user variable `name` holding `value`; names the statement that computed it.
-    fn declare(&mut self, name: &str, value: Option<Operand>, int_alias: Option<Rc<Konst>>) {
+    /// A new user variable `name` holding `value`; names `value` if it is a temporary defined
+    /// from variable `since` on (by the `let`'s own expression).
+    fn declare(&mut self, name: &str, value: Option<Operand>, aliases: Aliases, since: usize) {
         if let Some(v) = value {
-            self.name_value(name, v);
+            self.name_value(name, v, since);
         }
-        self.slots.push(Slot { name: name.to_owned(), value, int_alias });
+        let Aliases { alias, int_alias } = aliases;
+        self.slots.push(Slot { name: name.to_owned(), value, alias, int_alias });
         self.bind_name(name, Binding::Slot(self.slots.len() - 1));
     }
 
-    /// Gives `value` the next version of `name` if it is a temporary computed by a statement.
-    fn name_value(&mut self, name: &str, value: Operand) {
-        let version = self.versions.entry(name.to_owned()).or_insert(0);
-        if self.b.name_temp(value, Name::version(name, *version)) {
-            *version += 1;
+    /// Gives `value` the next version of `name` if it is a temporary (computed by a statement,
+    /// a load, an array literal or a region) defined from variable `since` on: a value computed
+    /// earlier (a load shared with an earlier expression) keeps its name.
+    fn name_value(&mut self, name: &str, value: Operand, since: usize) {
+        let Some(v) = value.var() else { return };
+        if v.index() < since || !self.b.func().name(v).is_temp() {
+            return;
         }
+        let version = self.versions.entry(name.to_owned()).or_insert(0);
+        self.b.rename(v, Name::version(name, *version));
+        *version += 1;
+    }
+
+    /// The number of variables so far: values defined from here on are at least this.
+    fn mark(&self) -> usize {
+        self.b.func().names.len()
     }
 
     /// The next version of the user's name `name`, for a value defined by a region or a store.

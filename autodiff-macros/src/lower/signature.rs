@@ -54,10 +54,21 @@ fn classify(ty: &Type, generics: &[String]) -> ParamTy {
     match ty {
         _ if is_other_float(ty) => ParamTy::Float,
         Type::Array(_) | Type::Tuple(_) if mentions_float(ty) => ParamTy::Float,
-        _ if is_int(ty) => ParamTy::Other(Kind::Int),
-        Type::Reference(r) if is_int(&r.elem) => ParamTy::Other(Kind::Int),
+        _ if holds_ints(ty) => ParamTy::Other(Kind::Int),
         _ if mentions_float(ty) => ParamTy::Other(Kind::Real),
         _ => ParamTy::Other(Kind::Unknown),
+    }
+}
+
+/// Whether `ty` is an integer, or a reference, slice or array of integers (`&[usize]`).
+fn holds_ints(ty: &Type) -> bool {
+    match ty {
+        Type::Reference(r) => holds_ints(&r.elem),
+        Type::Slice(s) => holds_ints(&s.elem),
+        Type::Array(a) => holds_ints(&a.elem),
+        Type::Paren(p) => holds_ints(&p.elem),
+        Type::Group(g) => holds_ints(&g.elem),
+        other => is_int(other),
     }
 }
 
@@ -172,6 +183,7 @@ impl Lower<'_> {
                 self.slots.push(super::Slot {
                     name: name.clone(),
                     value: Some(Operand::Var(v)),
+                    alias: None,
                     int_alias: None,
                 });
                 self.bind_name(&name, Binding::Slot(self.slots.len() - 1));

@@ -1,9 +1,14 @@
-//! Unit tests of the whole expansion: snapshots of the generated code and of the IR, token
-//! counts, and robustness on arbitrary input.
+//! Unit tests of the macro: snapshots of the generated code and of the IR (after lowering and
+//! after each transform), the transforms on loops and branches checked numerically with an IR
+//! interpreter, the fence's errors and their spans, token counts, and robustness on arbitrary
+//! input.
 
+mod branches;
+mod fence;
 mod interp;
 mod ir;
 mod loops;
+mod lowering;
 mod robustness;
 mod size;
 mod snapshots;

@@ -1,10 +1,10 @@
-// Checks that an array expression in the body is rejected at the array.
+// Checks that `[v; N]` repeating an array (rather than an `f64`) is rejected at the expression.
 use autodiff_runtime::grad;
 
 #[grad]
-fn make_array(x: f64) -> f64 {
-    let _items = [x, 2.0 * x];
-    x * x
+fn tile(x: [f64; 2]) -> f64 {
+    let m = [x; 3];
+    m[2][1]
 }
 
 fn main() {}

@@ -1,4 +1,5 @@
-// Checks that a comparison operator (`>`) is rejected at the comparison.
+// Checks that a comparison outside the condition of an `if` (a `bool` variable) is rejected at
+// the comparison.
 use autodiff_runtime::grad;
 
 #[grad]

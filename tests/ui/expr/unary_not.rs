@@ -1,4 +1,5 @@
-// Checks that a unary operator other than `-` is rejected at the expression.
+// Checks that a unary operator other than `-` (here `!`, which makes a `bool` variable) is
+// rejected at the expression.
 use autodiff_runtime::grad;
 
 #[grad]

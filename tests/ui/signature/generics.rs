@@ -1,4 +1,4 @@
-// Checks that a generic function is rejected at its generic parameters.
+// Checks that a generic function with a type parameter is rejected at the type parameter.
 use autodiff_runtime::grad;
 
 #[grad]

@@ -1,5 +1,5 @@
-// Checks that a vector-valued function is rejected at its return type, with the type written as
-// in the source.
+// Checks that a return type other than `f64`, an array or a tuple of `f64` (here an `Option`) is
+// rejected at the return type, with the type written as in the source.
 use autodiff_runtime::grad;
 
 #[grad]

@@ -1,4 +1,5 @@
-// Checks that an `if` expression in the body is rejected at the `if`.
+// Checks that an `if` whose condition is a `bool` parameter, not a comparison, is rejected at the
+// condition.
 use autodiff_runtime::grad;
 
 #[grad]

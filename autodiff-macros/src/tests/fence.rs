@@ -1,0 +1,232 @@
+//! The fence: each unsupported construct gives its message at its span, and every error in a
+//! function is reported.
+
+use expect_test::{Expect, expect};
+
+use crate::ctxt::Ctxt;
+use crate::lower::lower;
+
+/// The errors lowering reports for `src`, each as "message @ `spanned source text`".
+fn errors(attr: &str, src: &str) -> Vec<String> {
+    let mut cx = Ctxt::new();
+    let args = crate::args::parse(&mut cx, attr.parse().unwrap_or_default());
+    let item: syn::ItemFn = syn::parse_str(src).expect("test input is a function");
+    lower(&mut cx, &item, &args);
+    cx.errors()
+        .iter()
+        .map(|e| {
+            let text = e.span().source_text().unwrap_or_default();
+            format!("{e} @ `{text}`")
+        })
+        .collect()
+}
+
+fn expect_errors(attr: &str, src: &str, expected: Expect) {
+    expected.assert_eq(&(errors(attr, src).join("\n") + "\n"));
+}
+
+#[test]
+fn loops_other_than_for_over_a_range() {
+    expect_errors(
+        "",
+        "fn f(x: f64, again: bool, mode: i32, data: &[f64]) -> f64 {
+            let mut y = x;
+            while again { y *= 0.5; }
+            loop { y *= 0.5; }
+            for v in data.iter() { y += v; }
+            for v in &data { y += v; }
+            for v in data { y += v; }
+            for (i, v) in data.iter().enumerate() { y += v; }
+            for i in (0..4).step_by(2) { y += x; }
+            for i in 0.. { y += x; }
+            let z = match mode { 0 => x, _ => -x };
+            y + z
+        }",
+        expect![[r#"
+            `#[grad]` does not support `while` loops; use a `for` loop over an integer range, such as `for i in 0..N` @ `while`
+            `#[grad]` does not support `loop`; use a `for` loop over an integer range, such as `for i in 0..N` @ `loop`
+            `#[grad]` supports `for` loops over integer ranges only, not over iterators; use `for i in 0..data.len()` and `data[i]` @ `data.iter()`
+            `#[grad]` supports `for` loops over integer ranges only, not over collections; use `for i in 0..data.len()` and `data[i]` @ `&data`
+            `#[grad]` supports `for` loops over integer ranges only, not over collections; use `for i in 0..data.len()` and `data[i]` @ `data`
+            `#[grad]` supports `for` loops over integer ranges only, not over iterators; use `for i in 0..data.len()` and `data[i]` @ `data.iter().enumerate()`
+            `#[grad]` supports `for` loops over ranges `a..b` and `a..=b`, reversed or not with `.rev()`, not `.step_by(...)`; compute the index from a plain loop variable instead, as in `for k in 0..n { let i = 2 * k; ... }` @ `step_by`
+            `#[grad]` supports only ranges with both bounds, such as `0..N` or `1..=n` @ `0..`
+            `#[grad]` does not support `match` expressions; use `if` and `else if` @ `match`
+        "#]],
+    );
+}
+
+#[test]
+fn break_continue_labels_closures_and_iterator_chains() {
+    expect_errors(
+        "",
+        "fn f(x: [f64; 4], data: &[f64]) -> f64 {
+            let mut s = 0.0;
+            'outer: for i in 0..4 {
+                if x[i] > 1.0 { break; }
+                if x[i] < 0.0 { continue; }
+                s += x[i];
+            }
+            let t = data.iter().map(|v| v * v).sum::<f64>();
+            let u = 'b: { 2.0 };
+            let sq = |v: f64| v * v;
+            s + t + u
+        }",
+        expect![[r#"
+            `#[grad]` does not support loop labels; a loop runs over its whole range @ `'outer:`
+            `#[grad]` does not support `break`; a loop runs over its whole range; put the rest of the body in an `if` instead @ `break`
+            `#[grad]` does not support `continue`; a loop runs over its whole range; put the rest of the body in an `if` instead @ `continue`
+            `#[grad]` does not support iterator chains; write a `for` loop over an integer range and index: `for i in 0..data.len() { ... data[i] ... }` @ `data.iter().map(|v| v * v).sum::<f64>()`
+            `#[grad]` does not support labelled blocks; use a block without a label @ `'b:`
+            `#[grad]` does not support closures; the body may contain `let`, assignments, `for` loops over integer ranges, `if` and `else`, arrays of `f64`, `+ - * /` and `f64` methods @ `|v: f64| v * v`
+        "#]],
+    );
+}
+
+#[test]
+fn early_return_and_integer_variables() {
+    expect_errors(
+        "",
+        "fn f(x: [f64; 4], y: f64) -> f64 {
+            let mut s = 0.0;
+            let mut k = 0;
+            for i in 0..4 {
+                if x[i] > 10.0 { return s; }
+                k += 1;
+                k = y;
+                s = i;
+                s += x[k];
+            }
+            s
+        }",
+        expect![[r#"
+            `#[grad]` does not support an early `return`; return only at the end of the function @ `return s`
+            `#[grad]` does not support assigning to the integer variable `k`: integer variables must be immutable; compute each value from the loop variables, as in `let k = 2 * i + 1;` @ `k += 1`
+            `#[grad]` cannot assign an `f64` value to the integer variable `k`; declare an `f64` variable instead, such as `let mut k = 0.0;` @ `k = y`
+            `i` is an integer; convert it with `i as f64` to use it as an `f64` @ `i`
+        "#]],
+    );
+}
+
+#[test]
+fn indices_and_bounds_that_read_f64_values() {
+    expect_errors(
+        "",
+        "fn f(x: [f64; 4], y: f64, data: &[f64]) -> f64 {
+            let mut s = 0.0;
+            for i in 0..y {
+                s += x[s] + data[y] + x[data[i]];
+                let j = i + y;
+                s += x[2.0];
+            }
+            s
+        }",
+        expect![[r#"
+            `#[grad]` does not support loop bounds that read `f64` values; they are integer expressions of loop variables, integer parameters and constants, such as `0..N`, `i + 1..N` or `0..data.len()` @ `y`
+            `#[grad]` does not support indices that read `f64` values; they are integer expressions of loop variables, integer parameters and constants, such as `x[(i + N - 1) % N]` @ `s`
+            `#[grad]` does not support indices that read `f64` values; they are integer expressions of loop variables, integer parameters and constants, such as `x[(i + N - 1) % N]` @ `y`
+            `#[grad]` does not support indices that read `f64` values; they are integer expressions of loop variables, integer parameters and constants, such as `x[(i + N - 1) % N]` @ `data`
+            `i` is an integer; convert it with `i as f64` to use it as an `f64` @ `i`
+            `#[grad]` does not support indices that read `f64` values; they are integer expressions of loop variables, integer parameters and constants, such as `x[(i + N - 1) % N]` @ `2.0`
+        "#]],
+    );
+}
+
+#[test]
+fn branches_and_assignments_of_different_types() {
+    expect_errors(
+        "",
+        "fn f(x: [f64; 2], y: f64, c: bool) -> f64 {
+            let mut z = y;
+            let a = if y > 0.0 { x } else { y };
+            if y < 1.0 { z = x; }
+            let b = if c { y } else { 0.0 };
+            let d = y > 0.0;
+            let e = if y > 2.0 { y };
+            z + x
+        }",
+        expect![[r#"
+            `#[grad]` needs both branches of this `if` to give the same type; they give `[f64; 2]` and `f64` @ `if`
+            `z` holds a value of type `f64`; this assigns a value of type `[f64; 2]` @ `x`
+            `#[grad]` supports as conditions only comparisons (`<`, `<=`, `>`, `>=`, `==`, `!=`) of `f64` values or of integers, combined with `&&`, `||` and `!` @ `c`
+            `#[grad]` does not support `bool` variables; write the comparison as the condition of the `if` @ `y > 0.0`
+            this `if` is used as a value, so it needs an `else` branch giving a value too @ `if`
+            expected an `f64` value, found an array `[f64; 2]`; index it, as in `x[i]` @ `x`
+        "#]],
+    );
+}
+
+#[test]
+fn shadowed_loop_variables() {
+    expect_errors(
+        "",
+        "fn f(x: [[f64; 4]; 4]) -> f64 {
+            let mut s = 0.0;
+            for i in 0..4 {
+                let j = (i + 1) % 4;
+                for i in 0..4 {
+                    s += x[i][j];
+                }
+                for k in 0..4 {
+                    let i = k;
+                    for k in 0..2 {
+                        s += x[i][k];
+                    }
+                }
+            }
+            s
+        }",
+        expect![[r#"
+            `#[grad]` does not support a loop variable that shadows the variable of an enclosing loop; rename this `i` @ `i`
+            `#[grad]` cannot use `j` here: it stands for `(i + 1) % 4`, which reads `i`, and `i` means something else here; rename one of the two @ `j`
+            `#[grad]` does not support a loop variable that shadows the variable of an enclosing loop; rename this `k` @ `k`
+            `#[grad]` cannot use `i` here: it stands for `k`, which reads `k`, and `k` means something else here; rename one of the two @ `i`
+        "#]],
+    );
+}
+
+#[test]
+fn signatures_with_arrays_vectors_and_generics() {
+    expect_errors(
+        "",
+        "fn f<'a, const N: usize, T>(x: [f32; N], data: &'a [f64], t: T) -> Vec<f64> {
+            x[0]
+        }",
+        expect![[r#"
+            `#[grad]` does not support generic functions; write the function for `f64` @ `'a`
+            `#[grad]` does not support generic functions; write the function for `f64` @ `T`
+            `#[grad]` functions must return `f64`, an array `[f64; N]` or a tuple `(f64, f64)`, not `Vec<f64>` @ `Vec<f64>`
+            `#[grad]` differentiates `f64` values and arrays of `f64`, not `[f32; N]`; to pass `x` through as a constant, list the differentiated parameters with `wrt(...)` @ `[f32; N]`
+        "#]],
+    );
+    expect_errors(
+        "",
+        "fn g(v: Vec<f64>, n: usize) -> f64 { v[0] }",
+        expect![[r#"
+        `g` has no `f64` parameter to differentiate: `#[grad]` does not differentiate `Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `Vec<f64>`
+    "#]],
+    );
+    expect_errors(
+        "",
+        "fn h(v: &Vec<f64>) -> f64 { v[0] }",
+        expect![[r#"
+        `h` has no `f64` parameter to differentiate: `#[grad]` does not differentiate `&Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `&Vec<f64>`
+    "#]],
+    );
+    expect_errors(
+        "",
+        "fn k(n: i32) -> f64 { n as f64 }",
+        expect![[r#"
+        `k` has no `f64` parameter to differentiate @ `k`
+    "#]],
+    );
+    expect_errors(
+        "wrt(v, idx)",
+        "fn m(x: f64, v: &[f64], idx: [usize; 3]) -> (f64, f64) { x }",
+        expect![[r#"
+            `wrt` names `v`, of type `&[f64]`, but only `f64` parameters and arrays of `f64` can be differentiated @ `v`
+            `wrt` names `idx`, of type `[usize; 3]`, but only `f64` parameters and arrays of `f64` can be differentiated @ `idx`
+            `#[grad]` needs a function returning a tuple to end with a tuple of 2 `f64` values, such as `(a, b)` @ `x`
+        "#]],
+    );
+}

@@ -1,0 +1,19 @@
+// Checks that several unsupported forms of control flow in one function (a `while` loop, an
+// iterator chain and an assignment to an integer variable) are all reported.
+use autodiff_runtime::grad;
+
+#[grad]
+fn several(x: [f64; 4], data: &[f64], again: bool) -> f64 {
+    let mut s = data.iter().sum::<f64>();
+    let mut k = 0;
+    while again {
+        s *= 0.5;
+    }
+    for i in 0..4 {
+        s += x[i] * x[k];
+        k = i;
+    }
+    s
+}
+
+fn main() {}
