@@ -202,6 +202,7 @@ fn a_wide_jacobian_by_forward_mode_and_a_tall_one_by_reverse_mode() {
     assert_eq!(moments_jacobian_mode(), "reverse");
     let (a, b, c) = (1.3, 0.7, -0.2);
     let (_, j) = wave_jacobian(a, b, c);
+    #[allow(clippy::needless_range_loop)]
     for col in 0..3 {
         let numeric: Vec<f64> = (0..1000)
             .map(|row| fd(|p: (f64, f64, f64)| wave(p.0, p.1, p.2)[row], (a, b, c))[col])

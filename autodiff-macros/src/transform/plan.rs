@@ -3,8 +3,10 @@
 //! length the macro knows.
 //!
 //! The rule: the sweep of an iteration recomputes what it needs from values fixed before the
-//! loop and from the loop index; a value that depends on what the loop carries from one iteration
-//! to the next (directly or through other values) cannot be recomputed that way, so it is saved.
+//! loop and from the loop index. A value that depends on what the loop carries from one iteration
+//! to the next (directly or through other values) cannot be recomputed from those alone: if it
+//! is cheap arithmetic it is recomputed from the carried values, which are then saved; otherwise
+//! (a transcendental function, a load, an inner loop) the value itself is saved.
 //! Carried values that the loop only adds to (reductions, see [`super::additive`]) are never
 //! needed, so a reduction saves nothing and takes any number of iterations.
 //!
@@ -103,7 +105,9 @@ impl Planner<'_> {
             let mut recompute = must_run.contains(&i);
             for v in needed {
                 match dep {
-                    Some(dep) if dep[v.index()] => {
+                    // Cheap arithmetic is recomputed from what it reads (in the end, from the
+                    // saved carried values); anything else that depends on them is saved.
+                    Some(dep) if dep[v.index()] && !cheap(s) => {
                         if !saved.contains(&v) {
                             saved.push(v);
                         }
@@ -211,6 +215,36 @@ impl Planner<'_> {
         );
         let span = self.f.loops.get(l.index.0 as usize).map_or(Span::call_site(), |i| i.span);
         self.errors.push(PlanError { span, message });
+    }
+}
+
+/// Whether recomputing `s` in the sweep costs less than saving its value: arithmetic (no libm
+/// call) and comparisons. Loads, calls of transcendental functions and loops are not.
+fn cheap(s: &Stmt) -> bool {
+    use crate::ir::Prim::*;
+    match s {
+        Stmt::Test { .. } => true,
+        Stmt::Op { prim, .. } => matches!(
+            prim,
+            Neg | Add
+                | Sub
+                | Mul
+                | Div
+                | Recip
+                | MulAdd
+                | Powi(_)
+                | Sqrt
+                | Abs
+                | Min
+                | Max
+                | Signum
+                | Floor
+                | Ceil
+                | Round
+                | Trunc
+                | Select(_)
+        ),
+        _ => false,
     }
 }
 
