@@ -25,12 +25,14 @@
 
 pub mod check;
 mod flat;
+pub mod revolve;
 mod stack;
 
 /// Plumbing for the generated code; not part of the API.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::flat::Flat;
+    pub use crate::revolve::revolve;
     pub use crate::stack::check_stack;
 }
 
