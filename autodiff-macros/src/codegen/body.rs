@@ -14,8 +14,16 @@ use crate::symbol;
 /// gradient about 7 % slower than this (see BENCHMARKS.md).
 const INLINE_DISTANCE: usize = 8;
 
+/// How many statements deep inlined temporaries may nest in one expression. The adjoint of a
+/// value read by many statements is a sum with one term per read, a chain of single-use
+/// temporaries; inlined whole it would be one expression as deep as the number of reads, which
+/// codegen renders recursively (a parameter read by 4,000 statements overflowed rustc's stack
+/// inside the macro). Past this depth the chain is cut by a named temporary.
+const MAX_INLINED_DEPTH: usize = 16;
+
 /// Which variables are inlined: temporaries defined by a statement and read exactly once, within
-/// [`INLINE_DISTANCE`] statements (the outputs count as read after the last statement).
+/// [`INLINE_DISTANCE`] statements (the outputs count as read after the last statement), unless
+/// the expression would nest more than [`MAX_INLINED_DEPTH`] of them.
 pub fn inlined(f: &Func) -> Vec<bool> {
     let mut uses = vec![0_usize; f.names.len()];
     let mut last_read = vec![0_usize; f.names.len()];
@@ -26,9 +34,19 @@ pub fn inlined(f: &Func) -> Vec<bool> {
         last_read[v.index()] = at;
     }
     let mut inline = vec![false; f.names.len()];
+    // The depth of the expression of each inlined variable; 0 for a variable that is named.
+    let mut depth = vec![0_usize; f.names.len()];
     for (i, s) in f.stmts.iter().enumerate() {
         let v = s.out.index();
-        inline[v] = f.name(s.out).is_temp() && uses[v] == 1 && last_read[v] - i <= INLINE_DISTANCE;
+        let nested = s.args.iter().filter_map(|a| a.var()).map(|a| depth[a.index()]).max();
+        let own = nested.unwrap_or(0) + 1;
+        inline[v] = f.name(s.out).is_temp()
+            && uses[v] == 1
+            && last_read[v] - i <= INLINE_DISTANCE
+            && own <= MAX_INLINED_DEPTH;
+        if inline[v] {
+            depth[v] = own;
+        }
     }
     inline
 }

@@ -2,6 +2,7 @@
 //! counts, and robustness on arbitrary input.
 
 mod ir;
+mod long;
 mod robustness;
 mod size;
 mod snapshots;
