@@ -1,5 +1,6 @@
-//! Rendering IR statements as Rust: one `let` per named variable, single-use temporaries inlined
-//! into their reader, parentheses only where precedence needs them.
+//! Rendering IR statements as Rust: one `let` per named variable (declarations then assignments in
+//! very long functions), single-use temporaries inlined into their reader, parentheses only where
+//! precedence needs them.
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, quote};
@@ -20,6 +21,19 @@ const INLINE_DISTANCE: usize = 8;
 /// codegen renders recursively (a parameter read by 4,000 statements overflowed rustc's stack
 /// inside the macro). Past this depth the chain is cut by a named temporary.
 const MAX_INLINED_DEPTH: usize = 16;
+
+/// Up to this many named values, a body has one `let` per value. Every `let` opens a lexical scope
+/// nested in the previous one, and in a debug build LLVM's DWARF writer recurses once per nested
+/// scope (`DwarfCompileUnit::createAndAddScopeChildren`): about 2,900 nested `let`s overflow the
+/// 2 MiB stack of rustc's codegen threads (rustc 1.95, x86-64 Linux), which kills rustc with a
+/// SIGSEGV. The limit leaves a margin for platforms with larger stack frames.
+const MAX_LETS: usize = 1000;
+
+/// Past [`MAX_LETS`], values are declared about this many at a time, `let [a, b, ...]: [f64; n];`,
+/// each declaration followed by the assignments of its values, so scopes nest once per
+/// declaration. Declarations stay short because rustc's cost for one grows faster than its length
+/// (one of 28,000 names took 6 s and 10 GB in MIR building and borrow checking).
+const DECLARED_TOGETHER: usize = 128;
 
 /// Which variables are inlined: temporaries defined by a statement and read exactly once, within
 /// [`INLINE_DISTANCE`] statements (the outputs count as read after the last statement), unless
@@ -86,16 +100,30 @@ impl<'a> Renderer<'a> {
         Renderer { f, idents, defs }
     }
 
-    /// `let name = expr;` for every variable that is not inlined, in order.
+    /// `let name = expr;` for every variable that is not inlined, in order; past [`MAX_LETS`]
+    /// such variables, runs of about [`DECLARED_TOGETHER`] are each declared by one `let` and then
+    /// assigned (`name = expr;`).
     pub fn statements(&self) -> Vec<TokenStream> {
-        let named =
-            self.f.stmts.iter().filter_map(|s| Some((self.idents[s.out.index()].as_ref()?, s)));
-        named
-            .map(|(id, s)| {
-                let e = self.stmt(s).tokens;
-                quote!(let #id = #e;)
-            })
-            .collect()
+        let named: Vec<(&Ident, TokenStream)> = self
+            .f
+            .stmts
+            .iter()
+            .filter_map(|s| Some((self.idents[s.out.index()].as_ref()?, self.stmt(s).tokens)))
+            .collect();
+        if named.len() <= MAX_LETS {
+            return named.into_iter().map(|(id, e)| quote!(let #id = #e;)).collect();
+        }
+        // Runs of equal length to one, so that none is a lone value.
+        let runs = named.len().div_ceil(DECLARED_TOGETHER);
+        let start = |k: usize| k * named.len() / runs;
+        let declared = (0..runs).flat_map(|k| {
+            let run = &named[start(k)..start(k + 1)];
+            let ids = run.iter().map(|(id, _)| id);
+            let n = Literal::usize_unsuffixed(run.len());
+            let assigned = run.iter().map(|(id, e)| quote!(#id = #e;));
+            std::iter::once(quote!(let [#(#ids),*]: [f64; #n];)).chain(assigned)
+        });
+        declared.collect()
     }
 
     /// An output (or any operand) as an expression in a position that needs no parentheses.
