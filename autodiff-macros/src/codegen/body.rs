@@ -10,6 +10,19 @@ use quote::{ToTokens, quote};
 use super::layout::{Layout, Repr};
 use crate::ir::{Block, Branch, Cond, Func, Int, Loop, Operand, Prec, Prim, Stmt, Var};
 
+/// Up to this many `let`s of `f64` values, a block has one `let` per value. Every `let` opens a
+/// lexical scope nested in the previous one, and in a debug build LLVM's DWARF writer recurses
+/// once per nested scope (`DwarfCompileUnit::createAndAddScopeChildren`): about 2,900 nested
+/// `let`s overflow the 2 MiB stack of rustc's codegen threads (rustc 1.95, x86-64 Linux), which
+/// kills rustc with a SIGSEGV. The limit leaves a margin for platforms with larger stack frames.
+const MAX_LETS: usize = 1000;
+
+/// Past [`MAX_LETS`], values are declared about this many at a time, `let [a, b, ...]: [f64; n];`,
+/// each declaration followed by the assignments of its values, so scopes nest once per
+/// declaration. Declarations stay short because rustc's cost for one grows faster than its length
+/// (one of 28,000 names took 6 s and 10 GB in MIR building and borrow checking).
+const DECLARED_TOGETHER: usize = 128;
+
 /// Renders the statements of one function.
 pub struct Renderer<'a> {
     /// The function.
@@ -64,9 +77,43 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    /// The statements of `block`.
+    /// The statements of `block`: one `let` per value, or, past [`MAX_LETS`] `f64` values,
+    /// declarations of about [`DECLARED_TOGETHER`] at a time each followed by the assignments.
     pub fn block(&self, block: &Block) -> Vec<TokenStream> {
-        block.iter().map(|s| self.stmt(s)).collect()
+        let lets: Vec<Option<(TokenStream, TokenStream)>> = block.iter().map(|s| self.plain_let(s)).collect();
+        let count = lets.iter().flatten().count();
+        if count <= MAX_LETS {
+            return block.iter().map(|s| self.stmt(s)).collect();
+        }
+        // Runs of equal length to one, so that none is a lone value.
+        let runs = count.div_ceil(DECLARED_TOGETHER);
+        let start = |k: usize| k * count / runs;
+        let mut out = Vec::new();
+        let mut seen = 0;
+        for (s, plain) in block.iter().zip(&lets) {
+            let Some((id, e)) = plain else {
+                out.push(self.stmt(s));
+                continue;
+            };
+            if let Some(k) = (0..runs).find(|k| start(*k) == seen) {
+                let ids = lets.iter().flatten().skip(start(k)).take(start(k + 1) - start(k)).map(|(id, _)| id);
+                let n = proc_macro2::Literal::usize_unsuffixed(start(k + 1) - start(k));
+                out.push(quote!(let [#(#ids),*]: [f64; #n];));
+            }
+            out.push(quote!(#id = #e;));
+            seen += 1;
+        }
+        out
+    }
+
+    /// The name and expression of `s` when it is a plain `let` of one `f64` (`let v = e;`).
+    fn plain_let(&self, s: &Stmt) -> Option<(TokenStream, TokenStream)> {
+        let out = match s {
+            Stmt::Op { out, .. } | Stmt::Load { out, .. } => *out,
+            _ => return None,
+        };
+        let plain = self.layout.repr[out.index()] == Repr::Let && *self.f.ty(out) == crate::ir::Ty::F64;
+        plain.then(|| (self.ident(out), self.expr(s).tokens))
     }
 
     fn stmt(&self, s: &Stmt) -> TokenStream {

@@ -15,6 +15,13 @@ use crate::ir::{Block, Func, Operand, Prim, Stmt, Ty, Var, reads, stmt_defs};
 /// 93-statement gradient about 7 % slower than this (see BENCHMARKS.md).
 const INLINE_DISTANCE: usize = 8;
 
+/// How many operations inlined temporaries may nest in one expression. The adjoint of a value
+/// read by many statements is a sum with one term per read, a chain of single-use temporaries;
+/// inlined whole it would be one expression as deep as the number of reads, which codegen renders
+/// recursively (a parameter read by 4,000 statements overflowed rustc's stack inside the macro).
+/// Past this depth the chain is cut by a named temporary.
+const MAX_INLINED_DEPTH: usize = 16;
+
 /// How a value is represented.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Repr {
@@ -447,6 +454,8 @@ fn inlined(f: &Func, uses: &Uses, layout: &Layout) -> Vec<bool> {
         })
         .collect();
     let mut reads_slots: HashMap<Var, Vec<usize>> = HashMap::new();
+    // The depth of the expression of each inlined value (a named value is 0).
+    let mut depth = vec![0_usize; f.names.len()];
     visit(&f.body, &mut |s| {
         let (out, operands) = match s {
             Stmt::Op { out, args, .. } => (*out, args.clone()),
@@ -463,6 +472,7 @@ fn inlined(f: &Func, uses: &Uses, layout: &Layout) -> Vec<bool> {
                 slots.extend(reads_slots.get(&v).cloned().unwrap_or_default());
             }
         }
+        let own = 1 + operands.iter().filter_map(|o| o.var()).map(|v| depth[v.index()]).max().unwrap_or(0);
         let scalar = matches!(f.ty(out), Ty::F64 | Ty::Bool);
         let single = uses.readers.get(&out).filter(|r| r.len() == 1).map(|r| r[0].clone());
         let (Some(def), Some(block)) = (uses.def.get(&out), uses.block_of.get(&out)) else {
@@ -475,8 +485,10 @@ fn inlined(f: &Func, uses: &Uses, layout: &Layout) -> Vec<bool> {
             && reader_block == *block
             && at.pos - def.pos <= INLINE_DISTANCE
             && !writes.iter().any(|(p, s)| *p > def.pos && *p < at.pos && slots.contains(s))
+            && own <= MAX_INLINED_DEPTH
         {
             inline[out.index()] = true;
+            depth[out.index()] = own;
         }
         reads_slots.insert(out, slots);
     });

@@ -7,6 +7,7 @@ mod branches;
 mod fence;
 mod interp;
 mod ir;
+mod long;
 mod loops;
 mod lowering;
 mod robustness;
