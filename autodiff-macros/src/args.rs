@@ -26,6 +26,9 @@ pub struct Args {
     /// The most stack, in bytes, that a generated function may use to store values for its
     /// reverse sweeps (`stack = N`).
     pub stack: Option<u64>,
+    /// `checkpoint(s = N)`: checkpoint loops that would store values, with `N` snapshots (the
+    /// default when only `checkpoint` is written).
+    pub checkpoint: Option<u64>,
     /// Where each option was written, for messages about it.
     pub spans: Vec<(&'static str, Span)>,
 }
@@ -88,6 +91,10 @@ pub fn parse(cx: &mut Ctxt, tokens: TokenStream) -> Args {
                 stack(cx, &meta, &mut args.stack);
                 continue;
             }
+            symbol::OPT_CHECKPOINT => {
+                checkpoint(cx, &meta, &mut args.checkpoint);
+                continue;
+            }
             _ => {
                 unknown(cx, &meta);
                 continue;
@@ -114,6 +121,34 @@ fn unknown(cx: &mut Ctxt, meta: &Meta) {
             known.join(", ")
         ),
     );
+}
+
+fn checkpoint(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<u64>) {
+    if slot.is_some() {
+        cx.error_spanned(meta, "the option `checkpoint` is given twice");
+        return;
+    }
+    let snapshots = match meta {
+        Meta::Path(_) => Some(symbol::DEFAULT_SNAPSHOTS),
+        Meta::List(list) => syn::parse2::<syn::MetaNameValue>(list.tokens.clone())
+            .ok()
+            .filter(|nv| nv.path.is_ident(symbol::OPT_SNAPSHOTS))
+            .and_then(|nv| match nv.value {
+                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => {
+                    i.base10_parse::<u64>().ok()
+                }
+                _ => None,
+            })
+            .filter(|s| *s >= 1),
+        Meta::NameValue(_) => None,
+    };
+    match snapshots {
+        Some(s) => *slot = Some(s),
+        None => cx.error_spanned(
+            meta,
+            "`checkpoint` takes the number of snapshots, at least 1: `checkpoint(s = 16)` (or `checkpoint` alone for 32)",
+        ),
+    }
 }
 
 fn stack(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<u64>) {

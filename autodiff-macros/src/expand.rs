@@ -12,7 +12,7 @@ use crate::ir::{Func, verify};
 use crate::lower::{self, Lowered, Output};
 use crate::symbol;
 use crate::transform::{
-    PlanError, Seed, dead_code, forward, fuse, hoist, plan, reverse, select_outputs, storage, total,
+    Options, Seed, dead_code, forward, fuse, hoist, plan, reverse, select_outputs, storage, total,
 };
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
@@ -66,12 +66,6 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
             out
         }
-        Err(Failure::User(errors)) => {
-            for e in errors {
-                cx.error_at(e.span, e.message);
-            }
-            with_item(cx.into_compile_errors(), item)
-        }
         Err(Failure::Internal(internal)) => {
             let message = format!(
                 "internal error in `{}`: {internal}; please report this with the function that caused it",
@@ -90,9 +84,10 @@ fn check_budget(cx: &mut Ctxt, f: &Func, budget: u64) {
     let Some(biggest) = parts.iter().max_by_key(|p| p.bytes.value.unwrap_or(u64::MAX)) else {
         return;
     };
+    let part = biggest.bytes.value.unwrap_or(bytes);
     cx.error_at(
         biggest.span,
-        format!("the reverse sweep of this loop needs {bytes} bytes of stack to store its values, over `#[grad]`'s budget of {budget} bytes; raise it with `#[grad(stack = {bytes})]` (the thread must have that much stack to spare), or store less: fewer iterations, or a reduction (`acc += expr`), which stores nothing"),
+        format!("the reverse sweeps of this function need {bytes} bytes of stack for what they store ({part} for this loop), over `#[grad]`'s budget of {budget} bytes; take fewer snapshots with `#[grad(checkpoint(s = N))]`, or raise the budget with `#[grad(stack = {bytes})]` (the thread must have that much stack to spare)"),
     );
 }
 
@@ -118,8 +113,6 @@ fn check_modes(cx: &mut Ctxt, args: &Args, item: &syn::ItemFn, vector: bool) {
 
 /// Why the transforms did not run.
 pub enum Failure {
-    /// Errors in the user's function found while planning (a loop whose sweep cannot be stored).
-    User(Vec<PlanError>),
     /// A bug in the macro.
     Internal(String),
 }
@@ -137,7 +130,9 @@ pub struct Derived {
 /// Runs the transforms that `args` asks for, verifying the IR after each.
 pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Derived, Failure> {
     let primal = checked(lowered.func.clone(), "lowering")?;
-    let plans = plan(&primal).map_err(Failure::User)?;
+    let options =
+        Options { budget: args.stack.unwrap_or(symbol::STACK_BUDGET), snapshots: args.checkpoint };
+    let plans = plan(&primal, options);
     let seed = if vector { Seed::Inputs } else { Seed::One };
     let grad = checked(reverse(&primal, &plans, seed), "the reverse transform")?;
     let grad = checked(dead_code(&fuse(&grad)), "loop fusion")?;

@@ -147,8 +147,15 @@ pub const OPT_STACK: &str = "stack";
 /// The stack budget without `stack = N`: 512 KiB, a quarter of the 2 MiB that Rust gives a
 /// spawned thread (and a test), so that a sweep fits with room for its caller.
 pub const STACK_BUDGET: u64 = 512 * 1024;
+/// Option: checkpoint the loops that would store values.
+pub const OPT_CHECKPOINT: &str = "checkpoint";
+/// `checkpoint(s = N)`: the number of snapshots.
+pub const OPT_SNAPSHOTS: &str = "s";
+/// Snapshots of a checkpointed loop when the attribute does not say.
+pub const DEFAULT_SNAPSHOTS: u64 = 32;
 /// Every option, for messages.
-pub const OPTIONS: &[&str] = &[OPT_WRT, OPT_JVP, OPT_HVP, OPT_HESSIAN, OPT_JACOBIAN, OPT_STACK];
+pub const OPTIONS: &[&str] =
+    &[OPT_WRT, OPT_JVP, OPT_HVP, OPT_HESSIAN, OPT_JACOBIAN, OPT_STACK, OPT_CHECKPOINT];
 
 /// Suffix of the adjoint of a value.
 pub const SUFFIX_BAR: &str = "bar";
@@ -180,6 +187,8 @@ pub const FN_JACOBIAN: &str = "jacobian";
 pub const FN_JACOBIAN_MODE: &str = "jacobian_mode";
 /// The value of a branch, computed before the branch assigns variables it updates in place.
 pub const BRANCH_VALUE: &str = "value";
+/// The step counter of a checkpointed sweep (which step, from 0, the runtime asks for).
+pub const STEP_COUNTER: &str = "step";
 /// Locals of the generated Hessian function.
 pub const HESSIAN_LOCALS: [&str; 5] = ["hessian", "row", "i", "j", "h"];
 /// Locals of the generated Jacobian function.

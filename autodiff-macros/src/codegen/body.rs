@@ -8,7 +8,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, quote};
 
 use super::layout::{Layout, Repr};
-use crate::ir::{Block, Branch, Cond, Func, Int, Loop, Operand, Prec, Prim, Stmt, Var};
+use crate::ir::{Block, Branch, Checkpoint, Cond, Func, Int, Loop, Operand, Prec, Prim, Stmt, Var};
 
 /// Up to this many `let`s of `f64` values, a block has one `let` per value. Every `let` opens a
 /// lexical scope nested in the previous one, and in a debug build LLVM's DWARF writer recurses
@@ -39,6 +39,8 @@ pub struct Renderer<'a> {
     pub by_ref: &'a HashSet<Var>,
     /// A name for a branch's value computed before the branch updates variables in place.
     pub result: Ident,
+    /// A name for the step counter of a checkpointed sweep.
+    pub step: Ident,
 }
 
 impl<'a> Renderer<'a> {
@@ -49,11 +51,11 @@ impl<'a> Renderer<'a> {
         idents: &'a [Option<Ident>],
         loops: &'a [Ident],
         by_ref: &'a HashSet<Var>,
-        result: Ident,
+        (result, step): (Ident, Ident),
     ) -> Self {
         let mut defs = HashMap::new();
         collect_defs(&f.body, &mut defs);
-        Renderer { f, layout, idents, loops, defs, by_ref, result }
+        Renderer { f, layout, idents, loops, defs, by_ref, result, step }
     }
 
     fn ident(&self, v: Var) -> TokenStream {
@@ -80,7 +82,8 @@ impl<'a> Renderer<'a> {
     /// The statements of `block`: one `let` per value, or, past [`MAX_LETS`] `f64` values,
     /// declarations of about [`DECLARED_TOGETHER`] at a time each followed by the assignments.
     pub fn block(&self, block: &Block) -> Vec<TokenStream> {
-        let lets: Vec<Option<(TokenStream, TokenStream)>> = block.iter().map(|s| self.plain_let(s)).collect();
+        let lets: Vec<Option<(TokenStream, TokenStream)>> =
+            block.iter().map(|s| self.plain_let(s)).collect();
         let count = lets.iter().flatten().count();
         if count <= MAX_LETS {
             return block.iter().map(|s| self.stmt(s)).collect();
@@ -96,7 +99,12 @@ impl<'a> Renderer<'a> {
                 continue;
             };
             if let Some(k) = (0..runs).find(|k| start(*k) == seen) {
-                let ids = lets.iter().flatten().skip(start(k)).take(start(k + 1) - start(k)).map(|(id, _)| id);
+                let ids = lets
+                    .iter()
+                    .flatten()
+                    .skip(start(k))
+                    .take(start(k + 1) - start(k))
+                    .map(|(id, _)| id);
                 let n = proc_macro2::Literal::usize_unsuffixed(start(k + 1) - start(k));
                 out.push(quote!(let [#(#ids),*]: [f64; #n];));
             }
@@ -112,7 +120,8 @@ impl<'a> Renderer<'a> {
             Stmt::Op { out, .. } | Stmt::Load { out, .. } => *out,
             _ => return None,
         };
-        let plain = self.layout.repr[out.index()] == Repr::Let && *self.f.ty(out) == crate::ir::Ty::F64;
+        let plain =
+            self.layout.repr[out.index()] == Repr::Let && *self.f.ty(out) == crate::ir::Ty::F64;
         plain.then(|| (self.ident(out), self.expr(s).tokens))
     }
 
@@ -140,6 +149,7 @@ impl<'a> Renderer<'a> {
             }
             Stmt::For(l) => self.for_loop(l),
             Stmt::If(b) => self.branch(b),
+            Stmt::Checkpoint(c) => self.checkpoint(c),
         }
     }
 
@@ -274,6 +284,74 @@ impl<'a> Renderer<'a> {
         }
     }
 
+    /// A checkpointed sweep: a call of the runtime's `revolve` with one iteration of the loop
+    /// and the sweep of one iteration as closures.
+    fn checkpoint(&self, c: &Checkpoint) -> TokenStream {
+        let tuple = |items: Vec<TokenStream>| quote!((#(#items,)*));
+        let pattern = |vars: &[Var]| {
+            tuple(
+                vars.iter()
+                    .map(|v| {
+                        let id = self.ident(*v);
+                        if self.layout.mutable(*v) { quote!(mut #id) } else { id }
+                    })
+                    .collect(),
+            )
+        };
+        let values = |ops: &[Operand]| tuple(ops.iter().map(|o| self.operand(*o).tokens).collect());
+        let r = &c.range;
+        let (lo, hi) = (self.int(&r.lo), self.int(&r.hi));
+        let end = if r.inclusive { quote!(#hi + 1) } else { hi.clone() };
+        let k = &self.step;
+        let n = match r.lo.value {
+            Some(0) => end.clone(),
+            _ => quote!((#end).saturating_sub(#lo)),
+        };
+        let index = match (r.rev, r.lo.value) {
+            (false, Some(0)) => quote!(#k),
+            (false, _) => quote!(#lo + #k),
+            (true, _) => quote!(#end - 1 - #k),
+        };
+        let at = |block: &Block, ys: &[Operand]| match block_reads(
+            block,
+            ys,
+            &|i: &Int| i.loops.contains(&c.index),
+            &|o: &Operand| matches!(o, Operand::Ext(e) if self.f.exts[e.0 as usize].loops.contains(&c.index)),
+        ) {
+            true => self.loops[c.index.0 as usize].to_token_stream(),
+            false => quote!(_),
+        };
+        let (step_at, back_at) = (at(&c.step, &c.step_yields), at(&c.back, &c.back_yields));
+        let (step_params, back_params) = (pattern(&c.step_params), pattern(&c.back_params));
+        let adjoint: Vec<Var> = c.adjoint.iter().map(|a| a.param).collect();
+        let adjoint_params = pattern(&adjoint);
+        let state = values(&c.state);
+        let inits: Vec<Operand> = c.adjoint.iter().map(|a| a.init).collect();
+        let inits = values(&inits);
+        let step = self.block(&c.step);
+        let step_yields = values(&c.step_yields);
+        let back = self.block(&c.back);
+        let back_yields = values(&c.back_yields);
+        let outs = pattern(&c.outs);
+        let slots = proc_macro2::Literal::u64_unsuffixed(c.slots);
+        quote! {
+            let #outs = ::autodiff_runtime::__private::revolve::<#slots, _, _>(
+                #n,
+                |#k| #index,
+                #state,
+                #inits,
+                |#step_at, #step_params| {
+                    #(#step)*
+                    #step_yields
+                },
+                |#back_at, #back_params, #adjoint_params| {
+                    #(#back)*
+                    #back_yields
+                },
+            );
+        }
+    }
+
     /// A range bound: any integer expression binds tighter than `..`.
     fn int_bound(&self, i: &Int) -> TokenStream {
         self.int(i)
@@ -401,6 +479,10 @@ fn collect_defs<'a>(block: &'a Block, defs: &mut HashMap<Var, &'a Stmt>) {
                 collect_defs(&b.then, defs);
                 collect_defs(&b.otherwise, defs);
             }
+            Stmt::Checkpoint(c) => {
+                collect_defs(&c.step, defs);
+                collect_defs(&c.back, defs);
+            }
             _ => {}
         }
     }
@@ -437,6 +519,11 @@ fn stmt_reads(s: &Stmt, int: Probe<Int>, op: Probe<Operand>) -> bool {
         Stmt::If(b) => {
             block_reads(&b.then, &b.then_yields, int, op)
                 || block_reads(&b.otherwise, &b.else_yields, int, op)
+        }
+        Stmt::Checkpoint(c) => {
+            c.state.iter().chain(c.adjoint.iter().map(|a| &a.init)).any(op)
+                || block_reads(&c.step, &c.step_yields, int, op)
+                || block_reads(&c.back, &c.back_yields, int, op)
         }
     }
 }

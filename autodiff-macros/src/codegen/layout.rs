@@ -184,6 +184,41 @@ impl Walker {
                     self.define(*o, block);
                 }
             }
+            Stmt::Checkpoint(c) => {
+                for op in c.state.iter().chain(c.adjoint.iter().map(|a| &a.init)) {
+                    self.read(*op, block, pending);
+                }
+                // Both blocks run many times, like a loop's body.
+                self.loops.push((self.pos, Vec::new()));
+                pending.push(Vec::new());
+                let step_block = self.blocks + 1;
+                for p in &c.step_params {
+                    self.define(*p, step_block);
+                }
+                let id = self.block(&c.step, pending);
+                self.pos += 1;
+                for y in &c.step_yields {
+                    self.read(*y, id, pending);
+                }
+                let back_block = self.blocks + 1;
+                for p in c.back_params.iter().chain(c.adjoint.iter().map(|a| &a.param)) {
+                    self.define(*p, back_block);
+                }
+                let id = self.block(&c.back, pending);
+                self.pos += 1;
+                for y in &c.back_yields {
+                    self.read(*y, id, pending);
+                }
+                self.loops.pop();
+                let recurring = pending.pop().unwrap_or_default();
+                let end = self.point();
+                for v in recurring {
+                    self.uses.reads.entry(v).or_default().push(end.clone());
+                }
+                for o in &c.outs {
+                    self.define(*o, block);
+                }
+            }
             Stmt::If(br) => {
                 self.read(Operand::Var(br.cond), block, pending);
                 self.branches += 1;
@@ -277,6 +312,12 @@ fn collect_events(block: &Block, events: &mut Vec<Event>, blocks: &mut usize) {
                 events.push(Event::Loop { carried, body: *blocks + 1 });
                 *blocks += 1;
                 collect_events(&l.body, events, blocks);
+            }
+            Stmt::Checkpoint(c) => {
+                *blocks += 1;
+                collect_events(&c.step, events, blocks);
+                *blocks += 1;
+                collect_events(&c.back, events, blocks);
             }
             Stmt::If(b) => {
                 *blocks += 1;
@@ -472,7 +513,12 @@ fn inlined(f: &Func, uses: &Uses, layout: &Layout) -> Vec<bool> {
                 slots.extend(reads_slots.get(&v).cloned().unwrap_or_default());
             }
         }
-        let own = 1 + operands.iter().filter_map(|o| o.var()).map(|v| depth[v.index()]).max().unwrap_or(0);
+        let own = 1 + operands
+            .iter()
+            .filter_map(|o| o.var())
+            .map(|v| depth[v.index()])
+            .max()
+            .unwrap_or(0);
         let scalar = matches!(f.ty(out), Ty::F64 | Ty::Bool);
         let single = uses.readers.get(&out).filter(|r| r.len() == 1).map(|r| r[0].clone());
         let (Some(def), Some(block)) = (uses.def.get(&out), uses.block_of.get(&out)) else {
@@ -504,6 +550,10 @@ fn visit(block: &Block, f: &mut dyn FnMut(&Stmt)) {
             Stmt::If(b) => {
                 visit(&b.then, f);
                 visit(&b.otherwise, f);
+            }
+            Stmt::Checkpoint(c) => {
+                visit(&c.step, f);
+                visit(&c.back, f);
             }
             _ => {}
         }

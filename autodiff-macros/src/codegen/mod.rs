@@ -2,6 +2,7 @@
 
 mod attrs;
 mod body;
+mod checkpoints;
 mod expr;
 mod layout;
 mod names;
@@ -142,7 +143,8 @@ impl Context<'_> {
         let (idents, loops) = names::assign(&mut namer, f, &params, &layout);
         let by_ref = self.by_ref(f);
         let result = namer.local(symbol::BRANCH_VALUE);
-        let renderer = body::Renderer::new(f, &layout, &idents, &loops, &by_ref, result);
+        let step = namer.local(symbol::STEP_COUNTER);
+        let renderer = body::Renderer::new(f, &layout, &idents, &loops, &by_ref, (result, step));
         let stmts = renderer.block(&f.body);
         let values = f.outputs.len() - kind.derived_outputs(f);
         let groups = kind.groups(values, f.active.len());
@@ -198,7 +200,11 @@ impl Context<'_> {
                 .map(|(id, v)| (quote!(#id), self.extra_type(f, *v)))
                 .collect(),
         };
-        let doc = self.doc(kind, f, &names);
+        let mut doc = self.doc(kind, f, &names);
+        for note in checkpoints::notes(f) {
+            doc.push_str("\n\n");
+            doc.push_str(&note);
+        }
         let check = self.stack_check(f);
         let body = quote! {
             #check

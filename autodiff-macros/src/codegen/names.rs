@@ -172,6 +172,13 @@ fn in_order(f: &Func) -> Vec<Var> {
                     walk(&b.then, out);
                     walk(&b.otherwise, out);
                 }
+                Stmt::Checkpoint(c) => {
+                    out.extend(c.step_params.iter().copied());
+                    walk(&c.step, out);
+                    out.extend(c.back_params.iter().copied());
+                    out.extend(c.adjoint.iter().map(|a| a.param));
+                    walk(&c.back, out);
+                }
                 _ => {}
             }
             out.extend(stmt_defs(s));

@@ -67,6 +67,12 @@ fn block(f: &Func, b: &Block, vars: &mut HashSet<Var>, params: &mut HashSet<Stri
                 block(f, &br.then, vars, params);
                 block(f, &br.otherwise, vars, params);
             }
+            Stmt::Checkpoint(c) => {
+                int(&c.range.lo, params);
+                int(&c.range.hi, params);
+                block(f, &c.step, vars, params);
+                block(f, &c.back, vars, params);
+            }
             _ => {}
         }
     }

@@ -430,6 +430,13 @@ impl Builder {
                 b.cond = rv(b.cond);
                 Stmt::If(b)
             }
+            Stmt::Checkpoint(mut c) => {
+                c.state = c.state.into_iter().map(r).collect();
+                for a in &mut c.adjoint {
+                    a.init = r(a.init);
+                }
+                Stmt::Checkpoint(c)
+            }
         }
     }
 

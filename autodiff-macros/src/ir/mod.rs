@@ -264,6 +264,39 @@ pub struct Branch {
     pub outs: Vec<Var>,
 }
 
+/// The reverse sweep of a loop by binomial checkpointing: the loop's state (its carried values)
+/// is kept in `slots` snapshots and recomputed between them by `step`, and `back` is the sweep of
+/// one iteration, given the state before it. Semantics: with `x₀ = state` and
+/// `xₖ₊₁ = step(index(k), xₖ)`, the adjoint runs through `back(index(k), xₖ, ·)` for the last
+/// iteration first; `outs` are the adjoint after the first. Any schedule gives the same values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    /// The loop's index variable.
+    pub index: LoopId,
+    /// The loop's indices.
+    pub range: Range,
+    /// How many snapshots of the state, the first holding `state`.
+    pub slots: u64,
+    /// The state before the first iteration.
+    pub state: Vec<Operand>,
+    /// The state inside `step` (block arguments).
+    pub step_params: Vec<Var>,
+    /// One iteration of the loop.
+    pub step: Block,
+    /// The state after it, one per `step_params`.
+    pub step_yields: Vec<Operand>,
+    /// The adjoint carried through the sweep, with its value after the last iteration.
+    pub adjoint: Vec<Carry>,
+    /// The state inside `back` (block arguments).
+    pub back_params: Vec<Var>,
+    /// The sweep of one iteration, from the state before it and the adjoint after it.
+    pub back: Block,
+    /// The adjoint before the iteration, one per `adjoint`.
+    pub back_yields: Vec<Operand>,
+    /// The adjoint before the first iteration.
+    pub outs: Vec<Var>,
+}
+
 /// One statement.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
@@ -321,6 +354,8 @@ pub enum Stmt {
     For(Box<Loop>),
     /// An `if`.
     If(Box<Branch>),
+    /// The reverse sweep of a loop by checkpointing.
+    Checkpoint(Box<Checkpoint>),
 }
 
 /// A list of statements, run in order.

@@ -136,6 +136,37 @@ fn stmt(f: &Func, s: &Stmt, depth: usize, out: &mut String) {
                 l.outs.iter().map(|v| var(f, *v)).collect::<Vec<_>>().join(" ")
             )
         }
+        Stmt::Checkpoint(c) => {
+            let r = &c.range;
+            let dots = if r.inclusive { "..=" } else { ".." };
+            let list = |vs: &[Var]| vs.iter().map(|v| var(f, *v)).collect::<Vec<_>>().join(" ");
+            let _ = writeln!(
+                out,
+                "{pad}checkpoint{} @{} in {}{dots}{} state {} ({}) {{",
+                c.slots,
+                c.index.0,
+                r.lo,
+                r.hi,
+                operands(f, &c.state),
+                list(&c.step_params)
+            );
+            block(f, &c.step, depth + 1, out);
+            let _ = writeln!(out, "{pad}  yield {}", operands(f, &c.step_yields));
+            let adjoint: Vec<String> = c
+                .adjoint
+                .iter()
+                .map(|a| format!("{} = {}", var(f, a.param), operand(f, a.init)))
+                .collect();
+            let _ = writeln!(
+                out,
+                "{pad}}} back ({}) carry {} {{",
+                list(&c.back_params),
+                adjoint.join(", ")
+            );
+            block(f, &c.back, depth + 1, out);
+            let _ = writeln!(out, "{pad}  yield {}", operands(f, &c.back_yields));
+            writeln!(out, "{pad}}} -> {}", list(&c.outs))
+        }
         Stmt::If(b) => {
             let _ = writeln!(out, "{pad}if {} {{", var(f, b.cond));
             block(f, &b.then, depth + 1, out);

@@ -202,6 +202,47 @@ impl Verifier<'_> {
                     self.define(*o, at)?;
                 }
             }
+            Stmt::Checkpoint(c) => self.checkpoint(c, at)?,
+        }
+        Ok(())
+    }
+
+    fn checkpoint(&mut self, c: &crate::ir::Checkpoint, at: &str) -> Result<(), String> {
+        let f = self.f;
+        let n = c.state.len();
+        if c.step_params.len() != n || c.step_yields.len() != n || c.back_params.len() != n {
+            return Err(format!("{at}: a checkpointed loop's state has mismatched lengths"));
+        }
+        if c.back_yields.len() != c.adjoint.len() || c.outs.len() != c.adjoint.len() {
+            return Err(format!("{at}: a checkpointed loop's adjoint has mismatched lengths"));
+        }
+        for ((x, s), b) in c.state.iter().zip(&c.step_params).zip(&c.back_params) {
+            self.known(*s, at)?;
+            self.known(*b, at)?;
+            if f.ty(*s) != f.ty(*b) {
+                return Err(format!("{at}: the state %{} has two types", s.0));
+            }
+            self.read(*x, Some(f.ty(*s)), at)?;
+        }
+        for a in &c.adjoint {
+            self.known(a.param, at)?;
+            self.read(a.init, Some(f.ty(a.param)), at)?;
+        }
+        self.nested(&c.step_params, &c.step, &c.step_yields, &format!("{at} (step)"))?;
+        let mut back = c.back_params.clone();
+        back.extend(c.adjoint.iter().map(|a| a.param));
+        self.nested(&back, &c.back, &c.back_yields, &format!("{at} (back)"))?;
+        for (s, y) in c.step_params.iter().zip(&c.step_yields) {
+            if &f.operand_ty(*y) != f.ty(*s) {
+                return Err(format!("{at}: the state %{} changes type", s.0));
+            }
+        }
+        for ((a, y), o) in c.adjoint.iter().zip(&c.back_yields).zip(&c.outs) {
+            self.known(*o, at)?;
+            if &f.operand_ty(*y) != f.ty(a.param) || f.ty(*o) != f.ty(a.param) {
+                return Err(format!("{at}: the adjoint %{} changes type", a.param.0));
+            }
+            self.define(*o, at)?;
         }
         Ok(())
     }

@@ -15,6 +15,7 @@ pub fn stmt_defs(s: &Stmt) -> Vec<Var> {
         | Stmt::Array { out, .. } => vec![*out],
         Stmt::For(l) => l.outs.clone(),
         Stmt::If(b) => b.outs.clone(),
+        Stmt::Checkpoint(c) => c.outs.clone(),
     }
 }
 
@@ -55,6 +56,15 @@ pub fn reads(s: &Stmt) -> Vec<Operand> {
                 let free = free_vars_with(block, yields, HashSet::new());
                 out.extend(free.into_iter().map(Operand::Var));
             }
+        }
+        Stmt::Checkpoint(c) => {
+            out.extend(c.state.iter().copied());
+            out.extend(c.adjoint.iter().map(|a| a.init));
+            let step: HashSet<Var> = c.step_params.iter().copied().collect();
+            out.extend(free_vars_with(&c.step, &c.step_yields, step).into_iter().map(Operand::Var));
+            let mut back: HashSet<Var> = c.back_params.iter().copied().collect();
+            back.extend(c.adjoint.iter().map(|a| a.param));
+            out.extend(free_vars_with(&c.back, &c.back_yields, back).into_iter().map(Operand::Var));
         }
     }
     out
@@ -156,6 +166,18 @@ fn substitute_stmt(s: &Stmt, map: &HashMap<Var, Operand>) -> Stmt {
             b.otherwise = substitute(&b.otherwise, map);
             b.else_yields = ops(&b.else_yields);
             Stmt::If(Box::new(b))
+        }
+        Stmt::Checkpoint(c) => {
+            let mut c = (**c).clone();
+            c.state = ops(&c.state);
+            for a in &mut c.adjoint {
+                a.init = op(&a.init);
+            }
+            c.step = substitute(&c.step, map);
+            c.step_yields = ops(&c.step_yields);
+            c.back = substitute(&c.back, map);
+            c.back_yields = ops(&c.back_yields);
+            Stmt::Checkpoint(Box::new(c))
         }
     }
 }

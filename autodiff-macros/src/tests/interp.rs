@@ -202,6 +202,42 @@ impl Machine<'_> {
                     self.set(*o, v);
                 }
             }
+            Stmt::Checkpoint(c) => {
+                let (lo, hi) = (self.int(&c.range.lo), self.int(&c.range.hi));
+                let hi = if c.range.inclusive { hi + 1 } else { hi };
+                let mut idx: Vec<i64> = (lo..hi).collect();
+                if c.range.rev {
+                    idx.reverse();
+                }
+                let mut states = vec![c.state.iter().map(|x| self.operand(*x)).collect::<Vec<_>>()];
+                for i in &idx {
+                    for (p, x) in
+                        c.step_params.iter().zip(states.last().cloned().unwrap_or_default())
+                    {
+                        self.set(*p, x);
+                    }
+                    self.loops.insert(c.index, *i);
+                    self.block(&c.step);
+                    states.push(c.step_yields.iter().map(|y| self.operand(*y)).collect());
+                }
+                let mut adjoint: Vec<Val> =
+                    c.adjoint.iter().map(|a| self.operand(a.init)).collect();
+                for (k, i) in idx.iter().enumerate().rev() {
+                    for (p, x) in c.back_params.iter().zip(states[k].clone()) {
+                        self.set(*p, x);
+                    }
+                    for (a, x) in c.adjoint.iter().zip(adjoint.clone()) {
+                        self.set(a.param, x);
+                    }
+                    self.loops.insert(c.index, *i);
+                    self.block(&c.back);
+                    adjoint = c.back_yields.iter().map(|y| self.operand(*y)).collect();
+                }
+                self.loops.remove(&c.index);
+                for (o, x) in c.outs.iter().zip(adjoint) {
+                    self.set(*o, x);
+                }
+            }
             Stmt::If(b) => {
                 let c = matches!(self.operand(Operand::Var(b.cond)), Val::B(true));
                 let (block, yields) =

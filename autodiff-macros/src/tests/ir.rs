@@ -15,7 +15,7 @@ fn check(item: proc_macro2::TokenStream, lowered: Expect, reversed: Expect, hvp:
     let f = lower(&mut cx, &item, &Args::default()).func;
     assert!(cx.is_ok());
     lowered.assert_eq(&print(&f));
-    let plans = plan(&f).unwrap_or_else(|_| panic!("planning failed"));
+    let plans = plan(&f, crate::transform::Options { budget: 1 << 20, snapshots: None });
     let grad = dead_code(&reverse(&f, &plans, Seed::One));
     reversed.assert_eq(&print(&grad));
     hvp.assert_eq(&print(&dead_code(&forward(&grad))));

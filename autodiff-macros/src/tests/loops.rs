@@ -111,8 +111,13 @@ fn huber() -> Func {
 
 /// The gradient of `f` (value first), with the IR verified after each pass.
 fn grad(f: &Func) -> Func {
+    grad_with(f, None)
+}
+
+/// The gradient of `f`, its loops checkpointed in `snapshots` snapshots if given.
+fn grad_with(f: &Func, snapshots: Option<u64>) -> Func {
     verify(f).unwrap_or_else(|e| panic!("lowered IR: {e}\n{}", print(f)));
-    let plans = plan(f).unwrap_or_else(|_| panic!("planning failed"));
+    let plans = plan(f, crate::transform::Options { budget: 1 << 20, snapshots });
     let g = hoist(&dead_code(&fuse(&reverse(f, &plans, Seed::One))));
     verify(&g).unwrap_or_else(|e| panic!("reverse IR: {e}\n{}", print(&g)));
     g
@@ -208,5 +213,22 @@ fn euler_gradient_and_hvp() {
 fn huber_gradient_and_hvp_on_both_sides() {
     for r in [-3.0, -0.5, 0.4, 2.5] {
         check(&huber(), &[Val::F(r), Val::F(1.0)], &[Val::F(1.0), Val::F(0.5)]);
+    }
+}
+
+#[test]
+fn checkpointed_sweeps_give_the_stored_sweeps_values_to_the_bit() {
+    let consts = Consts::default();
+    let f = euler(20, 0.05);
+    let inputs = [Val::F(1.5), Val::F(0.8)];
+    let stored = run(&grad(&f), &inputs, &consts);
+    for s in [1, 2, 5] {
+        let g = grad_with(&f, Some(s));
+        assert!(print(&g).contains("checkpoint"), "{}", print(&g));
+        assert_eq!(run(&g, &inputs, &consts), stored, "{s} snapshots");
+        // And its H·v, forward mode over the checkpointed sweep.
+        let mut all = inputs.to_vec();
+        all.extend([Val::F(0.3), Val::F(-1.0)]);
+        assert_eq!(run(&hvp(&f, &g), &all, &consts), run(&hvp(&f, &grad(&f)), &all, &consts));
     }
 }

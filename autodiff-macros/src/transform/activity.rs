@@ -50,6 +50,44 @@ fn block(f: &Func, b: &Block, varied: &mut Vec<bool>) {
                     set(f, varied, *o, v);
                 }
             }
+            Stmt::Checkpoint(c) => {
+                // Like a loop: the state is varied if it starts so or a step makes it so, and
+                // the adjoint likewise through the steps of the sweep.
+                for (x, (s, b)) in c.state.iter().zip(c.step_params.iter().zip(&c.back_params)) {
+                    let v = is_varied(varied, *x);
+                    set(f, varied, *s, v);
+                    set(f, varied, *b, v);
+                }
+                for a in &c.adjoint {
+                    let v = is_varied(varied, a.init);
+                    set(f, varied, a.param, v);
+                }
+                loop {
+                    block(f, &c.step, varied);
+                    block(f, &c.back, varied);
+                    let mut changed = false;
+                    for (k, y) in c.step_yields.iter().enumerate() {
+                        if is_varied(varied, *y) && !varied[c.step_params[k].index()] {
+                            set(f, varied, c.step_params[k], true);
+                            set(f, varied, c.back_params[k], true);
+                            changed = true;
+                        }
+                    }
+                    for (a, y) in c.adjoint.iter().zip(&c.back_yields) {
+                        if is_varied(varied, *y) && !varied[a.param.index()] {
+                            set(f, varied, a.param, true);
+                            changed = true;
+                        }
+                    }
+                    if !changed {
+                        break;
+                    }
+                }
+                for (a, o) in c.adjoint.iter().zip(&c.outs) {
+                    let v = varied[a.param.index()];
+                    set(f, varied, *o, v);
+                }
+            }
             Stmt::If(br) => {
                 block(f, &br.then, varied);
                 block(f, &br.otherwise, varied);

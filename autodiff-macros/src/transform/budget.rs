@@ -47,6 +47,19 @@ fn walk(f: &Func, block: &Block, out: &mut Vec<Storage>) {
                 walk(f, &b.then, out);
                 walk(f, &b.otherwise, out);
             }
+            Stmt::Checkpoint(c) => {
+                // The snapshots: `slots` copies of the state.
+                let state = c
+                    .step_params
+                    .iter()
+                    .map(|p| size(f.ty(*p)))
+                    .fold(Int::lit(0), |acc, b| acc.add(&b));
+                let bytes = state.times(&Int::lit(c.slots));
+                let span = f.loops.get(c.index.0 as usize).map_or(Span::call_site(), |i| i.span);
+                out.push(Storage { bytes, span });
+                walk(f, &c.step, out);
+                walk(f, &c.back, out);
+            }
             _ => {}
         }
     }

@@ -1,7 +1,7 @@
 //! Clean-up passes: keep only the wanted outputs, and drop what nothing reads (statements, and
 //! the carried values and results of loops and branches).
 
-use crate::ir::{Block, Branch, Func, Loop, Operand, Stmt, reads, stmt_defs};
+use crate::ir::{Block, Branch, Checkpoint, Func, Loop, Operand, Stmt, reads, stmt_defs};
 
 /// `f` returning only the outputs at `indices`, in that order.
 pub fn select_outputs(f: &Func, indices: &[usize]) -> Func {
@@ -38,6 +38,7 @@ fn mark_block(block: &Block, live: &mut Vec<bool>) {
         match s {
             Stmt::For(l) => mark_loop(l, live),
             Stmt::If(b) => mark_branch(b, live),
+            Stmt::Checkpoint(c) => mark_checkpoint(c, live),
             _ => {
                 if stmt_defs(s).iter().any(|v| live[v.index()]) {
                     for op in reads(s) {
@@ -72,6 +73,26 @@ fn mark_loop(l: &Loop, live: &mut Vec<bool>) {
             mark(live, c.init);
         }
     }
+}
+
+/// A checkpointed sweep is live whole if any of its results is: every iteration's step feeds the
+/// states its sweep reads.
+fn mark_checkpoint(c: &Checkpoint, live: &mut Vec<bool>) {
+    if !c.outs.iter().any(|o| live[o.index()]) {
+        return;
+    }
+    for v in c.outs.iter().chain(&c.step_params).chain(&c.back_params) {
+        live[v.index()] = true;
+    }
+    for a in &c.adjoint {
+        live[a.param.index()] = true;
+        mark(live, a.init);
+    }
+    for op in c.state.iter().chain(&c.step_yields).chain(&c.back_yields) {
+        mark(live, *op);
+    }
+    mark_block(&c.step, live);
+    mark_block(&c.back, live);
 }
 
 fn mark_branch(b: &Branch, live: &mut Vec<bool>) {
@@ -129,6 +150,15 @@ fn sweep_block(block: &Block, live: &[bool]) -> Block {
                     else_yields: pick(&b.else_yields),
                     outs,
                 })));
+            }
+            Stmt::Checkpoint(c) => {
+                if c.outs.iter().any(|o| live[o.index()]) {
+                    out.push(Stmt::Checkpoint(Box::new(Checkpoint {
+                        step: sweep_block(&c.step, live),
+                        back: sweep_block(&c.back, live),
+                        ..(**c).clone()
+                    })));
+                }
             }
             _ => {
                 if stmt_defs(s).iter().any(|v| live[v.index()]) {

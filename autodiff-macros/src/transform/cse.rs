@@ -127,6 +127,7 @@ fn canon_stmt(s: &Stmt, local: &mut HashMap<Var, usize>, out: &mut String) {
             canon_block(&l.body, &l.yields, local, out);
             write!(out, "}}")
         }
+        Stmt::Checkpoint(c) => write!(out, "checkpoint {:p};", &**c),
         Stmt::If(br) => {
             let _ = write!(out, "if {} {{", canon_op(Operand::Var(br.cond), local));
             canon_block(&br.then, &br.then_yields, local, out);
@@ -182,6 +183,22 @@ fn block(b: &mut Builder, stmts: &Block, regions: &mut Regions) {
                 let br =
                     Branch { cond, then, then_yields, otherwise, else_yields, ..(**br).clone() };
                 region(b, Stmt::If(Box::new(br)), regions);
+            }
+            Stmt::Checkpoint(c) => {
+                let nested =
+                    |b: &mut Builder, stmts: &Block, ys: &[Operand], regions: &mut Regions| {
+                        b.begin();
+                        regions.push(HashMap::new());
+                        block(b, stmts, regions);
+                        regions.pop();
+                        let ys = ys.iter().map(|y| b.resolve(*y)).collect();
+                        (b.end(), ys)
+                    };
+                let (step, step_yields) = nested(b, &c.step, &c.step_yields, regions);
+                let (back, back_yields) = nested(b, &c.back, &c.back_yields, regions);
+                let c =
+                    crate::ir::Checkpoint { step, step_yields, back, back_yields, ..(**c).clone() };
+                b.emit(Stmt::Checkpoint(Box::new(c)));
             }
             other => b.emit(other.clone()),
         }

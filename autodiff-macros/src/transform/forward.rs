@@ -10,7 +10,9 @@ use std::collections::HashMap;
 
 use super::activity::varied;
 use super::{sum, zero};
-use crate::ir::{Block, Branch, Builder, Carry, Func, Loop, Operand, Prim, Stmt, Suffix, Var};
+use crate::ir::{
+    Block, Branch, Builder, Carry, Checkpoint, Func, Loop, Operand, Prim, Stmt, Suffix, Var,
+};
 use crate::rules::{apply, partials};
 
 /// The forward-mode transform: outputs `[o₁, …, oₖ, ȯ₁, …, ȯₖ]`.
@@ -94,6 +96,7 @@ impl Tangent<'_> {
             }
             Stmt::For(l) => self.for_loop(l),
             Stmt::If(br) => self.branch(br),
+            Stmt::Checkpoint(c) => self.checkpoint(c),
         }
     }
 
@@ -150,6 +153,86 @@ impl Tangent<'_> {
         }
         let range = l.range.clone();
         self.b.emit_loop(Loop { index: l.index, range, carried, body, yields, outs });
+    }
+
+    /// A fresh tangent variable for each varied one of `vars`, registered as its tangent.
+    fn tangent_params(&mut self, vars: &[Var]) -> Vec<Var> {
+        let mut out = Vec::new();
+        for v in vars {
+            if self.varied[v.index()] {
+                let d = self.b.fresh(self.name(*v), self.f.ty(*v).clone());
+                self.dots.insert(*v, Operand::Var(d));
+                out.push(d);
+            }
+        }
+        out
+    }
+
+    /// A checkpointed sweep, with the tangents of its state and of its adjoint after the
+    /// originals: the snapshots then hold both, and both blocks carry their tangents.
+    fn checkpoint(&mut self, c: &Checkpoint) {
+        let varied = |t: &Self, vs: &[Var]| -> Vec<usize> {
+            (0..vs.len()).filter(|k| t.varied[vs[*k].index()]).collect()
+        };
+        let state_k = varied(self, &c.step_params);
+        let mut state = c.state.clone();
+        for k in &state_k {
+            let d = self.dot_or_zero(c.state[*k]);
+            state.push(d);
+        }
+        let adjoint_params: Vec<Var> = c.adjoint.iter().map(|a| a.param).collect();
+        let adjoint_k = varied(self, &adjoint_params);
+        let mut adjoint = c.adjoint.clone();
+        let mut adjoint_inits = Vec::new();
+        for k in &adjoint_k {
+            adjoint_inits.push(self.dot_or_zero(c.adjoint[*k].init));
+        }
+        self.b.begin();
+        let mut step_params = c.step_params.clone();
+        step_params.extend(self.tangent_params(&c.step_params));
+        self.block(&c.step);
+        let mut step_yields = c.step_yields.clone();
+        for k in &state_k {
+            let d = self.dot_or_zero(c.step_yields[*k]);
+            step_yields.push(d);
+        }
+        let step = self.b.end();
+        self.b.begin();
+        let mut back_params = c.back_params.clone();
+        back_params.extend(self.tangent_params(&c.back_params));
+        for (k, init) in adjoint_k.iter().zip(adjoint_inits) {
+            let p = c.adjoint[*k].param;
+            let d = self.b.fresh(self.name(p), self.f.ty(p).clone());
+            self.dots.insert(p, Operand::Var(d));
+            adjoint.push(Carry { param: d, init });
+        }
+        self.block(&c.back);
+        let mut back_yields = c.back_yields.clone();
+        for k in &adjoint_k {
+            let d = self.dot_or_zero(c.back_yields[*k]);
+            back_yields.push(d);
+        }
+        let back = self.b.end();
+        let mut outs = c.outs.clone();
+        for k in &adjoint_k {
+            let o = c.outs[*k];
+            let d = self.b.fresh(self.name(o), self.f.ty(o).clone());
+            outs.push(d);
+            self.dots.insert(o, Operand::Var(d));
+        }
+        let c = Checkpoint {
+            state,
+            step_params,
+            step,
+            step_yields,
+            adjoint,
+            back_params,
+            back,
+            back_yields,
+            outs,
+            ..c.clone()
+        };
+        self.b.emit(Stmt::Checkpoint(Box::new(c)));
     }
 
     /// The branch, each side yielding the tangents of the varied results after the originals.

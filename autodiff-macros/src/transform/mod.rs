@@ -19,7 +19,7 @@ pub use cleanup::{dead_code, select_outputs};
 pub use forward::forward;
 pub use fuse::fuse;
 pub use hoist::hoist;
-pub use plan::{PlanError, plan};
+pub use plan::{Options, plan};
 pub use reverse::{Seed, reverse};
 
 use crate::ir::{Builder, Elem, Name, Operand, Prim, Ty};

@@ -10,19 +10,20 @@
 //! Carried values that the loop only adds to (reductions, see [`super::additive`]) are never
 //! needed, so a reduction saves nothing and takes any number of iterations.
 //!
-//! This is a check too: a loop that must save values but whose number of iterations is not
-//! known at compile time is refused here, with the reason.
+//! A loop whose storage would not fit (its number of iterations is known only at run time, or
+//! the storage would exceed the stack budget), or whose plan is asked to, is checkpointed
+//! instead: it saves nothing, and its sweep recomputes the states from a few snapshots
+//! (binomial checkpointing, see `autodiff_runtime::revolve`).
 
 use std::collections::{HashMap, HashSet};
-
-use proc_macro2::Span;
 
 use super::activity::varied;
 use super::cleanup::live;
 use super::residual::residuals;
 use crate::ir::{
-    Block, Func, Int, Loop, LoopId, Name, Operand, Range, Stmt, Var, reads, stmt_defs,
+    Block, Elem, Func, Int, Loop, LoopId, Operand, Range, Stmt, Ty, Var, reads, stmt_defs,
 };
+use crate::symbol::DEFAULT_SNAPSHOTS;
 
 /// What one loop saves per iteration.
 #[derive(Clone, Debug, Default)]
@@ -33,6 +34,17 @@ pub struct Plan {
     pub size: Option<Int>,
     /// What the loop's reverse sweep reads from outside the loop.
     pub free_needs: HashSet<Var>,
+    /// Checkpointed in this many snapshots instead of saving values.
+    pub checkpoint: Option<u64>,
+}
+
+/// What the planning follows from the attribute.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// The stack budget for stored values, in bytes.
+    pub budget: u64,
+    /// `checkpoint(s = N)`: checkpoint every loop that would save values, with `N` snapshots.
+    pub snapshots: Option<u64>,
 }
 
 /// The plans of every loop that has a reverse sweep, and the activity they were made from.
@@ -46,36 +58,23 @@ pub struct Plans {
     pub active: Vec<bool>,
 }
 
-/// A loop that cannot be differentiated, and why.
-pub struct PlanError {
-    /// The loop's `for`.
-    pub span: Span,
-    /// The message.
-    pub message: String,
-}
-
 /// Plans every loop of `f` for its reverse sweep.
-pub fn plan(f: &Func) -> Result<Plans, Vec<PlanError>> {
+pub fn plan(f: &Func, options: Options) -> Plans {
     let varied = varied(f);
     let active: Vec<bool> = varied.iter().zip(live(f)).map(|(v, l)| *v && l).collect();
-    let mut p = Planner { f, active: &active, plans: Plans::default(), errors: Vec::new() };
+    let mut p = Planner { f, active: &active, plans: Plans::default(), options };
     p.block_needs(&f.body, None, &mut Vec::new());
     let mut plans = p.plans;
-    match p.errors.is_empty() {
-        true => {
-            plans.varied = varied;
-            plans.active = active;
-            Ok(plans)
-        }
-        false => Err(p.errors),
-    }
+    plans.varied = varied;
+    plans.active = active;
+    plans
 }
 
 struct Planner<'a> {
     f: &'a Func,
     active: &'a [bool],
     plans: Plans,
-    errors: Vec<PlanError>,
+    options: Options,
 }
 
 impl Planner<'_> {
@@ -172,11 +171,30 @@ impl Planner<'_> {
         let params: HashSet<Var> = l.carried.iter().map(|c| c.param).collect();
         let free_needs =
             need.into_iter().filter(|v| !defined.contains(v) && !params.contains(v)).collect();
-        let mut plan = Plan { saved: carried, size: None, free_needs };
+        let mut plan = Plan { saved: carried, size: None, free_needs, checkpoint: None };
         if !plan.saved.is_empty() {
-            match size(&l.range) {
-                Ok(n) => plan.size = Some(n),
-                Err(why) => self.refuse(l, &plan.saved, why),
+            let per_iteration =
+                plan.saved.iter().fold(Int::lit(0), |acc, v| acc.add(&bytes(self.f.ty(*v))));
+            let size = size(&l.range).ok();
+            let over = size
+                .as_ref()
+                .and_then(|n| n.times(&per_iteration).value)
+                .is_some_and(|b| b > self.options.budget);
+            match (size, self.options.snapshots) {
+                (Some(n), None) if !over => plan.size = Some(n),
+                (_, asked) => {
+                    // The sweep recomputes every iteration from its state, so it reads what the
+                    // loop reads, and saves nothing.
+                    plan.saved.clear();
+                    let state = l
+                        .carried
+                        .iter()
+                        .fold(Int::lit(0), |acc, c| acc.add(&bytes(self.f.ty(c.param))));
+                    plan.checkpoint =
+                        Some(asked.unwrap_or_else(|| snapshots(&state, self.options.budget)));
+                    let stmt = Stmt::For(Box::new(l.clone()));
+                    plan.free_needs = reads(&stmt).into_iter().filter_map(Operand::var).collect();
+                }
             }
         }
         self.plans.loops.insert(l.index, plan.clone());
@@ -196,25 +214,6 @@ impl Planner<'_> {
             }
         }
         dep
-    }
-
-    fn refuse(&mut self, l: &Loop, saved: &[Var], why: &str) {
-        let names: Vec<String> = saved
-            .iter()
-            .filter_map(|v| match self.f.name(*v) {
-                Name::User { ident, .. } => Some(format!("`{ident}`")),
-                _ => None,
-            })
-            .collect();
-        let what = match names.is_empty() {
-            true => "values computed from what the loop updates".to_owned(),
-            false => names.join(", "),
-        };
-        let message = format!(
-            "`#[grad]` cannot differentiate this loop: its reverse sweep needs {what} from every iteration, which must then be stored, but {why}; give the loop a bound known at compile time (a literal, a `const` or a const generic parameter), or make it a reduction (`acc += expr`, where `expr` reads nothing the loop updates), which needs no storage"
-        );
-        let span = self.f.loops.get(l.index.0 as usize).map_or(Span::call_site(), |i| i.span);
-        self.errors.push(PlanError { span, message });
     }
 }
 
@@ -266,6 +265,29 @@ fn defs_in(block: &Block) -> HashSet<Var> {
         }
     }
     out
+}
+
+/// The bytes of a value of type `ty`.
+fn bytes(ty: &Ty) -> Int {
+    match ty.shape() {
+        None => Int::lit(8),
+        Some(s) => {
+            let each = Int::lit(match s.elem {
+                Elem::F64 => 8,
+                Elem::Bool => 1,
+            });
+            s.dims.iter().fold(each, |acc, d| acc.times(d))
+        }
+    }
+}
+
+/// How many snapshots a checkpointed loop gets without `checkpoint(s = N)`: 32, or fewer when
+/// the state is so large that 32 copies would take more than half the stack budget (at least 2).
+fn snapshots(state: &Int, budget: u64) -> u64 {
+    match state.value {
+        Some(b) if b > 0 => (budget / 2 / b).clamp(2, DEFAULT_SNAPSHOTS),
+        _ => DEFAULT_SNAPSHOTS,
+    }
 }
 
 /// The length of a storage array for `range`: one slot per index value below its end, so that

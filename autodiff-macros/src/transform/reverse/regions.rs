@@ -3,9 +3,19 @@
 use super::Rev;
 use super::adjoint::Adj;
 use crate::ir::{
-    Block, Branch, Carry, Int, Loop, Name, Operand, Prim, Range, Suffix, Ty, Var, free_vars,
+    Block, Branch, Carry, Checkpoint, Int, Loop, Name, Operand, Prim, Range, Stmt, Suffix, Ty, Var,
+    free_vars,
 };
 use crate::transform::additive::additive;
+
+/// What a loop's sweep carries: the adjoints of the loop's carried values, the accumulators of
+/// the adjoints of outer values (each with its outer variable and its initial value), and, once
+/// the iteration is built, what each iteration yields.
+struct Sweep {
+    carried: Vec<Carry>,
+    accs: Vec<(Var, Var, Operand)>,
+    yields: Vec<Operand>,
+}
 
 impl Rev<'_> {
     /// The variables that `block` (with `yields`) reads from outside and that have adjoints.
@@ -16,9 +26,10 @@ impl Rev<'_> {
             .collect()
     }
 
-    /// The sweep of `l`: a loop over the same indices in the opposite order. It carries the
-    /// adjoints of the loop's carried values (except additive ones, whose adjoint is the same in
-    /// every iteration) and accumulates the adjoints of the values the body reads from outside.
+    /// The sweep of `l`: a loop over the same indices in the opposite order (or, for a loop its
+    /// plan checkpoints, a checkpointed sweep). It carries the adjoints of the loop's carried
+    /// values (except additive ones, whose adjoint is the same in every iteration) and
+    /// accumulates those of the values the body reads from outside.
     pub(super) fn rev_loop(&mut self, l: &Loop, adj: &mut Adj) {
         let active: Vec<usize> =
             (0..l.carried.len()).filter(|k| self.active[l.carried[*k].param.index()]).collect();
@@ -31,37 +42,79 @@ impl Rev<'_> {
             .collect();
         let params: Vec<Var> = l.carried.iter().map(|c| c.param).collect();
         let frees = self.outer_adjoints(&l.body, &l.yields, &params);
-        let mut carried: Vec<Carry> = Vec::new();
+        let mut sweep = Sweep { carried: Vec::new(), accs: Vec::new(), yields: Vec::new() };
         for (k, additive, ob) in &seeds {
             if !additive {
                 let param = self.fresh_bar(l.carried[*k].param);
-                carried.push(Carry { param, init: *ob });
+                sweep.carried.push(Carry { param, init: *ob });
             }
         }
-        let mut accs = Vec::new();
         for v in &frees {
-            let ty = self.f.ty(*v).clone();
-            let init = match ty {
+            let init = match self.f.ty(*v) {
                 Ty::Array(_) => self.take_or_zero(adj, *v),
                 _ => Operand::Lit(0.0),
             };
-            accs.push((*v, self.fresh_bar(*v), init));
+            sweep.accs.push((*v, self.fresh_bar(*v), init));
         }
-        self.b.begin();
-        let slot = vec![Int::index(l.index)];
-        for (v, st) in self.storage.get(&l.index).cloned().unwrap_or_default() {
-            let loaded = self.b.load(self.f.name(v).clone(), Operand::Var(st), slot.clone());
-            self.b.map(v, loaded);
+        let checkpoint = self.plans.loops.get(&l.index).and_then(|p| p.checkpoint);
+        let (kept, outs) = match checkpoint {
+            Some(slots) => self.checkpointed(l, &seeds, sweep, adj, slots),
+            None => {
+                self.b.begin();
+                let slot = vec![Int::index(l.index)];
+                for (v, st) in self.storage.get(&l.index).cloned().unwrap_or_default() {
+                    let loaded =
+                        self.b.load(self.f.name(v).clone(), Operand::Var(st), slot.clone());
+                    self.b.map(v, loaded);
+                }
+                let (sweep, kept) = self.iteration(l, &seeds, sweep, adj);
+                let body = self.b.end();
+                let outs = self.fresh_like(&sweep.carried);
+                let range = Range { rev: !l.range.rev, ..l.range.clone() };
+                let (carried, yields) = (sweep.carried, sweep.yields);
+                self.b.emit_loop(Loop {
+                    index: l.index,
+                    range,
+                    carried,
+                    body,
+                    yields,
+                    outs: outs.clone(),
+                });
+                (kept, outs)
+            }
+        };
+        let mut outs = outs.into_iter();
+        for (k, additive, ob) in seeds {
+            let bar = if additive { ob } else { Operand::Var(outs.next().unwrap_or(l.outs[k])) };
+            if let Some(v) = l.carried[k].init.var() {
+                self.contribute(adj, v, bar);
+            }
         }
+        for (v, out) in kept.into_iter().zip(outs) {
+            self.contribute(adj, v, Operand::Var(out));
+        }
+    }
+
+    /// The sweep of one iteration of `l`, in the open block: it recomputes what it needs, runs
+    /// the adjoints of the body backwards, and yields the carried adjoints and accumulators.
+    /// Returns the sweep with its final carried values and yields, and the outer variables whose
+    /// accumulators it kept.
+    fn iteration(
+        &mut self,
+        l: &Loop,
+        seeds: &[(usize, bool, Operand)],
+        mut sweep: Sweep,
+        adj: &mut Adj,
+    ) -> (Sweep, Vec<Var>) {
         self.recompute(&l.body);
         let mut inner = Adj::default();
-        for (v, acc, _) in &accs {
+        for (v, acc, _) in &sweep.accs {
             if let Ty::Array(_) = self.f.ty(*v) {
                 inner.arrays.insert(*v, Operand::Var(*acc));
             }
         }
-        let mut next_param = carried.iter().map(|c| c.param);
-        for (k, additive, ob) in &seeds {
+        let mut next_param = sweep.carried.iter().map(|c| c.param);
+        for (k, additive, ob) in seeds {
             let seed = if *additive {
                 *ob
             } else {
@@ -72,15 +125,14 @@ impl Rev<'_> {
             }
         }
         self.rev_block(&l.body, &mut inner);
-        let mut yields = Vec::new();
-        for (k, additive, _) in &seeds {
+        for (k, additive, _) in seeds {
             let bar = self.take_or_zero(&mut inner, l.carried[*k].param);
             if !additive {
-                yields.push(bar);
+                sweep.yields.push(bar);
             }
         }
         let mut kept = Vec::new();
-        for (v, acc, init) in accs {
+        for (v, acc, init) in std::mem::take(&mut sweep.accs) {
             let next = match self.f.ty(v) {
                 Ty::Array(_) => inner.arrays.remove(&v).unwrap_or(Operand::Var(acc)),
                 // The iteration's contribution is a temporary: the accumulator is `v_bar`.
@@ -102,31 +154,73 @@ impl Rev<'_> {
                 }
                 continue;
             }
-            carried.push(Carry { param: acc, init });
-            yields.push(next);
+            sweep.carried.push(Carry { param: acc, init });
+            sweep.yields.push(next);
             kept.push(v);
         }
-        let body = self.b.end();
-        let outs: Vec<Var> = carried
+        (sweep, kept)
+    }
+
+    /// The sweep of `l` by binomial checkpointing in `slots` snapshots of its carried values:
+    /// one iteration of `l` to recompute states, and the sweep of one iteration from its state.
+    fn checkpointed(
+        &mut self,
+        l: &Loop,
+        seeds: &[(usize, bool, Operand)],
+        sweep: Sweep,
+        adj: &mut Adj,
+        slots: u64,
+    ) -> (Vec<Var>, Vec<Var>) {
+        let state: Vec<Operand> = l.carried.iter().map(|c| self.b.resolve(c.init)).collect();
+        let state_params = |r: &mut Self| -> Vec<Var> {
+            l.carried
+                .iter()
+                .map(|c| {
+                    let p = r.b.fresh(r.f.name(c.param).clone(), r.f.ty(c.param).clone());
+                    r.b.map(c.param, Operand::Var(p));
+                    p
+                })
+                .collect()
+        };
+        self.b.begin();
+        let step_params = state_params(self);
+        for s in &l.body {
+            self.replay(s, true, false);
+        }
+        let step_yields: Vec<Operand> = l.yields.iter().map(|y| self.b.resolve(*y)).collect();
+        let step = self.b.end();
+        self.b.begin();
+        let back_params = state_params(self);
+        let (sweep, kept) = self.iteration(l, seeds, sweep, adj);
+        let back = self.b.end();
+        let outs = self.fresh_like(&sweep.carried);
+        self.b.emit(Stmt::Checkpoint(Box::new(Checkpoint {
+            index: l.index,
+            range: l.range.clone(),
+            slots,
+            state,
+            step_params,
+            step,
+            step_yields,
+            adjoint: sweep.carried,
+            back_params,
+            back,
+            back_yields: sweep.yields,
+            outs: outs.clone(),
+        })));
+        (kept, outs)
+    }
+
+    /// New variables with the names and types of `carried`'s (the results of a sweep).
+    fn fresh_like(&mut self, carried: &[Carry]) -> Vec<Var> {
+        carried
             .iter()
             .map(|c| {
                 let (name, ty) =
                     (self.b.func().name(c.param).clone(), self.b.func().ty(c.param).clone());
                 self.b.fresh(name, ty)
             })
-            .collect();
-        let range = Range { rev: !l.range.rev, ..l.range.clone() };
-        self.b.emit_loop(Loop { index: l.index, range, carried, body, yields, outs: outs.clone() });
-        let mut outs = outs.into_iter();
-        for (k, additive, ob) in seeds {
-            let bar = if additive { ob } else { Operand::Var(outs.next().unwrap_or(l.outs[k])) };
-            if let Some(v) = l.carried[k].init.var() {
-                self.contribute(adj, v, bar);
-            }
-        }
-        for (v, out) in kept.into_iter().zip(outs) {
-            self.contribute(adj, v, Operand::Var(out));
-        }
+            .collect()
     }
 
     fn fresh_bar(&mut self, v: Var) -> Var {

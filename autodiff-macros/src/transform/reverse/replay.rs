@@ -32,7 +32,7 @@ impl Rev<'_> {
 
     /// Re-emits `s`: with its own variables, or (`fresh`) with new ones read in place of the old
     /// ones from here on. With `saves`, a loop saves what its plan says.
-    fn replay(&mut self, s: &Stmt, fresh: bool, saves: bool) {
+    pub(super) fn replay(&mut self, s: &Stmt, fresh: bool, saves: bool) {
         let name = |out: &Var| self.f.name(*out).clone();
         if !fresh {
             match s {
@@ -60,6 +60,8 @@ impl Rev<'_> {
             }
             Stmt::For(l) => return self.replay_loop(l, true, saves),
             Stmt::If(br) => return self.replay_branch(br, true),
+            // Not in a primal (the reverse transform makes them).
+            Stmt::Checkpoint(_) => return self.b.emit(s.clone()),
         };
         self.b.map(out, new);
     }

@@ -1,0 +1,96 @@
+//! What a checkpointed loop costs, for the doc comment of the function that holds its sweep: the
+//! stack its snapshots take and how many steps its sweep recomputes.
+
+use quote::quote;
+
+use crate::ir::{Block, Checkpoint, Func, Int, Stmt};
+
+/// One paragraph per checkpointed loop of `f`.
+pub fn notes(f: &Func) -> Vec<String> {
+    let mut out = Vec::new();
+    walk(f, &f.body, &mut out);
+    out
+}
+
+fn walk(f: &Func, block: &Block, out: &mut Vec<String>) {
+    for s in block {
+        match s {
+            Stmt::Checkpoint(c) => out.push(note(f, c)),
+            Stmt::For(l) => walk(f, &l.body, out),
+            Stmt::If(b) => {
+                walk(f, &b.then, out);
+                walk(f, &b.otherwise, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn text(i: &Int) -> String {
+    i.render(&|_| quote!(_)).to_string().replace(' ', "")
+}
+
+fn note(f: &Func, c: &Checkpoint) -> String {
+    let r = &c.range;
+    let dots = if r.inclusive { "..=" } else { ".." };
+    let range = format!("{}{dots}{}", text(&r.lo), text(&r.hi));
+    let range = if r.rev { format!("({range}).rev()") } else { range };
+    let bytes: u64 = c.step_params.iter().map(|p| bytes(f, *p)).sum();
+    let s = c.slots;
+    let steps = match (r.lo.value, r.hi.value) {
+        (Some(lo), Some(hi)) => Some((hi + u64::from(r.inclusive)).saturating_sub(lo)),
+        _ => None,
+    };
+    let cost = match steps {
+        Some(n) => {
+            let total = recomputed(n, s);
+            format!(
+                "recomputes {total} steps of the loop in all ({:.1} per step)",
+                total as f64 / n.max(1) as f64
+            )
+        }
+        None => format!(
+            "recomputes, for n steps, r·n − C({s} + r, r − 1) of them in all, r the least with C({s} + r, {s}) ≥ n"
+        ),
+    };
+    let memory = match bytes {
+        0 => format!("{s} snapshots of its state"),
+        b => format!("{s} snapshots of its state, {} bytes", b * s),
+    };
+    format!(
+        " The loop over `{range}` is checkpointed (binomial checkpointing, Griewank & Walther's revolve): its\n reverse sweep keeps {memory} on the stack instead of every step's values, and {cost}."
+    )
+}
+
+/// The bytes of a state variable, when its size is known.
+fn bytes(f: &Func, v: crate::ir::Var) -> u64 {
+    match f.ty(v).shape() {
+        None => 8,
+        Some(s) => {
+            let each = match s.elem {
+                crate::ir::Elem::F64 => 8,
+                crate::ir::Elem::Bool => 1,
+            };
+            s.dims.iter().map(|d| d.value.unwrap_or(0)).product::<u64>() * each
+        }
+    }
+}
+
+/// `C(n, k)`, saturating.
+fn binomial(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    (0..k).fold(1u64, |c, i| c.checked_mul(n - i).map_or(u64::MAX, |p| p / (i + 1)))
+}
+
+/// The steps binomial checkpointing recomputes to reverse `n` steps with `s` snapshots (the
+/// optimum, which the runtime's schedule attains): `r n − C(s + r, r − 1)`.
+fn recomputed(n: u64, s: u64) -> u64 {
+    let mut r = 0;
+    while binomial(s + r, s) < n {
+        r += 1;
+    }
+    if r == 0 { 0 } else { (r * n).saturating_sub(binomial(s + r, r - 1)) }
+}
