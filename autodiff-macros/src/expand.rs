@@ -12,7 +12,8 @@ use crate::ir::{Func, verify};
 use crate::lower::{self, Lowered, Output};
 use crate::symbol;
 use crate::transform::{
-    Options, Seed, dead_code, forward, fuse, hoist, plan, reverse, select_outputs, storage, total,
+    Options, Seed, dead_code, forward, fuse, grad_calls, hoist, plan, reverse, select_outputs,
+    storage, total,
 };
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
@@ -132,9 +133,11 @@ pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Deriv
     let primal = checked(lowered.func.clone(), "lowering")?;
     let options =
         Options { budget: args.stack.unwrap_or(symbol::STACK_BUDGET), snapshots: args.checkpoint };
-    let plans = plan(&primal, options);
+    // The reverse sweep reads each call's partials from the forward pass: `g_grad` there.
+    let with_partials = checked(grad_calls(&primal), "the calls' partials")?;
+    let plans = plan(&with_partials, options);
     let seed = if vector { Seed::Inputs } else { Seed::One };
-    let grad = checked(reverse(&primal, &plans, seed), "the reverse transform")?;
+    let grad = checked(reverse(&with_partials, &plans, seed), "the reverse transform")?;
     let grad = checked(dead_code(&fuse(&grad)), "loop fusion")?;
     let grad = checked(hoist(&grad), "loop-invariant code motion")?;
     let jvp = match args.jvp || args.jacobian.is_some() {

@@ -8,7 +8,10 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, quote};
 
 use super::layout::{Layout, Repr};
-use crate::ir::{Block, Branch, Checkpoint, Cond, Func, Int, Loop, Operand, Prec, Prim, Stmt, Var};
+use crate::ir::{
+    Arg, Block, Branch, Call, CallKind, Checkpoint, Cond, Func, Int, Loop, Operand, Prec, Prim,
+    Stmt, Var,
+};
 
 /// Up to this many `let`s of `f64` values, a block has one `let` per value. Every `let` opens a
 /// lexical scope nested in the previous one, and in a debug build LLVM's DWARF writer recurses
@@ -41,6 +44,8 @@ pub struct Renderer<'a> {
     pub result: Ident,
     /// A name for the step counter of a checkpointed sweep.
     pub step: Ident,
+    /// Every variable something reads.
+    pub read: HashSet<Var>,
 }
 
 impl<'a> Renderer<'a> {
@@ -55,7 +60,9 @@ impl<'a> Renderer<'a> {
     ) -> Self {
         let mut defs = HashMap::new();
         collect_defs(&f.body, &mut defs);
-        Renderer { f, layout, idents, loops, defs, by_ref, result, step }
+        let mut read = HashSet::new();
+        super::reads::collect(f, &mut read, &mut HashSet::new());
+        Renderer { f, layout, idents, loops, defs, by_ref, result, step, read }
     }
 
     fn ident(&self, v: Var) -> TokenStream {
@@ -150,6 +157,7 @@ impl<'a> Renderer<'a> {
             Stmt::For(l) => self.for_loop(l),
             Stmt::If(b) => self.branch(b),
             Stmt::Checkpoint(c) => self.checkpoint(c),
+            Stmt::Call(c) => self.call(c),
         }
     }
 
@@ -282,6 +290,61 @@ impl<'a> Renderer<'a> {
                 #yields
             }
         }
+    }
+
+    /// A call of `g`, `g_grad`, `g_jvp` or `g_hvp`, its results destructured (`_` for those not
+    /// read).
+    fn call(&self, c: &Call) -> TokenStream {
+        let suffix = match c.kind {
+            CallKind::Value => None,
+            CallKind::Grad => Some(crate::symbol::FN_GRAD),
+            CallKind::Jvp => Some(crate::symbol::FN_JVP),
+            CallKind::Hvp => Some(crate::symbol::FN_HVP),
+        };
+        let base = &c.callee.name;
+        let name = match suffix {
+            None => base.clone(),
+            Some(s) => quote::format_ident!("{}_{}", base, s, span = base.span()),
+        };
+        let prefix = &c.callee.prefix;
+        let pass = |op: Operand, r: bool| match r {
+            true => {
+                let t = self.operand(op).at_least(Prec::Unary);
+                quote!(&#t)
+            }
+            false => self.operand(op).tokens,
+        };
+        let args = c.args.iter().map(|a| match a {
+            Arg::Value { op, by_ref } => pass(*op, *by_ref),
+            Arg::Const(e) => self.operand(Operand::Ext(*e)).tokens,
+        });
+        let values = c.values();
+        let dirs = c.dirs.iter().zip(&values).map(|(d, (_, r))| pass(*d, *r));
+        let pat = |v: &Var| match self.read.contains(v) {
+            true => self.ident(*v),
+            false => quote!(_),
+        };
+        let group = |vs: &[Var]| match vs {
+            [one] => pat(one),
+            many => {
+                let ps = many.iter().map(pat);
+                quote!((#(#ps),*))
+            }
+        };
+        let m = values.len();
+        let pattern = match c.kind {
+            CallKind::Value => pat(&c.outs[0]),
+            CallKind::Jvp => group(&c.outs),
+            CallKind::Grad => {
+                let (y, g) = (pat(&c.outs[0]), group(&c.outs[1..]));
+                quote!((#y, #g))
+            }
+            CallKind::Hvp => {
+                let (y, g, h) = (pat(&c.outs[0]), group(&c.outs[1..=m]), group(&c.outs[m + 1..]));
+                quote!((#y, #g, #h))
+            }
+        };
+        quote!(let #pattern = #prefix #name(#(#args,)* #(#dirs),*);)
     }
 
     /// A checkpointed sweep: a call of the runtime's `revolve` with one iteration of the loop
@@ -519,6 +582,12 @@ fn stmt_reads(s: &Stmt, int: Probe<Int>, op: Probe<Operand>) -> bool {
         Stmt::If(b) => {
             block_reads(&b.then, &b.then_yields, int, op)
                 || block_reads(&b.otherwise, &b.else_yields, int, op)
+        }
+        Stmt::Call(c) => {
+            c.args.iter().any(|a| match a {
+                Arg::Value { op: o, .. } => op(o),
+                Arg::Const(e) => op(&Operand::Ext(*e)),
+            }) || c.dirs.iter().any(op)
         }
         Stmt::Checkpoint(c) => {
             c.state.iter().chain(c.adjoint.iter().map(|a| &a.init)).any(op)

@@ -99,6 +99,8 @@ struct Uses {
     readers: HashMap<Var, Vec<(Point, usize)>>,
     /// The positions where a slot candidate is written (stores, yields), for inlining.
     writes: Vec<(usize, Var)>,
+    /// The results of calls.
+    called: std::collections::HashSet<Var>,
 }
 
 struct Walker {
@@ -246,6 +248,9 @@ impl Walker {
                 if let Stmt::Store { array, .. } = s {
                     self.uses.writes.push((self.pos, *array));
                 }
+                if let Stmt::Call(c) = s {
+                    self.uses.called.extend(c.outs.iter().copied());
+                }
                 for v in stmt_defs(s) {
                     self.define(v, block);
                 }
@@ -380,7 +385,9 @@ impl Coalescer<'_> {
         if sa == sb {
             return true;
         }
-        if self.is_input(a) || self.is_input(b) || self.f.ty(a) != self.f.ty(b) {
+        // A call's results are bound by one `let` pattern: they keep their own names.
+        let fixed = |v: Var| self.is_input(v) || self.uses.called.contains(&v);
+        if fixed(a) || fixed(b) || self.f.ty(a) != self.f.ty(b) {
             return false;
         }
         let clash =

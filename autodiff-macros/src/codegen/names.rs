@@ -138,6 +138,11 @@ impl Assigner<'_> {
                 self.namer.fresh(&format!("{base}_{}", Name::suffix_str(*suffix)), false)
             }
             Name::Hint(h) => self.namer.fresh(h, false),
+            Name::Partial { of, callee, wrt, index } => {
+                let of = self.spelling(*of).unwrap_or_else(|| callee.clone());
+                let wrt = wrt.and_then(|w| self.spelling(w)).unwrap_or_else(|| index.to_string());
+                self.namer.fresh(&format!("d{of}_d{wrt}"), false)
+            }
         };
         self.chosen[v.index()] = Some(text.clone());
         Some(text)
@@ -155,6 +160,7 @@ pub fn unnumbered(f: &Func, v: Var) -> Option<(String, bool)> {
             Some((format!("{base}_{}", Name::suffix_str(*suffix)), false))
         }
         Name::Hint(h) => Some(((*h).to_owned(), false)),
+        Name::Partial { .. } => None,
     }
 }
 

@@ -235,6 +235,11 @@ impl Builder {
         self.push_stmt(stmt);
     }
 
+    /// `stmt` with its operands resolved (not those of its blocks), not yet emitted.
+    pub fn resolved_copy(&self, stmt: Stmt) -> Stmt {
+        self.resolved(stmt)
+    }
+
     /// Whether `op` is a variable defined by a copied statement.
     pub fn is_copied(&self, op: Operand) -> bool {
         self.resolve(op).var().is_some_and(|v| self.copied.contains(&v))
@@ -429,6 +434,15 @@ impl Builder {
             Stmt::If(mut b) => {
                 b.cond = rv(b.cond);
                 Stmt::If(b)
+            }
+            Stmt::Call(mut c) => {
+                for a in &mut c.args {
+                    if let crate::ir::Arg::Value { op, .. } = a {
+                        *op = r(*op);
+                    }
+                }
+                c.dirs = c.dirs.into_iter().map(r).collect();
+                Stmt::Call(c)
             }
             Stmt::Checkpoint(mut c) => {
                 c.state = c.state.into_iter().map(r).collect();

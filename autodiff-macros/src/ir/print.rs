@@ -29,6 +29,11 @@ fn spelled(f: &Func, v: Var) -> Option<String> {
             Some(format!("{}_{}", spelled(f, *of)?, Name::suffix_str(*suffix)))
         }
         Name::Hint(h) => Some((*h).to_owned()),
+        Name::Partial { of, callee, wrt, index } => {
+            let of = spelled(f, *of).unwrap_or_else(|| callee.clone());
+            let wrt = wrt.and_then(|w| spelled(f, w)).unwrap_or_else(|| index.to_string());
+            Some(format!("d{of}_d{wrt}"))
+        }
     }
 }
 
@@ -134,6 +139,27 @@ fn stmt(f: &Func, s: &Stmt, depth: usize, out: &mut String) {
                 out,
                 "{pad}}} -> {}",
                 l.outs.iter().map(|v| var(f, *v)).collect::<Vec<_>>().join(" ")
+            )
+        }
+        Stmt::Call(c) => {
+            let path = format!("{:?}", c.callee);
+            let args: Vec<String> = c
+                .args
+                .iter()
+                .map(|a| match a {
+                    crate::ir::Arg::Value { op, by_ref: true } => format!("&{}", operand(f, *op)),
+                    crate::ir::Arg::Value { op, by_ref: false } => operand(f, *op),
+                    crate::ir::Arg::Const(e) => format!("ext{}", e.0),
+                })
+                .collect();
+            let outs: Vec<String> = c.outs.iter().map(|v| var(f, *v)).collect();
+            writeln!(
+                out,
+                "{pad}{} = call {path} {:?} ({}) dirs ({})",
+                outs.join(" "),
+                c.kind,
+                args.join(", "),
+                operands(f, &c.dirs)
             )
         }
         Stmt::Checkpoint(c) => {

@@ -203,6 +203,39 @@ impl Verifier<'_> {
                 }
             }
             Stmt::Checkpoint(c) => self.checkpoint(c, at)?,
+            Stmt::Call(c) => self.call(c, at)?,
+        }
+        Ok(())
+    }
+
+    fn call(&mut self, c: &crate::ir::Call, at: &str) -> Result<(), String> {
+        use crate::ir::CallKind;
+        let f = self.f;
+        let values = c.values();
+        let m = values.len();
+        let (dirs, outs) = match c.kind {
+            CallKind::Value => (0, 1),
+            CallKind::Grad => (0, 1 + m),
+            CallKind::Jvp => (m, 2),
+            CallKind::Hvp => (m, 1 + 2 * m),
+        };
+        if c.dirs.len() != dirs || c.outs.len() != outs {
+            return Err(format!("{at}: a {:?} call of {m} values has {} directions and {} results", c.kind, c.dirs.len(), c.outs.len()));
+        }
+        for ((v, _), d) in values.iter().zip(&c.dirs) {
+            self.read(*d, Some(&f.operand_ty(*v)), at)?;
+        }
+        for (v, _) in &values {
+            self.read(*v, None, at)?;
+        }
+        for (k, o) in c.outs.iter().enumerate() {
+            // The value and its derivative along the directions are scalars; a partial has its
+            // argument's type.
+            let ty = match (c.kind, k) {
+                (_, 0) | (CallKind::Jvp, 1) => Ty::F64,
+                (_, k) => f.operand_ty(values[(k - 1) % m.max(1)].0),
+            };
+            self.typed(*o, &ty, at)?;
         }
         Ok(())
     }

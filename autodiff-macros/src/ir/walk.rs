@@ -2,7 +2,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{Block, Cond, Operand, Stmt, Var};
+use super::{Arg, Block, Cond, Operand, Stmt, Var};
 
 /// The variables a statement defines at its own level (not those inside its blocks).
 pub fn stmt_defs(s: &Stmt) -> Vec<Var> {
@@ -16,6 +16,7 @@ pub fn stmt_defs(s: &Stmt) -> Vec<Var> {
         Stmt::For(l) => l.outs.clone(),
         Stmt::If(b) => b.outs.clone(),
         Stmt::Checkpoint(c) => c.outs.clone(),
+        Stmt::Call(c) => c.outs.clone(),
     }
 }
 
@@ -56,6 +57,10 @@ pub fn reads(s: &Stmt) -> Vec<Operand> {
                 let free = free_vars_with(block, yields, HashSet::new());
                 out.extend(free.into_iter().map(Operand::Var));
             }
+        }
+        Stmt::Call(c) => {
+            out.extend(c.values().into_iter().map(|(op, _)| op));
+            out.extend(c.dirs.iter().copied());
         }
         Stmt::Checkpoint(c) => {
             out.extend(c.state.iter().copied());
@@ -166,6 +171,16 @@ fn substitute_stmt(s: &Stmt, map: &HashMap<Var, Operand>) -> Stmt {
             b.otherwise = substitute(&b.otherwise, map);
             b.else_yields = ops(&b.else_yields);
             Stmt::If(Box::new(b))
+        }
+        Stmt::Call(c) => {
+            let mut c = (**c).clone();
+            for a in &mut c.args {
+                if let Arg::Value { op: o, .. } = a {
+                    *o = op(o);
+                }
+            }
+            c.dirs = ops(&c.dirs);
+            Stmt::Call(Box::new(c))
         }
         Stmt::Checkpoint(c) => {
             let mut c = (**c).clone();

@@ -308,9 +308,12 @@ impl Lower<'_> {
             _ => None,
         };
         let Some(method) = method else {
+            if let Expr::Path(p) = &*c.func {
+                return self.user_call(c, p);
+            }
             self.cx.error_spanned(
                 &c.func,
-                "`#[grad]` does not support calls to functions; use `f64` methods such as `x.sin()` or `f64::sin(x)`",
+                "`#[grad]` supports calls of functions named by a path (`g(x)`, `module::g(x)`) and `f64` methods",
             );
             return Operand::Lit(0.0);
         };

@@ -111,7 +111,7 @@ impl Konst {
     }
 
     /// `tokens` at `prec`, reading what `parts` read.
-    fn combine(tokens: TokenStream, prec: Prec, parts: &[&Konst]) -> Self {
+    pub(super) fn combine(tokens: TokenStream, prec: Prec, parts: &[&Konst]) -> Self {
         let mut k = Konst { prec, ..Konst::atom(tokens) };
         for p in parts {
             k.absorb(p);
@@ -341,10 +341,15 @@ impl Lower<'_> {
 
     /// `k` as an `f64` constant operand.
     pub(super) fn ext(&mut self, k: Konst) -> Operand {
+        Operand::Ext(self.ext_id(k))
+    }
+
+    /// `k` as a constant of the function.
+    pub(super) fn ext_id(&mut self, k: Konst) -> ExtId {
         let id = ExtId(u32::try_from(self.b.func().exts.len()).unwrap_or(u32::MAX));
         let ext = Ext { tokens: k.tokens, prec: k.prec, params: k.params, loops: k.loops };
         self.b.func_mut().exts.push(ext);
-        Operand::Ext(id)
+        id
     }
 
     /// Whether `e` reads no value of the IR (it can be kept as a constant).

@@ -7,6 +7,7 @@
 mod arrays;
 mod assigned;
 mod body;
+mod call;
 mod cond;
 mod control;
 mod expr;

@@ -19,6 +19,29 @@ pub fn add(b: &mut Builder, ty: &Ty, x: Operand, y: Operand, name: Name) -> Oper
     })
 }
 
+/// `x · y` for two values of type `ty`: a product, or the sum of the element-wise products.
+pub fn dot(b: &mut Builder, ty: &Ty, x: Operand, y: Operand, name: Name) -> Operand {
+    let Some(shape) = ty.shape() else { return b.push_named(name, Prim::Mul, &[x, y]) };
+    let dims = shape.dims.clone();
+    nest(b, &dims, (Operand::Lit(0.0), Ty::F64), name, &mut Vec::new(), &mut |b, acc, index| {
+        let a = b.load(Name::temp(), x, index.to_vec());
+        let c = b.load(Name::temp(), y, index.to_vec());
+        let p = b.push(Prim::Mul, &[a, c]);
+        b.push(Prim::Add, &[acc, p])
+    })
+}
+
+/// `s · x` for a scalar `s` and a value `x` of type `ty` (each element, for an array).
+pub fn scale(b: &mut Builder, ty: &Ty, s: Operand, x: Operand, name: Name) -> Operand {
+    let Some(shape) = ty.shape() else { return b.push_named(name, Prim::Mul, &[s, x]) };
+    let dims = shape.dims.clone();
+    nest(b, &dims, (x, ty.clone()), name, &mut Vec::new(), &mut |b, acc, index| {
+        let e = b.load(Name::temp(), acc, index.to_vec());
+        let p = b.push(Prim::Mul, &[s, e]);
+        b.store(Name::temp(), acc, index.to_vec(), p)
+    })
+}
+
 /// The sum of the elements of `x`, of array type `ty`, named `name`.
 pub fn sum_elements(b: &mut Builder, ty: &Ty, x: Operand, name: Name) -> Operand {
     let dims = ty.shape().map(|s| s.dims.clone()).unwrap_or_default();

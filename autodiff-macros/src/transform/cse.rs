@@ -128,6 +128,18 @@ fn canon_stmt(s: &Stmt, local: &mut HashMap<Var, usize>, out: &mut String) {
             write!(out, "}}")
         }
         Stmt::Checkpoint(c) => write!(out, "checkpoint {:p};", &**c),
+        Stmt::Call(c) => {
+            let args: Vec<String> = c
+                .args
+                .iter()
+                .map(|a| match a {
+                    crate::ir::Arg::Value { op, by_ref } => format!("{by_ref}{}", canon_op(*op, local)),
+                    crate::ir::Arg::Const(e) => format!("e{}", e.0),
+                })
+                .collect();
+            let dirs: Vec<String> = c.dirs.iter().map(|d| canon_op(*d, local)).collect();
+            write!(out, "call {:?} {:?} ({}) ({});", c.callee, c.kind, args.join(","), dirs.join(","))
+        }
         Stmt::If(br) => {
             let _ = write!(out, "if {} {{", canon_op(Operand::Var(br.cond), local));
             canon_block(&br.then, &br.then_yields, local, out);
@@ -183,6 +195,10 @@ fn block(b: &mut Builder, stmts: &Block, regions: &mut Regions) {
                 let br =
                     Branch { cond, then, then_yields, otherwise, else_yields, ..(**br).clone() };
                 region(b, Stmt::If(Box::new(br)), regions);
+            }
+            Stmt::Call(_) => {
+                let s = b.resolved_copy(s.clone());
+                region(b, s, regions);
             }
             Stmt::Checkpoint(c) => {
                 let nested =

@@ -5,6 +5,7 @@ mod activity;
 mod additive;
 mod arrays;
 mod budget;
+mod calls;
 mod cleanup;
 mod cse;
 mod forward;
@@ -15,6 +16,7 @@ mod residual;
 mod reverse;
 
 pub use budget::{storage, total};
+pub use calls::grad_calls;
 pub use cleanup::{dead_code, select_outputs};
 pub use forward::forward;
 pub use fuse::fuse;

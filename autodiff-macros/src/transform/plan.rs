@@ -146,6 +146,10 @@ impl Planner<'_> {
                 }
                 need.extend(plan.free_needs.iter().copied());
             }
+            // The sweep of `g_grad`'s call multiplies by the partials it returned.
+            Stmt::Call(c) if self.active[c.outs[0].index()] => {
+                need.extend(c.outs.iter().skip(1).copied());
+            }
             Stmt::If(b) if b.outs.iter().any(|o| self.active[o.index()]) => {
                 need.insert(b.cond);
                 for block in [&b.then, &b.otherwise] {

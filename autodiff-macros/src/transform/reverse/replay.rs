@@ -62,6 +62,18 @@ impl Rev<'_> {
             Stmt::If(br) => return self.replay_branch(br, true),
             // Not in a primal (the reverse transform makes them).
             Stmt::Checkpoint(_) => return self.b.emit(s.clone()),
+            Stmt::Call(c) => {
+                let outs: Vec<Var> = c
+                    .outs
+                    .iter()
+                    .map(|o| self.b.fresh(self.f.name(*o).clone(), self.f.ty(*o).clone()))
+                    .collect();
+                self.b.emit(Stmt::Call(Box::new(crate::ir::Call { outs: outs.clone(), ..(**c).clone() })));
+                for (o, n) in c.outs.iter().zip(outs) {
+                    self.b.map(*o, Operand::Var(n));
+                }
+                return;
+            }
         };
         self.b.map(out, new);
     }

@@ -1,0 +1,68 @@
+//! Calls of other functions, `g(a, b)`: differentiated through `g`'s derivative functions
+//! (`g_grad`, `g_jvp`, `g_hvp`), whether `#[grad]` wrote them or the user did. A call that reads
+//! no differentiated value is a constant, and needs none of them.
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
+use syn::{Expr, ExprCall, ExprPath};
+
+use super::Lower;
+use super::konst::{Konst, Mode};
+use crate::ir::{Arg, Call, CallKind, Callee, Name, Operand, Prec, Stmt, Ty};
+
+impl Lower<'_> {
+    /// `g(args)` for a function `g` named by `p`.
+    pub(super) fn user_call(&mut self, c: &ExprCall, p: &ExprPath) -> Operand {
+        if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none()) {
+            self.cx.error_spanned(
+                &c.func,
+                "`#[grad]` supports calls of functions named by a plain path (`g`, `module::g`, `Self::g`), without generic arguments",
+            );
+            return Operand::Lit(0.0);
+        }
+        // Every argument constant: the call is a constant.
+        let consts: Option<Vec<Konst>> =
+            c.args.iter().map(|a| self.probe(|l| l.konst(a, Mode::Real)).ok()).collect();
+        if let Some(parts) = consts {
+            let (func, args) = (&c.func, parts.iter().map(|k| &k.tokens));
+            let refs: Vec<&Konst> = parts.iter().collect();
+            let k = Konst::combine(quote!(#func(#(#args),*)), Prec::Atom, &refs);
+            return self.ext(k);
+        }
+        let mut args = Vec::new();
+        for a in &c.args {
+            let (inner, by_ref) = match a {
+                Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
+                other => (other, false),
+            };
+            match self.probe(|l| l.konst(a, Mode::Real)) {
+                Ok(k) => args.push(Arg::Const(self.ext_id(k))),
+                Err(_) => {
+                    let op = self.expr(inner);
+                    if by_ref && !matches!(self.b.ty(op), Ty::Array(_)) {
+                        self.cx.error_spanned(a, "`#[grad]` passes arrays by reference to a called function, not `f64` values; write the value itself");
+                    }
+                    args.push(Arg::Value { op, by_ref });
+                }
+            }
+        }
+        let segments = &p.path.segments;
+        let Some(last) = segments.last() else { return Operand::Lit(0.0) };
+        let prefix: TokenStream = {
+            let leading = &p.path.leading_colon;
+            let rest = segments.iter().take(segments.len() - 1).map(|s| &s.ident);
+            quote!(#leading #(#rest ::)*)
+        };
+        let name = proc_macro2::Ident::new(&last.ident.to_string(), c.func.to_token_stream().into_iter().next().map_or(last.ident.span(), |t| t.span()));
+        let out = self.b.fresh(Name::temp(), Ty::F64);
+        let call = Call {
+            callee: Callee { prefix, name },
+            kind: CallKind::Value,
+            args,
+            dirs: Vec::new(),
+            outs: vec![out],
+        };
+        self.b.emit(Stmt::Call(Box::new(call)));
+        Operand::Var(out)
+    }
+}

@@ -1,0 +1,56 @@
+//! Calls ready for the reverse transform: each call whose arguments carry a differentiated value
+//! runs `g_grad` instead of `g`, so that the forward pass gets the value and its partial
+//! derivatives from one call, and the sweep only multiplies (the callee is never run twice for
+//! one call).
+
+use super::activity::varied;
+use crate::ir::{Block, Branch, Builder, Call, CallKind, Checkpoint, Func, Loop, Name, Stmt};
+
+/// `f` with its calls of differentiated values turned into `g_grad` calls.
+pub fn grad_calls(f: &Func) -> Func {
+    let varied = varied(f);
+    let mut b = Builder::derive_from(f);
+    let body = block(&mut b, &f.body, &varied);
+    let mut out = b.finish(f.outputs.clone());
+    out.body = body;
+    out
+}
+
+fn block(b: &mut Builder, stmts: &Block, varied: &[bool]) -> Block {
+    stmts.iter().map(|s| stmt(b, s, varied)).collect()
+}
+
+fn stmt(b: &mut Builder, s: &Stmt, varied: &[bool]) -> Stmt {
+    match s {
+        Stmt::Call(c) if c.kind == CallKind::Value => {
+            let values = c.values();
+            if !values.iter().any(|(op, _)| op.var().is_some_and(|v| varied[v.index()])) {
+                return s.clone();
+            }
+            let of = c.outs[0];
+            let mut outs = vec![of];
+            for (index, (op, _)) in values.iter().enumerate() {
+                let name = Name::Partial {
+                    of,
+                    callee: c.callee.name.to_string(),
+                    wrt: op.var(),
+                    index,
+                };
+                outs.push(b.fresh(name, b.ty(*op)));
+            }
+            Stmt::Call(Box::new(Call { kind: CallKind::Grad, outs, ..(**c).clone() }))
+        }
+        Stmt::For(l) => Stmt::For(Box::new(Loop { body: block(b, &l.body, varied), ..(**l).clone() })),
+        Stmt::If(br) => Stmt::If(Box::new(Branch {
+            then: block(b, &br.then, varied),
+            otherwise: block(b, &br.otherwise, varied),
+            ..(**br).clone()
+        })),
+        Stmt::Checkpoint(c) => Stmt::Checkpoint(Box::new(Checkpoint {
+            step: block(b, &c.step, varied),
+            back: block(b, &c.back, varied),
+            ..(**c).clone()
+        })),
+        other => other.clone(),
+    }
+}
