@@ -26,7 +26,8 @@ fn a_chain_of_three_calls_against_its_closed_forms() {
         let (gx, gy) = (hd * y, hd * x + y.exp());
         let (gxx, gxy, gyy) = (hdd * y * y, hdd * x * y + hd, hdd * x * x + y.exp());
         // f = L(g) H(y), L = ln(1 + g²)
-        let (l, l1, l2) = ((g * g).ln_1p(), 2.0 * g / (1.0 + g * g), 2.0 * (1.0 - g * g) / (1.0 + g * g).powi(2));
+        let (l, l1, l2) =
+            ((g * g).ln_1p(), 2.0 * g / (1.0 + g * g), 2.0 * (1.0 - g * g) / (1.0 + g * g).powi(2));
         let (hy, hy1, hy2) = h3(y);
         let (fx, fy) = (l1 * gx * hy, l1 * gy * hy + l * hy1);
         let fxx = (l2 * gx * gx + l1 * gxx) * hy;
@@ -93,7 +94,8 @@ fn calls_inside_loops_and_with_array_arguments() {
     let sig = |z: f64| 1.0 / (1.0 + (-z).exp());
     let (value, grad) = softplus_ring_grad(x);
     assert_eq!(value, softplus_ring(x));
-    let expected: [f64; 5] = std::array::from_fn(|j| sig(x[j]) * x[(j + 1) % 5] + sp(x[(j + 4) % 5]));
+    let expected: [f64; 5] =
+        std::array::from_fn(|j| sig(x[j]) * x[(j + 1) % 5] + sp(x[(j + 4) % 5]));
     close("ring gradient", &grad, &expected, 1e-12);
     let v = [1.0, 0.0, -1.0, 0.5, 2.0];
     let (_, _, hv) = softplus_ring_hvp(x, v);

@@ -4,9 +4,17 @@
 fn ui() {
     let t = trybuild::TestCases::new();
     // One glob per category, listed explicitly so that `pass/` is not run as compile-fail.
-    for category in
-        ["attr", "body", "control_flow", "expr", "modes", "multiple", "signature", "storage"]
-    {
+    for category in [
+        "attr",
+        "body",
+        "calls",
+        "control_flow",
+        "expr",
+        "modes",
+        "multiple",
+        "signature",
+        "storage",
+    ] {
         t.compile_fail(format!("tests/ui/{category}/*.rs"));
     }
     t.pass("tests/ui/pass/*.rs");

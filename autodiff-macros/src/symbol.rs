@@ -200,6 +200,8 @@ pub const HESSIAN_COPY_CHECK: &str = "assert_copy";
 /// levels that only relax (`allow`), conditional compilation, and what the user says about how
 /// the function is used or compiled. (`#[doc(hidden)]` is carried too; doc comments are not.)
 pub const INHERITED_ATTRS: &[&str] = &["allow", "cfg", "inline", "cold", DEPRECATED, "must_use"];
+/// Conditional compilation, which a stand-in shares with `f`.
+pub const CFG: &str = "cfg";
 /// The attribute that marks `f` (and so its derivatives) deprecated.
 pub const DEPRECATED: &str = "deprecated";
 /// The `doc` attribute and the one argument of it that the generated functions carry.

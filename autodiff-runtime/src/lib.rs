@@ -25,6 +25,7 @@
 
 pub mod check;
 mod flat;
+mod missing;
 pub mod revolve;
 mod stack;
 
@@ -32,6 +33,7 @@ mod stack;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::flat::Flat;
+    pub use crate::missing::{HvpGenerated, JvpGenerated, ScalarCallee};
     pub use crate::revolve::revolve;
     pub use crate::stack::check_stack;
 }

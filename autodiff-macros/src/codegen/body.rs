@@ -344,6 +344,11 @@ impl<'a> Renderer<'a> {
                 quote!((#y, #g, #h))
             }
         };
+        // The arguments are located at the call (keeping their hygiene), so that an error about
+        // the call (a derivative function not generated) points there.
+        let at = base.span();
+        let args: Vec<TokenStream> = args.map(|t| located_at(t, at)).collect();
+        let dirs: Vec<TokenStream> = dirs.map(|t| located_at(t, at)).collect();
         quote!(let #pattern = #prefix #name(#(#args,)* #(#dirs),*);)
     }
 
@@ -516,6 +521,23 @@ impl<'a> Renderer<'a> {
     pub fn value(&self, op: Operand) -> TokenStream {
         self.operand(op).tokens
     }
+}
+
+/// `tokens` located at `span`, each keeping what its name resolves to.
+fn located_at(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut t| {
+            if let proc_macro2::TokenTree::Group(g) = &t {
+                let mut inner =
+                    proc_macro2::Group::new(g.delimiter(), located_at(g.stream(), span));
+                inner.set_span(g.span().located_at(span));
+                return proc_macro2::TokenTree::Group(inner);
+            }
+            t.set_span(t.span().located_at(span));
+            t
+        })
+        .collect()
 }
 
 /// Whether `tokens` are one `if` statement (written `else if` after an `else`).

@@ -378,6 +378,51 @@ impl Context<'_> {
         out
     }
 
+    /// A stand-in for a derivative function `#[grad]` does not generate here (`f_jvp` without
+    /// `jvp`, ...): calling it, as a caller's derivatives do through a call of `f`, is a compile
+    /// error at the call that says how to get the real one. It takes any arguments and never
+    /// returns.
+    pub fn stand_in(&self, kind: Kind, arity: usize, f: &Func) -> TokenStream {
+        let bound = match kind {
+            Kind::Jvp => quote!(::autodiff_runtime::__private::JvpGenerated),
+            Kind::Hvp => quote!(::autodiff_runtime::__private::HvpGenerated),
+            Kind::Grad | Kind::Vjp => quote!(::autodiff_runtime::__private::ScalarCallee),
+        };
+        let vis = &self.item.vis;
+        let ident = signature::fn_ident(&self.item.sig.ident, kind.suffix());
+        let types: Vec<Ident> = (0..arity.max(1)).map(|k| quote::format_ident!("T{}", k)).collect();
+        let first = &types[0];
+        let rest = &types[1..];
+        let cfgs = self.item.attrs.iter().filter(|a| a.path().is_ident(symbol::CFG));
+        let doc = format!(
+            " Not generated: `{ident}` is a stand-in whose call is a compile error saying how to get it."
+        );
+        // The real function's return type, so that its caller type-checks past the one error.
+        let value = match &self.item.sig.output {
+            syn::ReturnType::Type(_, t) => t.to_token_stream(),
+            syn::ReturnType::Default => quote!(()),
+        };
+        let grads: Vec<TokenStream> = f.active.iter().map(|a| signature::ty(f.ty(*a))).collect();
+        let grad = match grads.as_slice() {
+            [one] => one.clone(),
+            many => quote!((#(#many),*)),
+        };
+        let ret = match kind {
+            Kind::Jvp => quote!((#value, #value)),
+            Kind::Hvp => quote!((#value, #grad, #grad)),
+            Kind::Grad | Kind::Vjp => quote!((f64, #grad)),
+        };
+        quote! {
+            #[doc = #doc]
+            #[doc(hidden)]
+            #(#cfgs)*
+            #[allow(dead_code, clippy::too_many_arguments)]
+            #vis fn #ident<#first: #bound, #(#rest),*>(_: #first, #(_: #rest),*) -> #ret {
+                ::core::panic!()
+            }
+        }
+    }
+
     /// `f_jacobian_mode() -> &'static str`: which mode `f_jacobian` uses.
     fn mode_fn(&self, body: &TokenStream) -> TokenStream {
         let vis = &self.item.vis;

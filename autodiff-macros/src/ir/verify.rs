@@ -220,7 +220,12 @@ impl Verifier<'_> {
             CallKind::Hvp => (m, 1 + 2 * m),
         };
         if c.dirs.len() != dirs || c.outs.len() != outs {
-            return Err(format!("{at}: a {:?} call of {m} values has {} directions and {} results", c.kind, c.dirs.len(), c.outs.len()));
+            return Err(format!(
+                "{at}: a {:?} call of {m} values has {} directions and {} results",
+                c.kind,
+                c.dirs.len(),
+                c.outs.len()
+            ));
         }
         for ((v, _), d) in values.iter().zip(&c.dirs) {
             self.read(*d, Some(&f.operand_ty(*v)), at)?;

@@ -89,6 +89,7 @@ impl Lower<'_> {
                 ty_text(ty),
                 s.dims.len()
             ),
+            Ty::F64 => "this indexes an `f64`, which is not an array (a value computed by a call is an `f64`: `#[grad]` functions call only functions returning one `f64`)".to_owned(),
             _ => format!("this indexes a value of type `{}`, which is not an array", ty_text(ty)),
         };
         self.cx.error_spanned(e, message);

@@ -53,7 +53,10 @@ impl Lower<'_> {
             let rest = segments.iter().take(segments.len() - 1).map(|s| &s.ident);
             quote!(#leading #(#rest ::)*)
         };
-        let name = proc_macro2::Ident::new(&last.ident.to_string(), c.func.to_token_stream().into_iter().next().map_or(last.ident.span(), |t| t.span()));
+        let name = proc_macro2::Ident::new(
+            &last.ident.to_string(),
+            c.func.to_token_stream().into_iter().next().map_or(last.ident.span(), |t| t.span()),
+        );
         let out = self.b.fresh(Name::temp(), Ty::F64);
         let call = Call {
             callee: Callee { prefix, name },

@@ -151,6 +151,13 @@ impl Lower<'_> {
             Expr::MethodCall(m) => self.method(e, m),
             Expr::Call(c) => self.call(c),
             Expr::Index(i) => self.index(e, i),
+            Expr::Field(f) if matches!(&*f.base, Expr::Call(_) | Expr::MethodCall(_)) => {
+                self.cx.error_spanned(
+                    e,
+                    "`#[grad]` does not read fields of a call's result: to differentiate through a function, call the function itself (`g(x)`, not `g_grad(x).0`); its derivatives are found by name",
+                );
+                Operand::Lit(0.0)
+            }
             Expr::Field(_) => self.passive(e, "field access"),
             Expr::If(i) => self.branch(i, true).unwrap_or(Operand::Lit(0.0)),
             Expr::Block(b) if b.label.is_none() => {

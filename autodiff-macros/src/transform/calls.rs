@@ -30,17 +30,15 @@ fn stmt(b: &mut Builder, s: &Stmt, varied: &[bool]) -> Stmt {
             let of = c.outs[0];
             let mut outs = vec![of];
             for (index, (op, _)) in values.iter().enumerate() {
-                let name = Name::Partial {
-                    of,
-                    callee: c.callee.name.to_string(),
-                    wrt: op.var(),
-                    index,
-                };
+                let name =
+                    Name::Partial { of, callee: c.callee.name.to_string(), wrt: op.var(), index };
                 outs.push(b.fresh(name, b.ty(*op)));
             }
             Stmt::Call(Box::new(Call { kind: CallKind::Grad, outs, ..(**c).clone() }))
         }
-        Stmt::For(l) => Stmt::For(Box::new(Loop { body: block(b, &l.body, varied), ..(**l).clone() })),
+        Stmt::For(l) => {
+            Stmt::For(Box::new(Loop { body: block(b, &l.body, varied), ..(**l).clone() }))
+        }
         Stmt::If(br) => Stmt::If(Box::new(Branch {
             then: block(b, &br.then, varied),
             otherwise: block(b, &br.otherwise, varied),

@@ -133,12 +133,21 @@ fn canon_stmt(s: &Stmt, local: &mut HashMap<Var, usize>, out: &mut String) {
                 .args
                 .iter()
                 .map(|a| match a {
-                    crate::ir::Arg::Value { op, by_ref } => format!("{by_ref}{}", canon_op(*op, local)),
+                    crate::ir::Arg::Value { op, by_ref } => {
+                        format!("{by_ref}{}", canon_op(*op, local))
+                    }
                     crate::ir::Arg::Const(e) => format!("e{}", e.0),
                 })
                 .collect();
             let dirs: Vec<String> = c.dirs.iter().map(|d| canon_op(*d, local)).collect();
-            write!(out, "call {:?} {:?} ({}) ({});", c.callee, c.kind, args.join(","), dirs.join(","))
+            write!(
+                out,
+                "call {:?} {:?} ({}) ({});",
+                c.callee,
+                c.kind,
+                args.join(","),
+                dirs.join(",")
+            )
         }
         Stmt::If(br) => {
             let _ = write!(out, "if {} {{", canon_op(Operand::Var(br.cond), local));

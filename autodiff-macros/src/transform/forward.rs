@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 
 use super::activity::varied;
-use super::{sum, zero};
 use super::arrays::dot;
+use super::{sum, zero};
 use crate::ir::{
     Block, Branch, Builder, Call, CallKind, Carry, Checkpoint, Func, Loop, Name, Operand, Prim,
     Stmt, Suffix, Ty, Var,
@@ -173,7 +173,12 @@ impl Tangent<'_> {
             CallKind::Value => {
                 let dot = self.b.fresh(self.name(y), Ty::F64);
                 let outs = vec![y, dot];
-                self.b.emit(Stmt::Call(Box::new(Call { kind: CallKind::Jvp, dirs, outs, ..c.clone() })));
+                self.b.emit(Stmt::Call(Box::new(Call {
+                    kind: CallKind::Jvp,
+                    dirs,
+                    outs,
+                    ..c.clone()
+                })));
                 self.dots.insert(y, Operand::Var(dot));
             }
             CallKind::Grad => {

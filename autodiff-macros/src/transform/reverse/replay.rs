@@ -68,7 +68,10 @@ impl Rev<'_> {
                     .iter()
                     .map(|o| self.b.fresh(self.f.name(*o).clone(), self.f.ty(*o).clone()))
                     .collect();
-                self.b.emit(Stmt::Call(Box::new(crate::ir::Call { outs: outs.clone(), ..(**c).clone() })));
+                self.b.emit(Stmt::Call(Box::new(crate::ir::Call {
+                    outs: outs.clone(),
+                    ..(**c).clone()
+                })));
                 for (o, n) in c.outs.iter().zip(outs) {
                     self.b.map(*o, Operand::Var(n));
                 }
