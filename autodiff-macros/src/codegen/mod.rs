@@ -412,12 +412,18 @@ impl Context<'_> {
             Kind::Hvp => quote!((#value, #grad, #grad)),
             Kind::Grad | Kind::Vjp => quote!((f64, #grad)),
         };
+        // The function's own generic parameters, which its types may name; lifetimes first.
+        let generics = &self.item.sig.generics;
+        let lifetimes = generics.lifetimes();
+        let others =
+            generics.params.iter().filter(|p| !matches!(p, syn::GenericParam::Lifetime(_)));
+        let clause = &generics.where_clause;
         quote! {
             #[doc = #doc]
             #[doc(hidden)]
             #(#cfgs)*
             #[allow(dead_code, clippy::too_many_arguments)]
-            #vis fn #ident<#first: #bound, #(#rest),*>(_: #first, #(_: #rest),*) -> #ret {
+            #vis fn #ident<#(#lifetimes,)* #(#others,)* #first: #bound, #(#rest),*>(_: #first, #(_: #rest),*) -> #ret #clause {
                 ::core::panic!()
             }
         }

@@ -21,7 +21,9 @@ fn chain(n: usize) -> TokenStream {
 fn generated(item: TokenStream) -> Vec<(String, Vec<Stmt>)> {
     let file: syn::File = syn::parse2(expand(quote!(hvp), item)).expect("an expansion parses");
     let fns = file.items.into_iter().filter_map(|item| match item {
-        syn::Item::Fn(f) if f.sig.ident != "f" => Some((f.sig.ident.to_string(), f.block.stmts)),
+        syn::Item::Fn(f) if f.sig.ident != "f" && !super::is_stand_in(&f) => {
+            Some((f.sig.ident.to_string(), f.block.stmts))
+        }
         _ => None,
     });
     fns.collect()

@@ -15,6 +15,7 @@ mod size;
 mod snapshots;
 
 use proc_macro2::TokenStream;
+use quote::ToTokens;
 
 /// The expansion of `#[grad(attr)] item`, formatted like `cargo expand` shows it.
 pub fn expand_pretty(attr: TokenStream, item: TokenStream) -> String {
@@ -23,4 +24,10 @@ pub fn expand_pretty(attr: TokenStream, item: TokenStream) -> String {
         Ok(file) => prettyplease::unparse(&file),
         Err(e) => format!("unparsable expansion ({e}):\n{tokens}"),
     }
+}
+
+/// Whether `f` is a stand-in for a derivative `#[grad]` was not asked for (its doc says so).
+pub fn is_stand_in(f: &syn::ItemFn) -> bool {
+    let doc = |a: &&syn::Attribute| a.path().is_ident("doc");
+    f.attrs.iter().filter(doc).any(|a| a.to_token_stream().to_string().contains("is a stand-in"))
 }

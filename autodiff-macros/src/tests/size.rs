@@ -18,13 +18,16 @@ fn count(tokens: TokenStream) -> usize {
         .sum()
 }
 
-/// Token counts of each generated function in an expansion, by name suffix.
+/// Token counts of each generated function in an expansion, by name suffix (stand-ins, which
+/// are `#[doc(hidden)]`, left out).
 fn sizes(expansion: TokenStream) -> Vec<(String, usize)> {
     let Ok(file) = syn::parse2::<syn::File>(expansion) else { return Vec::new() };
     file.items
         .into_iter()
         .filter_map(|item| match item {
-            syn::Item::Fn(f) => Some((f.sig.ident.to_string(), count(f.block.to_token_stream()))),
+            syn::Item::Fn(f) if !super::is_stand_in(&f) => {
+                Some((f.sig.ident.to_string(), count(f.block.to_token_stream())))
+            }
             _ => None,
         })
         .collect()
@@ -34,8 +37,9 @@ fn size_of(sizes: &[(String, usize)], suffix: &str) -> usize {
     sizes.iter().find(|(n, _)| n.ends_with(suffix)).map_or(0, |(_, s)| *s)
 }
 
-/// Every `#[grad]` function of the corpus crate (`../src/*.rs`), without its attribute.
-fn corpus() -> Vec<syn::ItemFn> {
+/// Every `#[grad]` function of the corpus crate (`../src/*.rs`), without its attribute, and the
+/// attribute's arguments with `hvp` added.
+fn corpus() -> Vec<(TokenStream, syn::ItemFn)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../src");
     let mut fns = Vec::new();
     let mut files: Vec<_> = std::fs::read_dir(dir).into_iter().flatten().flatten().collect();
@@ -47,8 +51,19 @@ fn corpus() -> Vec<syn::ItemFn> {
         while let Some(item) = items.pop() {
             match item {
                 syn::Item::Fn(mut f) if f.attrs.iter().any(|a| a.path().is_ident("grad")) => {
+                    let attr = f.attrs.iter().find(|a| a.path().is_ident("grad"));
+                    let args = match attr.map(|a| &a.meta) {
+                        Some(syn::Meta::List(list)) => list.tokens.clone(),
+                        _ => TokenStream::new(),
+                    };
+                    let has_hvp = args.clone().into_iter().any(|t| t.to_string() == "hvp");
+                    let args = match () {
+                        _ if has_hvp => args,
+                        _ if args.is_empty() => quote!(hvp),
+                        _ => quote!(#args, hvp),
+                    };
                     f.attrs.retain(|a| !a.path().is_ident("grad"));
-                    fns.push(f);
+                    fns.push((args, f));
                 }
                 syn::Item::Mod(m) => items.extend(m.content.map(|c| c.1).unwrap_or_default()),
                 _ => {}
@@ -63,8 +78,8 @@ fn hvp_is_a_small_constant_times_grad_over_the_corpus() {
     let mut rows = Vec::new();
     // Functions returning several values have no gradient or HVP.
     let scalar = |f: &syn::ItemFn| matches!(&f.sig.output, syn::ReturnType::Type(_, t) if quote::ToTokens::to_token_stream(t).to_string() == "f64");
-    for f in corpus().into_iter().filter(scalar) {
-        let generated = sizes(expand(quote!(hvp), f.to_token_stream()));
+    for (args, f) in corpus().into_iter().filter(|(_, f)| scalar(f)) {
+        let generated = sizes(expand(args, f.to_token_stream()));
         let (grad, hvp) = (size_of(&generated, "_grad"), size_of(&generated, "_hvp"));
         assert!(grad > 0 && hvp > 0, "`{}` did not expand", f.sig.ident);
         rows.push((f.sig.ident.to_string(), f.block.stmts.len(), grad, hvp));

@@ -30,6 +30,28 @@ fn lesson_example_grad() {
             let t1_bar = 1.0 + t2;
             (p + t1, (t1_bar, t1))
         }
+        /// Not generated: `f_jvp` is a stand-in whose call is a compile error saying how to get it.
+        #[doc(hidden)]
+        #[allow(dead_code, clippy::too_many_arguments)]
+        pub fn f_jvp<T0: ::autodiff_runtime::__private::JvpGenerated, T1, T2, T3>(
+            _: T0,
+            _: T1,
+            _: T2,
+            _: T3,
+        ) -> (f64, f64) {
+            ::core::panic!()
+        }
+        /// Not generated: `f_hvp` is a stand-in whose call is a compile error saying how to get it.
+        #[doc(hidden)]
+        #[allow(dead_code, clippy::too_many_arguments)]
+        pub fn f_hvp<T0: ::autodiff_runtime::__private::HvpGenerated, T1, T2, T3>(
+            _: T0,
+            _: T1,
+            _: T2,
+            _: T3,
+        ) -> (f64, (f64, f64), (f64, f64)) {
+            ::core::panic!()
+        }
     "#]].assert_eq(&out);
 }
 
@@ -137,6 +159,28 @@ fn adjoints_are_named_after_the_version_they_belong_to() {
             let y_bar = s_2_bar * s;
             let x_bar = s_1_1_bar * t0 + s_bar * x.cos();
             (t1, (x_bar, y_bar))
+        }
+        /// Not generated: `f_jvp` is a stand-in whose call is a compile error saying how to get it.
+        #[doc(hidden)]
+        #[allow(dead_code, clippy::too_many_arguments)]
+        fn f_jvp<T0: ::autodiff_runtime::__private::JvpGenerated, T1, T2, T3>(
+            _: T0,
+            _: T1,
+            _: T2,
+            _: T3,
+        ) -> (f64, f64) {
+            ::core::panic!()
+        }
+        /// Not generated: `f_hvp` is a stand-in whose call is a compile error saying how to get it.
+        #[doc(hidden)]
+        #[allow(dead_code, clippy::too_many_arguments)]
+        fn f_hvp<T0: ::autodiff_runtime::__private::HvpGenerated, T1, T2, T3>(
+            _: T0,
+            _: T1,
+            _: T2,
+            _: T3,
+        ) -> (f64, (f64, f64), (f64, f64)) {
+            ::core::panic!()
         }
     "#]].assert_eq(&out);
 }
