@@ -50,7 +50,10 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 return with_item(cx.into_compile_errors(), item);
             }
             let cx = Context { item: &item_fn, params: &lowered.params, budget };
-            let mut out = item;
+            // `f` is annotated for its derivatives: using only them is using it. (rustc's
+            // `dead_code` lint does not report the generated functions, whose spans come from
+            // the macro, so an annotated function that nothing uses goes unreported.)
+            let mut out = quiet_unless_user_says(&item_fn, item);
             let kind = if vector { Kind::Vjp } else { Kind::Grad };
             out.extend(cx.derivative(kind, &derived.grad));
             if let Some(jvp) = &derived.jvp {
@@ -86,6 +89,16 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             );
             with_item(quote!(::core::compile_error!(#message);), item)
         }
+    }
+}
+
+/// `item` with `#[allow(dead_code)]`, unless its own attributes already name that lint (an
+/// `#[expect(dead_code)]` must stay fulfilled).
+fn quiet_unless_user_says(item_fn: &syn::ItemFn, item: TokenStream) -> TokenStream {
+    let names_it = |a: &syn::Attribute| a.meta.to_token_stream().to_string().contains("dead_code");
+    match item_fn.attrs.iter().any(names_it) {
+        true => item,
+        false => quote!(#[allow(dead_code)] #item),
     }
 }
 

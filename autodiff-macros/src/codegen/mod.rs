@@ -440,6 +440,7 @@ impl Context<'_> {
         quote! {
             #[doc = #doc]
             #(#inherited)*
+            #[allow(dead_code)]
             #vis const fn #ident #generics() -> &'static str {
                 #body
             }

@@ -17,6 +17,7 @@ fn lesson_example_grad() {
         },
     );
     expect![[r#"
+        #[allow(dead_code)]
         pub fn f(t1: f64, t2: f64) -> f64 {
             let p = t1 * t2;
             p + t1
@@ -66,6 +67,7 @@ fn lesson_example_all_modes() {
         },
     );
     expect![[r#"
+        #[allow(dead_code)]
         fn g(x1: f64, x2: f64) -> f64 {
             x1.ln() + x1 * x2 - x2.sin()
         }
@@ -134,6 +136,7 @@ fn adjoints_are_named_after_the_version_they_belong_to() {
         },
     );
     expect![[r#"
+        #[allow(dead_code)]
         fn f(x: f64, y: f64) -> f64 {
             let mut s = x.sin();
             s *= y;
