@@ -50,3 +50,42 @@ pub fn oscillator_steps(x0: f64, v0: f64, gamma: f64, dt: f64, steps: usize) -> 
     }
     0.5 * (x * x + v * v)
 }
+
+/// The energy `Σ uᵢ²` of a 1-D reaction-diffusion chain `uᵢ′ = κ (uᵢ₋₁ − 2uᵢ + uᵢ₊₁) − uᵢ³`
+/// (fixed ends at 0) after explicit Euler steps of `dt`: the function every nested-loop function of
+/// this module shares. The outer loop over time carries the array `u`; the inner loops over the
+/// chain compute each step.
+macro_rules! chain {
+    ($name:ident, $steps:expr, $($option:tt)*) => {
+        #[doc = concat!(
+            "The energy of a reaction-diffusion chain of 8 sites after ", stringify!($steps),
+            " explicit Euler steps of `dt` with diffusion `kappa`, from `u0`."
+        )]
+        #[grad($($option)*)]
+        pub fn $name(u0: [f64; 8], kappa: f64, dt: f64) -> f64 {
+            let mut u = u0;
+            for _ in 0..$steps {
+                let mut next = [0.0; 8];
+                for i in 0..8 {
+                    let mut lap = -2.0 * u[i];
+                    if i > 0 {
+                        lap += u[i - 1];
+                    }
+                    if i < 7 {
+                        lap += u[i + 1];
+                    }
+                    next[i] = u[i] + dt * (kappa * lap - u[i] * u[i] * u[i]);
+                }
+                u = next;
+            }
+            let mut energy = 0.0;
+            for i in 0..8 {
+                energy += u[i] * u[i];
+            }
+            energy
+        }
+    };
+}
+
+chain!(chain_stored, 2_000, hvp);
+chain!(chain_checkpointed, 2_000, hvp, checkpoint(s = 8));

@@ -151,3 +151,19 @@ pub fn raw_constant(x: f64, r#ref: &[f64], r#in: i32) -> f64 {
 pub extern "C" fn exported(x: f64, y: f64) -> f64 {
     x * y + x.sin()
 }
+
+/// `k³ (u₀ + u₁)` by replacing the whole array `u` with an array built by an inner loop that
+/// reads `u`: the generated code lost the assignment `u = next` (an outer loop's variable shared
+/// storage with the inner loop's result, which the inner loop's own variable could not share).
+#[grad(jvp, hvp)]
+pub fn replaced_array(u0: [f64; 2], k: f64) -> f64 {
+    let mut u = u0;
+    for _ in 0..3 {
+        let mut next = [0.0; 2];
+        for i in 0..2 {
+            next[i] = u[i] * k;
+        }
+        u = next;
+    }
+    u[0] + u[1]
+}

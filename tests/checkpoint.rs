@@ -124,3 +124,52 @@ fn the_recomputation_is_what_the_binomial_formula_says() {
         assert_eq!(schedule_steps(n, s), r * n - binomial(s + r, r - 1), "n = {n}, s = {s}");
     }
 }
+
+/// The chain's point: a bump in the middle, diffusion 0.5, step 0.01 (stable: κ dt = 0.005).
+const U0: [f64; 8] = [0.0, 0.2, 0.6, 1.0, 0.9, 0.5, 0.1, 0.0];
+const KAPPA: f64 = 0.5;
+const DT: f64 = 0.01;
+
+/// `(u0, kappa, dt)` as one slice of 10, and back.
+fn chain_point(p: &[f64]) -> ([f64; 8], f64, f64) {
+    (std::array::from_fn(|i| p[i]), p[8], p[9])
+}
+
+fn chain_flat(g: ([f64; 8], f64, f64)) -> Vec<f64> {
+    g.0.iter().copied().chain([g.1, g.2]).collect()
+}
+
+#[test]
+fn a_checkpointed_outer_loop_over_inner_loops_equals_the_stored_sweep() {
+    let stored = chain_stored_grad(U0, KAPPA, DT);
+    assert_eq!(chain_checkpointed_grad(U0, KAPPA, DT), stored);
+    let v = ([0.3, -1.0, 0.5, 0.2, -0.1, 0.7, 0.4, -0.6], 0.2, 0.01);
+    assert_eq!(
+        chain_checkpointed_hvp(U0, KAPPA, DT, v.0, v.1, v.2),
+        chain_stored_hvp(U0, KAPPA, DT, v.0, v.1, v.2)
+    );
+}
+
+#[test]
+fn a_checkpointed_outer_loop_against_finite_differences() {
+    let p: Vec<f64> = chain_flat((U0, KAPPA, DT));
+    let f = |p: &[f64]| {
+        let (u, k, d) = chain_point(p);
+        chain_checkpointed(u, k, d)
+    };
+    let grad = |p: &[f64]| {
+        let (u, k, d) = chain_point(p);
+        chain_flat(chain_checkpointed_grad(u, k, d).1)
+    };
+    let tol = Tolerance { epsilon: 1e-6, max_relative: 1e-6 };
+    if let Err(e) = autodiff_runtime::check_gradient(f, &p, &grad(&p), tol) {
+        panic!("gradient: {e}");
+    }
+    let v = [0.3, -1.0, 0.5, 0.2, -0.1, 0.7, 0.4, -0.6, 0.2, 0.01];
+    let (u, k, d) = chain_point(&p);
+    let (vu, vk, vd) = chain_point(&v);
+    let hv = chain_flat(chain_checkpointed_hvp(u, k, d, vu, vk, vd).2);
+    if let Err(e) = autodiff_runtime::check_hvp(grad, &p, &v, &hv, tol) {
+        panic!("H·v: {e}");
+    }
+}

@@ -178,3 +178,14 @@ fn extern_functions_get_rust_derivatives() {
     assert_relative_eq!(h[0][0], -x.sin(), max_relative = 1e-15);
     assert_eq!([h[0][1], h[1][0], h[1][1]], [1.0, 1.0, 0.0]);
 }
+
+#[test]
+fn an_array_replaced_by_one_an_inner_loop_builds() {
+    // f = k³ (u₀ + u₁): ∇f = ([k³, k³], 3k² (u₀ + u₁)); H·v = ([3k² v_k; 2], 3k² (v₀ + v₁) + 6k (u₀ + u₁) v_k).
+    let (u, k) = ([1.0, 2.0], 2.0);
+    assert_eq!(replaced_array(u, k), 24.0);
+    assert_eq!(replaced_array_grad(u, k), (24.0, ([8.0, 8.0], 36.0)));
+    assert_eq!(replaced_array_jvp(u, k, [1.0, 0.0], 0.5), (24.0, 8.0 + 18.0));
+    let (_, _, hv) = replaced_array_hvp(u, k, [1.0, -1.0], 0.5);
+    assert_eq!(hv, ([6.0, 6.0], 0.0 + 36.0 * 0.5));
+}

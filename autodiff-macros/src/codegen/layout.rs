@@ -296,6 +296,16 @@ pub fn layout(f: &Func) -> Layout {
         sets: (0..f.names.len()).map(|i| vec![Var(i as u32)]).collect(),
         of: (0..f.names.len()).collect(),
     };
+    // A loop's result is its carried variable after the last iteration: the two share a slot
+    // whatever else joins it, so they are joined first (an outer loop must not claim an inner
+    // loop's result first, when the inner loop's variable overlaps the outer one's).
+    for e in &events {
+        if let Event::Loop { carried, .. } = e {
+            for (param, _, _, out) in carried {
+                c.union(*param, *out);
+            }
+        }
+    }
     for e in &events {
         c.event(e);
     }
