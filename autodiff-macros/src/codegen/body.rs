@@ -349,7 +349,32 @@ impl<'a> Renderer<'a> {
         let at = base.span();
         let args: Vec<TokenStream> = args.map(|t| located_at(t, at)).collect();
         let dirs: Vec<TokenStream> = dirs.map(|t| located_at(t, at)).collect();
-        quote!(let #pattern = #prefix #name(#(#args,)* #(#dirs),*);)
+        // A derivative's result has its type written out: one partial per argument that is not
+        // a constant here. A derivative function that differentiates other parameters (a
+        // constant passed where the callee differentiates) is then a type error at the call.
+        let ty = |v: &Var| super::signature::ty(self.f.ty(*v));
+        let tys = |vs: &[Var]| match vs {
+            [one] => ty(one),
+            many => {
+                let ts = many.iter().map(ty);
+                quote!((#(#ts),*))
+            }
+        };
+        let ascribed = match c.kind {
+            CallKind::Value => TokenStream::new(),
+            CallKind::Jvp => quote!(: (f64, f64)),
+            CallKind::Grad => {
+                let g = tys(&c.outs[1..]);
+                quote!(: (f64, #g))
+            }
+            CallKind::Hvp => {
+                let g = tys(&c.outs[1..=m]);
+                quote!(: (f64, #g, #g))
+            }
+        };
+        let ascribed = located_at(ascribed, at);
+        let call = located_at(quote!(#prefix #name(#(#args,)* #(#dirs),*)), at);
+        quote!(let #pattern #ascribed = #call;)
     }
 
     /// A checkpointed sweep: a call of the runtime's `revolve` with one iteration of the loop
