@@ -167,3 +167,29 @@ pub fn replaced_array(u0: [f64; 2], k: f64) -> f64 {
     }
     u[0] + u[1]
 }
+
+/// Six steps of `x ← sin(x / 2)` from `x0`, by an inner loop whose end is the outer loop's index
+/// (`0 + 1 + 2 + 3`): the inner loop cannot size storage and is checkpointed inside the stored
+/// outer loop. Its sweep's result was bound by a new `let` inside the outer sweep, shadowing the
+/// adjoint the outer sweep carries, so the gradient came out as 1.
+#[grad(jvp, hvp)]
+pub fn triangular_steps(x0: f64) -> f64 {
+    let mut x = x0;
+    for i in 0..4 {
+        for _ in 0..i {
+            x = (x * 0.5).sin();
+        }
+    }
+    x
+}
+
+/// `N + 1` steps of `x ← sin(x / 2)`: storage of `N + 1` slots is not an array length stable Rust
+/// accepts in a generic function (the expansion did not compile), so the loop is checkpointed.
+#[grad(jvp, hvp)]
+pub fn one_more_step<const N: usize>(x0: f64) -> f64 {
+    let mut x = x0;
+    for _ in 0..N + 1 {
+        x = (x * 0.5).sin();
+    }
+    x
+}

@@ -189,3 +189,40 @@ fn an_array_replaced_by_one_an_inner_loop_builds() {
     let (_, _, hv) = replaced_array_hvp(u, k, [1.0, -1.0], 0.5);
     assert_eq!(hv, ([6.0, 6.0], 0.0 + 36.0 * 0.5));
 }
+
+/// `x ← sin(x / 2)` applied `n` times from `x0`: the value, its derivative `Π ½ cos(xₖ / 2)` and
+/// second derivative by the chain rule, step by step.
+fn halving_sines(x0: f64, n: usize) -> (f64, f64, f64) {
+    let (mut x, mut d, mut dd) = (x0, 1.0, 0.0);
+    for _ in 0..n {
+        let (s, c) = (x * 0.5).sin_cos();
+        // (g∘x)' = g'(x) x',  (g∘x)'' = g''(x) x'² + g'(x) x''  with g' = c/2, g'' = −s/4.
+        dd = -0.25 * s * d * d + 0.5 * c * dd;
+        d *= 0.5 * c;
+        x = s;
+    }
+    (x, d, dd)
+}
+
+#[test]
+fn an_inner_loop_bounded_by_the_outer_index_is_checkpointed_inside_the_stored_sweep() {
+    let (x, d, dd) = halving_sines(1.3, 6);
+    let (value, grad) = triangular_steps_grad(1.3);
+    assert_eq!(value, x);
+    assert_relative_eq!(grad, d, max_relative = 1e-14);
+    assert_relative_eq!(triangular_steps_jvp(1.3, 2.0).1, 2.0 * d, max_relative = 1e-14);
+    let (_, g, hv) = triangular_steps_hvp(1.3, 2.0);
+    assert_relative_eq!(g, d, max_relative = 1e-14);
+    assert_relative_eq!(hv, 2.0 * dd, max_relative = 1e-12);
+}
+
+#[test]
+fn a_const_generic_plus_one_trip_count_is_checkpointed() {
+    let (x, d, dd) = halving_sines(0.7, 5);
+    let (value, grad) = one_more_step_grad::<4>(0.7);
+    assert_eq!(value, x);
+    assert_relative_eq!(grad, d, max_relative = 1e-14);
+    let (_, g, hv) = one_more_step_hvp::<4>(0.7, -1.5);
+    assert_relative_eq!(g, d, max_relative = 1e-14);
+    assert_relative_eq!(hv, -1.5 * dd, max_relative = 1e-12);
+}

@@ -425,10 +425,25 @@ impl<'a> Renderer<'a> {
         let step_yields = values(&c.step_yields);
         let back = self.block(&c.back);
         let back_yields = values(&c.back_yields);
+        // Results that live in a variable declared before (an adjoint the enclosing sweep
+        // carries) are assigned; the others are declared first when some are.
+        let new = |v: &Var| self.layout.slot(*v).is_none() || self.layout.declares(*v);
         let outs = pattern(&c.outs);
+        let (binding, declared) = match c.outs.iter().all(new) {
+            true => (quote!(let #outs), TokenStream::new()),
+            false => {
+                let ids = c.outs.iter().map(|v| self.ident(*v));
+                let lets = c.outs.iter().filter(|v| new(v)).map(|v| {
+                    let id = self.ident(*v);
+                    if self.layout.mutable(*v) { quote!(let mut #id;) } else { quote!(let #id;) }
+                });
+                (quote!((#(#ids,)*)), quote!(#(#lets)*))
+            }
+        };
         let slots = proc_macro2::Literal::u64_unsuffixed(c.slots);
         quote! {
-            let #outs = ::autodiff_runtime::__private::revolve::<#slots, _, _>(
+            #declared
+            #binding = ::autodiff_runtime::__private::revolve::<#slots, _, _>(
                 #n,
                 |#k| #index,
                 #state,

@@ -1,39 +1,42 @@
 //! What a checkpointed loop costs, for the doc comment of the function that holds its sweep: the
 //! stack its snapshots take and how many steps its sweep recomputes.
 
+use proc_macro2::Ident;
 use quote::quote;
 
 use crate::ir::{Block, Checkpoint, Func, Int, Stmt};
 
 /// One paragraph per checkpointed loop of `f`.
-pub fn notes(f: &Func) -> Vec<String> {
+/// `loops` names each loop's index, as the generated code does.
+pub fn notes(f: &Func, loops: &[Ident]) -> Vec<String> {
     let mut out = Vec::new();
-    walk(f, &f.body, &mut out);
+    walk(f, loops, &f.body, &mut out);
     out
 }
 
-fn walk(f: &Func, block: &Block, out: &mut Vec<String>) {
+fn walk(f: &Func, loops: &[Ident], block: &Block, out: &mut Vec<String>) {
     for s in block {
         match s {
-            Stmt::Checkpoint(c) => out.push(note(f, c)),
-            Stmt::For(l) => walk(f, &l.body, out),
+            Stmt::Checkpoint(c) => out.push(note(f, loops, c)),
+            Stmt::For(l) => walk(f, loops, &l.body, out),
             Stmt::If(b) => {
-                walk(f, &b.then, out);
-                walk(f, &b.otherwise, out);
+                walk(f, loops, &b.then, out);
+                walk(f, loops, &b.otherwise, out);
             }
             _ => {}
         }
     }
 }
 
-fn text(i: &Int) -> String {
-    i.render(&|_| quote!(_)).to_string().replace(' ', "")
+fn text(i: &Int, loops: &[Ident]) -> String {
+    let name = |l: crate::ir::LoopId| loops.get(l.0 as usize).map_or(quote!(_), |id| quote!(#id));
+    i.render(&name).to_string().replace(' ', "")
 }
 
-fn note(f: &Func, c: &Checkpoint) -> String {
+fn note(f: &Func, loops: &[Ident], c: &Checkpoint) -> String {
     let r = &c.range;
     let dots = if r.inclusive { "..=" } else { ".." };
-    let range = format!("{}{dots}{}", text(&r.lo), text(&r.hi));
+    let range = format!("{}{dots}{}", text(&r.lo, loops), text(&r.hi, loops));
     let range = if r.rev { format!("({range}).rev()") } else { range };
     let bytes: u64 = c.step_params.iter().map(|p| bytes(f, *p)).sum();
     let s = c.slots;

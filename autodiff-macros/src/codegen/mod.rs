@@ -201,7 +201,7 @@ impl Context<'_> {
                 .collect(),
         };
         let mut doc = self.doc(kind, f, &names);
-        for note in checkpoints::notes(f) {
+        for note in checkpoints::notes(f, &loops) {
             doc.push_str("\n\n");
             doc.push_str(&note);
         }

@@ -71,6 +71,21 @@ impl Int {
         }
     }
 
+    /// Whether this is one name (a path of one identifier), such as a const generic parameter:
+    /// stable Rust takes a const generic as an array length only so.
+    pub fn is_name(&self) -> bool {
+        match &self.form {
+            Form::Index(_) => false,
+            Form::Tokens { tokens, .. } => {
+                let mut trees = tokens.clone().into_iter();
+                matches!(
+                    (trees.next(), trees.next()),
+                    (Some(proc_macro2::TokenTree::Ident(_)), None)
+                )
+            }
+        }
+    }
+
     /// The loop index this is, if it is one.
     #[cfg(test)]
     pub fn as_index(&self) -> Option<LoopId> {

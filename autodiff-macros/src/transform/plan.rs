@@ -304,9 +304,9 @@ fn size(range: &Range) -> Result<Int, &'static str> {
     if !hi.params.is_empty() {
         return Err("its number of iterations is known only at run time");
     }
-    if range.inclusive && hi.generic {
+    if hi.generic && (range.inclusive || !hi.is_name()) {
         return Err(
-            "the length of the storage would be a const generic plus one, which stable Rust cannot use as an array length (write `a..N + 1` with a `const`, or `a..N`)",
+            "the length of the storage would be an expression of a const generic, which stable Rust cannot use as an array length (only the parameter itself, as in `a..N`)",
         );
     }
     Ok(if range.inclusive { hi.plus(1) } else { hi.clone() })
