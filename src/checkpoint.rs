@@ -89,3 +89,24 @@ macro_rules! chain {
 
 chain!(chain_stored, 2_000, hvp);
 chain!(chain_checkpointed, 2_000, hvp, checkpoint(s = 8));
+
+/// A control problem's cost: `x′ = −k sin x` by explicit Euler over 5 000 steps of 0.001, and the
+/// running cost `Σ dt x²` the loop accumulates (which a checkpoint's snapshots need not hold).
+macro_rules! control {
+    ($name:ident, $($option:tt)*) => {
+        #[doc = "The running cost `Σ dt x²` of `x′ = −k sin x` over 5 000 Euler steps from `x0`."]
+        #[grad($($option)*)]
+        pub fn $name(x0: f64, k: f64) -> f64 {
+            let mut x = x0;
+            let mut cost = 0.0;
+            for _ in 0..5_000 {
+                x = x - 0.001 * k * x.sin();
+                cost += 0.001 * x * x;
+            }
+            cost
+        }
+    };
+}
+
+control!(control_stored, hvp);
+control!(control_checkpointed, hvp, checkpoint(s = 6));

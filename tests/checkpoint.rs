@@ -173,3 +173,23 @@ fn a_checkpointed_outer_loop_against_finite_differences() {
         panic!("H·v: {e}");
     }
 }
+
+#[test]
+fn a_running_cost_left_out_of_the_snapshots_changes_no_bit() {
+    let (x0, k) = (1.2, 0.7);
+    assert_eq!(control_checkpointed_grad(x0, k), control_stored_grad(x0, k));
+    assert_eq!(control_checkpointed_hvp(x0, k, 0.5, -2.0), control_stored_hvp(x0, k, 0.5, -2.0));
+    let f = |p: &[f64]| control_checkpointed(p[0], p[1]);
+    let grad = |p: &[f64]| {
+        let (_, (a, b)) = control_checkpointed_grad(p[0], p[1]);
+        vec![a, b]
+    };
+    let tol = Tolerance { epsilon: 1e-7, max_relative: 1e-7 };
+    if let Err(e) = autodiff_runtime::check_gradient(f, &[x0, k], &grad(&[x0, k]), tol) {
+        panic!("gradient: {e}");
+    }
+    let (_, _, hv) = control_checkpointed_hvp(x0, k, 0.5, -2.0);
+    if let Err(e) = autodiff_runtime::check_hvp(grad, &[x0, k], &[0.5, -2.0], &[hv.0, hv.1], tol) {
+        panic!("H·v: {e}");
+    }
+}

@@ -1,7 +1,7 @@
 //! Clean-up passes: keep only the wanted outputs, and drop what nothing reads (statements, and
 //! the carried values and results of loops and branches).
 
-use crate::ir::{Block, Branch, Checkpoint, Func, Loop, Operand, Stmt, reads, stmt_defs};
+use crate::ir::{Block, Branch, Checkpoint, Func, Loop, Operand, Stmt, Var, reads, stmt_defs};
 
 /// `f` returning only the outputs at `indices`, in that order.
 pub fn select_outputs(f: &Func, indices: &[usize]) -> Func {
@@ -75,24 +75,52 @@ fn mark_loop(l: &Loop, live: &mut Vec<bool>) {
     }
 }
 
-/// A checkpointed sweep is live whole if any of its results is: every iteration's step feeds the
-/// states its sweep reads.
+/// A checkpointed sweep is live if any of its results is. Its adjoint is then live whole; of its
+/// state, the components that the sweep of an iteration reads, and those that the step needs to
+/// compute them (a value the loop only accumulates, such as a running cost, is neither).
 fn mark_checkpoint(c: &Checkpoint, live: &mut Vec<bool>) {
     if !c.outs.iter().any(|o| live[o.index()]) {
         return;
     }
-    for v in c.outs.iter().chain(&c.step_params).chain(&c.back_params) {
+    for v in &c.outs {
         live[v.index()] = true;
     }
     for a in &c.adjoint {
         live[a.param.index()] = true;
         mark(live, a.init);
     }
-    for op in c.state.iter().chain(&c.step_yields).chain(&c.back_yields) {
+    for op in &c.back_yields {
         mark(live, *op);
     }
-    mark_block(&c.step, live);
     mark_block(&c.back, live);
+    loop {
+        let before = kept_state(c, live);
+        for (j, keep) in before.iter().enumerate() {
+            if *keep {
+                live[c.step_params[j].index()] = true;
+                live[c.back_params[j].index()] = true;
+                mark(live, c.step_yields[j]);
+            }
+        }
+        mark_block(&c.step, live);
+        if kept_state(c, live) == before {
+            break;
+        }
+    }
+    for (j, keep) in kept_state(c, live).into_iter().enumerate() {
+        if keep {
+            mark(live, c.state[j]);
+        }
+    }
+}
+
+/// Which components of a checkpoint's state are live.
+fn kept_state(c: &Checkpoint, live: &[bool]) -> Vec<bool> {
+    c.step_params
+        .iter()
+        .zip(&c.back_params)
+        .map(|(s, b)| live[s.index()] || live[b.index()])
+        .collect()
 }
 
 fn mark_branch(b: &Branch, live: &mut Vec<bool>) {
@@ -153,8 +181,19 @@ fn sweep_block(block: &Block, live: &[bool]) -> Block {
             }
             Stmt::Checkpoint(c) => {
                 if c.outs.iter().any(|o| live[o.index()]) {
+                    let keep = kept_state(c, live);
+                    let pick = |v: &[Operand]| {
+                        v.iter().zip(&keep).filter(|(_, k)| **k).map(|(x, _)| *x).collect()
+                    };
+                    let pick_vars = |v: &[Var]| {
+                        v.iter().zip(&keep).filter(|(_, k)| **k).map(|(x, _)| *x).collect()
+                    };
                     out.push(Stmt::Checkpoint(Box::new(Checkpoint {
+                        state: pick(&c.state),
+                        step_params: pick_vars(&c.step_params),
                         step: sweep_block(&c.step, live),
+                        step_yields: pick(&c.step_yields),
+                        back_params: pick_vars(&c.back_params),
                         back: sweep_block(&c.back, live),
                         ..(**c).clone()
                     })));
