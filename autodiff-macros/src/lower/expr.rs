@@ -4,7 +4,7 @@
 use syn::{BinOp, Expr, ExprCall, ExprMethodCall, Lit, UnOp};
 
 use super::konst::{Bad, Mode};
-use super::{Binding, Lower};
+use super::{Binding, Kind, Lower};
 use crate::ir::{Operand, Prim, Ty};
 use crate::symbol;
 
@@ -151,6 +151,13 @@ impl Lower<'_> {
             Expr::MethodCall(m) => self.method(e, m),
             Expr::Call(c) => self.call(c),
             Expr::Index(i) => self.index(e, i),
+            Expr::Field(f) if sin_cos_receiver(&f.base).is_some() => {
+                self.cx.error_spanned(
+                    e,
+                    format!("`#[grad]` does not read fields of `{0}`'s result; bind both values with `let (s, c) = x.{0}();`", symbol::SIN_COS),
+                );
+                Operand::Lit(0.0)
+            }
             Expr::Field(f) if matches!(&*f.base, Expr::Call(_) | Expr::MethodCall(_)) => {
                 self.cx.error_spanned(
                     e,
@@ -336,13 +343,17 @@ impl Lower<'_> {
         call: T,
     ) -> Operand {
         let Some(prim) = symbol::method_prim(&name.to_string()) else {
-            self.cx.error_spanned(
-                name,
+            let message = if name == symbol::SIN_COS {
+                format!(
+                    "`#[grad]` supports `{name}` only as the value of a `let` that binds its two results, as in `let (s, c) = x.{name}();`"
+                )
+            } else {
                 format!(
                     "`#[grad]` cannot differentiate the method `{name}`; the supported `f64` methods are: {}",
                     symbol::method_list()
-                ),
-            );
+                )
+            };
+            self.cx.error_spanned(name, message);
             return Operand::Lit(0.0);
         };
         let expected = if matches!(prim, Prim::Powi(_)) { 2 } else { prim.arity() };
@@ -353,21 +364,84 @@ impl Lower<'_> {
             );
             return Operand::Lit(0.0);
         }
-        let prim = match prim {
-            Prim::Powi(_) => match int_literal(args[1]) {
-                Some(n) => Prim::Powi(n),
-                None => {
+        if let Prim::Powi(_) = prim {
+            return self.powi(args[0], args[1]);
+        }
+        let operands: Vec<Operand> = args.iter().map(|a| self.real(a)).collect();
+        self.b.push(prim, &operands)
+    }
+
+    /// `x.powi(e)`: `Powi` for a literal exponent (or literal arithmetic), `PowiInt` for an
+    /// integer constant plus a literal (`n`, `K`, `i as i32 + 1`).
+    fn powi(&mut self, base: &Expr, exponent: &Expr) -> Operand {
+        let x = self.real(base);
+        let (rest, k) = split_offset(exponent);
+        if let Some(n) = int_literal(rest).and_then(|n| n.checked_add(k)) {
+            return self.b.push(Prim::Powi(n), &[x]);
+        }
+        match self.exponent(exponent, rest) {
+            Some(n) => self.b.push(Prim::PowiInt(k), &[x, n]),
+            None => Operand::Lit(0.0),
+        }
+    }
+
+    /// The integer constant `rest` of the exponent `whole` of `powi`, or `None` after reporting
+    /// why it is not one.
+    fn exponent(&mut self, whole: &Expr, rest: &Expr) -> Option<Operand> {
+        let powi = symbol::POWI;
+        if matches!(self.kind(whole), Kind::Real | Kind::Array | Kind::Bool) {
+            self.cx.error_spanned(
+                whole,
+                format!("the exponent of `{powi}` is an `i32`, not an `f64` value; use `powf` for an `f64` exponent"),
+            );
+            return None;
+        }
+        let k = match self.probe(|l| l.konst(rest, Mode::Int)) {
+            Ok(k) => k,
+            Err(_) => match self.konst(rest, Mode::Real) {
+                Ok(k) => k,
+                Err(Bad::Reported) => return None,
+                Err(Bad::Real(at)) => {
                     self.cx.error_spanned(
-                        args[1],
-                        format!("the exponent of `{}` must be an integer literal; use `powf` for a variable exponent", symbol::POWI),
+                        at,
+                        format!("the exponent of `{powi}` is an integer constant and cannot read `f64` values; use `powf` for an exponent computed from `f64` values"),
                     );
-                    return Operand::Lit(0.0);
+                    return None;
+                }
+                Err(Bad::Syntax(at)) => {
+                    self.cx.error_spanned(
+                        at,
+                        format!("`#[grad]` supports as the exponent of `{powi}` an integer literal or an integer constant: an integer parameter, a `const`, or integer arithmetic on them and on loop variables cast to `i32`, such as `i as i32 + 1`"),
+                    );
+                    return None;
                 }
             },
-            other => other,
         };
-        let operands: Vec<Operand> = args[..prim.arity()].iter().map(|a| self.real(a)).collect();
-        self.b.push(prim, &operands)
+        Some(self.shared_ext(k))
+    }
+}
+
+/// The receiver `x` of `x.sin_cos()` or `f64::sin_cos(x)`.
+pub(super) fn sin_cos_receiver(e: &Expr) -> Option<&Expr> {
+    match e {
+        Expr::MethodCall(m)
+            if m.method == symbol::SIN_COS && m.args.is_empty() && m.turbofish.is_none() =>
+        {
+            Some(&m.receiver)
+        }
+        Expr::Call(c) if c.args.len() == 1 => {
+            let Expr::Path(p) = &*c.func else { return None };
+            let n = p.path.segments.len();
+            let named = p.qself.is_none()
+                && n >= 2
+                && p.path.segments[n - 1].ident == symbol::SIN_COS
+                && p.path.segments[n - 1].arguments.is_none()
+                && super::types::names_f64(p.path.segments.iter().take(n - 1));
+            named.then(|| &c.args[0])
+        }
+        Expr::Paren(p) => sin_cos_receiver(&p.expr),
+        Expr::Group(g) => sin_cos_receiver(&g.expr),
+        _ => None,
     }
 }
 
@@ -396,6 +470,26 @@ pub(super) fn chain_root(e: &Expr) -> String {
         Expr::Reference(r) => chain_root(&r.expr),
         Expr::Path(p) => p.path.get_ident().map(symbol::unraw).unwrap_or_else(|| "data".into()),
         _ => "data".into(),
+    }
+}
+
+/// The exponent `e` as `rest + k` for the literals `k` it ends with, parentheses removed: `n + 1`
+/// is `n` plus 1, `(i as i32 - 2)` is `i as i32` plus -2. Derivatives lower `k`, so they write
+/// `x.powi(n)`, not `x.powi(n + 1 - 1)`.
+fn split_offset(e: &Expr) -> (&Expr, i32) {
+    match e {
+        Expr::Paren(p) => split_offset(&p.expr),
+        Expr::Group(g) => split_offset(&g.expr),
+        Expr::Binary(b) if matches!(b.op, BinOp::Add(_) | BinOp::Sub(_)) => {
+            let Some(c) = int_literal(&b.right) else { return (e, 0) };
+            let c = if matches!(b.op, BinOp::Sub(_)) { c.checked_neg() } else { Some(c) };
+            let (rest, k) = split_offset(&b.left);
+            match c.and_then(|c| k.checked_add(c)) {
+                Some(k) => (rest, k),
+                None => (e, 0),
+            }
+        }
+        _ => (e, 0),
     }
 }
 
