@@ -7,9 +7,10 @@ use std::rc::Rc;
 use syn::{BinOp, Block, Expr, Local, Pat, Stmt};
 
 use super::assigned::target_root;
-use super::expr::{SUBSET, chain_root, describe, iterator_chain, sin_cos_receiver};
+use super::expr::{SUBSET, chain_root, describe, iterator_chain};
 use super::int::IntCtx;
 use super::konst::Mode;
+use super::method::sin_cos_receiver;
 use super::signature::Returns;
 use super::types::{f64_array, is_f64, is_int, ty_text};
 use super::{Aliases, Binding, Kind, Lower, Output};
