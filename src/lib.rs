@@ -13,6 +13,7 @@ pub mod checkpoint;
 pub mod hygiene;
 pub mod loops;
 pub mod methods;
+pub mod methods_more;
 pub mod oracles;
 pub mod programs;
 mod quiet;

@@ -7,7 +7,9 @@ use proc_macro2::Ident;
 use crate::ir::Prim;
 
 /// The `f64` methods `#[grad]` differentiates, with the primitive each lowers to.
-/// `powi` is listed with exponent 0; lowering fills in the literal exponent.
+/// `powi` is listed with exponent 0; lowering fills in the literal exponent, or makes a
+/// [`Prim::PowiInt`] for an exponent that is not a literal. (`sin_cos` gives two values and is
+/// lowered apart: [`SIN_COS`].)
 pub const METHODS: &[(&str, Prim)] = &[
     ("sin", Prim::Sin),
     ("cos", Prim::Cos),
@@ -40,6 +42,7 @@ pub const METHODS: &[(&str, Prim)] = &[
     ("abs", Prim::Abs),
     ("min", Prim::Min),
     ("max", Prim::Max),
+    ("clamp", Prim::Clamp),
     ("signum", Prim::Signum),
     ("floor", Prim::Floor),
     ("ceil", Prim::Ceil),
@@ -55,7 +58,7 @@ pub fn method_prim(name: &str) -> Option<Prim> {
 /// The method name of a method-call primitive (`None` for operators and `Select`).
 pub fn prim_method(prim: Prim) -> Option<&'static str> {
     let key = match prim {
-        Prim::Powi(_) => Prim::Powi(0),
+        Prim::Powi(_) | Prim::PowiInt(_) => Prim::Powi(0),
         other => other,
     };
     METHODS.iter().find(|(_, p)| *p == key).map(|(n, _)| *n)
@@ -63,7 +66,10 @@ pub fn prim_method(prim: Prim) -> Option<&'static str> {
 
 /// A comma-separated list of the supported methods, for error messages.
 pub fn method_list() -> String {
-    METHODS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+    let mut names: Vec<&str> = METHODS.iter().map(|(n, _)| *n).collect();
+    let after_cos = names.iter().position(|n| *n == "cos").map_or(0, |i| i + 1);
+    names.insert(after_cos, SIN_COS_FORM);
+    names.join(", ")
 }
 
 /// Clippy's lint against indexing arrays with a loop index, which sweeps do by design.
@@ -74,8 +80,12 @@ pub const FOR: &str = "for";
 pub const F64: &str = "f64";
 /// Float types that look differentiable but are not supported.
 pub const OTHER_FLOATS: &[&str] = &["f32", "f16", "f128"];
-/// The method whose exponent must be an integer literal.
+/// The method whose exponent is an integer (a literal or an integer constant).
 pub const POWI: &str = "powi";
+/// The method that gives a tuple `(sin, cos)`, supported only as the value of a tuple `let`.
+pub const SIN_COS: &str = "sin_cos";
+/// The one way `sin_cos` is supported, for messages.
+pub const SIN_COS_FORM: &str = "sin_cos (as `let (s, c) = x.sin_cos();`)";
 
 /// The primitive integer types: parameters and bindings of these types are integers (indices,
 /// lengths, loop bounds).

@@ -118,6 +118,15 @@ impl Renderer<'_> {
                 let n = Literal::i32_unsuffixed(n);
                 Expr::new(quote!(#x.powi(#n)), Prec::Atom)
             }
+            Prim::PowiInt(k) => {
+                let x = self.receiver(args[0]);
+                let n = self.int_plus(args[1], k).tokens;
+                Expr::new(quote!(#x.powi(#n)), Prec::Atom)
+            }
+            Prim::IntAsF64(k) => {
+                let n = self.int_plus(args[0], k).at_least(Prec::Cast);
+                Expr::new(quote!(#n as f64), Prec::Cast)
+            }
             prim => {
                 let name =
                     Ident::new(symbol::prim_method(prim).unwrap_or("abs"), Span::call_site());
@@ -127,6 +136,17 @@ impl Renderer<'_> {
                 Expr::new(quote!(#x.#name(#(#rest),*)), Prec::Atom)
             }
         }
+    }
+
+    /// The integer constant `n` plus the literal `k`: `n`, `n + 2` or `n - 1`.
+    fn int_plus(&self, n: Operand, k: i32) -> Expr {
+        if k == 0 {
+            return self.operand(n);
+        }
+        let n = self.operand(n).at_least(Prec::Sum);
+        let magnitude = Literal::u32_unsuffixed(k.unsigned_abs());
+        let op = if k > 0 { quote!(+) } else { quote!(-) };
+        Expr::new(quote!(#n #op #magnitude), Prec::Sum)
     }
 
     /// A condition, `a < b && !c`.

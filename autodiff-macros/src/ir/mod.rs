@@ -134,7 +134,8 @@ pub enum Operand {
     /// A finite or non-finite `f64` literal.
     Lit(f64),
     /// A constant `f64` expression of the user's (a `const`, `n as f64`, `data[i]`), with zero
-    /// derivative.
+    /// derivative; or, as the integer operand of [`Prim::PowiInt`] and [`Prim::IntAsF64`] (see
+    /// [`Prim::int_operand`]), an `i32` expression of the user's, such as `n` or `i as i32`.
     Ext(ExtId),
     /// A boolean literal.
     Bool(bool),
@@ -181,7 +182,8 @@ pub enum Prec {
     Atom,
 }
 
-/// A constant expression copied verbatim from the user's function.
+/// A constant expression copied verbatim from the user's function: an `f64` value, an argument
+/// passed as written to a call, or an integer exponent of `powi`.
 #[derive(Clone, Debug)]
 pub struct Ext {
     /// The user's tokens, with their spans.

@@ -91,8 +91,16 @@ pub enum Prim {
     Sqrt,
     /// `a.cbrt()`
     Cbrt,
-    /// `a.powi(n)` with a literal exponent
+    /// `a.powi(k)` with a literal exponent `k`
     Powi(i32),
+    /// `a.powi(n + k)` over operands `[a, n]`: the exponent is an integer constant of the user's
+    /// (`n`, `K`, `i as i32`), held by the operand `n` (an
+    /// [`Operand::Ext`](super::Operand::Ext)), plus a literal `k` (0 as written; each derivative
+    /// lowers it by one)
+    PowiInt(i32),
+    /// `(n + k) as f64` over the operand `[n]`, an integer constant as in [`Prim::PowiInt`]: the
+    /// factor of `powi`'s derivative
+    IntAsF64(i32),
     /// `a.powf(b)`
     Powf,
     /// `a.hypot(b)`
@@ -107,6 +115,8 @@ pub enum Prim {
     Min,
     /// `a.max(b)`
     Max,
+    /// `a.clamp(lo, hi)`
+    Clamp,
     /// `a.signum()`
     Signum,
     /// `a.floor()`
@@ -128,10 +138,21 @@ impl Prim {
         match self {
             Neg | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh | Asinh | Acosh
             | Atanh | Exp | Exp2 | ExpM1 | Ln | Ln1p | Log2 | Log10 | Sqrt | Cbrt | Powi(_)
-            | Recip | Abs | Signum | Floor | Ceil | Round | Trunc => 1,
-            Add | Sub | Mul | Div | Atan2 | Log | Powf | Hypot | Min | Max => 2,
-            MulAdd => 3,
+            | IntAsF64(_) | Recip | Abs | Signum | Floor | Ceil | Round | Trunc => 1,
+            Add | Sub | Mul | Div | Atan2 | Log | Powf | PowiInt(_) | Hypot | Min | Max => 2,
+            MulAdd | Clamp => 3,
             Select(_) => 4,
+        }
+    }
+
+    /// The position of the operand that is an integer constant (an
+    /// [`Operand::Ext`](super::Operand::Ext) holding an `i32` expression, never a value of the
+    /// IR), if the primitive has one.
+    pub fn int_operand(self) -> Option<usize> {
+        match self {
+            Prim::PowiInt(_) => Some(1),
+            Prim::IntAsF64(_) => Some(0),
+            _ => None,
         }
     }
 }

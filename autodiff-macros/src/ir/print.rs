@@ -58,6 +58,10 @@ fn index(ix: &[Int]) -> String {
 fn prim(p: Prim) -> String {
     match p {
         Prim::Powi(n) => format!("powi{n}"),
+        Prim::PowiInt(0) => "powi".to_owned(),
+        Prim::PowiInt(k) => format!("powi{k:+}"),
+        Prim::IntAsF64(0) => "as_f64".to_owned(),
+        Prim::IntAsF64(k) => format!("as_f64{k:+}"),
         Prim::Select(c) => format!("select_{c:?}").to_lowercase(),
         other => format!("{other:?}").to_lowercase(),
     }

@@ -112,7 +112,10 @@ impl Verifier<'_> {
                 if args.len() != prim.arity() {
                     return Err(format!("{at} ({prim:?}) has {} operands", args.len()));
                 }
-                for a in args {
+                for (i, a) in args.iter().enumerate() {
+                    if prim.int_operand() == Some(i) && !matches!(a, Operand::Ext(_)) {
+                        return Err(format!("{at} ({prim:?}) reads {a:?} as an integer constant"));
+                    }
                     self.read(*a, Some(&Ty::F64), at)?;
                 }
                 self.typed(*out, &Ty::F64, at)?;
@@ -303,7 +306,7 @@ impl Verifier<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{Builder, Name, Prim};
+    use crate::ir::{Builder, Ext, ExtId, Name, Prec, Prim};
 
     #[test]
     fn accepts_built_code_and_rejects_use_before_definition() {
@@ -317,5 +320,20 @@ mod tests {
         f.body.pop();
         f.outputs.push(Operand::Var(Var(1_000)));
         assert!(verify(&f).is_err());
+    }
+
+    #[test]
+    fn the_exponent_of_powi_int_is_a_constant() {
+        let mut b = Builder::literal();
+        let x = Operand::Var(b.input(Name::user("x"), Ty::F64));
+        let tokens = quote::quote!(n);
+        let n = Ext { tokens, prec: Prec::Atom, params: Vec::new(), loops: Vec::new() };
+        b.func_mut().exts.push(n);
+        let y = b.push(Prim::PowiInt(0), &[x, Operand::Ext(ExtId(0))]);
+        assert_eq!(verify(&b.finish(vec![y])), Ok(()));
+        let mut b = Builder::literal();
+        let x = Operand::Var(b.input(Name::user("x"), Ty::F64));
+        let y = b.push(Prim::PowiInt(0), &[x, x]);
+        assert!(verify(&b.finish(vec![y])).is_err());
     }
 }

@@ -10,6 +10,7 @@ use super::assigned::target_root;
 use super::expr::{SUBSET, chain_root, describe, iterator_chain};
 use super::int::IntCtx;
 use super::konst::Mode;
+use super::method::sin_cos_receiver;
 use super::signature::Returns;
 use super::types::{f64_array, is_f64, is_int, ty_text};
 use super::{Aliases, Binding, Kind, Lower, Output};
@@ -63,6 +64,31 @@ fn is_other_compound(op: &BinOp) -> bool {
             | BinOp::ShlAssign(_)
             | BinOp::ShrAssign(_)
     )
+}
+
+/// The two names of `(s, c)`, `(mut s, c)` or `(_, c)` (`None` for `_`), if the pattern is one.
+fn pair_names(t: &syn::PatTuple) -> Option<[Option<String>; 2]> {
+    let name = |p: &Pat| match p {
+        Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+            Some(Some(symbol::unraw(&pi.ident)))
+        }
+        Pat::Wild(_) => Some(None),
+        _ => None,
+    };
+    match t.elems.iter().collect::<Vec<_>>().as_slice() {
+        [a, b] => Some([name(a)?, name(b)?]),
+        _ => None,
+    }
+}
+
+/// Whether `ty` is `(f64, f64)`.
+fn is_f64_pair(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Tuple(t) => t.elems.len() == 2 && t.elems.iter().all(is_f64),
+        syn::Type::Paren(p) => is_f64_pair(&p.elem),
+        syn::Type::Group(g) => is_f64_pair(&g.elem),
+        _ => false,
+    }
 }
 
 impl Lower<'_> {
@@ -176,6 +202,12 @@ impl Lower<'_> {
             Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
             other => (other, None),
         };
+        if let (Pat::Tuple(tuple), Some(init)) = (pat, &local.init)
+            && let Some(x) = sin_cos_receiver(&init.expr)
+            && let Some(names) = pair_names(tuple)
+        {
+            return self.sin_cos(local, names, ty, x);
+        }
         let annotated = ty.map(|ty| self.annotation(ty));
         let (name, mutable) = match pat {
             Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
@@ -185,7 +217,10 @@ impl Lower<'_> {
             other => {
                 self.cx.error_spanned(
                     other,
-                    "`#[grad]` supports only `let name = ...;` bindings, not patterns",
+                    format!(
+                        "`#[grad]` supports only `let name = ...;` bindings, not patterns; the one tuple pattern it supports is `let (s, c) = x.{}();`",
+                        symbol::SIN_COS
+                    ),
                 );
                 return self.poison(other);
             }
@@ -236,6 +271,31 @@ impl Lower<'_> {
                     self.declare(&name, Some(value), aliases, since);
                 }
             }
+        }
+    }
+
+    /// `let (s, c) = x.sin_cos();`: `s` and `c` are `x.sin()` and `x.cos()`, which is what
+    /// `sin_cos` computes (so the values are the same to the bit); `_` binds nothing.
+    fn sin_cos(
+        &mut self,
+        local: &Local,
+        names: [Option<String>; 2],
+        ty: Option<&syn::Type>,
+        x: &Expr,
+    ) {
+        if let Some(ty) = ty.filter(|ty| !is_f64_pair(ty)) {
+            self.cx
+                .error_spanned(ty, format!("the values of `{}` are `(f64, f64)`", symbol::SIN_COS));
+        }
+        if let Some(Some((else_token, _))) = local.init.as_ref().map(|i| &i.diverge) {
+            self.cx.error_spanned(else_token, "`#[grad]` does not support `let ... else`");
+        }
+        let x = self.real(x);
+        for (name, prim) in names.into_iter().zip([Prim::Sin, Prim::Cos]) {
+            let Some(name) = name else { continue };
+            let since = self.mark();
+            let value = self.b.push(prim, &[x]);
+            self.declare(&name, Some(value), Aliases::default(), since);
         }
     }
 

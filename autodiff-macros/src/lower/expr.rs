@@ -1,9 +1,11 @@
-//! Lowering of expressions: literals, arithmetic, paths, casts and the known `f64` methods, each
-//! operation into one IR statement; and the fence's descriptions of what is not supported.
+//! Lowering of expressions: literals, arithmetic, paths, casts and calls (the `f64` methods in
+//! `method.rs`), each operation into one IR statement; and the fence's descriptions of what is not
+//! supported.
 
 use syn::{BinOp, Expr, ExprCall, ExprMethodCall, Lit, UnOp};
 
 use super::konst::{Bad, Mode};
+use super::method::sin_cos_receiver;
 use super::{Binding, Lower};
 use crate::ir::{Operand, Prim, Ty};
 use crate::symbol;
@@ -151,6 +153,13 @@ impl Lower<'_> {
             Expr::MethodCall(m) => self.method(e, m),
             Expr::Call(c) => self.call(c),
             Expr::Index(i) => self.index(e, i),
+            Expr::Field(f) if sin_cos_receiver(&f.base).is_some() => {
+                self.cx.error_spanned(
+                    e,
+                    format!("`#[grad]` does not read fields of `{0}`'s result; bind both values with `let (s, c) = x.{0}();`", symbol::SIN_COS),
+                );
+                Operand::Lit(0.0)
+            }
             Expr::Field(f) if matches!(&*f.base, Expr::Call(_) | Expr::MethodCall(_)) => {
                 self.cx.error_spanned(
                     e,
@@ -327,48 +336,6 @@ impl Lower<'_> {
         let args: Vec<&Expr> = c.args.iter().collect();
         self.apply_method(&method, &args, c)
     }
-
-    /// Lowers a known method applied to `args` (receiver first).
-    fn apply_method<T: quote::ToTokens>(
-        &mut self,
-        name: &proc_macro2::Ident,
-        args: &[&Expr],
-        call: T,
-    ) -> Operand {
-        let Some(prim) = symbol::method_prim(&name.to_string()) else {
-            self.cx.error_spanned(
-                name,
-                format!(
-                    "`#[grad]` cannot differentiate the method `{name}`; the supported `f64` methods are: {}",
-                    symbol::method_list()
-                ),
-            );
-            return Operand::Lit(0.0);
-        };
-        let expected = if matches!(prim, Prim::Powi(_)) { 2 } else { prim.arity() };
-        if args.len() != expected {
-            self.cx.error_spanned(
-                call,
-                format!("`{name}` takes {} argument(s) besides the receiver", expected - 1),
-            );
-            return Operand::Lit(0.0);
-        }
-        let prim = match prim {
-            Prim::Powi(_) => match int_literal(args[1]) {
-                Some(n) => Prim::Powi(n),
-                None => {
-                    self.cx.error_spanned(
-                        args[1],
-                        format!("the exponent of `{}` must be an integer literal; use `powf` for a variable exponent", symbol::POWI),
-                    );
-                    return Operand::Lit(0.0);
-                }
-            },
-            other => other,
-        };
-        let operands: Vec<Operand> = args[..prim.arity()].iter().map(|a| self.real(a)).collect();
-        self.b.push(prim, &operands)
-    }
 }
 
 /// The iterator chain `e` is part of, if it is one: a method call with an iterator method
@@ -396,23 +363,5 @@ pub(super) fn chain_root(e: &Expr) -> String {
         Expr::Reference(r) => chain_root(&r.expr),
         Expr::Path(p) => p.path.get_ident().map(symbol::unraw).unwrap_or_else(|| "data".into()),
         _ => "data".into(),
-    }
-}
-
-/// The value of an `i32` integer literal, possibly negated or parenthesised.
-fn int_literal(e: &Expr) -> Option<i32> {
-    i32::try_from(wide_int_literal(e)?).ok()
-}
-
-fn wide_int_literal(e: &Expr) -> Option<i64> {
-    match e {
-        Expr::Lit(l) => match &l.lit {
-            Lit::Int(i) if matches!(i.suffix(), "" | "i32") => i.base10_parse().ok(),
-            _ => None,
-        },
-        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => wide_int_literal(&u.expr)?.checked_neg(),
-        Expr::Paren(p) => wide_int_literal(&p.expr),
-        Expr::Group(g) => wide_int_literal(&g.expr),
-        _ => None,
     }
 }

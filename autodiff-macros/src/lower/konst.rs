@@ -344,6 +344,18 @@ impl Lower<'_> {
         Operand::Ext(self.ext_id(k))
     }
 
+    /// `k` as a constant operand, shared with an earlier constant written the same way and
+    /// reading the same loops (the exponent `n` of two `powi(n)`, so that their derivatives
+    /// compute `n as f64` once).
+    pub(super) fn shared_ext(&mut self, k: Konst) -> Operand {
+        let text = k.tokens.to_string();
+        let same = |e: &Ext| e.loops == k.loops && e.tokens.to_string() == text;
+        match self.b.func().exts.iter().position(same) {
+            Some(i) => Operand::Ext(ExtId(u32::try_from(i).unwrap_or(u32::MAX))),
+            None => self.ext(k),
+        }
+    }
+
     /// `k` as a constant of the function.
     pub(super) fn ext_id(&mut self, k: Konst) -> ExtId {
         let id = ExtId(u32::try_from(self.b.func().exts.len()).unwrap_or(u32::MAX));

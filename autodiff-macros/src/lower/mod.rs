@@ -14,6 +14,7 @@ mod expr;
 mod int;
 mod kind;
 mod konst;
+mod method;
 mod signature;
 mod types;
 

@@ -127,6 +127,23 @@ pub fn partials(b: &mut Builder, prim: Prim, args: &[Operand], out: Operand) -> 
             };
             vec![Partial::mul(b.push(Prim::Mul, &[lit(f64::from(n)), p]))]
         }
+        // d xᵐ = m xᵐ⁻¹ dx for the integer m = n + k, and 0 where m = 0 (as for powi(0): the
+        // product would be 0·∞ at x = 0); the integer operand n has no derivative
+        Prim::PowiInt(k) => {
+            let m = b.push(Prim::IntAsF64(k), &[y]);
+            let p = match k.checked_sub(1) {
+                Some(k1) => b.push(Prim::PowiInt(k1), &[x, y]),
+                // k = i32::MIN - 1 does not fit: the same power through powf
+                None => {
+                    let m1 = b.push(Prim::Sub, &[m, lit(1.0)]);
+                    b.push(Prim::Powf, &[x, m1])
+                }
+            };
+            let d = b.push(Prim::Mul, &[m, p]);
+            vec![Partial::select(Cmp::Eq, m, lit(0.0), Zero, Partial::mul(d)), Zero]
+        }
+        // an integer constant converted: no derivative
+        Prim::IntAsF64(_) => vec![Zero],
         // d x⁰ = 0, as for powi(0) (y x^(y-1) would be 0·∞ at x = 0)
         Prim::Powf if y.lit() == Some(0.0) => vec![Zero, Zero],
         // d xʸ = y xʸ⁻¹ dx + r ln x dy
@@ -157,6 +174,16 @@ pub fn partials(b: &mut Builder, prim: Prim, args: &[Operand], out: Operand) -> 
             Partial::select(Cmp::Eq, out, x, One, Zero),
             Partial::select(Cmp::Eq, out, x, Zero, One),
         ],
+        // d clamp(x, lo, hi) follows the operand returned, as clamp's branches choose it: lo when
+        // x < lo, hi when x > hi, and x otherwise (bounds included, as for min and max at a tie)
+        Prim::Clamp => {
+            let (lo, hi) = (y, args[2]);
+            vec![
+                Partial::select(Cmp::Lt, x, lo, Zero, Partial::select(Cmp::Gt, x, hi, Zero, One)),
+                Partial::select(Cmp::Lt, x, lo, One, Zero),
+                Partial::select(Cmp::Gt, x, hi, One, Zero),
+            ]
+        }
         // piecewise constant: zero derivative everywhere
         Prim::Signum | Prim::Floor | Prim::Ceil | Prim::Round | Prim::Trunc => vec![Zero],
         // d select(p, q, a, b) = select(p, q, da, db): the condition is piecewise constant

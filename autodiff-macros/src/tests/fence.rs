@@ -230,3 +230,32 @@ fn signatures_with_arrays_vectors_and_generics() {
         "#]],
     );
 }
+
+#[test]
+fn powi_exponents_and_sin_cos_outside_a_tuple_let() {
+    expect_errors(
+        "wrt(x, y)",
+        "fn f(x: f64, y: f64, p: f64, n: i32) -> f64 {
+            let a = x.powi(y) + x.powi(2.0) + x.powi(n as f64);
+            let b = x.powi(y as i32) + x.powi(p.round() as i32) + x.powi(if n > 0 { n } else { 1 });
+            let c = x.sin_cos().0 + f64::sin_cos(y).1;
+            let d = x.sin_cos();
+            let (e, g) = (x, y);
+            let (s, (c2, _)) = x.sin_cos();
+            a + b + c + d + e + g + s + c2
+        }",
+        expect![[r#"
+            the exponent of `powi` is an `i32`, not an `f64` value; use `powf` for an `f64` exponent @ `y`
+            the exponent of `powi` is an `i32`, not an `f64` value; use `powf` for an `f64` exponent @ `2.0`
+            the exponent of `powi` is an `i32`, not an `f64` value; use `powf` for an `f64` exponent @ `n as f64`
+            the exponent of `powi` is an integer constant and cannot read `f64` values; use `powf` for an exponent computed from `f64` values @ `y`
+            `#[grad]` supports as the exponent of `powi` an integer literal or an integer constant: an integer parameter, a `const`, or integer arithmetic on them and on loop variables cast to `i32`, such as `i as i32 + 1` @ `p.round()`
+            `#[grad]` supports as the exponent of `powi` an integer literal or an integer constant: an integer parameter, a `const`, or integer arithmetic on them and on loop variables cast to `i32`, such as `i as i32 + 1` @ `if n > 0 { n } else { 1 }`
+            `#[grad]` does not read fields of `sin_cos`'s result; bind both values with `let (s, c) = x.sin_cos();` @ `x.sin_cos().0`
+            `#[grad]` does not read fields of `sin_cos`'s result; bind both values with `let (s, c) = x.sin_cos();` @ `f64::sin_cos(y).1`
+            `#[grad]` supports `sin_cos` only as the value of a `let` that binds its two results, as in `let (s, c) = x.sin_cos();` @ `sin_cos`
+            `#[grad]` supports only `let name = ...;` bindings, not patterns; the one tuple pattern it supports is `let (s, c) = x.sin_cos();` @ `(e, g)`
+            `#[grad]` supports only `let name = ...;` bindings, not patterns; the one tuple pattern it supports is `let (s, c) = x.sin_cos();` @ `(s, (c2, _))`
+        "#]],
+    );
+}

@@ -119,7 +119,21 @@ impl Machine<'_> {
             Expr::Unary(u) => Val::F(-self.ext(&u.expr).f()),
             Expr::Path(p) => {
                 let name = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
-                self.consts.vals.get(&name).cloned().unwrap_or(Val::F(f64::NAN))
+                match (self.consts.vals.get(&name), self.idents().get(&name)) {
+                    (Some(v), _) => v.clone(),
+                    (None, Some(n)) => Val::F(*n as f64),
+                    (None, None) => Val::F(f64::NAN),
+                }
+            }
+            Expr::Binary(b) => {
+                let (x, y) = (self.ext(&b.left).f(), self.ext(&b.right).f());
+                Val::F(match b.op {
+                    BinOp::Add(_) => x + y,
+                    BinOp::Sub(_) => x - y,
+                    BinOp::Mul(_) => x * y,
+                    BinOp::Div(_) => x / y,
+                    _ => f64::NAN,
+                })
             }
             Expr::Index(ix) => match self.ext(&ix.expr) {
                 Val::A(items) => items[eval_int(&ix.index, &self.idents()) as usize].clone(),
@@ -358,6 +372,8 @@ pub fn prim_value(p: Prim, x: &[f64]) -> f64 {
         Prim::Sqrt => a.sqrt(),
         Prim::Cbrt => a.cbrt(),
         Prim::Powi(n) => a.powi(n),
+        Prim::PowiInt(k) => a.powi(int(b) + k),
+        Prim::IntAsF64(k) => f64::from(int(a) + k),
         Prim::Powf => a.powf(b),
         Prim::Hypot => a.hypot(b),
         Prim::Recip => a.recip(),
@@ -365,6 +381,7 @@ pub fn prim_value(p: Prim, x: &[f64]) -> f64 {
         Prim::Abs => a.abs(),
         Prim::Min => a.min(b),
         Prim::Max => a.max(b),
+        Prim::Clamp => a.clamp(b, x[2]),
         Prim::Signum => a.signum(),
         Prim::Floor => a.floor(),
         Prim::Ceil => a.ceil(),
@@ -378,6 +395,12 @@ pub fn prim_value(p: Prim, x: &[f64]) -> f64 {
             }
         }
     }
+}
+
+/// An integer constant operand, which the interpreter reads as an `f64`.
+fn int(x: f64) -> i32 {
+    assert!(x.fract() == 0.0, "the integer operand {x} is not an integer");
+    x as i32
 }
 
 fn holds(c: Cmp, a: f64, b: f64) -> bool {

@@ -163,18 +163,22 @@ fn close(a: &[f64], b: &[f64], tol: f64) {
 
 /// Checks the gradient and H·v of `f` at `inputs` against differences of the interpreter.
 fn check(f: &Func, inputs: &[Val], dirs: &[Val]) {
-    let consts = Consts::default();
+    check_with(f, inputs, dirs, &Consts::default());
+}
+
+/// [`check`], with the values of the names that `f`'s constants read.
+pub(super) fn check_with(f: &Func, inputs: &[Val], dirs: &[Val], consts: &Consts) {
     let g = grad(f);
-    let out = run(&g, inputs, &consts);
-    assert_eq!(out[0], run(f, inputs, &consts)[0], "value");
+    let out = run(&g, inputs, consts);
+    assert_eq!(out[0], run(f, inputs, consts)[0], "value");
     let x: Vec<f64> = inputs.iter().flat_map(Val::flat).collect();
     let analytic: Vec<f64> = out[1..].iter().flat_map(Val::flat).collect();
-    close(&analytic, &numeric_grad(f, inputs, &x, 0, &consts), 1e-6);
+    close(&analytic, &numeric_grad(f, inputs, &x, 0, consts), 1e-6);
     let h = hvp(f, &g);
     verify(&h).unwrap_or_else(|e| panic!("hvp IR: {e}\n{}", print(&h)));
     let mut all = inputs.to_vec();
     all.extend(dirs.iter().cloned());
-    let hout = run(&h, &all, &consts);
+    let hout = run(&h, &all, consts);
     let n = f.active.len();
     let hv: Vec<f64> = hout[1 + n..].iter().flat_map(Val::flat).collect();
     // H·v by differences of the interpreted gradient along v.
@@ -184,7 +188,7 @@ fn check(f: &Func, inputs: &[Val], dirs: &[Val]) {
         let xs: Vec<f64> = x.iter().zip(&v).map(|(a, d)| a + s * d).collect();
         let mut it = xs.iter().copied();
         let ins: Vec<Val> = inputs.iter().map(|val| val.unflat(&mut it)).collect();
-        run(&g, &ins, &consts)[1..].iter().flat_map(Val::flat).collect::<Vec<f64>>()
+        run(&g, &ins, consts)[1..].iter().flat_map(Val::flat).collect::<Vec<f64>>()
     };
     let (gp, gm) = (shifted(eps), shifted(-eps));
     let numeric: Vec<f64> = gp.iter().zip(&gm).map(|(a, b)| (a - b) / (2.0 * eps)).collect();

@@ -10,6 +10,7 @@ mod ir;
 mod long;
 mod loops;
 mod lowering;
+mod prims;
 mod robustness;
 mod size;
 mod snapshots;

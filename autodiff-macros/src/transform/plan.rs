@@ -236,10 +236,13 @@ fn cheap(s: &Stmt) -> bool {
                 | Recip
                 | MulAdd
                 | Powi(_)
+                | PowiInt(_)
+                | IntAsF64(_)
                 | Sqrt
                 | Abs
                 | Min
                 | Max
+                | Clamp
                 | Signum
                 | Floor
                 | Ceil
