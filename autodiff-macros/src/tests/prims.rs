@@ -116,6 +116,7 @@ fn powi_of_an_integer_parameter() {
         },
     );
     expect![[r#"
+        #[allow(dead_code)]
         fn power(x: f64, n: i32) -> f64 {
             x.powi(n)
         }
@@ -168,6 +169,7 @@ fn powi_of_the_loop_variable() {
         },
     );
     expect![[r#"
+        #[allow(dead_code)]
         fn series(x: f64) -> f64 {
             let mut s = 0.0;
             for i in 0..5 {
@@ -235,6 +237,7 @@ fn clamp_between_differentiated_bounds() {
         },
     );
     expect![[r#"
+        #[allow(dead_code)]
         fn clip(x: f64, lo: f64, hi: f64) -> f64 {
             x.clamp(lo, hi) * x
         }
@@ -306,6 +309,7 @@ fn sin_cos_binds_two_values() {
         },
     );
     expect![[r#"
+        #[allow(dead_code)]
         fn rotate(x: f64, y: f64, t: f64) -> f64 {
             let (s, c) = t.sin_cos();
             x * c - y * s
