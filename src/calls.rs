@@ -108,3 +108,23 @@ impl Model {
         Self::square(x - y) + Self::square(y)
     }
 }
+
+/// [`f`] with `g` and `h` written out in its body: what [`f`] costs without calls, for
+/// `benches/interleaved_calls.rs`.
+#[grad(jvp, hvp)]
+pub fn f_inlined(x: f64, y: f64) -> f64 {
+    let t = x * y;
+    let s = t * t.sin() + y.exp();
+    (s * s).ln_1p() * (y * y.sin())
+}
+
+/// [`softplus_ring`] with `softplus` written out in its body.
+#[grad(jvp, hvp)]
+#[allow(clippy::needless_range_loop)]
+pub fn softplus_ring_inlined(x: [f64; 5]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..5 {
+        s += (1.0 + x[i].exp()).ln() * x[(i + 1) % 5];
+    }
+    s
+}

@@ -125,3 +125,17 @@ fn calls_inside_an_impl_block() {
     let (_, _, (hx, hy)) = Model::loss_hvp(x, y, 1.0, 0.0);
     close("H·e_x", &[hx, hy], &[2.0, -2.0], 1e-15);
 }
+
+#[test]
+fn callers_agree_with_their_callees_written_out() {
+    // The benchmark's pairs compute the same function: the same derivatives, to rounding.
+    let (x, y, vx, vy) = (0.7, 1.3, 0.6, -1.1);
+    let (a, b) = (f_hvp(x, y, vx, vy), f_inlined_hvp(x, y, vx, vy));
+    close("f", &[a.0, a.1.0, a.1.1, a.2.0, a.2.1], &[b.0, b.1.0, b.1.1, b.2.0, b.2.1], 1e-13);
+    let p = [0.3, -1.0, 0.5, 2.0, -0.2];
+    let v = [1.0, 0.5, -0.5, 0.25, 2.0];
+    let (a, b) = (softplus_ring_hvp(p, v), softplus_ring_inlined_hvp(p, v));
+    close("softplus_ring value", &[a.0], &[b.0], 1e-14);
+    close("softplus_ring gradient", &a.1, &b.1, 1e-13);
+    close("softplus_ring H·v", &a.2, &b.2, 1e-13);
+}
