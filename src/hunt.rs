@@ -1,0 +1,63 @@
+//! Reproducers found by a bug hunt over loops, branches, calls and checkpoints, each reduced to a
+//! minimal function. Functions here compile with rustc: [`else_block_opening_with_if`] gives
+//! wrong values (its tests in `tests/hunt.rs` fail), the others reproduce a lint in the generated
+//! code, so `cargo clippy --workspace --all-targets -- -D warnings` fails on them until the macro
+//! is fixed (their numbers are right). Reproducers that do not compile at all live in
+//! `tests/ui/hunt/`, run by `tests/hunt.rs` as trybuild pass cases.
+
+use autodiff_runtime::grad;
+
+/// A loop whose branches keep `s̄` constant along the direction (every update is linear in `s`):
+/// `_hvp` emits `x_bar_dot[i] = x_bar_dot[i];` (the tangent of `x̄ᵢ += s̄` with `ṡ̄ = 0`) and
+/// `x_bar_dot[0] = x_bar_dot[0];` after the loop, which `clippy::self_assignment` (deny-by-default
+/// in `clippy::all`) rejects.
+#[grad(jvp, hvp)]
+#[allow(clippy::needless_range_loop)]
+pub fn piecewise_linear_steps(x: [f64; 2]) -> f64 {
+    let mut s = x[0];
+    for i in 0..2 {
+        if s > 1.0 {
+            s = s * 0.5 + x[i];
+        } else {
+            s += x[i] * x[i];
+        }
+    }
+    s
+}
+
+/// A loop-carried value updated by an `if` expression, `s = if c { s * xᵢ } else { s + xᵢ }`:
+/// the generated forward loops write `s = s * x[i];` and `s = s + x[i];` in the branches, which
+/// `clippy::assign_op_pattern` rejects (the user's code has no such statement).
+#[grad(jvp, hvp)]
+#[allow(clippy::needless_range_loop)]
+pub fn branch_expression_update(x: [f64; 3]) -> f64 {
+    let mut s = 0.3;
+    for i in 0..3 {
+        s = if s > 0.5 { s * x[i] } else { s + x[i] };
+    }
+    s
+}
+
+/// An `else` block that opens with an `if` statement and goes on (here with a loop), inside a
+/// loop: the generated code writes `if i == 0 { … } else if s > 0.0 { … }` and then the rest of
+/// the `else` block after the whole `if`, so it runs on both sides. `codegen/body.rs`,
+/// `is_lone_if`, takes the `else` block for one `if` because no `;` or `let` follows it at the
+/// top level (a `for` loop or another `if` has no `;`). The value and every derivative are wrong:
+/// at (2, 3), `f = 36` but `_grad` returns 144.
+#[grad(jvp, hvp)]
+pub fn else_block_opening_with_if(x: [f64; 2]) -> f64 {
+    let mut s = x[0];
+    for i in 0..2 {
+        if i == 0 {
+            s *= 1.5;
+        } else {
+            if s > 0.0 {
+                s *= x[1];
+            }
+            for _ in 0..2 {
+                s *= x[0];
+            }
+        }
+    }
+    s
+}
