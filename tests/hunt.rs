@@ -52,3 +52,98 @@ fn else_block_opening_with_if_runs_its_rest_only_on_its_side() {
     assert_eq!(else_block_opening_with_if_jvp(x, [1.0, 0.0]), (36.0, 54.0));
     assert_eq!(else_block_opening_with_if_hvp(x, [1.0, 0.0]), (36.0, [54.0, 12.0], [54.0, 18.0]));
 }
+
+#[test]
+fn call_result_yielded() {
+    use autodiff_suite::hunt::call_result_yielded::*;
+
+    assert_eq!(call_yielded_by_loop_grad(2.0), (8.0, 12.0));
+    assert_eq!(call_yielded_by_loop_jvp(2.0, 1.0), (8.0, 12.0));
+    assert_eq!(call_yielded_by_loop_hvp(2.0, 1.0), (8.0, 12.0, 12.0));
+    assert_eq!(call_yielded_by_branch_grad(3.0), (9.0, 6.0));
+    assert_eq!(call_yielded_by_branch_hvp(3.0, 1.0), (9.0, 6.0, 2.0));
+}
+
+#[test]
+fn cast_in_comparison() {
+    use autodiff_suite::hunt::cast_in_comparison::*;
+
+    assert_eq!(cast_compare_grad(2.0, 1), (4.0, 4.0));
+    assert_eq!(cast_compare_grad(0.5, 1), (0.5, 1.0));
+    assert_eq!(index_compare_grad([1.0, 2.0, 3.0]), (3.0, [1.0, 1.0, 0.0]));
+}
+
+#[test]
+fn checkpoint_inner_bound_index() {
+    use autodiff_suite::hunt::checkpoint_inner_bound_index::*;
+
+    // f = x0 · x0 · (x0 · x1) = x0³ x1
+    let x = [0.5_f64, 1.5, 2.0];
+    let (value, grad) = checkpointed_triangle_grad(x);
+    assert_eq!(value, checkpointed_triangle(x));
+    let expected = [3.0 * x[0] * x[0] * x[1], x[0].powi(3), 0.0];
+    for k in 0..3 {
+        assert!((grad[k] - expected[k]).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn checkpoint_literal_lower_bound() {
+    use autodiff_suite::hunt::checkpoint_literal_lower_bound::*;
+
+    // f = x0 x1 x2
+    let x = [0.5, 1.5, 2.0];
+    assert_eq!(checkpointed_from_one_grad(x), (1.5, [3.0, 1.0, 0.75]));
+    // f = x0 · (x0 x1 x2) · (x1 x2) · x2 = x0² x1² x2³
+    let (value, grad) = checkpointed_suffix_grad(x);
+    assert_eq!(value, checkpointed_suffix(x));
+    let f = x[0] * x[0] * x[1] * x[1] * x[2].powi(3);
+    let expected = [2.0 * f / x[0], 2.0 * f / x[1], 3.0 * f / x[2]];
+    for k in 0..3 {
+        assert!((grad[k] - expected[k]).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn stack_budget_not_monotonic() {
+    use autodiff_suite::hunt::stack_budget_not_monotonic::*;
+
+    let x = [0.3, 0.5, 0.7];
+    assert_eq!(budgeted_grad(x), unbudgeted_grad(x));
+    let v = [1.0, -0.5, 0.25];
+    assert_eq!(budgeted_hvp(x, v), unbudgeted_hvp(x, v));
+}
+
+#[test]
+fn suffixed_loop_bound() {
+    use autodiff_suite::hunt::suffixed_loop_bound::*;
+
+    // f = 0·x1 + 1·x0 + 2·x1
+    let x = [0.3, 0.5, 0.7];
+    assert_eq!(suffixed_bound_grad(x), (suffixed_bound(x), [1.0, 2.0, 0.0]));
+}
+
+#[test]
+fn typed_literal_carried() {
+    use autodiff_suite::hunt::typed_literal_carried::*;
+
+    // s ← sin s + x, ds/dx ← cos(s)·ds/dx + 1, by the chain rule.
+    let x = 0.7_f64;
+    let (mut s, mut d) = (0.5_f64, 0.0);
+    for _ in 0..3 {
+        d = s.cos() * d + 1.0;
+        s = s.sin() + x;
+    }
+    let (value, slope) = annotated_grad(x);
+    assert_eq!(value, annotated(x));
+    assert!((slope - d).abs() < 1e-12);
+    // s ← x sin s, ds/dx ← sin s + x cos(s)·ds/dx.
+    let (mut s, mut d) = (0.5_f64, 0.0);
+    for _ in 0..3 {
+        d = s.sin() + x * s.cos() * d;
+        s = s.sin() * x;
+    }
+    let (value, slope) = suffixed_grad(x);
+    assert_eq!(value, suffixed(x));
+    assert!((slope - d).abs() < 1e-12);
+}

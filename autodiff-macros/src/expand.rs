@@ -43,9 +43,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     match derivatives(&lowered, &args, vector) {
         Ok(derived) => {
             let fs = [Some(&derived.grad), derived.hvp.as_ref()];
-            for f in fs.into_iter().flatten() {
-                check_budget(&mut cx, f, budget);
-            }
+            check_budget(&mut cx, &fs.into_iter().flatten().collect::<Vec<_>>(), budget);
             if !cx.is_ok() {
                 return with_item(cx.into_compile_errors(), item);
             }
@@ -102,11 +100,19 @@ fn quiet_unless_user_says(item_fn: &syn::ItemFn, item: TokenStream) -> TokenStre
     }
 }
 
-/// Refuses a generated function whose stored values, known in size, exceed the budget (sizes the
-/// macro cannot read are checked by rustc, in the generated code).
-fn check_budget(cx: &mut Ctxt, f: &Func, budget: u64) {
-    let parts = storage(f);
-    let Some(bytes) = total(&parts).value.filter(|b| *b > budget) else { return };
+/// Refuses the generated functions when the stored values of one, known in size, exceed the
+/// budget: one error, at the biggest part of the function that needs most, with that need (sizes
+/// the macro cannot read are checked by rustc, in the generated code).
+fn check_budget(cx: &mut Ctxt, fs: &[&Func], budget: u64) {
+    let needs = fs.iter().map(|f| {
+        let parts = storage(f);
+        let bytes = total(&parts).value;
+        (bytes, parts)
+    });
+    let Some((Some(bytes), parts)) = needs.max_by_key(|(b, _)| b.unwrap_or(0)) else { return };
+    if bytes <= budget {
+        return;
+    }
     let Some(biggest) = parts.iter().max_by_key(|p| p.bytes.value.unwrap_or(u64::MAX)) else {
         return;
     };
@@ -156,8 +162,13 @@ pub struct Derived {
 /// Runs the transforms that `args` asks for, verifying the IR after each.
 pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Derived, Failure> {
     let primal = checked(lowered.func.clone(), "lowering")?;
-    let options =
-        Options { budget: args.stack.unwrap_or(symbol::STACK_BUDGET), snapshots: args.checkpoint };
+    // Forward mode over the sweep doubles what it stores (each stored value and each snapshot
+    // gets its tangent): with `hvp` the plan must fit half the budget, so that the sweep of
+    // `f_hvp` fits the whole.
+    let budget = args.stack.unwrap_or(symbol::STACK_BUDGET);
+    let second_order = args.hvp || args.hessian;
+    let budget = if second_order { budget / 2 } else { budget };
+    let options = Options { budget, snapshots: args.checkpoint };
     // The reverse sweep reads each call's partials from the forward pass: `g_grad` there.
     let with_partials = checked(grad_calls(&primal), "the calls' partials")?;
     let plans = plan(&with_partials, options);

@@ -46,6 +46,8 @@ pub struct Renderer<'a> {
     pub step: Ident,
     /// Every variable something reads.
     pub read: HashSet<Var>,
+    /// The variables whose type a method call needs to know (see [`receivers`]).
+    pub receivers: HashSet<Var>,
 }
 
 impl<'a> Renderer<'a> {
@@ -62,7 +64,50 @@ impl<'a> Renderer<'a> {
         collect_defs(&f.body, &mut defs);
         let mut read = HashSet::new();
         super::reads::collect(f, &mut read, &mut HashSet::new());
-        Renderer { f, layout, idents, loops, defs, by_ref, result, step, read }
+        let receivers = receivers(&f.body, &defs);
+        Renderer { f, layout, idents, loops, defs, by_ref, result, step, read, receivers }
+    }
+
+    /// Whether an integer expression in `l` calls a method on `l`'s index (`x[i.abs_diff(1)]`).
+    fn index_method_called(&self, l: &Loop) -> bool {
+        fn has_method(t: &TokenStream) -> bool {
+            t.clone().into_iter().any(|tree| match tree {
+                proc_macro2::TokenTree::Punct(p) => p.as_char() == '.',
+                proc_macro2::TokenTree::Group(g) => has_method(&g.stream()),
+                _ => false,
+            })
+        }
+        block_reads(
+            &l.body,
+            &l.yields,
+            &|i: &Int| i.loops.contains(&l.index) && has_method(&self.int(i)),
+            &|o: &Operand| match o {
+                Operand::Ext(e) => {
+                    let ext = &self.f.exts[e.0 as usize];
+                    ext.loops.contains(&l.index) && has_method(&ext.tokens)
+                }
+                _ => false,
+            },
+        )
+    }
+
+    /// A literal that starts the life of `v`'s variable, suffixed `_f64` when a method is called
+    /// on the variable (else `let mut s = 0.5; … s.sin()` is a call on an ambiguous `{float}`).
+    fn initial(&self, v: Var, init: Operand) -> TokenStream {
+        self.initial_of(&[v], init)
+    }
+
+    /// [`Self::initial`] for a value that starts several variables (a checkpoint's state, which
+    /// both of its closures take).
+    fn initial_of(&self, vs: &[Var], init: Operand) -> TokenStream {
+        let typed = |v: &Var| match self.layout.slot(*v) {
+            Some(slot) => self.layout.slots[slot].iter().any(|m| self.receivers.contains(m)),
+            None => self.receivers.contains(v),
+        };
+        match (init, vs.iter().any(typed)) {
+            (Operand::Lit(_), true) => self.receiver(init),
+            _ => self.operand(init).tokens,
+        }
     }
 
     fn ident(&self, v: Var) -> TokenStream {
@@ -141,7 +186,7 @@ impl<'a> Renderer<'a> {
             Stmt::Test { out, .. } | Stmt::Load { out, .. } => self.bind(*out, self.expr(s).tokens),
             Stmt::Store { out, array, index, value } => self.store(*out, *array, index, *value),
             Stmt::Fill { out, value } => {
-                let mut e = self.operand(*value).tokens;
+                let mut e = self.initial(*out, *value);
                 if let Some(shape) = self.f.ty(*out).shape() {
                     for d in shape.dims.iter().rev() {
                         let n = self.int(d);
@@ -186,11 +231,49 @@ impl<'a> Renderer<'a> {
         Some(quote!(#id #op #rhs;))
     }
 
+    /// `s += e;` for the assignment of `value` to the variable of `slot`, when `value` is an
+    /// inlined `s + e` (`-`, `*`, `/` likewise) of the variable's current value.
+    fn compound_into(&self, slot: Var, value: Operand) -> Option<TokenStream> {
+        let v = value.var()?;
+        if self.layout.repr[v.index()] != Repr::Inline {
+            return None;
+        }
+        let Some(Stmt::Op { prim, args, .. }) = self.defs.get(&v) else { return None };
+        let here = Operand::Var(slot);
+        let op = match prim {
+            Prim::Add => quote!(+=),
+            Prim::Sub => quote!(-=),
+            Prim::Mul => quote!(*=),
+            Prim::Div => quote!(/=),
+            _ => return None,
+        };
+        let rhs = if self.layout.same_slot(args[0], here) {
+            args[1]
+        } else if matches!(prim, Prim::Add | Prim::Mul) && self.layout.same_slot(args[1], here) {
+            args[0]
+        } else {
+            return None;
+        };
+        let id = self.ident(slot);
+        let rhs = self.operand(rhs).tokens;
+        Some(quote!(#id #op #rhs;))
+    }
+
     /// `y[i] = v;` in place, `y[i] += e;` for an update of the element, or a copy then the
     /// write when the old array is still needed.
     fn store(&self, out: Var, array: Var, index: &[Int], value: Operand) -> TokenStream {
         let id = self.ident(out);
         let ix = self.index(index);
+        // `y[i] = y[i];` in place (the element of the very version written to) changes nothing.
+        let in_place = self.layout.same_slot(Operand::Var(array), Operand::Var(out));
+        if in_place
+            && let Some(Stmt::Load { array: from, index: at, .. }) =
+                value.var().and_then(|v| self.defs.get(&v))
+            && *from == array
+            && self.index(at).to_string() == ix.to_string()
+        {
+            return TokenStream::new();
+        }
         let write = match self.element_update(out, index, value) {
             Some((op, rhs)) => quote!(#id #ix #op #rhs;),
             None => {
@@ -239,9 +322,17 @@ impl<'a> Renderer<'a> {
     /// Assignments that make each slot in `targets` hold the matching value: one `s = e;`, or a
     /// tuple assignment when several are written at once (so none reads another's new value).
     fn assign(&self, pairs: Vec<(Var, Operand)>) -> TokenStream {
-        let pending: Vec<(TokenStream, TokenStream)> = pairs
+        let pairs: Vec<(Var, Operand)> = pairs
             .into_iter()
             .filter(|(slot, value)| !self.layout.same_slot(Operand::Var(*slot), *value))
+            .collect();
+        if let [(slot, value)] = pairs.as_slice()
+            && let Some(update) = self.compound_into(*slot, *value)
+        {
+            return update;
+        }
+        let pending: Vec<(TokenStream, TokenStream)> = pairs
+            .into_iter()
             .map(|(slot, value)| (self.ident(slot), self.operand(value).tokens))
             .collect();
         match pending.as_slice() {
@@ -259,7 +350,7 @@ impl<'a> Renderer<'a> {
         for c in &l.carried {
             if self.layout.declares(c.param) {
                 let id = self.ident(c.param);
-                let init = self.operand(c.init).tokens;
+                let init = self.initial(c.param, c.init);
                 let init = match c.init.var() {
                     Some(v) if self.by_ref.contains(&v) => quote!(*#init),
                     _ => init,
@@ -277,7 +368,14 @@ impl<'a> Renderer<'a> {
             false => quote!(_),
         };
         let r = &l.range;
-        let (lo, hi) = (self.int_bound(&r.lo), self.int_bound(&r.hi));
+        let (lo, mut hi) = (self.int_bound(&r.lo), self.int_bound(&r.hi));
+        // Literal bounds leave the index's type to its uses; a method called on it (`i.min(2)`)
+        // needs it known.
+        if let (Some(_), Some(n)) = (r.lo.value, r.hi.value)
+            && self.index_method_called(l)
+        {
+            hi = proc_macro2::Literal::usize_suffixed(n as usize).to_token_stream();
+        }
         let range = match r.inclusive {
             true => quote!(#lo..=#hi),
             false => quote!(#lo..#hi),
@@ -398,7 +496,7 @@ impl<'a> Renderer<'a> {
         let k = &self.step;
         let n = match r.lo.value {
             Some(0) => end.clone(),
-            _ => quote!((#end).saturating_sub(#lo)),
+            _ => quote!(usize::saturating_sub(#end, #lo)),
         };
         let index = match (r.rev, r.lo.value) {
             (false, Some(0)) => quote!(#k),
@@ -418,9 +516,13 @@ impl<'a> Renderer<'a> {
         let (step_params, back_params) = (pattern(&c.step_params), pattern(&c.back_params));
         let adjoint: Vec<Var> = c.adjoint.iter().map(|a| a.param).collect();
         let adjoint_params = pattern(&adjoint);
-        let state = values(&c.state);
-        let inits: Vec<Operand> = c.adjoint.iter().map(|a| a.init).collect();
-        let inits = values(&inits);
+        // The two closures' state parameters take the state's type.
+        let state = (0..c.state.len())
+            .map(|j| self.initial_of(&[c.step_params[j], c.back_params[j]], c.state[j]))
+            .collect();
+        let state = tuple(state);
+        let inits = c.adjoint.iter().map(|a| self.initial(a.param, a.init)).collect();
+        let inits = tuple(inits);
         let step = self.block(&c.step);
         let step_yields = values(&c.step_yields);
         let back = self.block(&c.back);
@@ -580,16 +682,57 @@ fn located_at(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
         .collect()
 }
 
-/// Whether `tokens` are one `if` statement (written `else if` after an `else`).
+/// The variables a method is called on (`s.sin()`, `y[i].sin()`), and those whose type they
+/// take (the operands of arithmetic giving a receiver): a literal that starts such a variable
+/// needs a type.
+fn receivers(block: &Block, defs: &HashMap<Var, &Stmt>) -> HashSet<Var> {
+    fn root(op: Operand, defs: &HashMap<Var, &Stmt>, out: &mut HashSet<Var>) {
+        let Some(v) = op.var() else { return };
+        if !out.insert(v) {
+            return;
+        }
+        match defs.get(&v) {
+            Some(Stmt::Op {
+                prim: Prim::Add | Prim::Sub | Prim::Mul | Prim::Div | Prim::Neg,
+                args,
+                ..
+            }) => {
+                args.iter().for_each(|a| root(*a, defs, out));
+            }
+            Some(Stmt::Load { array, .. }) => root(Operand::Var(*array), defs, out),
+            _ => {}
+        }
+    }
+    fn walk(block: &Block, defs: &HashMap<Var, &Stmt>, out: &mut HashSet<Var>) {
+        for s in block {
+            match s {
+                Stmt::Op { prim, args, .. } if crate::symbol::prim_method(*prim).is_some() => {
+                    root(args[0], defs, out);
+                }
+                Stmt::For(l) => walk(&l.body, defs, out),
+                Stmt::If(b) => {
+                    walk(&b.then, defs, out);
+                    walk(&b.otherwise, defs, out);
+                }
+                Stmt::Checkpoint(c) => {
+                    walk(&c.step, defs, out);
+                    walk(&c.back, defs, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = HashSet::new();
+    walk(block, defs, &mut out);
+    out
+}
+
+/// Whether `tokens` are one `if` statement and nothing else (written `else if` after an `else`).
 fn is_lone_if(tokens: &TokenStream) -> bool {
-    let mut trees = tokens.clone().into_iter();
-    let first = matches!(trees.next(), Some(proc_macro2::TokenTree::Ident(id)) if id == "if");
-    first
-        && !trees.any(|t| match t {
-            proc_macro2::TokenTree::Punct(p) => p.as_char() == ';',
-            proc_macro2::TokenTree::Ident(id) => id == "let",
-            _ => false,
-        })
+    match syn::parse2::<syn::Block>(quote!({ #tokens })) {
+        Ok(block) => matches!(block.stmts.as_slice(), [syn::Stmt::Expr(syn::Expr::If(_), _)]),
+        Err(_) => false,
+    }
 }
 
 /// The defining statement of every value an `Op`, `Test` or `Load` defines, nested ones included.
@@ -652,7 +795,9 @@ fn stmt_reads(s: &Stmt, int: Probe<Int>, op: Probe<Operand>) -> bool {
             }) || c.dirs.iter().any(op)
         }
         Stmt::Checkpoint(c) => {
-            c.state.iter().chain(c.adjoint.iter().map(|a| &a.init)).any(op)
+            int(&c.range.lo)
+                || int(&c.range.hi)
+                || c.state.iter().chain(c.adjoint.iter().map(|a| &a.init)).any(op)
                 || block_reads(&c.step, &c.step_yields, int, op)
                 || block_reads(&c.back, &c.back_yields, int, op)
         }

@@ -29,6 +29,16 @@ impl Expr {
     }
 }
 
+/// The left side of a comparison, parenthesised when it ends with a cast: in `n as f64 < x`
+/// Rust reads `<` as the start of `f64`'s generic arguments.
+fn before_comparison(tokens: TokenStream) -> TokenStream {
+    let trees: Vec<proc_macro2::TokenTree> = tokens.clone().into_iter().collect();
+    let ends_with_cast = trees.len() >= 2
+        && matches!(&trees[trees.len() - 1], proc_macro2::TokenTree::Ident(_))
+        && matches!(&trees[trees.len() - 2], proc_macro2::TokenTree::Ident(a) if a == "as");
+    if ends_with_cast { quote!((#tokens)) } else { tokens }
+}
+
 /// The comparison operator.
 pub fn cmp_op(cmp: Cmp) -> TokenStream {
     match cmp {
@@ -71,7 +81,7 @@ impl Renderer<'_> {
     }
 
     /// The operand as a method receiver: literals get an `f64` suffix.
-    fn receiver(&self, op: Operand) -> TokenStream {
+    pub(super) fn receiver(&self, op: Operand) -> TokenStream {
         match op {
             Operand::Lit(x) => literal(x, true).at_least(Prec::Atom),
             other => self.operand(other).at_least(Prec::Atom),
@@ -156,11 +166,13 @@ impl Renderer<'_> {
                 let (a, b) =
                     (self.operand(*a).at_least(Prec::Sum), self.operand(*b).at_least(Prec::Sum));
                 let op = cmp_op(*cmp);
+                let a = before_comparison(a);
                 Expr::new(quote!(#a #op #b), Prec::Compare)
             }
             Cond::Int(cmp, a, b) => {
                 let (a, b) = (self.int_operand(a), self.int_operand(b));
                 let op = cmp_op(*cmp);
+                let a = before_comparison(a);
                 Expr::new(quote!(#a #op #b), Prec::Compare)
             }
             Cond::Var(v) => self.operand(Operand::Var(*v)),

@@ -58,20 +58,29 @@ fn block(f: &Func, b: &Block, vars: &mut HashSet<Var>, params: &mut HashSet<Stri
                     shape.dims.iter().for_each(|d| int(d, params));
                 }
             }
+            // What a region's blocks yield is read too (by the region's results), values defined
+            // inside the blocks included.
             Stmt::For(l) => {
                 int(&l.range.lo, params);
                 int(&l.range.hi, params);
                 block(f, &l.body, vars, params);
+                l.yields.iter().for_each(|y| operand(f, *y, vars, params));
             }
             Stmt::If(br) => {
                 block(f, &br.then, vars, params);
                 block(f, &br.otherwise, vars, params);
+                for y in br.then_yields.iter().chain(&br.else_yields) {
+                    operand(f, *y, vars, params);
+                }
             }
             Stmt::Checkpoint(c) => {
                 int(&c.range.lo, params);
                 int(&c.range.hi, params);
                 block(f, &c.step, vars, params);
                 block(f, &c.back, vars, params);
+                for y in c.step_yields.iter().chain(&c.back_yields) {
+                    operand(f, *y, vars, params);
+                }
             }
             _ => {}
         }
