@@ -8,7 +8,7 @@ use std::fmt::Write;
 use super::ast::{Modes, Output, Param, Pass, Program};
 use super::print::{Flavor, Printer, array_type, mutated, output_type, real};
 
-/// Clippy lints that the macro's expansion trips (macro bug 9 of `tests/fuzz_found.rs`),
+/// Clippy lints that the macro's expansion trips (macro bug 8 of `tests/fuzz_found.rs`),
 /// allowed on the programs while the generator dodges known bugs.
 const MACRO_LINTS: &str = "clippy::self_assignment, clippy::misrefactored_assign_op, \
     clippy::assign_op_pattern, clippy::let_and_return, clippy::type_complexity";

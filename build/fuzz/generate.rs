@@ -3,8 +3,13 @@
 //! that every program compiles, indexes in bounds, keeps loops short, and leaves no variable or
 //! assignment unread (rustc would warn).
 
+mod branch;
+mod cond;
 mod expr;
+mod int;
+mod loops;
 mod stmt;
+mod tree;
 
 use super::ast::{Expr, Modes, Output, Param, Pass, Program, Size, Stmt};
 use super::rng::Rng;
@@ -148,7 +153,7 @@ impl Gen {
     /// Whether `e` reads a variable that depends on a differentiated parameter.
     fn is_active(&self, e: &Expr) -> bool {
         let mut names = Vec::new();
-        expr::names(e, &mut names);
+        tree::names(e, &mut names);
         self.visible().any(|v| v.active && names.contains(&v.name))
     }
 
@@ -241,7 +246,7 @@ pub fn program(seed: u64, dodge: bool) -> Program {
     let params = g.params();
     let mut output = g.output();
     if let (true, Output::Tuple(m)) = (g.dodge, output) {
-        // Macro bug 7 of `tests/fuzz_found.rs`: `f_vjp` of a tuple with a reference parameter.
+        // Macro bug 6 of `tests/fuzz_found.rs`: `f_vjp` of a tuple with a reference parameter.
         if params.iter().any(|p| p.pass == Pass::Ref) {
             output = Output::Array(m);
         }

@@ -1,238 +1,26 @@
-//! Random expressions, conditions and indices over what is in scope. Methods whose domain is
-//! limited get arguments that stay inside it (`ln` of `1 + e·e`, `exp` of a bounded value), so
-//! that values stay finite and moderate; kinks (`abs`, `max`, branches) are kept, and the test
-//! checks finite differences only away from them.
+//! Random expressions over what is in scope. Methods whose domain is limited get arguments that
+//! stay inside it (`ln` of `1 + e·e`, `exp` of a bounded value), so that values stay finite and
+//! moderate; kinks (`abs`, `max`, branches) are kept, and the test checks finite differences
+//! only away from them.
 
-use super::super::ast::{Block, Cmp, Cond, Expr, Int, IntOp, Op, Place, Size, Stmt};
+use super::super::ast::{Block, Expr, Int, Op, Stmt};
+use super::tree::{ambiguous, bin, distinct, fresh, same};
 use super::{Gen, Kind};
 
 /// Literals the programs use: exact in binary or short, and none close to a named constant.
-const LITS: [f64; 10] = [0.5, 0.25, 0.75, 1.5, 2.0, 0.3, 0.1, 1.25, 3.0, 0.2];
-
-fn bin(op: Op, l: Expr, r: Expr) -> Expr {
-    Expr::Bin(op, Box::new(l), Box::new(r))
-}
-
-/// Whether Rust could not tell the type of `e` (a float literal, or arithmetic on literals):
-/// a method called on it would not compile, and a `let` of it needs its type written.
-pub fn ambiguous(e: &Expr) -> bool {
-    match e {
-        Expr::Lit(_) => true,
-        Expr::Neg(x) | Expr::Powi(x, _) => ambiguous(x),
-        Expr::Bin(_, l, r) => ambiguous(l) && ambiguous(r),
-        Expr::Method { recv, ufcs, .. } => !ufcs && ambiguous(recv),
-        Expr::If(arms, els) => arms.iter().all(|(_, b)| ambiguous(&b.tail)) && ambiguous(&els.tail),
-        Expr::Array(xs) | Expr::Tuple(xs) => xs.iter().all(ambiguous),
-        Expr::Zeros(_) => true,
-        Expr::Var(_) | Expr::Elem(..) | Expr::Data(..) | Expr::Cast(_) => false,
-    }
-}
-
-/// Whether `e` contains `i as f64`.
-fn has_cast(e: &Expr) -> bool {
-    match e {
-        Expr::Cast(_) => true,
-        Expr::Lit(_) | Expr::Var(_) | Expr::Elem(..) | Expr::Data(..) | Expr::Zeros(_) => false,
-        Expr::Neg(x) | Expr::Powi(x, _) => has_cast(x),
-        Expr::Bin(_, l, r) => has_cast(l) || has_cast(r),
-        Expr::Method { recv, args, .. } => has_cast(recv) || args.iter().any(has_cast),
-        Expr::If(..) => true,
-        Expr::Array(xs) | Expr::Tuple(xs) => xs.iter().any(has_cast),
-    }
-}
-
-/// Whether `a` and `b` are the same expression, up to the order of the operands of `+` and `*`
-/// (clippy's `eq_op` sees through that too).
-pub fn same(a: &Expr, b: &Expr) -> bool {
-    match (a, b) {
-        (Expr::Bin(o1, l1, r1), Expr::Bin(o2, l2, r2)) if o1 == o2 => {
-            (same(l1, l2) && same(r1, r2))
-                || (matches!(o1, Op::Add | Op::Mul) && same(l1, r2) && same(r1, l2))
-        }
-        _ => a == b,
-    }
-}
-
-/// The variables a statement reads or writes.
-pub fn stmt_names(s: &Stmt, out: &mut Vec<String>) {
-    match s {
-        Stmt::Let(_, _, e) => names(e, out),
-        Stmt::LetInt(..) => {}
-        Stmt::Assign(Place::Var(v) | Place::Elem(v, _), _, e) => {
-            out.push(v.clone());
-            names(e, out);
-        }
-        Stmt::For(_, _, body) => body.iter().for_each(|s| stmt_names(s, out)),
-        Stmt::If(arms, els) => {
-            for (c, b) in arms {
-                cond_names(c, out);
-                b.iter().for_each(|s| stmt_names(s, out));
-            }
-            els.iter().flatten().for_each(|s| stmt_names(s, out));
-        }
-    }
-}
-
-/// The variables `e` reads, conditions included.
-pub fn names(e: &Expr, out: &mut Vec<String>) {
-    match e {
-        Expr::Var(n) | Expr::Elem(n, _) => out.push(n.clone()),
-        Expr::Lit(_) | Expr::Data(..) | Expr::Cast(_) | Expr::Zeros(_) => {}
-        Expr::Neg(x) | Expr::Powi(x, _) => names(x, out),
-        Expr::Bin(_, l, r) => {
-            names(l, out);
-            names(r, out);
-        }
-        Expr::Method { recv, args, .. } => {
-            names(recv, out);
-            args.iter().for_each(|a| names(a, out));
-        }
-        Expr::If(arms, els) => {
-            for (c, b) in arms {
-                cond_names(c, out);
-                block_names(b, out);
-            }
-            block_names(els, out);
-        }
-        Expr::Array(xs) | Expr::Tuple(xs) => xs.iter().for_each(|x| names(x, out)),
-    }
-}
-
-fn block_names(b: &Block, out: &mut Vec<String>) {
-    for s in &b.stmts {
-        if let Stmt::Let(_, _, e) = s {
-            names(e, out);
-        }
-    }
-    names(&b.tail, out);
-}
-
-fn cond_names(c: &Cond, out: &mut Vec<String>) {
-    match c {
-        Cond::Real(_, l, r) => {
-            names(l, out);
-            names(r, out);
-        }
-        Cond::Int(..) => {}
-        Cond::And(l, r) | Cond::Or(l, r) => {
-            cond_names(l, out);
-            cond_names(r, out);
-        }
-        Cond::Not(x) => cond_names(x, out),
-    }
-}
-
-/// With `dodge`, `e` as a value that a branch or a loop yields, made a value computed nowhere
-/// else (`1.0078125` is no literal of the generator): a region that yields a value computed
-/// elsewhere too breaks the macro's forward transform (macro bug 5 of `tests/fuzz_found.rs`).
-pub fn fresh(dodge: bool, e: Expr) -> Expr {
-    if dodge { Expr::Bin(Op::Mul, Box::new(Expr::Lit(1.0078125)), Box::new(e)) } else { e }
-}
-
-/// The values of the branches of an `if`, made distinct (clippy flags branches with the same
-/// body), by scaling a repeated one.
-pub fn distinct(tails: &mut [&mut Expr]) {
-    for k in 1..tails.len() {
-        if tails[..k].iter().any(|t| same(t, tails[k])) {
-            let e = std::mem::replace(&mut *tails[k], Expr::Lit(0.0));
-            *tails[k] = Expr::Bin(Op::Mul, Box::new(Expr::Lit(0.5 + k as f64 / 64.0)), Box::new(e));
-        }
-    }
-}
-
-/// `rhs` for `target = rhs`, changed when clippy would read it as `target op= e`.
-pub fn not_assign_op(target: &Expr, rhs: Expr) -> Expr {
-    let manual = match &rhs {
-        Expr::Bin(Op::Add | Op::Mul, l, r) => **l == *target || **r == *target,
-        Expr::Bin(_, l, _) => **l == *target,
-        // A self-assignment.
-        e => e == target,
-    };
-    if manual { Expr::Bin(Op::Mul, Box::new(Expr::Lit(0.5)), Box::new(rhs)) } else { rhs }
-}
-
-/// The integer expression of a length.
-pub fn size_int(s: &Size) -> Int {
-    match &s.name {
-        Some(name) => Int::Var(name.clone()),
-        None => Int::Lit(s.n),
-    }
-}
-
-fn ibin(op: IntOp, l: Int, r: Int) -> Int {
-    Int::Bin(op, Box::new(l), Box::new(r))
-}
+pub(super) const LITS: [f64; 10] = [0.5, 0.25, 0.75, 1.5, 2.0, 0.3, 0.1, 1.25, 3.0, 0.2];
 
 impl Gen {
     pub(super) fn lit(&mut self) -> Expr {
         Expr::Lit(self.rng.pick(&LITS))
     }
 
-    /// The integer variables in scope: name, smallest and largest value.
-    pub(super) fn ints(&self) -> Vec<(String, usize, Option<usize>)> {
-        self.visible()
-            .filter_map(|v| match v.kind {
-                Kind::Int { lo, hi } => Some((v.name.clone(), lo, hi)),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// An index into a dimension of length `len`, always in bounds.
-    pub(super) fn index(&mut self, len: &Size) -> Int {
-        let n = len.n;
-        if n == 1 {
-            return Int::Lit(0);
-        }
-        let ints = self.ints();
-        for _ in 0..8 {
-            let choice = self.rng.weighted(&[2, 8, 3, 2, 2, 1, 1, 1]);
-            if choice == 0 || ints.is_empty() {
-                return Int::Lit(self.rng.below(n));
-            }
-            let (v, lo, hi) = ints[self.rng.below(ints.len())].clone();
-            let var = Int::Var(v.clone());
-            let fits = hi.is_some_and(|h| h < n);
-            let index = match choice {
-                1 if fits => var,
-                2 => {
-                    let c = Int::Lit(self.rng.between(1, n - 1));
-                    ibin(IntOp::Rem, ibin(IntOp::Add, var, c), size_int(len))
-                }
-                3 if !fits => ibin(IntOp::Rem, var, size_int(len)),
-                4 if fits => {
-                    let last = match &len.name {
-                        Some(_) => ibin(IntOp::Sub, size_int(len), Int::Lit(1)),
-                        None => Int::Lit(n - 1),
-                    };
-                    ibin(IntOp::Sub, last, var)
-                }
-                5 if hi.is_some_and(|h| h + 1 < n) => {
-                    let room = n - 1 - hi.unwrap_or(n);
-                    ibin(IntOp::Add, var, Int::Lit(self.rng.between(1, room)))
-                }
-                6 if lo >= 1 && hi.is_some_and(|h| h - 1 < n) => {
-                    ibin(IntOp::Sub, var, Int::Lit(self.rng.between(1, lo.min(2))))
-                }
-                7 if ints.len() > 1 => {
-                    let (u, ..) = ints[self.rng.below(ints.len())].clone();
-                    self.read(&u);
-                    ibin(IntOp::Rem, ibin(IntOp::Add, var, Int::Var(u)), size_int(len))
-                }
-                _ => continue,
-            };
-            self.read(&v);
-            return index;
-        }
-        Int::Lit(self.rng.below(n))
-    }
-
     /// A read of a variable, an element or data: the leaves of expressions.
-    fn read_leaf(&mut self) -> Option<Expr> {
+    pub(super) fn read_leaf(&mut self) -> Option<Expr> {
         let candidates: Vec<(String, Kind)> = self
             .visible()
             .filter(|v| self.readable(&v.name) && !matches!(v.kind, Kind::Data))
-            // Macro bugs 1, 2 and 4 of `tests/fuzz_found.rs`: locals that the macro folds into
+            // Macro bugs 1 and 4 of `tests/fuzz_found.rs`: locals that the macro folds into
             // constants (arrays of literals, a scalar started at a literal), and `n as f64` of
             // an integer `let` in a loop.
             .filter(|v| !(self.dodge && (v.int_let || (!v.param && !v.active))))
@@ -376,12 +164,12 @@ impl Gen {
     }
 
     /// `1 + e·e`.
-    fn one_plus_square(&mut self, e: Expr) -> Expr {
+    pub(super) fn one_plus_square(&mut self, e: Expr) -> Expr {
         bin(Op::Add, Expr::Lit(1.0), bin(Op::Mul, e.clone(), e))
     }
 
     /// A method of one argument, its argument kept in its domain.
-    fn unary(&mut self, depth: u32) -> Expr {
+    pub(super) fn unary(&mut self, depth: u32) -> Expr {
         let e = self.nonconst(depth);
         let names = [
             "sin", "cos", "tanh", "atan", "asinh", "exp", "ln", "log2", "log10", "ln_1p", "sqrt",
@@ -416,7 +204,7 @@ impl Gen {
     }
 
     /// `max`, `min`, `hypot`, `atan2` or `mul_add`.
-    fn binary_method(&mut self, depth: u32) -> Expr {
+    pub(super) fn binary_method(&mut self, depth: u32) -> Expr {
         let a = self.nonconst(depth);
         let b = self.expr(depth);
         let b = if a == b { self.lit() } else { b };
@@ -437,7 +225,7 @@ impl Gen {
     }
 
     /// `if c { e1 } else if c2 { e2 } else { e3 }` as a value; a block sometimes binds a `let`.
-    fn if_expr(&mut self, depth: u32) -> Expr {
+    pub(super) fn if_expr(&mut self, depth: u32) -> Expr {
         self.branches += 1;
         let arms = if self.rng.chance(25) { 2 } else { 1 };
         let mut conds = Vec::new();
@@ -460,7 +248,7 @@ impl Gen {
         Expr::If(conds, Box::new(els))
     }
 
-    fn value_block(&mut self, depth: u32) -> Block {
+    pub(super) fn value_block(&mut self, depth: u32) -> Block {
         if !self.rng.chance(20) {
             return Block { stmts: vec![], tail: self.expr(depth) };
         }
@@ -469,112 +257,5 @@ impl Gen {
         let stmt = Stmt::Let(name.clone(), None, init);
         let tail = bin(Op::Mul, Expr::Var(name), self.expr(depth));
         Block { stmts: vec![stmt], tail }
-    }
-
-    fn cmp(&mut self) -> Cmp {
-        let ops = [Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge, Cmp::Eq, Cmp::Ne];
-        ops[self.rng.weighted(&[5, 3, 5, 3, 1, 1])]
-    }
-
-    /// A comparison of integers that is true for some values of its variable, false for others.
-    fn int_cond(&mut self) -> Option<Cond> {
-        let ints = self.ints();
-        if ints.is_empty() {
-            return None;
-        }
-        let (v, lo, hi) = ints[self.rng.below(ints.len())].clone();
-        let var = Int::Var(v.clone());
-        let cond = match self.rng.below(3) {
-            0 => {
-                let c = self.rng.below(2);
-                Cond::Int(Cmp::Eq, ibin(IntOp::Rem, var, Int::Lit(2)), Int::Lit(c))
-            }
-            1 if ints.len() > 1 => {
-                let (u, ..) = ints[self.rng.below(ints.len())].clone();
-                if u == v {
-                    return None;
-                }
-                self.read(&u);
-                Cond::Int(self.cmp(), var, Int::Var(u))
-            }
-            _ => {
-                let top = hi.unwrap_or(4).max(lo + 1);
-                let c = self.rng.between(lo.max(1), top);
-                let op = [Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge, Cmp::Eq, Cmp::Ne][self.rng.below(6)];
-                Cond::Int(op, var, Int::Lit(c))
-            }
-        };
-        self.read(&v);
-        Some(cond)
-    }
-
-    /// A condition of an `if`: comparisons joined by `&&`, `||`, `!`. No two compare the same
-    /// operands and at most one compares integers, so that no condition is a tautology or a
-    /// contradiction in disguise (clippy would say so).
-    pub(super) fn cond(&mut self, depth: u32) -> Cond {
-        let mut used = Vec::new();
-        self.cond_in(depth, &mut used)
-    }
-
-    /// A condition whose comparisons avoid the operands in `used` (`None` for an integer one).
-    pub(super) fn cond_in(&mut self, depth: u32, used: &mut Vec<Option<(Expr, Expr)>>) -> Cond {
-        let ints = !used.contains(&None);
-        let deeper = |w| if depth > 0 { w } else { 0 };
-        match self.rng.weighted(&[55, if ints { 25 } else { 0 }, deeper(8), deeper(8), deeper(4)]) {
-            1 => match self.int_cond() {
-                Some(c) => {
-                    used.push(None);
-                    c
-                }
-                None => self.real_cond(used),
-            },
-            2 => {
-                let l = self.cond_in(depth - 1, used);
-                Cond::And(Box::new(l), Box::new(self.cond_in(depth - 1, used)))
-            }
-            3 => {
-                let l = self.cond_in(depth - 1, used);
-                Cond::Or(Box::new(l), Box::new(self.cond_in(depth - 1, used)))
-            }
-            4 => {
-                let l = self.cond_in(0, used);
-                let r = self.cond_in(0, used);
-                let inner = if self.rng.chance(50) {
-                    Cond::And(Box::new(l), Box::new(r))
-                } else {
-                    Cond::Or(Box::new(l), Box::new(r))
-                };
-                Cond::Not(Box::new(inner))
-            }
-            _ => self.real_cond(used),
-        }
-    }
-
-    /// A comparison of `f64` values, of operands not in `used`.
-    fn real_cond(&mut self, used: &mut Vec<Option<(Expr, Expr)>>) -> Cond {
-        let l = self.nonconst(1);
-        let mut r = if self.rng.chance(50) { self.lit() } else { self.expr(1) };
-        // The same operands, or one operand against two literals (`x > 0.25 && x > 1.5`).
-        let lit = |e: &Expr| matches!(e, Expr::Lit(_));
-        let clash = |used: &Vec<Option<(Expr, Expr)>>, l: &Expr, r: &Expr| {
-            same(l, r)
-                || used.iter().flatten().any(|(a, b)| {
-                    (same(a, l) && (same(b, r) || (lit(b) && lit(r))))
-                        || (same(a, r) && (same(b, l) || (lit(b) && lit(l))))
-                })
-        };
-        for k in 0..8 {
-            if !clash(used, &l, &r) {
-                break;
-            }
-            r = if k < 4 { self.nonconst(1) } else { Expr::Lit(0.125 + k as f64 / 8.0) };
-        }
-        used.push(Some((l.clone(), r.clone())));
-        match self.cmp() {
-            // Macro bug 2 of `tests/fuzz_found.rs`: the expansion drops the parentheses of
-            // `(i as f64) < x`.
-            Cmp::Lt if self.dodge && has_cast(&l) => Cond::Real(Cmp::Gt, r, l),
-            op => Cond::Real(op, l, r),
-        }
     }
 }
