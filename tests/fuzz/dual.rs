@@ -429,3 +429,98 @@ pub fn seed<T: Seed>(x: &[f64], v: &[f64], w: &[f64]) -> T {
 pub fn constant<T: Seed>(c: &[f64]) -> T {
     T::take(&mut c.iter().map(|&v| lit(v)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Hd, lit};
+
+    /// A constant operand.
+    const C: Hd = lit(0.7);
+
+    /// `x` seeded along both directions: `g(x)` then carries `g'` and `g''`.
+    fn var(x: f64) -> Hd {
+        Hd { v: x, a: 1.0, b: 1.0, ab: 0.0 }
+    }
+
+    /// Central difference of `g` at `x`.
+    fn diff(g: impl Fn(f64) -> f64, x: f64) -> f64 {
+        let h = 1e-5 * x.abs().max(1.0);
+        (g(x + h) - g(x - h)) / (2.0 * h)
+    }
+
+    fn close(what: &str, a: f64, b: f64) {
+        assert!((a - b).abs() <= 1e-6 * a.abs().max(b.abs()).max(1.0), "{what}: {a} against {b}");
+    }
+
+    /// First and second derivatives of `g` (over `Hd`) against differences of its value and of
+    /// its first derivative, at `x`.
+    fn check(what: &str, g: impl Fn(Hd) -> Hd, x: f64) {
+        let y = g(var(x));
+        close(what, y.v, g(lit(x)).v);
+        close(what, y.a, diff(|t| g(lit(t)).v, x));
+        close(what, y.b, y.a);
+        close(what, y.ab, diff(|t| g(var(t)).a, x));
+    }
+
+    #[test]
+    fn every_operation_against_finite_differences() {
+        let unary: [(&str, fn(Hd) -> Hd); 26] = [
+            ("sin", Hd::sin),
+            ("cos", Hd::cos),
+            ("tan", Hd::tan),
+            ("tanh", Hd::tanh),
+            ("atan", Hd::atan),
+            ("asinh", Hd::asinh),
+            ("asin", Hd::asin),
+            ("acos", Hd::acos),
+            ("atanh", Hd::atanh),
+            ("exp", Hd::exp),
+            ("exp2", Hd::exp2),
+            ("exp_m1", Hd::exp_m1),
+            ("sinh", Hd::sinh),
+            ("cosh", Hd::cosh),
+            ("abs", Hd::abs),
+            ("powi 3", |x| x.powi(3)),
+            ("powi -2", |x| x.powi(-2)),
+            ("recip", Hd::recip),
+            ("cbrt", Hd::cbrt),
+            ("neg", |x| -x),
+            ("mul", |x| x * x * C),
+            ("div", |x| C / (x * x + C)),
+            ("sub", |x| C - x * x),
+            ("max", |x| x.max(C * x + C)),
+            ("min", |x| x.min(C)),
+            ("mul_add", |x| x.mul_add(x, C)),
+        ];
+        for (what, g) in unary {
+            for x in [-0.6, 0.35, 0.55] {
+                check(what, g, x);
+            }
+        }
+        let positive: [(&str, fn(Hd) -> Hd); 8] = [
+            ("ln", Hd::ln),
+            ("log2", Hd::log2),
+            ("log10", Hd::log10),
+            ("ln_1p", Hd::ln_1p),
+            ("sqrt", Hd::sqrt),
+            ("acosh", |x| (x + lit(1.0)).acosh()),
+            ("powf", |x| x.powf(x * C)),
+            ("powf constant", |x| x.powf(C)),
+        ];
+        for (what, g) in positive {
+            for x in [0.4, 1.3, 2.5] {
+                check(what, g, x);
+            }
+        }
+        let binary: [(&str, fn(Hd) -> Hd); 3] = [
+            ("hypot", |x| x.hypot(x * x - C)),
+            ("atan2", |x| (x * C).atan2(x * x - C)),
+            ("atan2 across", |x| (x - C).atan2(-C - x)),
+        ];
+        for (what, g) in binary {
+            for x in [-1.1, 0.3, 1.7] {
+                check(what, g, x);
+            }
+        }
+    }
+}

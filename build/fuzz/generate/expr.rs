@@ -15,6 +15,12 @@ impl Gen {
         Expr::Lit(self.rng.pick(&LITS))
     }
 
+    /// A literal other than `e` (`x - x` is clippy's `eq_op`).
+    pub(super) fn lit_but(&mut self, e: &Expr) -> Expr {
+        let l = self.lit();
+        if l == *e { Expr::Lit(0.4) } else { l }
+    }
+
     /// A read of a variable, an element or data: the leaves of expressions.
     pub(super) fn read_leaf(&mut self) -> Option<Expr> {
         let candidates: Vec<(String, Kind)> = self
@@ -108,7 +114,7 @@ impl Gen {
             1 => {
                 let (l, r) = (self.expr(depth - 1), self.expr(depth - 1));
                 let op = if self.rng.chance(65) { Op::Add } else { Op::Sub };
-                let r = if same(&l, &r) { self.lit() } else { r };
+                let r = if same(&l, &r) { self.lit_but(&l) } else { r };
                 bin(op, l, r)
             }
             2 => bin(Op::Mul, self.expr(depth - 1), self.expr(depth - 1)),
@@ -207,7 +213,7 @@ impl Gen {
     pub(super) fn binary_method(&mut self, depth: u32) -> Expr {
         let a = self.nonconst(depth);
         let b = self.expr(depth);
-        let b = if a == b { self.lit() } else { b };
+        let b = if a == b { self.lit_but(&a) } else { b };
         match self.rng.below(6) {
             0 => self.method("max", a, vec![b]),
             1 => self.method("min", a, vec![b]),

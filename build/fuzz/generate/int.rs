@@ -85,9 +85,10 @@ impl Gen {
         let (v, lo, hi) = ints[self.rng.below(ints.len())].clone();
         let var = Int::Var(v.clone());
         let cond = match self.rng.below(3) {
+            // `i % 2 == 0` would be clippy's `manual_is_multiple_of`.
             0 => {
-                let c = self.rng.below(2);
-                Cond::Int(Cmp::Eq, ibin(IntOp::Rem, var, Int::Lit(2)), Int::Lit(c))
+                let m = self.rng.between(2, 3);
+                Cond::Int(Cmp::Eq, ibin(IntOp::Rem, var, Int::Lit(m)), Int::Lit(1))
             }
             1 if ints.len() > 1 => {
                 let (u, ..) = ints[self.rng.below(ints.len())].clone();
