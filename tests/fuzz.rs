@@ -33,6 +33,7 @@
 //!   `f_grad`'s, `f_jacobian_mode` is the forced mode or the one the shape gives;
 //! - `f_hvp` is the oracle's `H·w`, the Hessian built from `f_hvp` by columns is symmetric,
 //!   equals `f_hessian`, and gives the oracle's `vᵀHw`.
+//!
 //! Points whose values or first derivatives, final or intermediate, pass 10⁶ are not checked: a
 //! huge intermediate that cancels leaves the oracle only rounding. A failure prints the
 //! program's seed, source and point.

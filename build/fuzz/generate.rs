@@ -77,7 +77,7 @@ pub struct Gen {
     dodge: bool,
 }
 
-/// The lengths of a parameter's array, or none for a scalar.
+/// How many `f64`s an array of these lengths holds (one for a scalar).
 fn numel(dims: &[Size]) -> usize {
     dims.iter().map(|d| d.n).product()
 }

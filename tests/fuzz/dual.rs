@@ -437,6 +437,9 @@ mod tests {
     /// A constant operand.
     const C: Hd = lit(0.7);
 
+    /// An operation under test, named.
+    type Case = (&'static str, fn(Hd) -> Hd);
+
     /// `x` seeded along both directions: `g(x)` then carries `g'` and `g''`.
     fn var(x: f64) -> Hd {
         Hd { v: x, a: 1.0, b: 1.0, ab: 0.0 }
@@ -464,7 +467,7 @@ mod tests {
 
     #[test]
     fn every_operation_against_finite_differences() {
-        let unary: [(&str, fn(Hd) -> Hd); 26] = [
+        let unary: [Case; 26] = [
             ("sin", Hd::sin),
             ("cos", Hd::cos),
             ("tan", Hd::tan),
@@ -497,7 +500,7 @@ mod tests {
                 check(what, g, x);
             }
         }
-        let positive: [(&str, fn(Hd) -> Hd); 8] = [
+        let positive: [Case; 8] = [
             ("ln", Hd::ln),
             ("log2", Hd::log2),
             ("log10", Hd::log10),
@@ -512,7 +515,7 @@ mod tests {
                 check(what, g, x);
             }
         }
-        let binary: [(&str, fn(Hd) -> Hd); 3] = [
+        let binary: [Case; 3] = [
             ("hypot", |x| x.hypot(x * x - C)),
             ("atan2", |x| (x * C).atan2(x * x - C)),
             ("atan2 across", |x| (x - C).atan2(-C - x)),
