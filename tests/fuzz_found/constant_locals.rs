@@ -26,7 +26,15 @@ fn carried_from_a_literal(a: f64) -> f64 {
     s
 }
 
+// An element set to a literal, in an array that is otherwise not constant: `(0.5 * 0.5).ln_1p()`.
+#[grad]
+fn element_set_to_a_literal(x: [f64; 2], a: f64) -> f64 {
+    let mut y = x;
+    y[0] = 0.5;
+    a * f64::ln_1p(y[0] * y[0])
+}
+
 fn main() {
     let _ = (unannotated_zeros_grad(1.0), annotated_literals_grad(1.0));
-    let _ = carried_from_a_literal_grad(1.0);
+    let _ = (carried_from_a_literal_grad(1.0), element_set_to_a_literal_grad([1.0, 2.0], 1.0));
 }

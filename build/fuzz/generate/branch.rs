@@ -59,7 +59,7 @@ impl Gen {
         // One list for all the conditions: clippy flags an `else if` repeating a condition.
         let mut used = Vec::new();
         for _ in 0..count {
-            let c = self.cond_in(2, &mut used);
+            let c = self.cond_in(2, &mut used, true);
             let body = self.branch_body();
             arms.push((c, body));
             self.merge_pending(&mut after, &before);

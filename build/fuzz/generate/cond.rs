@@ -16,14 +16,21 @@ impl Gen {
     /// contradiction in disguise (clippy would say so).
     pub(super) fn cond(&mut self, depth: u32) -> Cond {
         let mut used = Vec::new();
-        self.cond_in(depth, &mut used)
+        self.cond_in(depth, &mut used, true)
     }
 
-    /// A condition whose comparisons avoid the operands in `used` (`None` for an integer one).
-    pub(super) fn cond_in(&mut self, depth: u32, used: &mut Vec<Option<(Expr, Expr)>>) -> Cond {
+    /// A condition whose comparisons avoid the operands in `used` (`None` for an integer one);
+    /// `!(..)` only at the `top` (clippy finds simpler forms of negations combined).
+    pub(super) fn cond_in(
+        &mut self,
+        depth: u32,
+        used: &mut Vec<Option<(Expr, Expr)>>,
+        top: bool,
+    ) -> Cond {
         let ints = !used.contains(&None);
         let deeper = |w| if depth > 0 { w } else { 0 };
-        match self.rng.weighted(&[55, if ints { 25 } else { 0 }, deeper(8), deeper(8), deeper(4)]) {
+        let not = if top { deeper(4) } else { 0 };
+        match self.rng.weighted(&[55, if ints { 25 } else { 0 }, deeper(8), deeper(8), not]) {
             1 => match self.int_cond() {
                 Some(c) => {
                     used.push(None);
@@ -32,16 +39,16 @@ impl Gen {
                 None => self.real_cond(used),
             },
             2 => {
-                let l = self.cond_in(depth - 1, used);
-                Cond::And(Box::new(l), Box::new(self.cond_in(depth - 1, used)))
+                let l = self.cond_in(depth - 1, used, false);
+                Cond::And(Box::new(l), Box::new(self.cond_in(depth - 1, used, false)))
             }
             3 => {
-                let l = self.cond_in(depth - 1, used);
-                Cond::Or(Box::new(l), Box::new(self.cond_in(depth - 1, used)))
+                let l = self.cond_in(depth - 1, used, false);
+                Cond::Or(Box::new(l), Box::new(self.cond_in(depth - 1, used, false)))
             }
             4 => {
-                let l = self.cond_in(0, used);
-                let r = self.cond_in(0, used);
+                let l = self.cond_in(0, used, false);
+                let r = self.cond_in(0, used, false);
                 let inner = if self.rng.chance(50) {
                     Cond::And(Box::new(l), Box::new(r))
                 } else {

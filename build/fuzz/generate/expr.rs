@@ -238,7 +238,7 @@ impl Gen {
         // One list for all the conditions: clippy flags an `else if` repeating a condition.
         let mut used = Vec::new();
         for _ in 0..arms {
-            let c = self.cond_in(1, &mut used);
+            let c = self.cond_in(1, &mut used, true);
             let b = self.value_block(depth);
             conds.push((c, b));
         }

@@ -330,6 +330,12 @@ impl Gen {
             3 => (Assign::Mul, self.factor()),
             _ => (Assign::Div, self.positive(1)),
         };
+        // Macro bug 1: an element set to a constant is folded into one, without its type.
+        let rhs = if self.dodge && op == Assign::Set && !self.is_active(&rhs) {
+            bin(Op::Add, rhs, self.active_leaf())
+        } else {
+            rhs
+        };
         let target = Expr::Elem(t.clone(), ix.clone());
         let rhs = not_misrefactored(op, &target, rhs);
         let rhs = if op == Assign::Set { not_assign_op(&target, rhs) } else { rhs };
