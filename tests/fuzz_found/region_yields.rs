@@ -54,7 +54,13 @@ fn branch_leaves_a_value_unchanged(x: f64) -> f64 {
 }
 
 fn main() {
-    let _ = (branch_yields_an_earlier_value_jvp(1.0, 2.0, 1.0, 0.0), branch_yields_its_condition_jvp(1.0, 1.0));
-    let _ = (one_value_for_two_variables_jvp(1.0, 1.0), loop_carries_a_common_subexpression_jvp(1.0, 1.0));
+    let _ = (
+        branch_yields_an_earlier_value_jvp(1.0, 2.0, 1.0, 0.0),
+        branch_yields_its_condition_jvp(1.0, 1.0),
+    );
+    let _ = (
+        one_value_for_two_variables_jvp(1.0, 1.0),
+        loop_carries_a_common_subexpression_jvp(1.0, 1.0),
+    );
     let _ = branch_leaves_a_value_unchanged_hvp(1.0, 1.0);
 }
