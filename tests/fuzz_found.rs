@@ -99,3 +99,42 @@ fn bug7_gradient_through_a_copy_of_a_parameter_in_a_loop() {
     assert_eq!(square_through_a_copy_grad(x), (2.25, [3.0]));
     assert_eq!(square_through_a_copy_hvp(x, [1.0]).2, [2.0]);
 }
+
+/// Macro bug 9: a copy `t` of `s`, made in a loop, then an inner loop adding `t` to `s`:
+/// `f(a) = 9a`. The generated forward sweep gives the inner loop a copy `s_1` of `s` to update
+/// and never writes it back, so `f_grad` and `f_hvp` return the value `a` (their gradients are
+/// right) and `f_jvp` returns `a` and the derivative `1`.
+#[grad(jvp, hvp)]
+pub fn nine_times(a: f64) -> f64 {
+    let mut s = a;
+    for _ in 0..2 {
+        let t = s;
+        for _ in 0..2 {
+            s += t;
+        }
+    }
+    s
+}
+
+/// The same with an array.
+#[grad(jvp)]
+pub fn nine_times_in_an_array(a: f64) -> f64 {
+    let mut y = [a, a];
+    for _ in 0..2 {
+        let t = y;
+        for _ in 0..2 {
+            y[0] += t[0];
+        }
+    }
+    y[0]
+}
+
+#[test]
+#[ignore = "macro bug 9: wrong values (and f_jvp derivative) when an inner loop updates a variable copied in the outer loop"]
+fn bug9_a_copy_made_in_a_loop_then_an_inner_loop() {
+    assert_eq!(nine_times(1.5), 13.5);
+    assert_eq!(nine_times_grad(1.5), (13.5, 9.0));
+    assert_eq!(nine_times_jvp(1.5, 1.0), (13.5, 9.0));
+    assert_eq!(nine_times_hvp(1.5, 1.0), (13.5, 9.0, 0.0));
+    assert_eq!(nine_times_in_an_array_jvp(1.5, 1.0), (13.5, 9.0));
+}

@@ -158,6 +158,10 @@ impl Gen {
                 e => bin(Op::Add, e, self.active_leaf()),
             };
         }
+        if let (true, Expr::Var(_)) = (self.dodge && self.loops > 0, &init) {
+            // Macro bug 9 of `tests/fuzz_found.rs`: a plain copy made in a loop.
+            init = fresh(true, init);
+        }
         let ty = ambiguous(&init).then(Vec::new);
         let assignable = self.rng.chance(60);
         self.declare(&name, Kind::Real, assignable);
@@ -170,8 +174,6 @@ impl Gen {
             .visible()
             .filter(|v| !v.by_ref && self.readable(&v.name))
             .filter(|v| !(self.dodge && !v.param && !v.active))
-            // Macro bug 7 of `tests/fuzz_found.rs`: a copy of an array parameter in a loop.
-            .filter(|v| !(self.dodge && v.param && self.loops > 0))
             .filter_map(|v| match &v.kind {
                 Kind::Array(d) => Some((v.name.clone(), d.clone())),
                 _ => None,
@@ -196,11 +198,16 @@ impl Gen {
             _ if arrays.is_empty() => return self.let_real(out),
             k => {
                 let (a, d) = arrays[self.rng.below(arrays.len())].clone();
-                self.read(&a);
                 if k == 3 && d.len() == 2 {
+                    self.read(&a);
                     let i = self.index(&d[0]);
                     (Expr::Elem(a, vec![i]), d[1..].to_vec())
+                } else if self.dodge && self.loops > 0 {
+                    // Macro bugs 7 and 9 of `tests/fuzz_found.rs`: a copy of a whole array
+                    // made in a loop (a row of a matrix is fine).
+                    return self.let_real(out);
                 } else {
+                    self.read(&a);
                     (Expr::Var(a), d)
                 }
             }
