@@ -72,6 +72,8 @@ pub struct Gen {
     /// Each with the loop depth of that body: there, and in `if`s, they may still be added to,
     /// but not in a loop (the same bug).
     frozen: Vec<(String, usize)>,
+    /// How many values `unique` has scaled.
+    wraps: u32,
     /// Steer clear of the macro bugs the fuzzer found (`tests/fuzz_found.rs`), so that the other
     /// constructs keep being tested until they are fixed.
     dodge: bool,
@@ -96,6 +98,7 @@ impl Gen {
             branches: 0,
             reduction: None,
             frozen: Vec::new(),
+            wraps: 0,
         }
     }
 
@@ -163,6 +166,16 @@ impl Gen {
         if let Some(v) = self.var_mut(name) {
             v.active |= active;
         }
+    }
+
+    /// With `dodge`, `e` made a value computed nowhere else (see `tree::scaled`), for a branch
+    /// or a loop to yield.
+    fn unique(&mut self, e: Expr) -> Expr {
+        if !self.dodge {
+            return e;
+        }
+        self.wraps += 1;
+        tree::scaled(self.wraps, e)
     }
 
     /// A length `n`, written as a literal or, sometimes, as a `const` item.

@@ -3,7 +3,7 @@
 
 use super::super::ast::{Assign, Cond, Expr, Op, Place, Stmt};
 use super::super::print::mutated;
-use super::tree::{bin, fresh, not_assign_op};
+use super::tree::{bin, not_assign_op};
 use super::{Gen, Kind};
 
 impl Gen {
@@ -104,7 +104,7 @@ impl Gen {
                         0 => rhs.clone(),
                         _ => bin(Op::Mul, Expr::Lit(1.0 + arm as f64 / 64.0), rhs.clone()),
                     };
-                    let mut new = fresh(true, scaled);
+                    let mut new = self.unique(scaled);
                     if *op == Assign::Set {
                         new = not_assign_op(&Expr::Var(v.clone()), new);
                     }

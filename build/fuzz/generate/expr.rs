@@ -4,7 +4,7 @@
 //! only away from them.
 
 use super::super::ast::{Block, Expr, Int, Op, Stmt};
-use super::tree::{ambiguous, bin, distinct, fresh, same};
+use super::tree::{ambiguous, bin, distinct, same};
 use super::{Gen, Kind};
 
 /// Literals the programs use: exact in binary or short, and none close to a named constant.
@@ -245,9 +245,9 @@ impl Gen {
         let mut els = self.value_block(depth);
         self.branches -= 1;
         for (_, b) in &mut conds {
-            b.tail = fresh(self.dodge, b.tail.clone());
+            b.tail = self.unique(b.tail.clone());
         }
-        els.tail = fresh(self.dodge, els.tail);
+        els.tail = self.unique(els.tail);
         let mut tails: Vec<&mut Expr> = conds.iter_mut().map(|(_, b)| &mut b.tail).collect();
         tails.push(&mut els.tail);
         distinct(&mut tails);

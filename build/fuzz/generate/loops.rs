@@ -106,7 +106,7 @@ impl Gen {
         self.trips /= trips;
         self.freeze(&body);
         if self.dodge {
-            carried_fresh(&mut body);
+            carried_fresh(&mut body, &mut self.wraps);
         }
         body
     }

@@ -6,8 +6,7 @@ use super::super::ast::{Assign, Expr, Int, IntOp, Op, Output, Place, Size, Stmt}
 use super::int::size_int;
 use super::loops::MAX_TRIPS;
 use super::tree::{
-    ambiguous, bin, distinct, drop_unread_int, drop_unused_let, fresh, not_assign_op,
-    not_misrefactored,
+    ambiguous, bin, distinct, drop_unread_int, drop_unused_let, not_assign_op, not_misrefactored,
 };
 use super::{Gen, Kind};
 
@@ -160,7 +159,7 @@ impl Gen {
         }
         if let (true, Expr::Var(_)) = (self.dodge && self.loops > 0, &init) {
             // Macro bug 9 of `tests/fuzz_found.rs`: a plain copy made in a loop.
-            init = fresh(true, init);
+            init = self.unique(init);
         }
         let ty = ambiguous(&init).then(Vec::new);
         let assignable = self.rng.chance(60);
@@ -287,7 +286,7 @@ impl Gen {
                 let c = self.cond(0);
                 let then = bin(Op::Mul, var.clone(), Expr::Lit(0.5));
                 let els = self.squash(bin(Op::Add, var, e));
-                let (mut then, mut els) = (fresh(self.dodge, then), fresh(self.dodge, els));
+                let (mut then, mut els) = (self.unique(then), self.unique(els));
                 distinct(&mut [&mut then, &mut els]);
                 let block = |tail| super::super::ast::Block { stmts: vec![], tail };
                 Expr::If(vec![(c, block(then))], Box::new(block(els)))

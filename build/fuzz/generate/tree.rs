@@ -119,11 +119,11 @@ pub(super) fn cond_names(c: &Cond, out: &mut Vec<String>) {
     }
 }
 
-/// With `dodge`, `e` as a value that a branch or a loop yields, made a value computed nowhere
-/// else (`1.0078125` is no literal of the generator): a region that yields a value computed
-/// elsewhere too breaks the macro's forward transform (macro bug 5 of `tests/fuzz_found.rs`).
-pub(super) fn fresh(dodge: bool, e: Expr) -> Expr {
-    if dodge { Expr::Bin(Op::Mul, Box::new(Expr::Lit(1.0078125)), Box::new(e)) } else { e }
+/// `e` times `1 + k/4096`: for distinct `k`, values computed nowhere else (no literal of the
+/// generator is such a factor). A region (branch or loop) that yields a value computed elsewhere
+/// too breaks the macro's forward transform (macro bug 5 of `tests/fuzz_found.rs`).
+pub(super) fn scaled(k: u32, e: Expr) -> Expr {
+    bin(Op::Mul, Expr::Lit(1.0 + f64::from(k) / 4096.0), e)
 }
 
 /// The values of the branches of an `if`, made distinct (clippy flags branches with the same
@@ -164,8 +164,8 @@ pub(super) fn not_misrefactored(op: Assign, target: &Expr, rhs: Expr) -> Expr {
 }
 
 /// Makes each value that a loop body assigns to a variable declared outside it (the values the
-/// loop carries) one computed nowhere else (see `fresh`).
-pub(super) fn carried_fresh(body: &mut [Stmt]) {
+/// loop carries) one computed nowhere else (see `scaled`; `wraps` counts the factors used).
+pub(super) fn carried_fresh(body: &mut [Stmt], wraps: &mut u32) {
     let locals: Vec<String> = body
         .iter()
         .filter_map(|s| match s {
@@ -177,7 +177,8 @@ pub(super) fn carried_fresh(body: &mut [Stmt]) {
         if let Stmt::Assign(Place::Var(v), op, rhs) = st
             && !locals.contains(v)
         {
-            let mut new = fresh(true, rhs.clone());
+            *wraps += 1;
+            let mut new = scaled(*wraps, rhs.clone());
             if *op == Assign::Set {
                 new = not_assign_op(&Expr::Var(v.clone()), new);
             }
