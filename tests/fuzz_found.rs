@@ -12,8 +12,9 @@
 //! macro output, clippy's are not): `clippy::self_assignment`, deny by default
 //! (`x0_bar_dot[1] = x0_bar_dot[1];` in an `f_hvp`), `misrefactored_assign_op`
 //! (`s1_bar += s1_bar + s1_bar * t0;`), `assign_op_pattern` (`s1_dot_1 = 0.3125 * s1_dot_1;`),
-//! `let_and_return` (`let s = a + x[1]; s` in a branch of an `f_hvp`) and `type_complexity` (the
-//! signature of an `f_hvp` with array parameters). The fuzzer's programs allow these lints
+//! `let_and_return` (`let s = a + x[1]; s` in a branch of an `f_hvp`), `type_complexity` (the
+//! signature of an `f_hvp` with array parameters) and `neg_multiply` (`(0.25 - 1.25) * x` folded
+//! into `-1.0 * x`). The fuzzer's programs allow these lints
 //! (`MACRO_LINTS` in `build/fuzz/emit.rs`); to see some, put this function in a crate and run
 //! `cargo clippy`:
 //!

@@ -11,7 +11,8 @@ use super::print::{Flavor, Printer, array_type, mutated, output_type, real};
 /// Clippy lints that the macro's expansion trips (macro bug 8 of `tests/fuzz_found.rs`),
 /// allowed on the programs while the generator dodges known bugs.
 const MACRO_LINTS: &str = "clippy::self_assignment, clippy::misrefactored_assign_op, \
-    clippy::assign_op_pattern, clippy::let_and_return, clippy::type_complexity";
+    clippy::assign_op_pattern, clippy::let_and_return, clippy::type_complexity, \
+    clippy::neg_multiply";
 
 fn numel(p: &Param) -> usize {
     p.dims.iter().map(|d| d.n).product()

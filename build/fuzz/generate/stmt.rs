@@ -56,10 +56,15 @@ impl Gen {
     /// variable declared outside.
     pub(super) fn close_scope(&mut self, out: &mut Vec<Stmt>) {
         let Some(scope) = self.scopes.last().cloned() else { return };
-        for v in scope.iter().filter(|v| v.pending && v.kind != Kind::Data && !v.int_let) {
+        // Latest first: dropping a `let` may leave an earlier variable unread.
+        for name in scope.iter().rev().map(|v| v.name.clone()) {
+            let Some(v) = self.var_mut(&name).map(|v| v.clone()) else { continue };
+            if !v.pending || v.kind == Kind::Data || v.int_let {
+                continue;
+            }
             // A constant the program never used is dropped: added to a variable, it would be a
             // folded zero, leaving a branch's value unchanged (macro bug 5).
-            if self.dodge && !v.active && drop_unused_let(out, &v.name) {
+            if self.dodge && !v.active && self.drop_let(out, &v.name) {
                 continue;
             }
             let mut term = self.consume(&v.name, &v.kind);
@@ -89,12 +94,25 @@ impl Gen {
         self.scopes.pop();
     }
 
+    /// Drops `let name` from `out` if nothing else uses it; the variables its value read are then
+    /// unread again. Whether it did.
+    fn drop_let(&mut self, out: &mut Vec<Stmt>, name: &str) -> bool {
+        let Some(read) = drop_unused_let(out, name) else { return false };
+        for r in read {
+            if let Some(v) = self.var_mut(&r) {
+                v.pending = true;
+            }
+        }
+        true
+    }
+
     /// The body: a first accumulator, then statements while the budget lasts.
     pub(super) fn body(&mut self, out: &mut Vec<Stmt>, output: Output) {
         let first = self.fresh("s");
         let init = self.nonconst(2);
-        out.push(Stmt::Let(first.clone(), None, init));
         self.declare(&first, Kind::Real, true);
+        self.flows(&first, &init);
+        out.push(Stmt::Let(first.clone(), None, init));
         if output != Output::Scalar && self.rng.chance(40) {
             let m = match output {
                 Output::Array(m) | Output::Tuple(m) => m,
@@ -355,13 +373,15 @@ impl Gen {
         for v in self.visible().filter(|v| v.int_let) {
             drop_unread_int(out, &v.name);
         }
-        let unused: Vec<String> = self
-            .visible()
-            .filter(|v| self.dodge && v.pending && !v.param && !v.active && v.kind != Kind::Data)
-            .map(|v| v.name.clone())
-            .collect();
-        let dropped: Vec<String> =
-            unused.into_iter().filter(|name| drop_unused_let(out, name)).collect();
+        let names: Vec<String> = self.visible().map(|v| v.name.clone()).collect();
+        let mut dropped = Vec::new();
+        for name in names.iter().rev() {
+            let Some(v) = self.var_mut(name).map(|v| v.clone()) else { continue };
+            let unused = v.pending && !v.param && !v.active && v.kind != Kind::Data;
+            if self.dodge && unused && self.drop_let(out, name) {
+                dropped.push(name.clone());
+            }
+        }
         let pending: Vec<(String, Kind)> = self
             .visible()
             .filter(|v| v.pending && v.kind != Kind::Data && !v.int_let)

@@ -187,18 +187,22 @@ pub(super) fn carried_fresh(body: &mut [Stmt], wraps: &mut u32) {
     }
 }
 
-/// Removes `let name = ..;` if nothing else in `block` reads or writes `name`; whether it did.
-pub(super) fn drop_unused_let(block: &mut Vec<Stmt>, name: &str) -> bool {
+/// Removes `let name = ..;` if nothing else in `block` reads or writes `name`; the variables
+/// its value read, if it did (they may be unread now).
+pub(super) fn drop_unused_let(block: &mut Vec<Stmt>, name: &str) -> Option<Vec<String>> {
     let is_let = |s: &Stmt| matches!(s, Stmt::Let(n, ..) if n == name);
     let used = block.iter().filter(|s| !is_let(s)).any(|s| {
         let mut names = Vec::new();
         stmt_names(s, &mut names);
         names.iter().any(|n| n == name)
     });
-    if !used {
-        block.retain(|s| !is_let(s));
+    if used {
+        return None;
     }
-    !used
+    let mut read = Vec::new();
+    block.iter().filter(|s| is_let(s)).for_each(|s| stmt_names(s, &mut read));
+    block.retain(|s| !is_let(s));
+    Some(read)
 }
 
 /// Removes `let name = ..;` (an integer) from `block` if nothing in it reads `name`.
