@@ -101,9 +101,10 @@ fn bug7_gradient_through_a_copy_of_a_parameter_in_a_loop() {
     assert_eq!(square_through_a_copy_hvp(x, [1.0]).2, [2.0]);
 }
 
-/// Macro bug 9: a copy `t` of `s`, made in a loop, then an inner loop adding `t` to `s`:
-/// `f(a) = 9a`. The generated forward sweep gives the inner loop a copy `s_1` of `s` to update
-/// and never writes it back, so `f_grad` and `f_hvp` return the value `a` (their gradients are
+/// Macro bug 9: in a loop, `t` equal to `s` (or with the same tangent, as `0.5 + s`), then an
+/// inner loop updating `s`. The generated code gives the inner loop a copy of `s` (`s_1`) or of
+/// its tangent (`s_dot_1`) to update, never written back: values and `f_jvp`'s derivatives come
+/// out wrong. Here `f(a) = 9a`: `f_grad` and `f_hvp` return the value `a` (their gradients are
 /// right) and `f_jvp` returns `a` and the derivative `1`.
 #[grad(jvp, hvp)]
 pub fn nine_times(a: f64) -> f64 {
@@ -130,12 +131,32 @@ pub fn nine_times_in_an_array(a: f64) -> f64 {
     y[0]
 }
 
+/// The tangent's case: `t = 0.5 + s` has the tangent of `s`. `f_jvp` finds `∂f/∂m = 0` and
+/// `∂f/∂x = 1`; `f_grad` is right.
+#[grad(jvp)]
+#[allow(clippy::needless_range_loop)]
+pub fn offset_then_inner_loop(m: [f64; 2], x: f64) -> f64 {
+    let mut s = x;
+    for i in 0..2 {
+        let t = 0.5 + s;
+        for _ in 0..2 {
+            s += t * m[i];
+        }
+    }
+    s
+}
+
 #[test]
-#[ignore = "macro bug 9: wrong values (and f_jvp derivative) when an inner loop updates a variable copied in the outer loop"]
-fn bug9_a_copy_made_in_a_loop_then_an_inner_loop() {
+#[ignore = "macro bug 9: wrong values and f_jvp derivatives when an inner loop updates a variable that an outer-loop value equals"]
+fn bug9_an_inner_loop_updates_a_variable_equal_to_another() {
     assert_eq!(nine_times(1.5), 13.5);
     assert_eq!(nine_times_grad(1.5), (13.5, 9.0));
     assert_eq!(nine_times_jvp(1.5, 1.0), (13.5, 9.0));
     assert_eq!(nine_times_hvp(1.5, 1.0), (13.5, 9.0, 0.0));
     assert_eq!(nine_times_in_an_array_jvp(1.5, 1.0), (13.5, 9.0));
+    let (m, x) = ([0.5, 0.25], 1.0);
+    let (_, (dm, dx)) = offset_then_inner_loop_grad(m, x);
+    let along_x = offset_then_inner_loop_jvp(m, x, [0.0, 0.0], 1.0).1;
+    let along_m0 = offset_then_inner_loop_jvp(m, x, [1.0, 0.0], 0.0).1;
+    assert_eq!((along_x, along_m0), (dx, dm[0]));
 }

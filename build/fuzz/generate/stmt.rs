@@ -175,8 +175,9 @@ impl Gen {
                 e => bin(Op::Add, e, self.active_leaf()),
             };
         }
-        if let (true, Expr::Var(_)) = (self.dodge && self.loops > 0, &init) {
-            // Macro bug 9 of `tests/fuzz_found.rs`: a plain copy made in a loop.
+        if self.loops > 0 {
+            // Macro bug 9 of `tests/fuzz_found.rs`: in a loop, a value equal to another (a
+            // copy), or with an equal tangent (`0.5 + s`).
             init = self.unique(init);
         }
         let ty = ambiguous(&init).then(Vec::new);
@@ -209,7 +210,11 @@ impl Gen {
             }
             2 => {
                 let n = self.rng.between(2, 4);
-                let xs: Vec<Expr> = (0..n).map(|_| self.expr(1)).collect();
+                let mut xs: Vec<Expr> = (0..n).map(|_| self.expr(1)).collect();
+                if self.loops > 0 {
+                    // Macro bug 9, as for scalars.
+                    xs = xs.into_iter().map(|x| self.unique(x)).collect();
+                }
                 (Expr::Array(xs), vec![Size { n, name: None }])
             }
             _ if arrays.is_empty() => return self.let_real(out),
