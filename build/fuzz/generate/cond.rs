@@ -63,6 +63,8 @@ impl Gen {
     /// A comparison of `f64` values, of operands not in `used`.
     pub(super) fn real_cond(&mut self, used: &mut Vec<Option<(Expr, Expr)>>) -> Cond {
         let l = self.nonconst(1);
+        // The reads of a right side that is then replaced must not count.
+        let before = self.pending_state();
         let mut r = if self.rng.chance(50) { self.lit() } else { self.expr(1) };
         // The same operands, or one operand against two literals (`x > 0.25 && x > 1.5`).
         let lit = |e: &Expr| matches!(e, Expr::Lit(_));
@@ -77,6 +79,7 @@ impl Gen {
             if !clash(used, &l, &r) {
                 break;
             }
+            self.set_pending(&before);
             r = if k < 4 { self.nonconst(1) } else { Expr::Lit(0.125 + k as f64 / 8.0) };
         }
         used.push(Some((l.clone(), r.clone())));

@@ -94,10 +94,13 @@ impl Gen {
     /// An expression that reads at least one variable (so that its type is known).
     pub(super) fn nonconst(&mut self, depth: u32) -> Expr {
         for _ in 0..6 {
+            let before = self.pending_state();
             let e = self.expr(depth);
             if !ambiguous(&e) {
                 return e;
             }
+            // A discarded expression reads nothing (an `if` on literals may read in its condition).
+            self.set_pending(&before);
         }
         self.read_leaf().unwrap_or(Expr::Lit(0.5))
     }
