@@ -65,8 +65,9 @@ fn function(prog: &Program, flavor: Flavor, name: &str) -> String {
             let _ = writeln!(p.out, "#[allow({MACRO_LINTS})]");
         }
     }
-    // The loops index arrays by their variable, as numeric code does (the corpus allows it too).
-    let _ = writeln!(p.out, "#[allow(clippy::needless_range_loop)]");
+    // The loops index arrays by their variable, as numeric code under `#[grad]` must (the corpus
+    // allows it too): no iterators, no `copy_from_slice`.
+    let _ = writeln!(p.out, "#[allow(clippy::needless_range_loop, clippy::manual_memcpy)]");
     let params: Vec<String> =
         prog.params.iter().map(|q| format!("{}: {}", q.name, param_type(q, flavor))).collect();
     let _ = writeln!(
