@@ -1,0 +1,197 @@
+//! The generator's own syntax tree of one random program: small enough to print two ways, as
+//! the `f64` function given to `#[grad]` and as the same body over hyper-dual numbers.
+
+/// How a parameter is passed, and whether it is differentiated.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Pass {
+    /// `x: f64` or `x: [f64; N]`: differentiated.
+    Value,
+    /// `x: &[f64; N]`: differentiated, its direction a reference too.
+    Ref,
+    /// `x: f64` or `x: &[f64; N]` left out of `wrt(...)`: a constant.
+    Constant,
+    /// `data: &[f64]`: constant data of any length.
+    Data,
+}
+
+/// A length as written in a type or a range: a literal or a `const` item.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Size {
+    /// The length.
+    pub n: usize,
+    /// The `const` item naming it, if the program writes it so.
+    pub name: Option<String>,
+}
+
+/// A parameter of the program.
+pub struct Param {
+    pub name: String,
+    /// Empty for a scalar (and for `&[f64]` data), else the array's lengths, outermost first.
+    pub dims: Vec<Size>,
+    pub pass: Pass,
+}
+
+/// An integer expression: an index, a loop bound, the value of an integer `let`.
+#[derive(Clone, PartialEq)]
+pub enum Int {
+    Lit(usize),
+    /// A loop variable, an integer `let` or a `const` item.
+    Var(String),
+    /// `data.len()`.
+    Len(String),
+    Bin(IntOp, Box<Int>, Box<Int>),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum IntOp {
+    Add,
+    Sub,
+    Rem,
+}
+
+/// Arithmetic on `f64`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+/// A comparison, on `f64` values or on integers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Cmp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+/// An `f64`-valued expression (or an array or tuple one, where a program builds its output or a
+/// local array).
+#[derive(Clone, PartialEq)]
+pub enum Expr {
+    /// A non-negative literal (negative ones are `Neg(Lit)`).
+    Lit(f64),
+    /// A scalar variable or parameter, or a whole array variable.
+    Var(String),
+    /// `y[i]`, `m[i][j]`, or a row `m[i]`.
+    Elem(String, Vec<Int>),
+    /// `data[i]`: constant data.
+    Data(String, Int),
+    /// `i as f64`.
+    Cast(Int),
+    Neg(Box<Expr>),
+    Bin(Op, Box<Expr>, Box<Expr>),
+    /// `receiver.method(args)`, or `f64::method(receiver, args)` when `ufcs`.
+    Method {
+        name: &'static str,
+        recv: Box<Expr>,
+        args: Vec<Expr>,
+        ufcs: bool,
+    },
+    /// `e.powi(n)`.
+    Powi(Box<Expr>, i32),
+    /// `if c { block } else if ... else { block }` as a value.
+    If(Vec<(Cond, Block)>, Box<Block>),
+    /// `[a, b, c]`.
+    Array(Vec<Expr>),
+    /// `[0.0; N]`, `[[0.0; K]; M]`: zeros of the given lengths, outermost first.
+    Zeros(Vec<Size>),
+    /// `(a, b)`: a tuple output.
+    Tuple(Vec<Expr>),
+}
+
+/// A block that gives a value: statements, then a final expression.
+#[derive(Clone, PartialEq)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub tail: Expr,
+}
+
+/// A condition of an `if`.
+#[derive(Clone, PartialEq)]
+pub enum Cond {
+    Real(Cmp, Expr, Expr),
+    Int(Cmp, Int, Int),
+    And(Box<Cond>, Box<Cond>),
+    Or(Box<Cond>, Box<Cond>),
+    Not(Box<Cond>),
+}
+
+/// Where an assignment writes.
+#[derive(Clone, PartialEq)]
+pub enum Place {
+    Var(String),
+    Elem(String, Vec<Int>),
+}
+
+/// `=`, `+=`, `-=`, `*=`, `/=`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Assign {
+    Set,
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+/// A `for` loop's range: `lo..hi`, `lo..=hi`, `(lo..hi).rev()`.
+#[derive(Clone, PartialEq)]
+pub struct Range {
+    pub lo: Int,
+    pub hi: Int,
+    pub inclusive: bool,
+    pub rev: bool,
+}
+
+#[derive(Clone, PartialEq)]
+pub enum Stmt {
+    /// `let name = init;` (`let mut` when the program assigns to `name`), with the type written
+    /// out (`f64` or the array's lengths) when the initial value alone would not fix it.
+    Let(String, Option<Vec<Size>>, Expr),
+    /// `let name = value;` of an integer.
+    LetInt(String, Int),
+    Assign(Place, Assign, Expr),
+    /// `for var in range { body }` (`for _` when the body does not read `var`).
+    For(String, Range, Vec<Stmt>),
+    /// `if c { .. } else if c2 { .. } else { .. }` as a statement.
+    If(Vec<(Cond, Vec<Stmt>)>, Option<Vec<Stmt>>),
+}
+
+/// What the program returns.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    Scalar,
+    /// `[f64; n]`.
+    Array(usize),
+    /// `(f64, f64, ...)` of `n` elements.
+    Tuple(usize),
+}
+
+/// The options of the attribute, besides `wrt`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Modes {
+    /// `jvp, hvp`, and `hessian` when the flag is set.
+    Scalar { hessian: bool },
+    /// `jvp, jacobian`, with `jacobian(forward)` or `jacobian(reverse)` when forced.
+    Vector { forced: Option<&'static str> },
+}
+
+/// One random program.
+pub struct Program {
+    pub seed: u64,
+    /// `const` items the program reads: name and value.
+    pub consts: Vec<(String, usize)>,
+    pub params: Vec<Param>,
+    pub body: Vec<Stmt>,
+    pub tail: Expr,
+    pub output: Output,
+    pub modes: Modes,
+    /// Whether the attribute lists the differentiated parameters in `wrt(...)`.
+    pub wrt: bool,
+    /// Whether the program steers clear of the macro bugs already found.
+    pub dodge: bool,
+}

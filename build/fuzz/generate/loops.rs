@@ -1,0 +1,236 @@
+//! `for` loops: over literal or `const` ranges, `..=`, `.rev()`, nested and triangular, each
+//! body updating state declared outside; and reductions, over `data.len()` or a range whose end
+//! moves with an outer loop, where the macro accepts only `acc += e` with `e` not reading `acc`.
+
+use super::super::ast::{Assign, Expr, Int, IntOp, Op, Place, Range, Size, Stmt};
+use super::int::size_int;
+use super::tree::{bin, carried_fresh};
+use super::{Gen, Kind};
+
+/// The most iterations of the loops around one statement.
+pub(super) const MAX_TRIPS: usize = 64;
+
+impl Gen {
+    /// The range of a new loop, its variable's smallest and largest values, its largest trip
+    /// count, and whether its end moves with an outer loop (the macro then stores nothing for
+    /// it, so its body must be a reduction); `None` when the loops around leave no room.
+    pub(super) fn range(&mut self) -> Option<(Range, usize, usize, usize, bool)> {
+        let room = (MAX_TRIPS / self.trips).min(8);
+        if room < 2 {
+            return None;
+        }
+        let sizes: Vec<Size> = self
+            .visible()
+            .filter_map(|v| match &v.kind {
+                Kind::Array(d) => Some(d.clone()),
+                _ => None,
+            })
+            .flatten()
+            .filter(|s| s.n >= 2 && s.n <= room)
+            .collect();
+        let outer: Vec<(String, usize, usize)> = self
+            .ints()
+            .into_iter()
+            .filter(|(v, ..)| !self.visible().any(|x| x.name == *v && x.int_let))
+            .filter_map(|(v, lo, hi)| hi.map(|h| (v, lo, h)))
+            .collect();
+        let rev = self.rng.chance(25);
+        let lit = Int::Lit;
+        let range = |lo, hi, inclusive| Range { lo, hi, inclusive, rev };
+        let (range, lo, hi, moves) =
+            match self.rng.weighted(&[5, 3, 2, if outer.is_empty() { 0 } else { 4 }]) {
+                0 if !sizes.is_empty() => {
+                    let s = sizes[self.rng.below(sizes.len())].clone();
+                    (range(lit(0), size_int(&s), false), 0, s.n - 1, false)
+                }
+                0 | 1 => {
+                    let lo = self.rng.below(3);
+                    let n = self.rng.between(1, room);
+                    (range(lit(lo), lit(lo + n), false), lo, lo + n - 1, false)
+                }
+                2 => {
+                    let lo = self.rng.below(2);
+                    let n = self.rng.between(1, room);
+                    (range(lit(lo), lit(lo + n - 1), true), lo, lo + n - 1, false)
+                }
+                _ => {
+                    let (v, vlo, vhi) = outer[self.rng.below(outer.len())].clone();
+                    let var = Int::Var(v.clone());
+                    let n = self.rng.between(vhi + 1, vhi + room.min(5));
+                    let r = match self.rng.below(4) {
+                        0 if vlo + 2 <= n => {
+                            let start = Int::Bin(IntOp::Add, Box::new(var), Box::new(lit(1)));
+                            (range(start, lit(n), false), vlo + 1, n - 1, false)
+                        }
+                        1 if vlo < n => (range(var, lit(n), false), vlo, n - 1, false),
+                        2 if vhi >= 1 && vhi <= room => {
+                            (range(lit(0), var, false), 0, vhi - 1, true)
+                        }
+                        _ if vhi < room => (range(lit(0), var, true), 0, vhi, true),
+                        _ => return None,
+                    };
+                    self.read(&v);
+                    r
+                }
+            };
+        let trips = hi + 1 - lo;
+        (trips <= room).then_some((range, lo, hi, trips, moves))
+    }
+
+    /// Runs `body` in a new scope inside a loop of `trips` iterations over `var`.
+    pub(super) fn in_loop(
+        &mut self,
+        var: &str,
+        lo: usize,
+        hi: Option<usize>,
+        trips: usize,
+        stmts: usize,
+    ) -> Vec<Stmt> {
+        let mut body = Vec::new();
+        self.scopes.push(Vec::new());
+        self.declare(var, Kind::Int { lo, hi }, false);
+        self.read(var);
+        self.loops += 1;
+        self.trips *= trips;
+        let frozen = self.frozen.len();
+        self.carried_update(&mut body);
+        for _ in 1..stmts {
+            if self.budget <= 0 {
+                break;
+            }
+            self.stmt(&mut body, false);
+        }
+        self.close_scope(&mut body);
+        self.frozen.truncate(frozen);
+        self.loops -= 1;
+        self.trips /= trips;
+        self.freeze(&body);
+        if self.dodge {
+            carried_fresh(&mut body, &mut self.wraps);
+        }
+        body
+    }
+
+    /// With `dodge`, inside a loop: the variables the loop just written updates are frozen
+    /// until the end of the enclosing loop's body.
+    pub(super) fn freeze(&mut self, body: &[Stmt]) {
+        if self.dodge && self.loops > 0 {
+            let mut set = std::collections::HashSet::new();
+            super::super::print::mutated(body, &mut set);
+            let at = self.loops;
+            self.frozen.extend(set.into_iter().map(|name| (name, at)));
+        }
+    }
+
+    /// An update of a variable declared outside the innermost scope, so that a loop carries
+    /// state.
+    pub(super) fn carried_update(&mut self, out: &mut Vec<Stmt>) {
+        if self.reduction.is_some() {
+            return self.reduce(out);
+        }
+        let arrays = self.targets(true, false).into_iter().any(|(_, _, outside)| outside);
+        if arrays && self.rng.chance(40) {
+            self.assign_elem(out);
+        } else {
+            self.assign_real(out);
+        }
+    }
+
+    pub(super) fn for_loop(&mut self, out: &mut Vec<Stmt>) {
+        let Some((range, lo, hi, trips, moves)) = self.range() else {
+            return self.assign_real(out);
+        };
+        self.ensure_target(out);
+        if moves {
+            return self.reduction_loop(out, range, lo, Some(hi), trips);
+        }
+        let var = ["i", "j", "k", "l"][self.loops].to_string();
+        let stmts = self.rng.between(1, 4);
+        let body = self.in_loop(&var, lo, Some(hi), trips, stmts);
+        out.push(Stmt::For(var, range, body));
+    }
+
+    /// With `dodge`, declares a scalar before a loop when every one in scope is frozen, so that
+    /// the loop's body has a variable to add its unread values to.
+    pub(super) fn ensure_target(&mut self, out: &mut Vec<Stmt>) {
+        if self.dodge && self.targets(false, false).is_empty() {
+            let name = self.fresh("s");
+            let init = self.active_leaf();
+            self.declare(&name, Kind::Real, true);
+            self.flows(&name, &init);
+            out.push(Stmt::Let(name, None, init));
+        }
+    }
+
+    /// `for i in 0..data.len() { acc += ...; }`: a reduction, which is all the macro accepts
+    /// over a length known only at run time.
+    pub(super) fn data_loop(&mut self, out: &mut Vec<Stmt>) {
+        let Some(data) = self.visible().find(|v| v.kind == Kind::Data).map(|v| v.name.clone())
+        else {
+            return self.assign_real(out);
+        };
+        let range = Range {
+            lo: Int::Lit(0),
+            hi: Int::Len(data),
+            inclusive: false,
+            rev: self.rng.chance(20),
+        };
+        self.reduction_loop(out, range, 0, None, 1);
+    }
+
+    /// A loop whose body only adds to accumulators declared outside (new or existing ones) and
+    /// reads none of them.
+    pub(super) fn reduction_loop(
+        &mut self,
+        out: &mut Vec<Stmt>,
+        range: Range,
+        lo: usize,
+        hi: Option<usize>,
+        trips: usize,
+    ) {
+        let mut accs: Vec<String> =
+            self.targets(false, false).into_iter().map(|(n, ..)| n).collect();
+        if accs.is_empty() || self.rng.chance(50) {
+            let acc = self.fresh("s");
+            out.push(Stmt::Let(acc.clone(), Some(vec![]), Expr::Lit(0.0)));
+            self.declare(&acc, Kind::Real, true);
+            accs = vec![acc];
+        } else {
+            let keep = self.rng.between(1, accs.len().min(2));
+            let start = self.rng.below(accs.len() + 1 - keep);
+            accs = accs[start..start + keep].to_vec();
+        }
+        let var = ["i", "j", "k", "l"][self.loops].to_string();
+        let outer = self.reduction.replace(accs.clone());
+        let stmts = self.rng.between(1, 3);
+        let body = self.in_loop(&var, lo, hi, trips, stmts);
+        self.reduction = outer;
+        for a in &accs {
+            self.wrote(a);
+        }
+        out.push(Stmt::For(var, range, body));
+    }
+
+    /// A statement of a reduction: a `let` read only inside, or `acc += e` / `acc -= e`.
+    pub(super) fn reduce(&mut self, out: &mut Vec<Stmt>) {
+        if self.rng.chance(30) {
+            return self.let_real(out);
+        }
+        let accs = self.reduction.clone().unwrap_or_default();
+        let acc = accs[self.rng.below(accs.len())].clone();
+        let op = if self.rng.chance(75) { Assign::Add } else { Assign::Sub };
+        let data =
+            self.visible().find(|v| v.kind == Kind::Data).map(|v| (v.name.clone(), v.pending));
+        let index = self.ints().into_iter().find(|(_, _, hi)| hi.is_none()).map(|(i, ..)| i);
+        let rhs = match (data, index) {
+            (Some((d, pending)), Some(i)) if pending || self.rng.chance(40) => {
+                self.read(&d);
+                self.read(&i);
+                bin(Op::Mul, Expr::Data(d, Int::Var(i)), self.expr(1))
+            }
+            _ => self.expr(2),
+        };
+        self.flows(&acc, &rhs);
+        out.push(Stmt::Assign(Place::Var(acc), op, rhs));
+    }
+}

@@ -1,0 +1,280 @@
+//! The checks of one program at one point: the macro's derivatives against the hyper-dual
+//! oracle (to rounding), against central differences (away from kinks), and against each other.
+
+use std::fmt;
+
+use super::dual::{Hd, largest, margin, reset_margin};
+use crate::{Fns, Point, Program};
+
+/// Two analytic results that differ only by rounding: relative to the largest component.
+const EXACT: f64 = 1e-9;
+/// Central differences against an analytic gradient.
+const FD: f64 = 1e-5;
+/// Points where a value or a first derivative, final or intermediate, exceeds this are not
+/// checked: the generator keeps most programs well below it.
+const HUGE: f64 = 1e6;
+/// Finite differences are skipped when a comparison came closer than this to flipping.
+const KINK: f64 = 1e-3;
+
+/// What the run checked.
+#[derive(Default)]
+pub struct Stats {
+    /// Points drawn, and points whose value was finite and moderate (so checked).
+    pub points: usize,
+    pub checked: usize,
+    /// Points where finite differences were skipped: near a kink, or inconsistent between two
+    /// steps.
+    pub fd_skipped: usize,
+    /// Gradient (or Jacobian) components compared with the oracle.
+    pub components: usize,
+}
+
+impl fmt::Display for Stats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} points, {} checked ({} without finite differences, near a kink), {} derivative components",
+            self.points, self.checked, self.fd_skipped, self.components
+        )
+    }
+}
+
+/// SplitMix64, for the points.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// `n` numbers uniform in `-r..r`.
+    fn vec(&mut self, n: usize, r: f64) -> Vec<f64> {
+        (0..n).map(|_| (2.0 * self.next() - 1.0) * r).collect()
+    }
+}
+
+/// A random point of a program, with directions.
+pub struct Sample {
+    pub x: Vec<f64>,
+    pub c: Vec<f64>,
+    pub data: Vec<f64>,
+    /// Directions in the input space, and a cotangent of the outputs.
+    pub v: Vec<f64>,
+    pub w: Vec<f64>,
+    pub u: Vec<f64>,
+}
+
+impl Sample {
+    /// Point `k` of `prog`.
+    pub fn new(prog: &Program, k: u64) -> Sample {
+        let mut rng = Rng(prog.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ k);
+        let len = if prog.data { (rng.next() * 6.0) as usize } else { 0 };
+        Sample {
+            x: rng.vec(prog.n, 1.5),
+            c: rng.vec(prog.nc, 1.0),
+            data: rng.vec(len, 1.0),
+            v: rng.vec(prog.n, 1.0),
+            w: rng.vec(prog.n, 1.0),
+            u: rng.vec(prog.m, 1.0),
+        }
+    }
+
+    fn point(&self) -> Point<'_> {
+        Point { x: &self.x, c: &self.c, data: &self.data }
+    }
+}
+
+impl fmt::Display for Sample {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "x (differentiated, flattened) = {:?}", self.x)?;
+        writeln!(f, "constants = {:?}, data = {:?}", self.c, self.data)?;
+        write!(f, "v = {:?}\nw = {:?}\nu = {:?}", self.v, self.w, self.u)
+    }
+}
+
+fn unit(n: usize, k: usize) -> Vec<f64> {
+    (0..n).map(|i| if i == k { 1.0 } else { 0.0 }).collect()
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+fn scale(xs: &[f64]) -> f64 {
+    xs.iter().filter(|x| x.is_finite()).fold(1.0_f64, |m, x| m.max(x.abs()))
+}
+
+/// `values` against `reference`, within `tol` relative to the larger of the two.
+fn close(what: &str, values: &[f64], reference: &[f64], tol: f64) -> Result<(), String> {
+    if values.len() != reference.len() {
+        return Err(format!("{what}: {} components, expected {}", values.len(), reference.len()));
+    }
+    let s = scale(values).max(scale(reference));
+    for (k, (a, b)) in values.iter().zip(reference).enumerate() {
+        let agree = (a.is_nan() && b.is_nan()) || a == b || (a - b).abs() <= tol * s;
+        if !agree {
+            return Err(format!(
+                "{what}: component {k} is {a:e} but the reference is {b:e}\n  got      {values:?}\n  expected {reference:?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn same_bits(what: &str, a: f64, b: f64) -> Result<(), String> {
+    if a.to_bits() == b.to_bits() {
+        Ok(())
+    } else {
+        Err(format!("{what}: {a:e} is not bit for bit the value of `f`, {b:e}"))
+    }
+}
+
+/// Central differences of `f` (with `m` outputs) along each input at `x`, with steps `h` and
+/// `h / 2` combined (Richardson), or `None` when the two steps disagree (a kink, or rounding).
+fn central(f: &dyn Fn(&[f64]) -> Vec<f64>, x: &[f64], m: usize) -> Option<Vec<Vec<f64>>> {
+    let mut cols = Vec::new();
+    for k in 0..x.len() {
+        let h = f64::EPSILON.cbrt() * x[k].abs().max(1.0);
+        let diff = |h: f64| {
+            let (mut p, mut q) = (x.to_vec(), x.to_vec());
+            p[k] += h;
+            q[k] -= h;
+            let (fp, fq) = (f(&p), f(&q));
+            (0..m).map(|i| (fp[i] - fq[i]) / (2.0 * h)).collect::<Vec<f64>>()
+        };
+        let (d1, d2) = (diff(h), diff(h / 2.0));
+        let s = scale(&d1).max(scale(&d2));
+        // NaN counts as disagreeing.
+        let agree = |(a, b): (&f64, &f64)| (a - b).abs() <= FD * s;
+        if !d1.iter().zip(&d2).all(agree) {
+            return None;
+        }
+        cols.push(d1.iter().zip(&d2).map(|(a, b)| (4.0 * b - a) / 3.0).collect());
+    }
+    Some(cols)
+}
+
+/// Checks `prog` at `sample`, recording what was checked in `stats`.
+pub fn program(prog: &Program, sample: &Sample, stats: &mut Stats) -> Result<(), String> {
+    stats.points += 1;
+    match &prog.fns {
+        Fns::Scalar { .. } => scalar(prog, sample, stats),
+        Fns::Vector { .. } => vector(prog, sample, stats),
+    }
+}
+
+/// The hyper-dual evaluations along each unit direction (second direction `w`), the smallest
+/// margin to a kink seen, and the largest intermediate.
+fn duals<T>(n: usize, w: &[f64], eval: impl Fn(&[f64], &[f64]) -> T) -> (Vec<T>, f64, f64) {
+    reset_margin();
+    let out = (0..n).map(|k| eval(&unit(n, k), w)).collect();
+    (out, margin(), largest())
+}
+
+fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
+    let Fns::Scalar { value, grad, jvp, hvp, hessian, dual } = &prog.fns else {
+        return Ok(());
+    };
+    let (p, n) = (s.point(), prog.n);
+    let y = value(&p);
+    if !y.is_finite() || y.abs() > HUGE {
+        return Ok(());
+    }
+    let (hd, kink, big) = duals(n, &s.w, |v, w| dual(&p, v, w));
+    if big > HUGE {
+        return Ok(());
+    }
+    stats.checked += 1;
+    let (yg, g) = grad(&p);
+    same_bits("value of f_grad", yg, y)?;
+    for h in &hd {
+        same_bits("value of the hyper-dual oracle (a bug of the test)", h.v, y)?;
+    }
+    let dual_g: Vec<f64> = hd.iter().map(|h| h.a).collect();
+    let dual_hw: Vec<f64> = hd.iter().map(|h| h.ab).collect();
+    close("gradient against the hyper-dual oracle", &g, &dual_g, EXACT)?;
+    stats.components += n;
+    let f = |x: &[f64]| vec![value(&Point { x, ..s.point() })];
+    match central(&f, &s.x, 1).filter(|_| kink > KINK) {
+        Some(cols) => {
+            let fd: Vec<f64> = cols.iter().map(|c| c[0]).collect();
+            close("gradient against central differences", &g, &fd, FD)?;
+        }
+        None => stats.fd_skipped += 1,
+    }
+    let (yj, slope) = jvp(&p, &s.v);
+    same_bits("value of f_jvp", yj, y)?;
+    close("f_jvp against the gradient", &[slope], &[dot(&g, &s.v)], EXACT)?;
+    let (yh, gh, hw) = hvp(&p, &s.w);
+    same_bits("value of f_hvp", yh, y)?;
+    close("the gradient of f_hvp against f_grad", &gh, &g, EXACT)?;
+    close("H·w of f_hvp against the hyper-dual oracle", &hw, &dual_hw, EXACT)?;
+    let cols: Vec<Vec<f64>> = (0..n).map(|j| hvp(&p, &unit(n, j)).2).collect();
+    for (i, col) in cols.iter().enumerate() {
+        let row: Vec<f64> = cols.iter().map(|c| c[i]).collect();
+        close("Hessian symmetry (rows against columns)", &row, col, EXACT)?;
+    }
+    if let Some(hessian) = hessian {
+        let h = hessian(&p);
+        let by_cols: Vec<f64> = (0..n * n).map(|k| cols[k % n][k / n]).collect();
+        close("f_hessian against f_hvp by columns", &h, &by_cols, EXACT)?;
+    }
+    let hd_vw = dual(&p, &s.v, &s.w);
+    let hw_cols: Vec<f64> = (0..n).map(|i| (0..n).map(|j| cols[j][i] * s.w[j]).sum()).collect();
+    close("v·H·w against the hyper-dual oracle", &[dot(&s.v, &hw_cols)], &[hd_vw.ab], EXACT)?;
+    close("∇f·v against the hyper-dual oracle", &[slope], &[hd_vw.a], EXACT)
+}
+
+fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
+    let Fns::Vector { value, vjp, jvp, jacobian, mode, forced, dual } = &prog.fns else {
+        return Ok(());
+    };
+    let (p, n, m) = (s.point(), prog.n, prog.m);
+    let y = value(&p);
+    if y.iter().any(|y| !y.is_finite() || y.abs() > HUGE) {
+        return Ok(());
+    }
+    let (hd, kink, big) = duals(n, &s.w, |v, w| dual(&p, v, w));
+    if big > HUGE {
+        return Ok(());
+    }
+    stats.checked += 1;
+    let expected_mode = forced.unwrap_or(if n < m { "forward" } else { "reverse" });
+    if mode() != expected_mode {
+        return Err(format!("f_jacobian_mode is {}, expected {expected_mode}", mode()));
+    }
+    let (yj, jac) = jacobian(&p);
+    for (a, b) in yj.iter().zip(&y) {
+        same_bits("value of f_jacobian", *a, *b)?;
+    }
+    let dual_j: Vec<f64> = (0..m * n).map(|k| hd[k % n][k / n].a).collect();
+    close("Jacobian against the hyper-dual oracle", &jac, &dual_j, EXACT)?;
+    stats.components += m * n;
+    let f = |x: &[f64]| value(&Point { x, ..s.point() });
+    match central(&f, &s.x, m).filter(|_| kink > KINK) {
+        Some(cols) => {
+            let fd: Vec<f64> = (0..m * n).map(|k| cols[k % n][k / n]).collect();
+            close("Jacobian against central differences", &jac, &fd, FD)?;
+        }
+        None => stats.fd_skipped += 1,
+    }
+    let (yt, t) = jvp(&p, &s.v);
+    for (a, b) in yt.iter().zip(&y) {
+        same_bits("value of f_jvp", *a, *b)?;
+    }
+    let jv: Vec<f64> = (0..m).map(|i| dot(&jac[i * n..(i + 1) * n], &s.v)).collect();
+    close("f_jvp against J·v", &t, &jv, EXACT)?;
+    let along: Vec<Hd> = dual(&p, &s.v, &s.w);
+    let dual_jv: Vec<f64> = along.iter().map(|h| h.a).collect();
+    close("f_jvp against the hyper-dual oracle", &t, &dual_jv, EXACT)?;
+    let (yv, g) = vjp(&p, &s.u);
+    for (a, b) in yv.iter().zip(&y) {
+        same_bits("value of f_vjp", *a, *b)?;
+    }
+    let ut_j: Vec<f64> = (0..n).map(|j| (0..m).map(|i| s.u[i] * jac[i * n + j]).sum()).collect();
+    close("f_vjp against uᵀJ", &g, &ut_j, EXACT)
+}

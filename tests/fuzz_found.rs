@@ -1,0 +1,167 @@
+//! Macro bugs found by the differential fuzzer (`tests/fuzz.rs`), each as a minimal reproducer,
+//! ignored until it is fixed: `cargo test --test fuzz_found -- --ignored` runs them, and each
+//! fails today. The fuzzer's generator steers clear of all of them (`dodge` in
+//! `build/fuzz/generate.rs`), so that it keeps testing everything else; with
+//! `AUTODIFF_FUZZ_KNOWN_BUGS=1` it does not, which shows whether it still finds them.
+//!
+//! A bug that stops the expansion from compiling is a `trybuild` case in `tests/fuzz_found/`
+//! that must compile and run; a wrong derivative is an ordinary test below.
+//!
+//! Macro bug 8 is not a test, since `trybuild` runs no clippy: the expansion trips clippy lints,
+//! which clippy reports at the attribute of the user's function (rustc's own lints are quiet in
+//! macro output, clippy's are not): `clippy::self_assignment`, deny by default
+//! (`x0_bar_dot[1] = x0_bar_dot[1];` in an `f_hvp`), `misrefactored_assign_op`
+//! (`s1_bar += s1_bar + s1_bar * t0;`), `assign_op_pattern` (`s1_dot_1 = 0.3125 * s1_dot_1;`),
+//! `let_and_return` (`let s = a + x[1]; s` in a branch of an `f_hvp`), `type_complexity` (the
+//! signature of an `f_hvp` with array parameters) and `neg_multiply` (`(0.25 - 1.25) * x` folded
+//! into `-1.0 * x`). The fuzzer's programs allow these lints
+//! (`MACRO_LINTS` in `build/fuzz/emit.rs`); to see some, put this function in a crate and run
+//! `cargo clippy`:
+//!
+//! ```ignore
+//! #[grad(hvp)]
+//! pub fn f(x: [f64; 2], a: f64) -> f64 {
+//!     let y = x;
+//!     let mut s = a;
+//!     if a > 0.5 {
+//!         s += y[1];
+//!     } else {
+//!         s *= 2.0;
+//!     }
+//!     s * y[0]
+//! }
+//! ```
+
+use autodiff_runtime::grad;
+
+/// Compiles and runs `tests/fuzz_found/<case>.rs`.
+fn compiles(case: &str) {
+    trybuild::TestCases::new().pass(format!("tests/fuzz_found/{case}.rs"));
+}
+
+#[test]
+#[ignore = "macro bug 1: constant locals lose their f64 type in the expansion (E0689)"]
+fn bug1_constant_locals_keep_their_type() {
+    compiles("constant_locals");
+}
+
+#[test]
+#[ignore = "macro bug 2: the expansion of `(n as f64) < a` does not parse"]
+fn bug2_a_cast_compared_with_lt_keeps_its_parentheses() {
+    compiles("cast_lt");
+}
+
+#[test]
+#[ignore = "macro bug 3: internal error in the reverse transform after an inner loop"]
+fn bug3_state_of_an_inner_loop_read_after_it() {
+    compiles("inner_loop_state");
+}
+
+#[test]
+#[ignore = "macro bug 4: an integer `let` in a loop is dropped but its name printed (E0425)"]
+fn bug4_an_integer_let_in_a_loop() {
+    compiles("integer_let");
+}
+
+#[test]
+#[ignore = "macro bug 5: internal error in the forward transform of a region yielding an existing value"]
+fn bug5_forward_mode_over_a_region_that_yields_an_existing_value() {
+    compiles("region_yields");
+}
+
+#[test]
+#[ignore = "macro bug 6: f_vjp of a tuple with a reference parameter dereferences an f64 (E0614)"]
+fn bug6_vjp_of_a_tuple_with_a_reference_parameter() {
+    compiles("tuple_vjp_ref");
+}
+
+/// Macro bug 7: `f(x) = x₀²`, computed through a copy of `x` made in a loop and updated in an
+/// inner loop. The reverse sweep accumulates the copy's adjoint the wrong way round
+/// (`y_bar[k] += x_bar[k]` instead of `x_bar[k] += y_bar[k]`), so `f_grad` gives `x₀`, not `2x₀`.
+#[grad(hvp)]
+#[allow(clippy::needless_range_loop)]
+pub fn square_through_a_copy(x: [f64; 1]) -> f64 {
+    let mut s = 0.0;
+    for _ in 0..1 {
+        let mut y = x;
+        for _ in 0..1 {
+            y[0] *= x[0];
+        }
+        s += y[0];
+    }
+    s
+}
+
+#[test]
+#[ignore = "macro bug 7: wrong gradient through a copy of an array parameter made in a loop"]
+fn bug7_gradient_through_a_copy_of_a_parameter_in_a_loop() {
+    let x = [1.5];
+    assert_eq!(square_through_a_copy(x), 2.25);
+    assert_eq!(square_through_a_copy_grad(x), (2.25, [3.0]));
+    assert_eq!(square_through_a_copy_hvp(x, [1.0]).2, [2.0]);
+}
+
+/// Macro bug 9: in a loop, `t` equal to `s` (or with the same tangent, as `0.5 + s`), then an
+/// inner loop updating `s`. The generated code gives the inner loop a copy of `s` (`s_1`) or of
+/// its tangent (`s_dot_1`) to update, never written back: values and `f_jvp`'s derivatives come
+/// out wrong. Here `f(a) = 9a`: `f_grad` and `f_hvp` return the value `a` (their gradients are
+/// right) and `f_jvp` returns `a` and the derivative `1`.
+#[grad(jvp, hvp)]
+pub fn nine_times(a: f64) -> f64 {
+    let mut s = a;
+    for _ in 0..2 {
+        let t = s;
+        for _ in 0..2 {
+            s += t;
+        }
+    }
+    s
+}
+
+/// The same with an array.
+#[grad(jvp)]
+pub fn nine_times_in_an_array(a: f64) -> f64 {
+    let mut y = [a, a];
+    for _ in 0..2 {
+        let t = y;
+        for _ in 0..2 {
+            y[0] += t[0];
+        }
+    }
+    y[0]
+}
+
+/// The tangent's case: `t = 0.5 + s` has the tangent of `s`. `f_jvp` finds `∂f/∂m = 0` and
+/// `∂f/∂x = 1`; `f_grad` is right.
+#[grad(jvp)]
+#[allow(clippy::needless_range_loop)]
+pub fn offset_then_inner_loop(m: [f64; 2], x: f64) -> f64 {
+    let mut s = x;
+    for i in 0..2 {
+        let t = 0.5 + s;
+        for _ in 0..2 {
+            s += t * m[i];
+        }
+    }
+    s
+}
+
+#[test]
+#[ignore = "macro bug 9: wrong values when an inner loop updates a variable copied in the outer loop"]
+fn bug9_an_inner_loop_updates_a_copied_variable() {
+    assert_eq!(nine_times(1.5), 13.5);
+    assert_eq!(nine_times_grad(1.5), (13.5, 9.0));
+    assert_eq!(nine_times_jvp(1.5, 1.0), (13.5, 9.0));
+    assert_eq!(nine_times_hvp(1.5, 1.0), (13.5, 9.0, 0.0));
+    assert_eq!(nine_times_in_an_array_jvp(1.5, 1.0), (13.5, 9.0));
+}
+
+#[test]
+#[ignore = "macro bug 9: wrong f_jvp when an inner loop updates a variable whose tangent another value shares"]
+fn bug9_an_inner_loop_updates_a_variable_with_a_shared_tangent() {
+    let (m, x) = ([0.5, 0.25], 1.0);
+    let (_, (dm, dx)) = offset_then_inner_loop_grad(m, x);
+    let along_x = offset_then_inner_loop_jvp(m, x, [0.0, 0.0], 1.0).1;
+    let along_m0 = offset_then_inner_loop_jvp(m, x, [1.0, 0.0], 0.0).1;
+    assert_eq!((along_x, along_m0), (dx, dm[0]));
+}
