@@ -1,6 +1,6 @@
-//! Macro bugs found by the differential fuzzer (`tests/fuzz.rs`), each as a minimal reproducer,
-//! ignored until it is fixed: `cargo test --test fuzz_found -- --ignored` runs them, and each
-//! fails today. The fuzzer's generator steers clear of all of them (`dodge` in
+//! Macro bugs found by the differential fuzzer (`tests/fuzz.rs`), each as a minimal reproducer:
+//! a regression test once fixed, ignored until then (`cargo test --test fuzz_found -- --ignored`
+//! runs those). The fuzzer's generator steers clear of all of them (`dodge` in
 //! `build/fuzz/generate.rs`), so that it keeps testing everything else; with
 //! `AUTODIFF_FUZZ_KNOWN_BUGS=1` it does not, which shows whether it still finds them.
 //!
@@ -40,13 +40,11 @@ fn compiles(case: &str) {
 }
 
 #[test]
-#[ignore = "macro bug 1: constant locals lose their f64 type in the expansion (E0689)"]
 fn bug1_constant_locals_keep_their_type() {
     compiles("constant_locals");
 }
 
 #[test]
-#[ignore = "macro bug 2: the expansion of `(n as f64) < a` does not parse"]
 fn bug2_a_cast_compared_with_lt_keeps_its_parentheses() {
     compiles("cast_lt");
 }
@@ -58,7 +56,6 @@ fn bug3_state_of_an_inner_loop_read_after_it() {
 }
 
 #[test]
-#[ignore = "macro bug 4: an integer `let` in a loop is dropped but its name printed (E0425)"]
 fn bug4_an_integer_let_in_a_loop() {
     compiles("integer_let");
 }
@@ -70,7 +67,6 @@ fn bug5_forward_mode_over_a_region_that_yields_an_existing_value() {
 }
 
 #[test]
-#[ignore = "macro bug 6: f_vjp of a tuple with a reference parameter dereferences an f64 (E0614)"]
 fn bug6_vjp_of_a_tuple_with_a_reference_parameter() {
     compiles("tuple_vjp_ref");
 }
@@ -93,7 +89,6 @@ pub fn square_through_a_copy(x: [f64; 1]) -> f64 {
 }
 
 #[test]
-#[ignore = "macro bug 7: wrong gradient through a copy of an array parameter made in a loop"]
 fn bug7_gradient_through_a_copy_of_a_parameter_in_a_loop() {
     let x = [1.5];
     assert_eq!(square_through_a_copy(x), 2.25);
@@ -147,7 +142,6 @@ pub fn offset_then_inner_loop(m: [f64; 2], x: f64) -> f64 {
 }
 
 #[test]
-#[ignore = "macro bug 9: wrong values when an inner loop updates a variable copied in the outer loop"]
 fn bug9_an_inner_loop_updates_a_copied_variable() {
     assert_eq!(nine_times(1.5), 13.5);
     assert_eq!(nine_times_grad(1.5), (13.5, 9.0));
@@ -157,7 +151,6 @@ fn bug9_an_inner_loop_updates_a_copied_variable() {
 }
 
 #[test]
-#[ignore = "macro bug 9: wrong f_jvp when an inner loop updates a variable whose tangent another value shares"]
 fn bug9_an_inner_loop_updates_a_variable_with_a_shared_tangent() {
     let (m, x) = ([0.5, 0.25], 1.0);
     let (_, (dm, dx)) = offset_then_inner_loop_grad(m, x);

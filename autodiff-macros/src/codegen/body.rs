@@ -36,7 +36,8 @@ pub struct Renderer<'a> {
     pub idents: &'a [Option<Ident>],
     /// The name of each loop's index.
     pub loops: &'a [Ident],
-    /// The statement defining each variable that an `Op`, `Test` or `Load` defines.
+    /// The statement defining each variable that an `Op`, `Test`, `Load`, `Fill` or `Array`
+    /// defines.
     pub defs: HashMap<Var, &'a Stmt>,
     /// Inputs taken by reference (copied with `*` into a mutable variable).
     pub by_ref: &'a HashSet<Var>,
@@ -735,11 +736,16 @@ fn is_lone_if(tokens: &TokenStream) -> bool {
     }
 }
 
-/// The defining statement of every value an `Op`, `Test` or `Load` defines, nested ones included.
+/// The defining statement of every value an `Op`, `Test`, `Load`, `Fill` or `Array` defines,
+/// nested ones included.
 fn collect_defs<'a>(block: &'a Block, defs: &mut HashMap<Var, &'a Stmt>) {
     for s in block {
         match s {
-            Stmt::Op { out, .. } | Stmt::Test { out, .. } | Stmt::Load { out, .. } => {
+            Stmt::Op { out, .. }
+            | Stmt::Test { out, .. }
+            | Stmt::Load { out, .. }
+            | Stmt::Fill { out, .. }
+            | Stmt::Array { out, .. } => {
                 defs.insert(*out, s);
             }
             Stmt::For(l) => collect_defs(&l.body, defs),

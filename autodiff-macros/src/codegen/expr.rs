@@ -80,6 +80,35 @@ impl Renderer<'_> {
         }
     }
 
+    /// Whether Rust would not know `op`'s type from the expression alone: an unsuffixed literal,
+    /// a constant written with literals only (`1.0 + 0.5`), or arithmetic on such values.
+    fn untyped(&self, op: Operand) -> bool {
+        fn literals_only(t: &TokenStream) -> bool {
+            t.clone().into_iter().all(|tree| match tree {
+                proc_macro2::TokenTree::Ident(_) => false,
+                proc_macro2::TokenTree::Literal(l) => !l.to_string().ends_with("f64"),
+                proc_macro2::TokenTree::Group(g) => literals_only(&g.stream()),
+                proc_macro2::TokenTree::Punct(_) => true,
+            })
+        }
+        match op {
+            Operand::Lit(_) => true,
+            Operand::Ext(e) => literals_only(&self.f.exts[e.0 as usize].tokens),
+            Operand::Var(v) => match self.defs.get(&v) {
+                Some(Stmt::Op {
+                    prim: Prim::Add | Prim::Sub | Prim::Mul | Prim::Div | Prim::Neg,
+                    args,
+                    ..
+                }) => args.iter().all(|a| self.untyped(*a)),
+                Some(Stmt::Load { array, .. }) => self.untyped(Operand::Var(*array)),
+                Some(Stmt::Array { elems, .. }) => elems.iter().all(|a| self.untyped(*a)),
+                Some(Stmt::Fill { value, .. }) => self.untyped(*value),
+                _ => false,
+            },
+            Operand::Bool(_) => false,
+        }
+    }
+
     /// The operand as a method receiver: literals get an `f64` suffix.
     pub(super) fn receiver(&self, op: Operand) -> TokenStream {
         match op {
@@ -140,9 +169,14 @@ impl Renderer<'_> {
             prim => {
                 let name =
                     Ident::new(symbol::prim_method(prim).unwrap_or("abs"), Span::call_site());
-                let x = self.receiver(args[0]);
                 let rest: Vec<TokenStream> =
                     args[1..].iter().map(|o| self.operand(*o).tokens).collect();
+                if args[0].lit().is_none() && self.untyped(args[0]) {
+                    // `(1.0 + c).ln()` is a call on an ambiguous `{float}`: name the type.
+                    let x = self.operand(args[0]).tokens;
+                    return Expr::new(quote!(f64::#name(#x, #(#rest),*)), Prec::Atom);
+                }
+                let x = self.receiver(args[0]);
                 Expr::new(quote!(#x.#name(#(#rest),*)), Prec::Atom)
             }
         }

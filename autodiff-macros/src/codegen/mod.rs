@@ -141,7 +141,7 @@ impl Context<'_> {
         let params: HashMap<_, _> =
             self.params.iter().filter_map(|p| Some((p.input?, p.ident.clone()))).collect();
         let (idents, loops) = names::assign(&mut namer, f, &params, &layout);
-        let by_ref = self.by_ref(f);
+        let by_ref = self.by_ref(f, matches!(kind, Kind::Jvp | Kind::Hvp));
         let result = namer.local(symbol::BRANCH_VALUE);
         let step = namer.local(symbol::STEP_COUNTER);
         let renderer = body::Renderer::new(f, &layout, &idents, &loops, &by_ref, (result, step));
@@ -232,14 +232,17 @@ impl Context<'_> {
         }
     }
 
-    /// The inputs of `f` taken by reference: the user's `&[f64; N]` parameters and their
-    /// directions.
-    fn by_ref(&self, f: &Func) -> HashSet<crate::ir::Var> {
+    /// The inputs of `f` taken by reference: the user's `&[f64; N]` parameters and, when the
+    /// inputs after them are `directions`, theirs.
+    fn by_ref(&self, f: &Func, directions: bool) -> HashSet<crate::ir::Var> {
         let mut out = HashSet::new();
         for p in self.params {
             if let (Some(v), true) = (p.input, p.by_ref) {
                 out.insert(v);
-                if let Some(k) = f.active.iter().position(|a| *a == v)
+                // The inputs after the user's are directions (for `_jvp`, `_hvp`), one per
+                // differentiated parameter; a `_vjp`'s is the cotangent of the output.
+                if directions
+                    && let Some(k) = f.active.iter().position(|a| *a == v)
                     && let Some(d) = f.inputs.get(f.user_inputs + k)
                 {
                     out.insert(*d);

@@ -528,6 +528,19 @@ impl Builder {
         let lit = |i: usize| args.get(i).and_then(|a| a.lit());
         let is = |i: usize, c: f64| lit(i) == Some(c);
         let is_zero = |i: usize| lit(i) == Some(0.0);
+        // Arithmetic on two literals, as IEEE 754 computes it at run time.
+        if let (Some(a), Some(b)) = (lit(0), lit(1)) {
+            let value = match prim {
+                Prim::Add => Some(a + b),
+                Prim::Sub => Some(a - b),
+                Prim::Mul => Some(a * b),
+                Prim::Div => Some(a / b),
+                _ => None,
+            };
+            if let Some(v) = value {
+                return Some(Operand::Lit(v));
+            }
+        }
         match prim {
             Prim::Neg => self.negated(args[0]),
             Prim::Add if is_zero(1) => Some(args[0]),
