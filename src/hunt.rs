@@ -1,9 +1,10 @@
 //! Reproducers found by a bug hunt over loops, branches, calls and checkpoints, each reduced to a
 //! minimal function. Functions here compile with rustc: [`else_block_opening_with_if`] gives
-//! wrong values (its tests in `tests/hunt.rs` fail), the others reproduce a lint in the generated
-//! code, so `cargo clippy --workspace --all-targets -- -D warnings` fails on them until the macro
-//! is fixed (their numbers are right). Reproducers that do not compile at all live in
-//! `tests/ui/hunt/`, run by `tests/hunt.rs` as trybuild pass cases.
+//! wrong values (its tests in `tests/hunt.rs` fail), the others before `inner_loop_then_cost!`
+//! reproduce a lint in the generated code, so `cargo clippy --workspace --all-targets -- -D
+//! warnings` fails on them until the macro is fixed (their numbers are right). Reproducers that do
+//! not compile at all live in `tests/ui/hunt/`, run by `tests/hunt.rs` as trybuild pass cases; once
+//! their bug is fixed they move here, from `inner_loop_then_cost!` on, and stay as regression tests.
 
 use autodiff_runtime::grad;
 
@@ -57,6 +58,76 @@ pub fn else_block_opening_with_if(x: [f64; 2]) -> f64 {
             for _ in 0..2 {
                 s *= x[0];
             }
+        }
+    }
+    s
+}
+
+/// The state after each step of an outer loop updated by an inner loop (`s *= b` twice), then a
+/// cost accumulated from it: `t = sin(a b²) + sin(a b⁴)`. The body every function of this shape
+/// below shares.
+///
+/// The bug (fixed): "internal error in `#[grad]`: the reverse transform produced invalid IR" for
+/// an outer loop holding an inner loop whose result is read afterwards by something the sweep
+/// needs stored (`t += s.sin()`): the outer loop stored the inner loop's result, so the outer
+/// sweep's recomputation (`transform/reverse/replay.rs`, `recompute`: "all defs mapped → skip")
+/// did not replay the inner loop, whose own sweep then read values of the inner iterations that
+/// existed nowhere. The common shape of a time loop: update the state, then accumulate a cost
+/// from it. Now the plan (`transform/plan.rs`) stores no result of an inner loop that runs again
+/// in the outer sweep: that run gives it.
+macro_rules! inner_loop_then_cost {
+    ($name:ident, $($option:tt)*) => {
+        #[doc = concat!(
+            "`t = sin(a b²) + sin(a b⁴)` by an outer loop over an inner loop, with `#[grad(",
+            stringify!($($option)*), ")]`: see `inner_loop_then_cost!`."
+        )]
+        #[grad($($option)*)]
+        pub fn $name(a: f64, b: f64) -> f64 {
+            let mut s = a;
+            let mut t = 0.0;
+            for _ in 0..2 {
+                for _ in 0..2 {
+                    s *= b;
+                }
+                t += s.sin();
+            }
+            t
+        }
+    };
+}
+
+inner_loop_then_cost!(inner_loop_then_cost, jvp, hvp);
+inner_loop_then_cost!(inner_loop_then_cost_checkpointed, hvp, checkpoint(s = 2));
+
+/// [`inner_loop_then_cost`] over `steps` steps, a number known only at run time: the outer loop
+/// is checkpointed, the inner one stored within a step. `t = Σₖ sin(a b²ᵏ)`, `k = 1..=steps`.
+#[grad(hvp, wrt(a, b))]
+pub fn inner_loop_then_cost_steps(a: f64, b: f64, steps: usize) -> f64 {
+    let mut s = a;
+    let mut t = 0.0;
+    for _ in 0..steps {
+        for _ in 0..2 {
+            s *= b;
+        }
+        t += s.sin();
+    }
+    t
+}
+
+/// The array form of [`inner_loop_then_cost`], the same bug: an inner loop updates the state
+/// (`yⱼ = sin yⱼ`), a second one accumulates a cost from it (`s += sin yₖ`).
+/// `s = Σₖ sin(sin xₖ) + sin(sin(sin xₖ))`.
+#[grad(jvp, hvp)]
+#[allow(clippy::needless_range_loop)]
+pub fn inner_array_loop_then_cost(x: [f64; 2]) -> f64 {
+    let mut s = 0.0;
+    let mut y = x;
+    for _ in 0..2 {
+        for j in 0..2 {
+            y[j] = y[j].sin();
+        }
+        for k in 0..2 {
+            s += y[k].sin();
         }
     }
     s
