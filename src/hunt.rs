@@ -132,3 +132,38 @@ pub fn inner_array_loop_then_cost(x: [f64; 2]) -> f64 {
     }
     s
 }
+
+/// A branch computing the same product twice (`x * p`, then `p * x`) and yielding the second:
+/// `f = 2xy` for `x > 0`, `f = y` otherwise.
+///
+/// The bug (fixed): `#[grad(jvp)]` failed with "internal error ... the forward transform produced
+/// invalid IR": the forward transform's builder merges the two products, and the primal yield
+/// was copied without being resolved before the block's scope (where the merge is recorded) was
+/// closed (`transform/forward.rs`, `for_loop` and `branch`: `l.yields.clone()` /
+/// `yields.to_vec()`). Now every transform closes a block with `Builder::end_yielding`, which
+/// resolves the yields first.
+#[grad(jvp, hvp)]
+#[allow(clippy::assign_op_pattern)]
+pub fn repeated_product_in_branch(x: f64, y: f64) -> f64 {
+    let mut s = 0.0;
+    let mut p = y;
+    if x > 0.0 {
+        s = x * p;
+        p = p * x;
+    }
+    s + p
+}
+
+/// The loop form of [`repeated_product_in_branch`], the same bug: `p = x²` and `q = x²`, so
+/// `f = 2x²`.
+#[grad(jvp, hvp)]
+#[allow(clippy::assign_op_pattern)]
+pub fn repeated_product_in_loop(x: f64) -> f64 {
+    let mut p = 1.0;
+    let mut q = 0.0;
+    for _ in 0..2 {
+        q = p * x;
+        p = x * p;
+    }
+    p + q
+}

@@ -132,3 +132,26 @@ fn inner_array_loop_then_cost_against_its_closed_form() {
     close("value", &[value], &[total]);
     close("jvp", &[slope], &[grad[0] * v[0] + grad[1] * v[1]]);
 }
+
+#[test]
+fn repeated_product_in_branch_against_its_closed_form() {
+    // x > 0: f = 2xy, ∇f = (2y, 2x), H = [[0, 2], [2, 0]]. Otherwise f = y, ∇f = (0, 1), H = 0.
+    assert_eq!(repeated_product_in_branch_jvp(2.0, 3.0, 1.0, 0.0), (12.0, 6.0));
+    assert_eq!(repeated_product_in_branch_jvp(2.0, 3.0, 0.0, 1.0), (12.0, 4.0));
+    assert_eq!(repeated_product_in_branch_grad(2.0, 3.0), (12.0, (6.0, 4.0)));
+    assert_eq!(
+        repeated_product_in_branch_hvp(2.0, 3.0, 0.5, -1.0),
+        (12.0, (6.0, 4.0), (-2.0, 1.0))
+    );
+    assert_eq!(repeated_product_in_branch_jvp(-0.5, 3.0, 1.0, 2.0), (3.0, 2.0));
+    assert_eq!(repeated_product_in_branch_grad(-0.5, 3.0), (3.0, (0.0, 1.0)));
+    assert_eq!(repeated_product_in_branch_hvp(-0.5, 3.0, 0.5, -1.0), (3.0, (0.0, 1.0), (0.0, 0.0)));
+}
+
+#[test]
+fn repeated_product_in_loop_against_its_closed_form() {
+    // f = 2x², f' = 4x, f'' = 4.
+    assert_eq!(repeated_product_in_loop_jvp(1.5, 1.0), (4.5, 6.0));
+    assert_eq!(repeated_product_in_loop_grad(1.5), (4.5, 6.0));
+    assert_eq!(repeated_product_in_loop_hvp(1.5, 0.5), (4.5, 6.0, 2.0));
+}

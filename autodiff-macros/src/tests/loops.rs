@@ -1,6 +1,6 @@
 //! The transforms on loops, branches and arrays, checked numerically with the IR interpreter:
-//! gradients against central differences of the interpreted primal, Hessian-vector products
-//! against differences of the interpreted gradient.
+//! gradients and tangents against central differences of the interpreted primal,
+//! Hessian-vector products against differences of the interpreted gradient.
 
 use proc_macro2::Span;
 use quote::quote;
@@ -329,4 +329,64 @@ fn an_inner_loops_result_read_by_what_the_outer_sweep_stores() {
     for s in [1, 2] {
         check_checkpointed(&f, &[array(&[0.4, 0.9])], &[array(&[1.0, -0.5])], s);
     }
+}
+
+/// Checks the tangent of `f` (forward mode over the primal, as `_jvp` is made) at `inputs` along
+/// `dirs` against central differences of the interpreted primal.
+fn check_jvp(f: &Func, inputs: &[Val], dirs: &[Val]) {
+    let t = forward(f);
+    verify(&t).unwrap_or_else(|e| panic!("forward IR: {e}\n{}", print(&t)));
+    let t = hoist(&dead_code(&t));
+    verify(&t).unwrap_or_else(|e| panic!("hoisted IR: {e}\n{}", print(&t)));
+    let consts = Consts::default();
+    let mut all = inputs.to_vec();
+    all.extend(dirs.iter().cloned());
+    let out = run(&t, &all, &consts);
+    assert_eq!(out[0], run(f, inputs, &consts)[0], "value");
+    let (x, v): (Vec<f64>, Vec<f64>) =
+        (inputs.iter().flat_map(Val::flat).collect(), dirs.iter().flat_map(Val::flat).collect());
+    let along = |s: f64| {
+        let xs: Vec<f64> = x.iter().zip(&v).map(|(a, d)| a + s * d).collect();
+        let mut it = xs.iter().copied();
+        let ins: Vec<Val> = inputs.iter().map(|val| val.unflat(&mut it)).collect();
+        run(f, &ins, &consts)[0].f()
+    };
+    let h = 1e-6;
+    close(&out[1].flat(), &[(along(h) - along(-h)) / (2.0 * h)], 1e-6);
+}
+
+#[test]
+fn a_body_yielding_a_product_it_computes_twice() {
+    // The forward transform merges `p * x` into the equal `x * p` computed just before it, a
+    // record kept by the block being built: the loop or branch must yield the merged value
+    // before that block is closed.
+    let branch = "fn f(x: f64, y: f64) -> f64 {
+        let mut s = 0.0;
+        let mut p = y;
+        if x > 0.0 {
+            s = x * p;
+            p = p * x;
+        }
+        s + p
+    }";
+    let f = super::lowering::lowered("", branch).func;
+    for x in [2.0, -0.5] {
+        let inputs = [Val::F(x), Val::F(3.0)];
+        for dirs in [[Val::F(1.0), Val::F(0.0)], [Val::F(0.3), Val::F(-1.2)]] {
+            check_jvp(&f, &inputs, &dirs);
+        }
+        check(&f, &inputs, &[Val::F(0.3), Val::F(-1.2)]);
+    }
+    let in_loop = "fn f(x: f64) -> f64 {
+        let mut p = 1.0;
+        let mut q = 0.0;
+        for _ in 0..3 {
+            q = p * x;
+            p = x * p;
+        }
+        p + q.sin()
+    }";
+    let f = super::lowering::lowered("", in_loop).func;
+    check_jvp(&f, &[Val::F(1.5)], &[Val::F(1.0)]);
+    check_checkpointed(&f, &[Val::F(1.5)], &[Val::F(-0.7)], 2);
 }
