@@ -258,3 +258,108 @@ pub mod typed_literal_carried {
         s
     }
 }
+
+/// The state after each step of an outer loop updated by an inner loop (`s *= b` twice), then a
+/// cost accumulated from it: `t = sin(a b²) + sin(a b⁴)`. The body every function of this shape
+/// below shares.
+///
+/// The bug (fixed): "internal error in `#[grad]`: the reverse transform produced invalid IR" for
+/// an outer loop holding an inner loop whose result is read afterwards by something the sweep
+/// needs stored (`t += s.sin()`): the outer loop stored the inner loop's result, so the outer
+/// sweep's recomputation (`transform/reverse/replay.rs`, `recompute`: "all defs mapped → skip")
+/// did not replay the inner loop, whose own sweep then read values of the inner iterations that
+/// existed nowhere. The common shape of a time loop: update the state, then accumulate a cost
+/// from it. Now the plan (`transform/plan.rs`) stores no result of an inner loop that runs again
+/// in the outer sweep: that run gives it.
+macro_rules! inner_loop_then_cost {
+    ($name:ident, $($option:tt)*) => {
+        #[doc = concat!(
+            "`t = sin(a b²) + sin(a b⁴)` by an outer loop over an inner loop, with `#[grad(",
+            stringify!($($option)*), ")]`: see `inner_loop_then_cost!`."
+        )]
+        #[grad($($option)*)]
+        pub fn $name(a: f64, b: f64) -> f64 {
+            let mut s = a;
+            let mut t = 0.0;
+            for _ in 0..2 {
+                for _ in 0..2 {
+                    s *= b;
+                }
+                t += s.sin();
+            }
+            t
+        }
+    };
+}
+
+inner_loop_then_cost!(inner_loop_then_cost, jvp, hvp);
+inner_loop_then_cost!(inner_loop_then_cost_checkpointed, hvp, checkpoint(s = 2));
+
+/// [`inner_loop_then_cost`] over `steps` steps, a number known only at run time: the outer loop
+/// is checkpointed, the inner one stored within a step. `t = Σₖ sin(a b²ᵏ)`, `k = 1..=steps`.
+#[grad(hvp, wrt(a, b))]
+pub fn inner_loop_then_cost_steps(a: f64, b: f64, steps: usize) -> f64 {
+    let mut s = a;
+    let mut t = 0.0;
+    for _ in 0..steps {
+        for _ in 0..2 {
+            s *= b;
+        }
+        t += s.sin();
+    }
+    t
+}
+
+/// The array form of [`inner_loop_then_cost`], the same bug: an inner loop updates the state
+/// (`yⱼ = sin yⱼ`), a second one accumulates a cost from it (`s += sin yₖ`).
+/// `s = Σₖ sin(sin xₖ) + sin(sin(sin xₖ))`.
+#[grad(jvp, hvp)]
+#[allow(clippy::needless_range_loop)]
+pub fn inner_array_loop_then_cost(x: [f64; 2]) -> f64 {
+    let mut s = 0.0;
+    let mut y = x;
+    for _ in 0..2 {
+        for j in 0..2 {
+            y[j] = y[j].sin();
+        }
+        for k in 0..2 {
+            s += y[k].sin();
+        }
+    }
+    s
+}
+
+/// A branch computing the same product twice (`x * p`, then `p * x`) and yielding the second:
+/// `f = 2xy` for `x > 0`, `f = y` otherwise.
+///
+/// The bug (fixed): `#[grad(jvp)]` failed with "internal error ... the forward transform produced
+/// invalid IR": the forward transform's builder merges the two products, and the primal yield
+/// was copied without being resolved before the block's scope (where the merge is recorded) was
+/// closed (`transform/forward.rs`, `for_loop` and `branch`: `l.yields.clone()` /
+/// `yields.to_vec()`). Now every transform closes a block with `Builder::end_yielding`, which
+/// resolves the yields first.
+#[grad(jvp, hvp)]
+#[allow(clippy::assign_op_pattern)]
+pub fn repeated_product_in_branch(x: f64, y: f64) -> f64 {
+    let mut s = 0.0;
+    let mut p = y;
+    if x > 0.0 {
+        s = x * p;
+        p = p * x;
+    }
+    s + p
+}
+
+/// The loop form of [`repeated_product_in_branch`], the same bug: `p = x²` and `q = x²`, so
+/// `f = 2x²`.
+#[grad(jvp, hvp)]
+#[allow(clippy::assign_op_pattern)]
+pub fn repeated_product_in_loop(x: f64) -> f64 {
+    let mut p = 1.0;
+    let mut q = 0.0;
+    for _ in 0..2 {
+        q = p * x;
+        p = x * p;
+    }
+    p + q
+}

@@ -50,7 +50,6 @@ fn bug2_a_cast_compared_with_lt_keeps_its_parentheses() {
 }
 
 #[test]
-#[ignore = "macro bug 3: internal error in the reverse transform after an inner loop"]
 fn bug3_state_of_an_inner_loop_read_after_it() {
     compiles("inner_loop_state");
 }
@@ -61,7 +60,6 @@ fn bug4_an_integer_let_in_a_loop() {
 }
 
 #[test]
-#[ignore = "macro bug 5: internal error in the forward transform of a region yielding an existing value"]
 fn bug5_forward_mode_over_a_region_that_yields_an_existing_value() {
     compiles("region_yields");
 }

@@ -155,6 +155,15 @@ impl Builder {
         }
     }
 
+    /// Closes the innermost open block, which yields `yields` (a loop body, a side of a branch):
+    /// returns its statements and the yields resolved. Resolving must come first: a yield may be
+    /// the result of a copied statement merged into an earlier one, and that record is the
+    /// block's own, gone once the block is closed.
+    pub fn end_yielding(&mut self, yields: &[Operand]) -> (Block, Vec<Operand>) {
+        let yields = yields.iter().map(|y| self.resolve(*y)).collect();
+        (self.end(), yields)
+    }
+
     /// Reads `v` as `op` from here to the end of the innermost open block.
     pub fn map(&mut self, v: Var, op: Operand) {
         if let Some(scope) = self.scopes.last_mut() {

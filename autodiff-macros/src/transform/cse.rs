@@ -182,8 +182,7 @@ fn block(b: &mut Builder, stmts: &Block, regions: &mut Regions) {
                 regions.push(HashMap::new());
                 block(b, &l.body, regions);
                 regions.pop();
-                let yields = l.yields.iter().map(|y| b.resolve(*y)).collect();
-                let body = b.end();
+                let (body, yields) = b.end_yielding(&l.yields);
                 let l = Loop { carried, body, yields, ..(**l).clone() };
                 region(b, Stmt::For(Box::new(l)), regions);
             }
@@ -192,14 +191,12 @@ fn block(b: &mut Builder, stmts: &Block, regions: &mut Regions) {
                 regions.push(HashMap::new());
                 block(b, &br.then, regions);
                 regions.pop();
-                let then_yields = br.then_yields.iter().map(|y| b.resolve(*y)).collect();
-                let then = b.end();
+                let (then, then_yields) = b.end_yielding(&br.then_yields);
                 b.begin();
                 regions.push(HashMap::new());
                 block(b, &br.otherwise, regions);
                 regions.pop();
-                let else_yields = br.else_yields.iter().map(|y| b.resolve(*y)).collect();
-                let otherwise = b.end();
+                let (otherwise, else_yields) = b.end_yielding(&br.else_yields);
                 let cond = b.resolve(Operand::Var(br.cond)).var().unwrap_or(br.cond);
                 let br =
                     Branch { cond, then, then_yields, otherwise, else_yields, ..(**br).clone() };
@@ -216,8 +213,7 @@ fn block(b: &mut Builder, stmts: &Block, regions: &mut Regions) {
                         regions.push(HashMap::new());
                         block(b, stmts, regions);
                         regions.pop();
-                        let ys = ys.iter().map(|y| b.resolve(*y)).collect();
-                        (b.end(), ys)
+                        b.end_yielding(ys)
                     };
                 let (step, step_yields) = nested(b, &c.step, &c.step_yields, regions);
                 let (back, back_yields) = nested(b, &c.back, &c.back_yields, regions);

@@ -145,7 +145,7 @@ impl Tangent<'_> {
                 yields.push(d);
             }
         }
-        let body = self.b.end();
+        let (body, yields) = self.b.end_yielding(&yields);
         let mut outs = l.outs.clone();
         for (c, o) in l.carried.iter().zip(&l.outs) {
             if self.varied[c.param.index()] {
@@ -251,7 +251,7 @@ impl Tangent<'_> {
             let d = self.dot_or_zero(c.step_yields[*k]);
             step_yields.push(d);
         }
-        let step = self.b.end();
+        let (step, step_yields) = self.b.end_yielding(&step_yields);
         self.b.begin();
         let mut back_params = c.back_params.clone();
         back_params.extend(self.tangent_params(&c.back_params));
@@ -267,7 +267,7 @@ impl Tangent<'_> {
             let d = self.dot_or_zero(c.back_yields[*k]);
             back_yields.push(d);
         }
-        let back = self.b.end();
+        let (back, back_yields) = self.b.end_yielding(&back_yields);
         let mut outs = c.outs.clone();
         for k in &adjoint_k {
             let o = c.outs[*k];
@@ -302,7 +302,7 @@ impl Tangent<'_> {
                 let d = t.dot_or_zero(yields[*k]);
                 all.push(d);
             }
-            (t.b.end(), all)
+            t.b.end_yielding(&all)
         };
         let (then, then_yields) = side(self, &br.then, &br.then_yields);
         let (otherwise, else_yields) = side(self, &br.otherwise, &br.else_yields);

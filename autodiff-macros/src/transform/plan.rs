@@ -6,7 +6,9 @@
 //! loop and from the loop index. A value that depends on what the loop carries from one iteration
 //! to the next (directly or through other values) cannot be recomputed from those alone: if it
 //! is cheap arithmetic it is recomputed from the carried values, which are then saved; otherwise
-//! (a transcendental function, a load, an inner loop) the value itself is saved.
+//! (a transcendental function, a load, an inner loop) the value itself is saved, unless it is the
+//! result of an inner loop that saves values of its own: that loop runs again in the sweep (to
+//! save them), and that run gives its result.
 //! Carried values that the loop only adds to (reductions, see [`super::additive`]) are never
 //! needed, so a reduction saves nothing and takes any number of iterations.
 //!
@@ -105,8 +107,11 @@ impl Planner<'_> {
             for v in needed {
                 match dep {
                     // Cheap arithmetic is recomputed from what it reads (in the end, from the
-                    // saved carried values); anything else that depends on them is saved.
-                    Some(dep) if dep[v.index()] && !cheap(s) => {
+                    // saved carried values); anything else that depends on them is saved. An
+                    // inner loop that runs again in the sweep (to fill its own storage) gives
+                    // its results anew: saving them too would skip that run (the sweep does
+                    // not recompute what it has), and the inner sweep would lack its storage.
+                    Some(dep) if dep[v.index()] && !cheap(s) && !must_run.contains(&i) => {
                         if !saved.contains(&v) {
                             saved.push(v);
                         }

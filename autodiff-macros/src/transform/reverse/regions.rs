@@ -187,8 +187,7 @@ impl Rev<'_> {
         for s in &l.body {
             self.replay(s, true, false);
         }
-        let step_yields: Vec<Operand> = l.yields.iter().map(|y| self.b.resolve(*y)).collect();
-        let step = self.b.end();
+        let (step, step_yields) = self.b.end_yielding(&l.yields);
         self.b.begin();
         let back_params = state_params(self);
         let (sweep, kept) = self.iteration(l, seeds, sweep, adj);

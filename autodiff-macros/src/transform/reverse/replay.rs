@@ -132,9 +132,9 @@ impl Rev<'_> {
                 save(self, v, &mut storage);
             }
         }
-        let mut yields: Vec<Operand> = l.yields.iter().map(|y| self.b.resolve(*y)).collect();
+        let mut yields = l.yields.clone();
         yields.extend(storage);
-        let body = self.b.end();
+        let (body, yields) = self.b.end_yielding(&yields);
         let mut outs = Vec::new();
         for o in &l.outs {
             let new = match fresh {
@@ -168,8 +168,7 @@ impl Rev<'_> {
             for s in block {
                 r.replay(s, fresh, false);
             }
-            let yields: Vec<Operand> = yields.iter().map(|y| r.b.resolve(*y)).collect();
-            (r.b.end(), yields)
+            r.b.end_yielding(yields)
         };
         let (then, then_yields) = side(self, &br.then, &br.then_yields);
         let (otherwise, else_yields) = side(self, &br.otherwise, &br.else_yields);
