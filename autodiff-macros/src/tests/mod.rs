@@ -8,6 +8,7 @@ mod fence;
 mod interp;
 mod ir;
 mod long;
+mod loop_snapshots;
 mod loops;
 mod lowering;
 mod prims;
