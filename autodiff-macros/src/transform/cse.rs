@@ -1,5 +1,5 @@
-//! Common subexpressions: the function rebuilt statement by statement, each `Op` or `Load` that
-//! repeats an earlier one in scope replaced by it, and each loop or branch that repeats an
+//! Common subexpressions: the function rebuilt statement by statement, each `Op`, `Load` or
+//! `Test` that repeats an earlier one in scope replaced by it, and each loop or branch that repeats an
 //! earlier one (the same statements on the same values, up to the names of its own variables:
 //! a loop the sweep recomputed, say) replaced by it. Exact (the same operations on the same
 //! values), so the values are unchanged to the bit.
@@ -202,7 +202,8 @@ fn block(b: &mut Builder, stmts: &Block, regions: &mut Regions) {
                     Branch { cond, then, then_yields, otherwise, else_yields, ..(**br).clone() };
                 region(b, Stmt::If(Box::new(br)), regions);
             }
-            Stmt::Call(_) => {
+            // A call, or a comparison: merged with an equal one in scope like a region.
+            Stmt::Call(_) | Stmt::Test { .. } => {
                 let s = b.resolved_copy(s.clone());
                 region(b, s, regions);
             }

@@ -11,6 +11,7 @@ mod cse;
 mod forward;
 mod fuse;
 mod hoist;
+mod join;
 mod plan;
 mod residual;
 mod reverse;
@@ -21,6 +22,7 @@ pub use cleanup::{dead_code, select_outputs};
 pub use forward::forward;
 pub use fuse::fuse;
 pub use hoist::hoist;
+pub use join::join_branches;
 pub use plan::{Options, plan};
 pub use reverse::{Seed, reverse};
 
