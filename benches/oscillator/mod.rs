@@ -28,7 +28,7 @@ use std::time::Duration;
 
 use autodiff_runtime::revolve::{repetitions, schedule_steps};
 
-use crate::interleave::{Kernel, interleave, load_average};
+use crate::interleave::{Clock, Kernel, interleave, load_average};
 
 /// The damped oscillator of `autodiff_suite::checkpoint`: the energy `(x² + v²) / 2` after `$steps`
 /// velocity-Verlet steps of `x″ = −x − γ x′`, under `#[grad($options)]`.
@@ -113,7 +113,7 @@ fn compare_here(v: &Variants, budget: Duration, min_rounds: usize) {
         kernels.push(Kernel::new(name, call(*grad)));
     }
     println!("n = {}: load average before {}", v.n, load_average());
-    let t = interleave(&kernels, Duration::from_micros(200), budget, min_rounds);
+    let t = interleave(&kernels, Duration::from_millis(1), budget, min_rounds, Clock::ThreadCpu);
     let workload = format!("oscillator_{}", v.n);
     t.report(
         &workload,
