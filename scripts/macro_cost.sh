@@ -2,9 +2,10 @@
 # The macro's own cost on the lessons' function f(x) = Σ sin(xᵢ)·xᵢ₋₁ under #[grad(hvp)], at
 # N = 10, 1000 and 10⁶ (N written as a literal): for each N, in a throwaway crate,
 #   - the time rustc spends expanding macros (`-Z time-passes`, its `macro_expand_crate` line:
-#     the crate has no other macro), the fastest of RUNS;
+#     the crate has no other macro) and in all (its `total` line), the fastest of RUNS each;
 #   - the wall time of `cargo check` of the crate (its dependencies built first, not timed),
 #     the fastest of RUNS;
+#   - the same for the function at N = 1000 without the attribute, as a baseline;
 #   - the tokens of the expansion (`-Zunpretty=expanded`): the body of each generated function,
 #     counted as autodiff-macros/src/tests/size.rs counts them (a group is its delimiters plus
 #     its contents), and the whole expanded file.
@@ -73,14 +74,19 @@ echo "//! Placeholder." > "$probe/src/lib.rs"
 
 fastest() { sort -g | head -1; }
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "N | macro_expand_crate (s, fastest of $runs) | cargo check (s, fastest of $runs) | _grad body tokens | _hvp body tokens | expanded file tokens"
-for n in 10 1000 1000000; do
+echo "N | macro_expand_crate (s, fastest of $runs) | rustc total, check (s, fastest of $runs) | cargo check wall (s, fastest of $runs) | _grad body tokens | _hvp body tokens | expanded file tokens"
+# The last row is a baseline: the function at N = 1000 without `#[grad]`, which rustc expands and
+# checks in the same way minus the macro.
+for n in 10 1000 1000000 baseline; do
+    attr="#[grad(hvp)]"
+    import="use autodiff_runtime::grad;"
+    if [ "$n" = baseline ]; then n=1000 attr="" import=""; fi
     cat > "$probe/src/lib.rs" <<EOF
 //! The lessons' function at N = $n.
-use autodiff_runtime::grad;
+$import
 
 /// f(x) = Σ sin(xᵢ)·xᵢ₋₁, cyclic.
-#[grad(hvp)]
+$attr
 pub fn lessons(x: [f64; $n]) -> f64 {
     let mut s = 0.0;
     for i in 0..$n {
@@ -90,11 +96,13 @@ pub fn lessons(x: [f64; $n]) -> f64 {
 }
 EOF
     cd "$probe"
-    expand=$(for _ in $(seq "$runs"); do
+    passes=$(for _ in $(seq "$runs"); do
         touch src/lib.rs
         RUSTC_BOOTSTRAP=1 cargo rustc -q --profile=check -- -Z time-passes 2>&1 |
-            awk '/macro_expand_crate/ { sub(";", "", $2); print $2 }'
-    done | fastest)
+            awk '/macro_expand_crate|\ttotal$/ { sub(";", "", $2); printf "%s ", $2 } END { print "" }'
+    done)
+    expand=$(awk '{ print $1 }' <<< "$passes" | fastest)
+    total=$(awk '{ print $2 }' <<< "$passes" | fastest)
     check=$(for _ in $(seq "$runs"); do
         touch src/lib.rs
         /usr/bin/time -f "%e" cargo check -q 2>&1 | tail -1
@@ -105,6 +113,8 @@ EOF
     grad=$(awk '$1 == "lessons_grad" { print $2 }' <<< "$tokens")
     hvp=$(awk '$1 == "lessons_hvp" { print $2 }' <<< "$tokens")
     file=$(awk '$1 == "file" { print $2 }' <<< "$tokens")
-    echo "$n | $expand | $check | $grad | $hvp | $file"
+    label=$n
+    if [ -z "$attr" ]; then label="$n, without #[grad]"; fi
+    echo "$label | $expand | $total | $check | ${grad:--} | ${hvp:--} | $file"
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
