@@ -1,22 +1,25 @@
 //! Times the loop workloads of `autodiff_suite::oracles` (the lessons' function at N = 10, 100 and
 //! 1000, the extended Rosenbrock function at n = 100, the 16 × 16 `tanh` layer): for each, the
-//! primal, the hand-written gradient, num-dual's gradient (`n` forward sweeps of `Dual64`, and
-//! its `gradient` helper with `DualSVec64<n>` where its `8 n²` bytes of duals fit on the stack),
-//! `reverse`'s gradient on a reused tape, and the hand-written Hessian-vector product.
+//! primal, the hand-written gradient, the generated gradient (the `_grad` of the same function
+//! under `#[grad]` in `autodiff_suite::loops`), num-dual's gradient (`n` forward sweeps of
+//! `Dual64`, and its `gradient` helper with `DualSVec64<n>` where its `8 n²` bytes of duals fit on
+//! the stack), the generated gradient by `n` forward sweeps of `_jvp` (where the function has
+//! one), `reverse`'s gradient on a reused tape, and the hand-written and generated
+//! Hessian-vector products.
 //!
-//! Run with `cargo bench --bench loops` (about a minute). Before timing, every
-//! competitor's gradient is checked against the hand-written one at the benchmark's point, so a
-//! broken competitor fails the run instead of being timed; `tests/competitors.rs` checks them at
-//! more points. Every input goes through `black_box` and criterion `black_box`es every result.
-//!
-//! The generated derivatives are not timed yet: `#[grad]` does not accept loops and arrays.
-//! Where they go is marked "generated:" in each group.
+//! Run with `cargo bench --bench loops` (about a minute and a half). Before timing, every
+//! gradient is checked against the hand-written one at the benchmark's point, so a broken
+//! competitor fails the run instead of being timed; `tests/competitors.rs` and `tests/loops.rs`
+//! check them at more points. Every input goes through `black_box` and criterion
+//! `black_box`es every result. The ratios between these kernels are measured by
+//! `benches/interleaved_loops.rs`, which this machine's drift does not disturb.
 
 mod competitors;
 
 use std::hint::black_box;
 use std::time::Duration;
 
+use autodiff_suite::loops;
 use autodiff_suite::oracles::{self, LAYER, handwritten};
 use criterion::{Criterion, criterion_group, criterion_main};
 use reverse::Tape;
@@ -45,12 +48,21 @@ fn lessons_group<const N: usize>(c: &mut Criterion, vector_helper: bool) {
     assert_agree("lessons, num-dual sweeps", (dv, &dg), reference);
     let (rv, rg) = competitors::lessons_reverse(&tape, &x);
     assert_agree("lessons, reverse", (rv, &rg), reference);
+    let (gv, gg) = loops::lessons_grad(x);
+    assert_agree("lessons, generated", (gv, &gg), reference);
+    let forward = lessons_forward_sweeps(&x);
+    assert_agree("lessons, generated forward sweeps", (value, &forward), reference);
+    let (_, _, hv) = loops::lessons_hvp(x, v);
+    let (_, _, hand_hv) = handwritten::lessons_hvp(x, v);
+    assert_agree("lessons, generated H·v", (value, &hv), (value, &hand_hv));
 
     let mut group = c.benchmark_group(format!("lessons_{N}"));
     group.bench_function("primal", |b| b.iter(|| oracles::lessons(black_box(x))));
     group.bench_function("grad_hand", |b| b.iter(|| handwritten::lessons_grad(black_box(x))));
-    // generated: `grad_generated`, the `_grad` of a `#[grad(hvp)] fn(x: [f64; N]) -> f64` with the
-    // body of `oracles::lessons`, once `#[grad]` accepts loops and arrays.
+    group.bench_function("grad_generated", |b| b.iter(|| loops::lessons_grad(black_box(x))));
+    group.bench_function("grad_generated_forward_sweeps", |b| {
+        b.iter(|| lessons_forward_sweeps(black_box(&x)))
+    });
     group.bench_function("grad_num_dual_sweeps", |b| {
         b.iter(|| competitors::lessons_num_dual_sweeps(black_box(&x)))
     });
@@ -67,7 +79,9 @@ fn lessons_group<const N: usize>(c: &mut Criterion, vector_helper: bool) {
     group.bench_function("hvp_hand", |b| {
         b.iter(|| handwritten::lessons_hvp(black_box(x), black_box(v)))
     });
-    // generated: `hvp_generated`, the same function's `_hvp`.
+    group.bench_function("hvp_generated", |b| {
+        b.iter(|| loops::lessons_hvp(black_box(x), black_box(v)))
+    });
     group.finish();
 }
 
@@ -91,13 +105,23 @@ fn extended_rosenbrock(c: &mut Criterion) {
     assert_agree("extended Rosenbrock, num-dual gradient helper", (hv, &hg), reference);
     let (rv, rg) = competitors::extended_rosenbrock_reverse(&tape, &x);
     assert_agree("extended Rosenbrock, reverse", (rv, &rg), reference);
+    let (gv, gg) = loops::ext_rosenbrock_grad(x);
+    assert_agree("extended Rosenbrock, generated", (gv, &gg), reference);
+    let forward = ext_rosenbrock_forward_sweeps(&x);
+    assert_agree("extended Rosenbrock, generated forward sweeps", (value, &forward), reference);
+    let (_, _, hv) = loops::ext_rosenbrock_hvp(x, v);
+    let (_, _, hand_hv) = handwritten::extended_rosenbrock_hvp(x, v);
+    assert_agree("extended Rosenbrock, generated H·v", (value, &hv), (value, &hand_hv));
 
     let mut group = c.benchmark_group("extended_rosenbrock_100");
     group.bench_function("primal", |b| b.iter(|| oracles::extended_rosenbrock(black_box(x))));
     group.bench_function("grad_hand", |b| {
         b.iter(|| handwritten::extended_rosenbrock_grad(black_box(x)))
     });
-    // generated: `grad_generated`, once `#[grad]` accepts loops and arrays.
+    group.bench_function("grad_generated", |b| b.iter(|| loops::ext_rosenbrock_grad(black_box(x))));
+    group.bench_function("grad_generated_forward_sweeps", |b| {
+        b.iter(|| ext_rosenbrock_forward_sweeps(black_box(&x)))
+    });
     group.bench_function("grad_num_dual_sweeps", |b| {
         b.iter(|| competitors::extended_rosenbrock_num_dual_sweeps(black_box(&x)))
     });
@@ -110,7 +134,9 @@ fn extended_rosenbrock(c: &mut Criterion) {
     group.bench_function("hvp_hand", |b| {
         b.iter(|| handwritten::extended_rosenbrock_hvp(black_box(x), black_box(v)))
     });
-    // generated: `hvp_generated`.
+    group.bench_function("hvp_generated", |b| {
+        b.iter(|| loops::ext_rosenbrock_hvp(black_box(x), black_box(v)))
+    });
     group.finish();
 }
 
@@ -128,6 +154,14 @@ fn layer(c: &mut Criterion) {
     assert_agree("layer, num-dual gradient helper", (hv, &hg), reference);
     let (rv, rg) = competitors::layer_reverse(&tape, &params, &x, &y);
     assert_agree("layer, reverse", (rv, &rg), reference);
+    let (gv, (gw, gb)) = loops::layer_grad(w, bias, &x, &y);
+    let generated: [f64; LAYER_PARAMS] = competitors::flat_params(&gw, &gb);
+    assert_agree("layer, generated", (gv, &generated), reference);
+    let (_, _, (hw, hb)) = loops::layer_hvp(w, bias, &x, &y, w_dot, b_dot);
+    let (_, _, (rw, rb)) = handwritten::layer_hvp(w, bias, x, y, w_dot, b_dot);
+    let hv: [f64; LAYER_PARAMS] = competitors::flat_params(&hw, &hb);
+    let hand_hv: [f64; LAYER_PARAMS] = competitors::flat_params(&rw, &rb);
+    assert_agree("layer, generated H·v", (value, &hv), (value, &hand_hv));
 
     let mut group = c.benchmark_group("layer_16x16");
     group.bench_function("primal", |b| {
@@ -138,8 +172,9 @@ fn layer(c: &mut Criterion) {
             handwritten::layer_grad(black_box(w), black_box(bias), black_box(x), black_box(y))
         })
     });
-    // generated: `grad_generated`, the `_grad` of `#[grad(wrt(w, b), hvp)]` on a function with
-    // the body of `oracles::layer_loss`, once `#[grad]` accepts loops and arrays.
+    group.bench_function("grad_generated", |b| {
+        b.iter(|| loops::layer_grad(black_box(w), black_box(bias), black_box(&x), black_box(&y)))
+    });
     group.bench_function("grad_num_dual_sweeps", |b| {
         b.iter(|| {
             competitors::layer_num_dual_sweeps(black_box(&params), black_box(&x), black_box(&y))
@@ -167,11 +202,47 @@ fn layer(c: &mut Criterion) {
             )
         })
     });
-    // generated: `hvp_generated`.
+    group.bench_function("hvp_generated", |b| {
+        b.iter(|| {
+            loops::layer_hvp(
+                black_box(w),
+                black_box(bias),
+                black_box(&x),
+                black_box(&y),
+                black_box(w_dot),
+                black_box(b_dot),
+            )
+        })
+    });
     group.finish();
 }
 
-/// Short warm-up and measurement, ten samples: the 29 benchmarks take about 50 s.
+/// The generated gradient of [`loops::lessons`] by `N` forward sweeps of its `_jvp`, one per
+/// unit direction (`black_box` keeps each sweep a sweep of its own, as in `examples/modes.rs`).
+fn lessons_forward_sweeps<const N: usize>(x: &[f64; N]) -> [f64; N] {
+    let mut grad = [0.0; N];
+    let mut direction = [0.0; N];
+    for (j, component) in grad.iter_mut().enumerate() {
+        direction[j] = 1.0;
+        *component = loops::lessons_jvp(black_box(*x), black_box(direction)).1;
+        direction[j] = 0.0;
+    }
+    grad
+}
+
+/// The generated gradient of [`loops::ext_rosenbrock`] by `N` forward sweeps of its `_jvp`.
+fn ext_rosenbrock_forward_sweeps<const N: usize>(x: &[f64; N]) -> [f64; N] {
+    let mut grad = [0.0; N];
+    let mut direction = [0.0; N];
+    for (j, component) in grad.iter_mut().enumerate() {
+        direction[j] = 1.0;
+        *component = loops::ext_rosenbrock_jvp(black_box(*x), black_box(direction)).1;
+        direction[j] = 0.0;
+    }
+    grad
+}
+
+/// Short warm-up and measurement, ten samples: the 43 benchmarks take about 80 s.
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_millis(500))
