@@ -58,7 +58,7 @@ pub(super) fn describe(e: &Expr) -> Option<&'static str> {
 }
 
 /// What the body may contain, for messages.
-pub(super) const SUBSET: &str = "the body may contain `let`, assignments, `for` loops over integer ranges, `if` and `else`, arrays of `f64`, `+ - * /` and `f64` methods";
+pub(super) const SUBSET: &str = "the body may contain `let`, assignments, `for` loops over integer ranges, `if` and `else`, arrays of `f64`, `+ - * /`, `f64` methods and calls of functions returning `f64`";
 
 /// The hint that follows "`#[grad]` does not support ...".
 fn hint(e: &Expr) -> &'static str {

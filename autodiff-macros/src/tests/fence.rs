@@ -78,7 +78,7 @@ fn break_continue_labels_closures_and_iterator_chains() {
             `#[grad]` does not support `continue`; a loop runs over its whole range; put the rest of the body in an `if` instead @ `continue`
             `#[grad]` does not support iterator chains; write a `for` loop over an integer range and index: `for i in 0..data.len() { ... data[i] ... }` @ `data.iter().map(|v| v * v).sum::<f64>()`
             `#[grad]` does not support labelled blocks; use a block without a label @ `'b:`
-            `#[grad]` does not support closures; the body may contain `let`, assignments, `for` loops over integer ranges, `if` and `else`, arrays of `f64`, `+ - * /` and `f64` methods @ `|v: f64| v * v`
+            `#[grad]` does not support closures; the body may contain `let`, assignments, `for` loops over integer ranges, `if` and `else`, arrays of `f64`, `+ - * /`, `f64` methods and calls of functions returning `f64` @ `|v: f64| v * v`
         "#]],
     );
 }
