@@ -243,7 +243,7 @@ impl Lower<'_> {
                 GenericParam::Const(c) => self.generics.push(symbol::unraw(&c.ident)),
                 other => self.cx.error_spanned(
                     other,
-                    "`#[grad]` does not support generic functions; write the function for `f64`",
+                    "`#[grad]` does not support type or lifetime parameters; write the function for `f64` (const generic parameters such as `const N: usize` are supported)",
                 ),
             }
         }

@@ -193,8 +193,8 @@ fn signatures_with_arrays_vectors_and_generics() {
             x[0]
         }",
         expect![[r#"
-            `#[grad]` does not support generic functions; write the function for `f64` @ `'a`
-            `#[grad]` does not support generic functions; write the function for `f64` @ `T`
+            `#[grad]` does not support type or lifetime parameters; write the function for `f64` (const generic parameters such as `const N: usize` are supported) @ `'a`
+            `#[grad]` does not support type or lifetime parameters; write the function for `f64` (const generic parameters such as `const N: usize` are supported) @ `T`
             `#[grad]` functions must return `f64`, an array `[f64; N]` or a tuple `(f64, f64)`, not `Vec<f64>` @ `Vec<f64>`
             `#[grad]` differentiates `f64` values and arrays of `f64`, not `[f32; N]`; to pass `x` through as a constant, list the differentiated parameters with `wrt(...)` @ `[f32; N]`
         "#]],
