@@ -1,4 +1,5 @@
-//! The interleaved timing of `benches/interleaved_loops.rs`, `benches/checkpoint.rs` and
+//! The interleaved timing of `benches/interleaved_loops.rs`, `benches/interleaved_calls.rs`,
+//! `benches/checkpoint.rs` and
 //! `benches/checkpoint_long.rs`: the kernels of a workload take turns in blocks, round after
 //! round, and a ratio is the median over rounds of the ratio of two kernels' times within a round,
 //! so a drift of the machine's speed slows both sides of a ratio alike (the method of

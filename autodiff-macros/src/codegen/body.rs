@@ -212,24 +212,7 @@ impl<'a> Renderer<'a> {
         if self.layout.declares(out) || self.layout.slot(out).is_none() {
             return None;
         }
-        let here = Operand::Var(out);
-        let op = match prim {
-            Prim::Add => quote!(+=),
-            Prim::Sub => quote!(-=),
-            Prim::Mul => quote!(*=),
-            Prim::Div => quote!(/=),
-            _ => return None,
-        };
-        let rhs = if self.layout.same_slot(args[0], here) {
-            args[1]
-        } else if matches!(prim, Prim::Add | Prim::Mul) && self.layout.same_slot(args[1], here) {
-            args[0]
-        } else {
-            return None;
-        };
-        let id = self.ident(out);
-        let rhs = self.operand(rhs).tokens;
-        Some(quote!(#id #op #rhs;))
+        self.update(out, prim, args)
     }
 
     /// `s += e;` for the assignment of `value` to the variable of `slot`, when `value` is an
@@ -240,7 +223,13 @@ impl<'a> Renderer<'a> {
             return None;
         }
         let Some(Stmt::Op { prim, args, .. }) = self.defs.get(&v) else { return None };
-        let here = Operand::Var(slot);
+        self.update(slot, *prim, args)
+    }
+
+    /// `s op= e;` writing `prim(args)` into the variable of `target`, when one operand is that
+    /// variable's current value (either one, for `+` and `*`).
+    fn update(&self, target: Var, prim: Prim, args: &[Operand]) -> Option<TokenStream> {
+        let here = Operand::Var(target);
         let op = match prim {
             Prim::Add => quote!(+=),
             Prim::Sub => quote!(-=),
@@ -255,7 +244,7 @@ impl<'a> Renderer<'a> {
         } else {
             return None;
         };
-        let id = self.ident(slot);
+        let id = self.ident(target);
         let rhs = self.operand(rhs).tokens;
         Some(quote!(#id #op #rhs;))
     }

@@ -38,7 +38,7 @@ fn note(f: &Func, loops: &[Ident], c: &Checkpoint) -> String {
     let dots = if r.inclusive { "..=" } else { ".." };
     let range = format!("{}{dots}{}", text(&r.lo, loops), text(&r.hi, loops));
     let range = if r.rev { format!("({range}).rev()") } else { range };
-    let bytes: u64 = c.step_params.iter().map(|p| bytes(f, *p)).sum();
+    let bytes: u64 = c.step_params.iter().map(|p| f.ty(*p).bytes().value.unwrap_or(0)).sum();
     let s = c.slots;
     let steps = match (r.lo.value, r.hi.value) {
         (Some(lo), Some(hi)) => Some((hi + u64::from(r.inclusive)).saturating_sub(lo)),
@@ -63,20 +63,6 @@ fn note(f: &Func, loops: &[Ident], c: &Checkpoint) -> String {
     format!(
         " The loop over `{range}` is checkpointed (binomial checkpointing, Griewank & Walther's revolve): its\n reverse sweep keeps {memory} on the stack instead of every step's values, and {cost}."
     )
-}
-
-/// The bytes of a state variable, when its size is known.
-fn bytes(f: &Func, v: crate::ir::Var) -> u64 {
-    match f.ty(v).shape() {
-        None => 8,
-        Some(s) => {
-            let each = match s.elem {
-                crate::ir::Elem::F64 => 8,
-                crate::ir::Elem::Bool => 1,
-            };
-            s.dims.iter().map(|d| d.value.unwrap_or(0)).product::<u64>() * each
-        }
-    }
 }
 
 /// `C(n, k)`, saturating.

@@ -37,6 +37,20 @@ impl Ty {
         Ty::Array(Shape { elem, dims })
     }
 
+    /// The bytes a value of this type takes on the stack (a scalar counts 8, as a slot).
+    pub fn bytes(&self) -> Int {
+        match self.shape() {
+            None => Int::lit(8),
+            Some(s) => {
+                let each = Int::lit(match s.elem {
+                    Elem::F64 => 8,
+                    Elem::Bool => 1,
+                });
+                s.dims.iter().fold(each, |acc, d| acc.times(d))
+            }
+        }
+    }
+
     /// Whether values of this type have derivatives (`f64` and arrays of `f64`).
     pub fn is_real(&self) -> bool {
         match self {

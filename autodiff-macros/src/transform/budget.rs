@@ -4,7 +4,7 @@
 
 use proc_macro2::Span;
 
-use crate::ir::{Block, Elem, Func, Int, Name, Stmt, Suffix, Ty, Var};
+use crate::ir::{Block, Func, Int, Name, Stmt, Suffix, Var};
 
 /// The stack the storage of one loop takes.
 pub struct Storage {
@@ -34,7 +34,7 @@ fn walk(f: &Func, block: &Block, out: &mut Vec<Storage>) {
                     .carried
                     .iter()
                     .filter(|c| saved(f, c.param))
-                    .map(|c| size(f.ty(c.param)))
+                    .map(|c| f.ty(c.param).bytes())
                     .fold(Int::lit(0), |acc, b| acc.add(&b));
                 if bytes.value != Some(0) {
                     let span =
@@ -52,7 +52,7 @@ fn walk(f: &Func, block: &Block, out: &mut Vec<Storage>) {
                 let state = c
                     .step_params
                     .iter()
-                    .map(|p| size(f.ty(*p)))
+                    .map(|p| f.ty(*p).bytes())
                     .fold(Int::lit(0), |acc, b| acc.add(&b));
                 let bytes = state.times(&Int::lit(c.slots));
                 let span = f.loops.get(c.index.0 as usize).map_or(Span::call_site(), |i| i.span);
@@ -72,19 +72,5 @@ fn saved(f: &Func, v: Var) -> bool {
         Name::Derived { suffix: Suffix::Saved, .. } => true,
         Name::Derived { of, suffix: Suffix::Dot } => saved(f, *of),
         _ => false,
-    }
-}
-
-/// The bytes of a value of type `ty`.
-fn size(ty: &Ty) -> Int {
-    match ty.shape() {
-        None => Int::lit(8),
-        Some(s) => {
-            let each = Int::lit(match s.elem {
-                Elem::F64 => 8,
-                Elem::Bool => 1,
-            });
-            s.dims.iter().fold(each, |acc, d| acc.times(d))
-        }
     }
 }

@@ -22,9 +22,7 @@ use std::collections::{HashMap, HashSet};
 use super::activity::varied;
 use super::cleanup::live;
 use super::residual::residuals;
-use crate::ir::{
-    Block, Elem, Func, Int, Loop, LoopId, Operand, Range, Stmt, Ty, Var, reads, stmt_defs,
-};
+use crate::ir::{Block, Func, Int, Loop, LoopId, Operand, Range, Stmt, Var, reads, stmt_defs};
 use crate::symbol::DEFAULT_SNAPSHOTS;
 
 /// What one loop saves per iteration.
@@ -183,7 +181,7 @@ impl Planner<'_> {
         let mut plan = Plan { saved: carried, size: None, free_needs, checkpoint: None };
         if !plan.saved.is_empty() {
             let per_iteration =
-                plan.saved.iter().fold(Int::lit(0), |acc, v| acc.add(&bytes(self.f.ty(*v))));
+                plan.saved.iter().fold(Int::lit(0), |acc, v| acc.add(&self.f.ty(*v).bytes()));
             let size = size(&l.range).ok();
             let over = size
                 .as_ref()
@@ -198,7 +196,7 @@ impl Planner<'_> {
                     let state = l
                         .carried
                         .iter()
-                        .fold(Int::lit(0), |acc, c| acc.add(&bytes(self.f.ty(c.param))));
+                        .fold(Int::lit(0), |acc, c| acc.add(&self.f.ty(c.param).bytes()));
                     plan.checkpoint =
                         Some(asked.unwrap_or_else(|| snapshots(&state, self.options.budget)));
                     let stmt = Stmt::For(Box::new(l.clone()));
@@ -277,20 +275,6 @@ fn defs_in(block: &Block) -> HashSet<Var> {
         }
     }
     out
-}
-
-/// The bytes of a value of type `ty`.
-fn bytes(ty: &Ty) -> Int {
-    match ty.shape() {
-        None => Int::lit(8),
-        Some(s) => {
-            let each = Int::lit(match s.elem {
-                Elem::F64 => 8,
-                Elem::Bool => 1,
-            });
-            s.dims.iter().fold(each, |acc, d| acc.times(d))
-        }
-    }
 }
 
 /// How many snapshots a checkpointed loop gets without `checkpoint(s = N)`: 32, or fewer when
