@@ -1,36 +1,16 @@
 //! Macro bugs found by the differential fuzzer (`tests/fuzz.rs`), each as a minimal reproducer:
 //! a regression test once fixed, ignored until then (`cargo test --test fuzz_found -- --ignored`
-//! runs those). The fuzzer's generator steers clear of all of them (`dodge` in
-//! `build/fuzz/generate.rs`), so that it keeps testing everything else; with
-//! `AUTODIFF_FUZZ_KNOWN_BUGS=1` it does not, which shows whether it still finds them.
+//! runs those). The fuzzer does not steer clear of a bug it found: an open one is an ignored test
+//! here, and the fuzzer keeps finding it until it is fixed.
 //!
 //! A bug that stops the expansion from compiling is a `trybuild` case in `tests/fuzz_found/`
-//! that must compile and run; a wrong derivative is an ordinary test below.
-//!
-//! Macro bug 8 is not a test, since `trybuild` runs no clippy: the expansion trips clippy lints,
-//! which clippy reports at the attribute of the user's function (rustc's own lints are quiet in
-//! macro output, clippy's are not): `clippy::self_assignment`, deny by default
-//! (`x0_bar_dot[1] = x0_bar_dot[1];` in an `f_hvp`), `misrefactored_assign_op`
-//! (`s1_bar += s1_bar + s1_bar * t0;`), `assign_op_pattern` (`s1_dot_1 = 0.3125 * s1_dot_1;`),
-//! `let_and_return` (`let s = a + x[1]; s` in a branch of an `f_hvp`), `type_complexity` (the
-//! signature of an `f_hvp` with array parameters) and `neg_multiply` (`(0.25 - 1.25) * x` folded
-//! into `-1.0 * x`). The fuzzer's programs allow these lints
-//! (`MACRO_LINTS` in `build/fuzz/emit.rs`); to see some, put this function in a crate and run
-//! `cargo clippy`:
-//!
-//! ```ignore
-//! #[grad(hvp)]
-//! pub fn f(x: [f64; 2], a: f64) -> f64 {
-//!     let y = x;
-//!     let mut s = a;
-//!     if a > 0.5 {
-//!         s += y[1];
-//!     } else {
-//!         s *= 2.0;
-//!     }
-//!     s * y[0]
-//! }
-//! ```
+//! that must compile and run; a wrong derivative is an ordinary test below. A lint that the
+//! expansion trips is a function below too: this file denies clippy's lints, and CI runs clippy
+//! on it (`trybuild` runs no clippy). Clippy reports them at the attribute of the user's function
+//! (rustc's own lints are quiet in macro output, clippy's are not).
+
+// The expansions of the functions below must be lint-free (bugs 8 and 11).
+#![deny(warnings, clippy::all)]
 
 use autodiff_runtime::grad;
 
@@ -155,4 +135,109 @@ fn bug9_an_inner_loop_updates_a_variable_with_a_shared_tangent() {
     let along_x = offset_then_inner_loop_jvp(m, x, [0.0, 0.0], 1.0).1;
     let along_m0 = offset_then_inner_loop_jvp(m, x, [1.0, 0.0], 0.0).1;
     assert_eq!((along_x, along_m0), (dx, dm[0]));
+}
+
+/// Macro bug 8: the expansion tripped clippy's `self_assignment` (`x0_bar_dot[1] = x0_bar_dot[1];`
+/// in an `f_hvp`), `misrefactored_assign_op` (`s1_bar += s1_bar + s1_bar * t0;`),
+/// `assign_op_pattern` (`s1_dot_1 = 0.3125 * s1_dot_1;`), `let_and_return` (`let s = a + x[1]; s`
+/// in a branch of an `f_hvp`), `type_complexity` (the signature of an `f_hvp` with array
+/// parameters) and `neg_multiply` (`(0.25 - 1.25) * x` folded into `-1.0 * x`). The fuzzer's
+/// programs used to allow these lints; this function showed some.
+#[grad(hvp)]
+pub fn lints_of_an_hvp(x: [f64; 2], a: f64) -> f64 {
+    let y = x;
+    let mut s = a;
+    if a > 0.5 {
+        s += y[1];
+    } else {
+        s *= 2.0;
+    }
+    s * y[0]
+}
+
+#[test]
+fn bug8_the_expansion_is_lint_free() {
+    let hvp = lints_of_an_hvp_hvp([1.0, 2.0], 1.0, [1.0, 0.0], 0.0);
+    assert_eq!(hvp, (3.0, ([3.0, 1.0], 1.0), ([0.0, 1.0], 1.0)));
+}
+
+/// Macro bug 10: a checkpointed sweep and the stored one gave gradients that differed in the
+/// last bits. The stored sweep of the outer loop recomputed the inner loop, and loop fusion
+/// joined the inner loop's sweep (a reduction, `(0..i).rev()`) to that recomputation, so its
+/// adjoints were summed in the other order; the checkpointed sweep's closure was not fused. Now
+/// fusion reaches into a checkpoint's closures, and runs after dead code is gone, so that it
+/// does not depend on what either sweep recomputed without using.
+#[grad(jvp, hvp)]
+pub fn sum_of_sines_stored(a: f64) -> f64 {
+    let mut s: f64 = 0.5;
+    for i in 0..7 {
+        s *= a;
+        let mut t: f64 = 0.0;
+        for j in 0..i {
+            t += ((j as f64) * 0.25 - a).sin();
+        }
+        s += t;
+    }
+    s * s
+}
+
+/// The same, checkpointed.
+#[grad(jvp, hvp, checkpoint(s = 2))]
+pub fn sum_of_sines_checkpointed(a: f64) -> f64 {
+    let mut s: f64 = 0.5;
+    for i in 0..7 {
+        s *= a;
+        let mut t: f64 = 0.0;
+        for j in 0..i {
+            t += ((j as f64) * 0.25 - a).sin();
+        }
+        s += t;
+    }
+    s * s
+}
+
+#[test]
+fn bug10_a_checkpointed_sweep_equals_the_stored_one_to_the_bit() {
+    let a = -0.4844703683793068;
+    assert_eq!(sum_of_sines_checkpointed_grad(a), sum_of_sines_stored_grad(a));
+    assert_eq!(sum_of_sines_checkpointed_hvp(a, 0.7), sum_of_sines_stored_hvp(a, 0.7));
+}
+
+/// Macro bug 11: clippy's `misrefactored_assign_op` on the sweep's `s_bar += s_bar + t0;`
+/// (`s̄ = s̄ + (s̄ + t₀)`, from `s += t` with `t` reading `s` twice), which it reads as a
+/// mistake for `s_bar += t0`. Now written `s_bar = s_bar + t0 + s_bar;`.
+#[grad(jvp)]
+pub fn update_reading_the_state_twice(x: f64) -> f64 {
+    let mut s = x;
+    for _ in 0..2 {
+        let t = x.mul_add(x, s) + s / x;
+        s += t;
+    }
+    s
+}
+
+#[test]
+fn bug11_an_update_of_an_adjoint_by_itself_is_lint_free() {
+    let x = 1.5;
+    let (y, d) = update_reading_the_state_twice_grad(x);
+    assert_eq!(y, update_reading_the_state_twice(x));
+    let h = 1e-6;
+    let fd =
+        (update_reading_the_state_twice(x + h) - update_reading_the_state_twice(x - h)) / (2.0 * h);
+    assert!((d - fd).abs() < 1e-6 * d.abs(), "{d} {fd}");
+}
+
+#[test]
+fn bug12_13_a_constant_parameter_passed_to_a_call() {
+    compiles("constant_parameter_argument");
+}
+
+#[test]
+fn bug14_15_methods_on_values_rust_cannot_type() {
+    compiles("untyped_receivers");
+}
+
+#[test]
+fn bug16_hypot_of_a_state_that_is_not_differentiated() {
+    compiles("hypot_of_a_constant");
 }

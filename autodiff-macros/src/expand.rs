@@ -174,7 +174,10 @@ pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Deriv
     let plans = plan(&with_partials, options);
     let seed = if vector { Seed::Inputs } else { Seed::One };
     let grad = checked(reverse(&with_partials, &plans, seed), "the reverse transform")?;
-    let grad = checked(dead_code(&fuse(&grad)), "loop fusion")?;
+    // Dead code goes first: fusion must not depend on what the sweep recomputed and then did not
+    // use, which a checkpointed sweep and a stored one differ in (their gradients are the same
+    // to the bit only if their loops fuse alike).
+    let grad = checked(dead_code(&fuse(&dead_code(&grad))), "loop fusion")?;
     let grad = checked(join_branches(&grad), "branch joining")?;
     let grad = checked(hoist(&grad), "loop-invariant code motion")?;
     let jvp = match args.jvp || args.jacobian.is_some() {

@@ -244,9 +244,28 @@ impl<'a> Renderer<'a> {
         } else {
             return None;
         };
+        if self.repeats(rhs, prim, |op| self.layout.same_slot(op, here)) {
+            return None;
+        }
         let id = self.ident(target);
         let rhs = self.operand(rhs).tokens;
         Some(quote!(#id #op #rhs;))
+    }
+
+    /// Whether `rhs`, written inline, is itself `prim` with an operand that `old` recognises as
+    /// the variable being updated, where clippy's `misrefactored_assign_op` would look for it:
+    /// `s += s + e` reads as a mistake for `s += e`, so it is written `s = s + (s + e)`, the same
+    /// value to the bit.
+    fn repeats(&self, rhs: Operand, prim: Prim, old: impl Fn(Operand) -> bool) -> bool {
+        let Some(v) = rhs.var().filter(|v| self.layout.repr[v.index()] == Repr::Inline) else {
+            return false;
+        };
+        match self.defs.get(&v) {
+            Some(Stmt::Op { prim: p, args, .. }) if *p == prim && args.len() == 2 => {
+                old(args[0]) || (matches!(prim, Prim::Add | Prim::Mul) && old(args[1]))
+            }
+            _ => false,
+        }
     }
 
     /// `y[i] = v;` in place, `y[i] += e;` for an update of the element, or a copy then the
@@ -306,6 +325,9 @@ impl<'a> Renderer<'a> {
             Prim::Div if is_old(args[0]) => (quote!(/=), args[1]),
             _ => return None,
         };
+        if self.repeats(rhs, *prim, is_old) {
+            return None;
+        }
         Some((op, self.operand(rhs).tokens))
     }
 
@@ -673,47 +695,88 @@ fn located_at(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
 }
 
 /// The variables a method is called on (`s.sin()`, `y[i].sin()`), and those whose type they
-/// take (the operands of arithmetic giving a receiver): a literal that starts such a variable
-/// needs a type.
+/// take (the operands of arithmetic giving a receiver, the values a region's variable starts or
+/// ends as): a literal that starts such a variable needs a type.
 fn receivers(block: &Block, defs: &HashMap<Var, &Stmt>) -> HashSet<Var> {
-    fn root(op: Operand, defs: &HashMap<Var, &Stmt>, out: &mut HashSet<Var>) {
-        let Some(v) = op.var() else { return };
-        if !out.insert(v) {
-            return;
-        }
-        match defs.get(&v) {
-            Some(Stmt::Op {
-                prim: Prim::Add | Prim::Sub | Prim::Mul | Prim::Div | Prim::Neg,
-                args,
-                ..
-            }) => {
-                args.iter().for_each(|a| root(*a, defs, out));
-            }
-            Some(Stmt::Load { array, .. }) => root(Operand::Var(*array), defs, out),
-            _ => {}
-        }
-    }
-    fn walk(block: &Block, defs: &HashMap<Var, &Stmt>, out: &mut HashSet<Var>) {
+    /// What each region's variables start as or end as: a loop's carried value (inside and
+    /// after) its initial value and what the body yields, a branch's result what each side
+    /// yields. A literal array copied into a loop's state types that state.
+    fn flows(block: &Block, out: &mut HashMap<Var, Vec<Operand>>) {
         for s in block {
             match s {
-                Stmt::Op { prim, args, .. } if crate::symbol::prim_method(*prim).is_some() => {
-                    root(args[0], defs, out);
+                Stmt::For(l) => {
+                    for (k, c) in l.carried.iter().enumerate() {
+                        out.entry(c.param).or_default().push(c.init);
+                        let from = out.entry(l.outs[k]).or_default();
+                        from.push(c.init);
+                        from.extend(l.yields.get(k));
+                    }
+                    flows(&l.body, out);
                 }
-                Stmt::For(l) => walk(&l.body, defs, out),
                 Stmt::If(b) => {
-                    walk(&b.then, defs, out);
-                    walk(&b.otherwise, defs, out);
+                    for (k, o) in b.outs.iter().enumerate() {
+                        let from = out.entry(*o).or_default();
+                        from.extend(b.then_yields.get(k));
+                        from.extend(b.else_yields.get(k));
+                    }
+                    flows(&b.then, out);
+                    flows(&b.otherwise, out);
                 }
                 Stmt::Checkpoint(c) => {
-                    walk(&c.step, defs, out);
-                    walk(&c.back, defs, out);
+                    flows(&c.step, out);
+                    flows(&c.back, out);
                 }
                 _ => {}
             }
         }
     }
+    struct Graph<'a> {
+        defs: &'a HashMap<Var, &'a Stmt>,
+        flows: HashMap<Var, Vec<Operand>>,
+    }
+    fn root(op: Operand, g: &Graph, out: &mut HashSet<Var>) {
+        let Some(v) = op.var() else { return };
+        if !out.insert(v) {
+            return;
+        }
+        match g.defs.get(&v) {
+            Some(Stmt::Op {
+                prim: Prim::Add | Prim::Sub | Prim::Mul | Prim::Div | Prim::Neg,
+                args,
+                ..
+            }) => {
+                args.iter().for_each(|a| root(*a, g, out));
+            }
+            Some(Stmt::Load { array, .. }) => root(Operand::Var(*array), g, out),
+            _ => {}
+        }
+        for from in g.flows.get(&v).into_iter().flatten() {
+            root(*from, g, out);
+        }
+    }
+    fn walk(block: &Block, g: &Graph, out: &mut HashSet<Var>) {
+        for s in block {
+            match s {
+                Stmt::Op { prim, args, .. } if crate::symbol::prim_method(*prim).is_some() => {
+                    root(args[0], g, out);
+                }
+                Stmt::For(l) => walk(&l.body, g, out),
+                Stmt::If(b) => {
+                    walk(&b.then, g, out);
+                    walk(&b.otherwise, g, out);
+                }
+                Stmt::Checkpoint(c) => {
+                    walk(&c.step, g, out);
+                    walk(&c.back, g, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut g = Graph { defs, flows: HashMap::new() };
+    flows(block, &mut g.flows);
     let mut out = HashSet::new();
-    walk(block, defs, &mut out);
+    walk(block, &g, &mut out);
     out
 }
 

@@ -153,14 +153,12 @@ impl Renderer<'_> {
             Prim::Div => self.binary(quote!(/), Prec::Product, args[0], args[1]),
             Prim::Select(cmp) => self.select(cmp, args),
             Prim::Powi(n) => {
-                let x = self.receiver(args[0]);
-                let n = Literal::i32_unsuffixed(n);
-                Expr::new(quote!(#x.powi(#n)), Prec::Atom)
+                let n = Literal::i32_unsuffixed(n).into_token_stream();
+                self.method(&Ident::new(symbol::POWI, Span::call_site()), args[0], &[n])
             }
             Prim::PowiInt(k) => {
-                let x = self.receiver(args[0]);
                 let n = self.int_plus(args[1], k).tokens;
-                Expr::new(quote!(#x.powi(#n)), Prec::Atom)
+                self.method(&Ident::new(symbol::POWI, Span::call_site()), args[0], &[n])
             }
             Prim::IntAsF64(k) => {
                 let n = self.int_plus(args[0], k).at_least(Prec::Cast);
@@ -171,15 +169,20 @@ impl Renderer<'_> {
                     Ident::new(symbol::prim_method(prim).unwrap_or("abs"), Span::call_site());
                 let rest: Vec<TokenStream> =
                     args[1..].iter().map(|o| self.operand(*o).tokens).collect();
-                if args[0].lit().is_none() && self.untyped(args[0]) {
-                    // `(1.0 + c).ln()` is a call on an ambiguous `{float}`: name the type.
-                    let x = self.operand(args[0]).tokens;
-                    return Expr::new(quote!(f64::#name(#x, #(#rest),*)), Prec::Atom);
-                }
-                let x = self.receiver(args[0]);
-                Expr::new(quote!(#x.#name(#(#rest),*)), Prec::Atom)
+                self.method(&name, args[0], &rest)
             }
         }
+    }
+
+    /// `recv.name(rest)`, or `f64::name(recv, rest)` when Rust could not type `recv`.
+    fn method(&self, name: &Ident, recv: Operand, rest: &[TokenStream]) -> Expr {
+        if recv.lit().is_none() && self.untyped(recv) {
+            // `(1.0 + c).ln()` is a call on an ambiguous `{float}`: name the type.
+            let x = self.operand(recv).tokens;
+            return Expr::new(quote!(f64::#name(#x, #(#rest),*)), Prec::Atom);
+        }
+        let x = self.receiver(recv);
+        Expr::new(quote!(#x.#name(#(#rest),*)), Prec::Atom)
     }
 
     /// The integer constant `n` plus the literal `k`: `n`, `n + 2` or `n - 1`.

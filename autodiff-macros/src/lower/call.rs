@@ -7,7 +7,7 @@ use quote::{ToTokens, quote};
 use syn::{Expr, ExprCall, ExprPath};
 
 use super::Lower;
-use super::konst::{Konst, Mode};
+use super::konst::Konst;
 use crate::ir::{Arg, Call, CallKind, Callee, Name, Operand, Prec, Stmt, Ty};
 
 impl Lower<'_> {
@@ -21,8 +21,7 @@ impl Lower<'_> {
             return Operand::Lit(0.0);
         }
         // Every argument constant: the call is a constant.
-        let consts: Option<Vec<Konst>> =
-            c.args.iter().map(|a| self.probe(|l| l.konst(a, Mode::Real)).ok()).collect();
+        let consts: Option<Vec<Konst>> = c.args.iter().map(|a| self.call_arg_konst(a)).collect();
         if let Some(parts) = consts {
             let (func, args) = (&c.func, parts.iter().map(|k| &k.tokens));
             let refs: Vec<&Konst> = parts.iter().collect();
@@ -35,9 +34,9 @@ impl Lower<'_> {
                 Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
                 other => (other, false),
             };
-            match self.probe(|l| l.konst(a, Mode::Real)) {
-                Ok(k) => args.push(Arg::Const(self.ext_id(k))),
-                Err(_) => {
+            match self.call_arg_konst(a) {
+                Some(k) => args.push(Arg::Const(self.ext_id(k))),
+                None => {
                     let op = self.expr(inner);
                     if by_ref && !matches!(self.b.ty(op), Ty::Array(_)) {
                         self.cx.error_spanned(a, "`#[grad]` passes arrays by reference to a called function, not `f64` values; write the value itself");

@@ -257,6 +257,12 @@ impl Lower<'_> {
                 match (mode, &slot.int_alias, &slot.alias) {
                     (Mode::Int, Some(alias), _)
                     | (Mode::Real | Mode::Container, _, Some(alias)) => Rc::clone(alias),
+                    (Mode::Real, _, None) if self.call_args && self.constant_input(slot.value) => {
+                        let mut k = Konst::atom(e.to_token_stream());
+                        k.params.push(name.clone());
+                        k.deps.push(dep);
+                        return Ok(k);
+                    }
                     _ => return Err(Bad::Real(e.to_token_stream())),
                 }
             }
@@ -362,6 +368,23 @@ impl Lower<'_> {
         let ext = Ext { tokens: k.tokens, prec: k.prec, params: k.params, loops: k.loops };
         self.b.func_mut().exts.push(ext);
         id
+    }
+
+    /// Whether `value` is an `f64` parameter's own value, not differentiated.
+    fn constant_input(&self, value: Option<Operand>) -> bool {
+        let f = self.b.func();
+        value
+            .and_then(|v| v.var())
+            .is_some_and(|v| f.inputs[..f.user_inputs].contains(&v) && !f.active.contains(&v))
+    }
+
+    /// `a`, an argument of a call, as a constant, if it is one: as elsewhere, and also when it
+    /// reads `f64` parameters left out of `wrt` (passed through to the callee, with no partial).
+    pub(super) fn call_arg_konst(&mut self, a: &Expr) -> Option<Konst> {
+        self.call_args = true;
+        let k = self.probe(|l| l.konst(a, Mode::Real)).ok();
+        self.call_args = false;
+        k
     }
 
     /// Whether `e` reads no value of the IR (it can be kept as a constant).

@@ -140,6 +140,9 @@ struct Lower<'a> {
     serial: u32,
     /// The function's const generic parameters.
     generics: Vec<String>,
+    /// Whether a call's arguments are being read: there an `f64` parameter left out of `wrt` is
+    /// a constant like any other constant parameter (its value is an input of the IR elsewhere).
+    call_args: bool,
 }
 
 /// Lowers `item`, recording every unsupported construct in `cx`.
@@ -152,6 +155,7 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         versions: HashMap::new(),
         serial: 0,
         generics: Vec::new(),
+        call_args: false,
     };
     let (params, returns) = lower.signature(&item.sig, args);
     let outputs = lower.body(&item.block, &returns);

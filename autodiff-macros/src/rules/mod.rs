@@ -155,10 +155,10 @@ pub fn partials(b: &mut Builder, prim: Prim, args: &[Operand], out: Operand) -> 
             vec![Partial::mul(dx), Partial::mul(b.push(Prim::Mul, &[out, ln_x]))]
         }
         // d hypot(x, y) = (x dx + y dy) / r, and 0 at the origin (as for abs at 0)
+        // (nothing computed for an operand that is not differentiated: the sweep may not have it)
         Prim::Hypot => {
             let at_origin = |p| Partial::select(Cmp::Eq, out, lit(0.0), Zero, p);
-            let (cos, sin) = (b.push(Prim::Div, &[x, out]), b.push(Prim::Div, &[y, out]));
-            vec![at_origin(Partial::mul(cos)), at_origin(Partial::mul(sin))]
+            vec![at_origin(Partial::mul_div(x, out)), at_origin(Partial::mul_div(y, out))]
         }
         // d (1/x) = -r² dx
         Prim::Recip => vec![Partial::neg_mul(square(b, out))],

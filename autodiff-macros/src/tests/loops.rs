@@ -118,7 +118,7 @@ fn grad(f: &Func) -> Func {
 fn grad_with(f: &Func, snapshots: Option<u64>) -> Func {
     verify(f).unwrap_or_else(|e| panic!("lowered IR: {e}\n{}", print(f)));
     let plans = plan(f, crate::transform::Options { budget: 1 << 20, snapshots });
-    let g = hoist(&dead_code(&fuse(&reverse(f, &plans, Seed::One))));
+    let g = hoist(&dead_code(&fuse(&dead_code(&reverse(f, &plans, Seed::One)))));
     verify(&g).unwrap_or_else(|e| panic!("reverse IR: {e}\n{}", print(&g)));
     g
 }

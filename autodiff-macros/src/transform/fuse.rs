@@ -13,8 +13,8 @@ use std::collections::{HashMap, HashSet};
 use super::additive::additive;
 use super::cse::cse;
 use crate::ir::{
-    Block, Branch, Func, Int, Loop, Operand, Range, Stmt, Var, reads, stmt_defs, substitute,
-    substitute_operand,
+    Block, Branch, Checkpoint, Func, Int, Loop, Operand, Range, Stmt, Var, reads, stmt_defs,
+    substitute, substitute_operand,
 };
 
 /// `f` with every fusable pair of loops fused. One pair at a time, each followed by merging
@@ -29,7 +29,7 @@ pub fn fuse(f: &Func) -> Func {
 }
 
 /// `block` with its first fusable pair of loops fused (at its own level first, then inside its
-/// loops and branches); `None` if it has none.
+/// loops, branches and checkpointed sweeps); `None` if it has none.
 fn fuse_first(block: &Block) -> Option<Block> {
     if let Some(fused) = fuse_once(block) {
         return Some(fused);
@@ -45,6 +45,12 @@ fn fuse_first(block: &Block) -> Option<Block> {
                     fuse_first(&b.otherwise).map(|otherwise| Branch { otherwise, ..(**b).clone() })
                 })
                 .map(|b| Stmt::If(Box::new(b))),
+            // The sweep of a checkpointed loop fuses as a stored loop's does, so that both run
+            // their iterations in the same order and give the same values to the bit.
+            Stmt::Checkpoint(c) => fuse_first(&c.back)
+                .map(|back| Checkpoint { back, ..(**c).clone() })
+                .or_else(|| fuse_first(&c.step).map(|step| Checkpoint { step, ..(**c).clone() }))
+                .map(|c| Stmt::Checkpoint(Box::new(c))),
             _ => None,
         };
         if let Some(inner) = inner {

@@ -1,0 +1,35 @@
+// Macro bug 14: `powi` of a value Rust cannot type from the expression (`0.0 * 0.0`, the
+// elements of a literal array multiplied) was written `(0.0 * 0.0).powi(3)`, a call on an
+// ambiguous `{float}`; other methods were already written `f64::name(x)` there.
+// Macro bug 15: a loop's state copied from an array of literals (`let mut y1 = y;` with
+// `let y = [0.0; 3];` in the generated code) and a method called on one of its elements: the
+// copy had no type either.
+use autodiff_runtime::grad;
+
+#[grad(jvp, hvp)]
+fn powi_of_literals(x: f64) -> f64 {
+    let y: [f64; 3] = [0.0; 3];
+    x + (y[1] * y[2]).powi(3)
+}
+
+#[grad(jvp, hvp)]
+fn method_on_loop_state(a: f64, steps: usize) -> f64 {
+    let mut s = a;
+    let mut y: [f64; 3] = [0.0; 3];
+    for i in 0..steps {
+        s += a * y[steps % 3].tanh();
+        y[(steps + 3) % 3] += 0.5 * (i as f64);
+    }
+    s
+}
+
+fn main() {
+    assert_eq!(powi_of_literals_grad(2.0), (2.0, 1.0));
+    assert_eq!(powi_of_literals_hvp(2.0, 1.0), (2.0, 1.0, 0.0));
+    // Three steps: `s = a + a tanh(0) + a tanh(0) + a tanh(0.5)`.
+    let t = 0.5_f64.tanh();
+    let (y, d) = method_on_loop_state_grad(2.0, 3);
+    assert_eq!((y, d), (method_on_loop_state(2.0, 3), 1.0 + t));
+    assert_eq!(method_on_loop_state_jvp(2.0, 3, 1.0).1, 1.0 + t);
+    assert_eq!(method_on_loop_state_hvp(2.0, 3, 1.0).2, 0.0);
+}
