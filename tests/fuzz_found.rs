@@ -241,3 +241,41 @@ fn bug14_15_methods_on_values_rust_cannot_type() {
 fn bug16_hypot_of_a_state_that_is_not_differentiated() {
     compiles("hypot_of_a_constant");
 }
+
+/// Macro bug 17: as bug 10, from the other side. The stored sweep keeps the state after the
+/// inner loop and runs the inner loop's sweep (a reduction) backwards; the checkpointed sweep
+/// recomputes the inner loop from the state before it, and fusion joined the inner sweep to that
+/// recomputation, forwards. `f_hvp`'s H·v differed in the last bits. A sweep that only
+/// accumulates now runs in its loop's own order, fused or not.
+#[grad(jvp, hvp)]
+pub fn inner_reduction_stored(a: f64, m: f64) -> f64 {
+    let mut s = a;
+    for _ in 0..4 {
+        for j in 0..8 {
+            s += -(m * (j as f64));
+        }
+        s += s / (1.0 + m * m);
+    }
+    s
+}
+
+/// The same, checkpointed.
+#[grad(jvp, hvp, checkpoint)]
+pub fn inner_reduction_checkpointed(a: f64, m: f64) -> f64 {
+    let mut s = a;
+    for _ in 0..4 {
+        for j in 0..8 {
+            s += -(m * (j as f64));
+        }
+        s += s / (1.0 + m * m);
+    }
+    s
+}
+
+#[test]
+fn bug17_a_checkpointed_sweep_that_recomputes_an_inner_reduction() {
+    let (a, m, da, dm) = (-0.18, 1.34, 0.3, 0.87);
+    assert_eq!(inner_reduction_checkpointed_grad(a, m), inner_reduction_stored_grad(a, m));
+    let hvp = inner_reduction_stored_hvp(a, m, da, dm);
+    assert_eq!(inner_reduction_checkpointed_hvp(a, m, da, dm), hvp);
+}

@@ -26,8 +26,8 @@ impl Rev<'_> {
             .collect()
     }
 
-    /// The sweep of `l`: a loop over the same indices in the opposite order (or, for a loop its
-    /// plan checkpoints, a checkpointed sweep). It carries the adjoints of the loop's carried
+    /// The sweep of `l`: a loop over the same indices in the opposite order (in the same order
+    /// when it only accumulates; or, for a loop its plan checkpoints, a checkpointed sweep). It carries the adjoints of the loop's carried
     /// values (except additive ones, whose adjoint is the same in every iteration) and
     /// accumulates those of the values the body reads from outside.
     pub(super) fn rev_loop(&mut self, l: &Loop, adj: &mut Adj) {
@@ -72,14 +72,16 @@ impl Rev<'_> {
                 let outs = self.fresh_like(&sweep.carried);
                 let range = Range { rev: !l.range.rev, ..l.range.clone() };
                 let (carried, yields) = (sweep.carried, sweep.yields);
-                self.b.emit_loop(Loop {
-                    index: l.index,
-                    range,
-                    carried,
-                    body,
-                    yields,
-                    outs: outs.clone(),
-                });
+                let mut sweep =
+                    Loop { index: l.index, range, carried, body, yields, outs: outs.clone() };
+                // A sweep whose iterations can run in any order (it only accumulates) runs in the
+                // loop's own order: the order its sums are rounded in is then the same whether or
+                // not fusion joins it to a loop over the same indices (a stored sweep and a
+                // checkpointed one fuse differently, and must agree to the bit).
+                if (0..sweep.carried.len()).all(|k| additive(&sweep, k)) {
+                    sweep.range.rev = l.range.rev;
+                }
+                self.b.emit_loop(sweep);
                 (kept, outs)
             }
         };
