@@ -12,8 +12,9 @@
 //!   shares no code with the macro and is itself checked against finite differences below.
 //!
 //! The programs take `f64`, `[f64; N]`, `[[f64; K]; M]` and `&[f64; N]` parameters, constants
-//! left out of `wrt(...)`, and `&[f64]` data, read in loops over `data.len()` (as reductions:
-//! the macro accepts nothing else over a length known at run time), with lengths written as
+//! left out of `wrt(...)`, `&[f64]` data, read in loops over `data.len()` (as reductions:
+//! the macro accepts nothing else over a length known at run time), and a trip count
+//! `steps: usize` (loops `0..steps`, which the macro checkpoints), with lengths written as
 //! literals or `const` items. Their bodies have `let` and `let mut` scalars and arrays (zeros,
 //! literals, copies, rows), integer `let`s, element updates `y[i] op= e`, and state that `for`
 //! loops carry (literal or `const` bounds, `..=`, `.rev()`, nested, triangular `i + 1..N`,
@@ -22,6 +23,15 @@
 //! `&&`, `||`, `!`, inside and outside loops, some on carried state; every supported `f64`
 //! method, its arguments kept in its domain (`ln` of `1 + e·e`, `exp` of a bounded value), and
 //! kinks (`abs`, `max`, `min`, `hypot`, branches).
+//!
+//! Programs call functions defined before them (up to two, each of which may call the one
+//! before it), with `f64` and array arguments, by value and by reference, constants among them:
+//! small random programs under `#[grad(jvp, hvp)]` (with `wrt(...)` when they take constants),
+//! and closed forms whose `g_grad`, `g_jvp` and `g_hvp` are written by hand (`build/fuzz/
+//! manual.rs`), the custom-derivative path. The oracle calls their hyper-dual twins `g_dual`,
+//! which share nothing with the hand-written derivatives. A program with loops may have a twin
+//! `f_ck` under `#[grad(checkpoint)]` or `checkpoint(s = N)` (every program with `steps` has
+//! one): its `f_grad` and `f_hvp` (or `f_vjp`) must equal the stored sweep's to the bit.
 //!
 //! At a few random points per program (`AUTODIFF_FUZZ_POINTS`, 3 by default) the test checks:
 //! - `f_grad`, `f_jvp`, `f_hvp` (or `f_vjp`, `f_jvp`, `f_jacobian`) return `f`'s value bit for
@@ -32,25 +42,29 @@
 //! - `f_jvp` is `∇f·v` (or `J·v`) and the oracle's, `f_vjp` is `uᵀJ`, `f_hvp`'s gradient is
 //!   `f_grad`'s, `f_jacobian_mode` is the forced mode or the one the shape gives;
 //! - `f_hvp` is the oracle's `H·w`, the Hessian built from `f_hvp` by columns is symmetric,
-//!   equals `f_hessian`, and gives the oracle's `vᵀHw`.
+//!   equals `f_hessian`, and gives the oracle's `vᵀHw`;
+//! - the checkpointed twin's derivatives are the stored ones, bit for bit.
 //!
 //! Points whose values or first derivatives, final or intermediate, pass 10⁶ are not checked: a
 //! huge intermediate that cancels leaves the oracle only rounding. A failure prints the
 //! program's seed, source and point.
 //!
-//! The generator steers clear of the macro bugs it found, which `tests/fuzz_found.rs` keeps as
-//! minimal reproducers; `AUTODIFF_FUZZ_KNOWN_BUGS=1` lifts that, to see whether they still occur.
-//! To run other programs:
+//! The macro bugs the fuzzer found are minimal reproducers in `tests/fuzz_found.rs`; the
+//! generator does not steer clear of any. To run other programs:
 //!
 //! ```sh
 //! AUTODIFF_FUZZ_SEED=7 AUTODIFF_FUZZ_COUNT=200 cargo test --test fuzz
 //! AUTODIFF_FUZZ_POINTS=10 cargo test --test fuzz
-//! AUTODIFF_FUZZ_KNOWN_BUGS=1 AUTODIFF_FUZZ_COUNT=200 cargo test --test fuzz
 //! ```
 //!
 //! Program `k` of a run comes from the seed `AUTODIFF_FUZZ_SEED + k` alone, so
 //! `AUTODIFF_FUZZ_SEED=<its seed> AUTODIFF_FUZZ_COUNT=1` regenerates just that program. Clippy
-//! runs on the programs too (`cargo clippy --all-targets`), so the generated code is lint-free.
+//! runs on the programs too (`cargo clippy --all-targets`), under `deny(warnings, clippy::all)`
+//! with no allowance for the macro's expansion: the generated code is lint-free.
+
+// The generated programs and the macro's expansion of them are lint-free: no allowance for what
+// the macro emits.
+#![deny(warnings, clippy::all)]
 
 mod fuzz {
     pub mod check;
@@ -78,6 +92,8 @@ pub struct Point<'a> {
     pub c: &'a [f64],
     /// The `&[f64]` data, if the program takes some.
     pub data: &'a [f64],
+    /// The trip count `steps: usize`, if the program takes one.
+    pub steps: usize,
 }
 
 /// Value, gradient and H·w of a scalar program, flattened.
@@ -95,6 +111,7 @@ pub enum Fns {
         hvp: fn(&Point, &[f64]) -> Hvp,
         hessian: Option<fn(&Point) -> Vec<f64>>,
         dual: fn(&Point, &[f64], &[f64]) -> Hd,
+        checkpointed: Option<Checkpointed>,
     },
     /// A function returning `m` values.
     Vector {
@@ -105,7 +122,16 @@ pub enum Fns {
         mode: fn() -> &'static str,
         forced: Option<&'static str>,
         dual: fn(&Point, &[f64], &[f64]) -> Vec<Hd>,
+        /// `f_vjp` of the checkpointed twin.
+        checkpointed: Option<fn(&Point, &[f64]) -> Values>,
     },
+}
+
+/// `f_grad` and `f_hvp` of a scalar program's checkpointed twin (`#[grad(checkpoint)]`), which
+/// must equal the program's to the bit.
+pub struct Checkpointed {
+    pub grad: fn(&Point) -> (f64, Vec<f64>),
+    pub hvp: fn(&Point, &[f64]) -> Hvp,
 }
 
 /// One generated program.
@@ -117,8 +143,9 @@ pub struct Program {
     pub n: usize,
     pub nc: usize,
     pub m: usize,
-    /// Whether it takes `&[f64]` data.
+    /// Whether it takes `&[f64]` data, and a trip count `steps: usize`.
     pub data: bool,
+    pub steps: bool,
     pub fns: Fns,
 }
 

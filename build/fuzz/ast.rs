@@ -12,6 +12,8 @@ pub enum Pass {
     Constant,
     /// `data: &[f64]`: constant data of any length.
     Data,
+    /// `steps: usize`: a trip count known only at run time.
+    Steps,
 }
 
 /// A length as written in a type or a range: a literal or a `const` item.
@@ -24,6 +26,7 @@ pub struct Size {
 }
 
 /// A parameter of the program.
+#[derive(Clone)]
 pub struct Param {
     pub name: String,
     /// Empty for a scalar (and for `&[f64]` data), else the array's lengths, outermost first.
@@ -102,6 +105,10 @@ pub enum Expr {
     Zeros(Vec<Size>),
     /// `(a, b)`: a tuple output.
     Tuple(Vec<Expr>),
+    /// `g0(a, &y)`: a call of one of the program's callees (`g0_dual(..)` in the oracle).
+    Call(String, Vec<Expr>),
+    /// `&y`: an array passed by reference to a callee.
+    Ref(Box<Expr>),
 }
 
 /// A block that gives a value: statements, then a final expression.
@@ -180,6 +187,39 @@ pub enum Modes {
     Vector { forced: Option<&'static str> },
 }
 
+/// A closed form with hand-written derivatives (`g`, `g_grad`, `g_jvp`, `g_hvp` in plain Rust),
+/// to exercise custom derivatives.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Formula {
+    /// `g(a, b) = a sin b + a²/2`.
+    Wave,
+    /// `g(v) = Σ ln(1 + e^vᵢ)` over `[f64; n]`, or `&[f64; n]` when `by_ref`.
+    Softplus { n: usize, by_ref: bool },
+    /// `g(x, c) = tanh(c x)`, `c` a constant (no partial).
+    Tanh,
+}
+
+/// What a callee is.
+pub enum Def {
+    /// A `#[grad(jvp, hvp)]` function (with `wrt(...)` when it has constant parameters).
+    Grad(Box<Program>),
+    /// A function whose derivatives the generator writes by hand.
+    Manual(Formula),
+}
+
+/// A function the program calls.
+pub struct Callee {
+    pub name: String,
+    pub def: Def,
+}
+
+/// A twin of the program with `#[grad(checkpoint)]` (`checkpoint(s = n)` when `snapshots`),
+/// whose derivatives must equal the program's to the bit.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Checkpoint {
+    pub snapshots: Option<usize>,
+}
+
 /// One random program.
 pub struct Program {
     pub seed: u64,
@@ -192,6 +232,8 @@ pub struct Program {
     pub modes: Modes,
     /// Whether the attribute lists the differentiated parameters in `wrt(...)`.
     pub wrt: bool,
-    /// Whether the program steers clear of the macro bugs already found.
-    pub dodge: bool,
+    /// The functions it calls, defined before it.
+    pub callees: Vec<Callee>,
+    /// Its checkpointed twin, if it has one.
+    pub checkpoint: Option<Checkpoint>,
 }

@@ -1,18 +1,14 @@
-//! The generated file: per program, a module with the `#[grad]` function `f`, its hyper-dual
-//! twin `f_dual`, its source text, and glue that calls both through flat slices, so that the
-//! test (`tests/fuzz.rs`) checks every program the same way.
+//! The generated file: per program, a module with the functions it calls, the `#[grad]` function
+//! `f` (and its checkpointed twin `f_ck`), its hyper-dual twin `f_dual`, its source text, and glue
+//! that calls them through flat slices, so that the test (`tests/fuzz.rs`) checks every program
+//! the same way.
 
 use std::collections::HashSet;
 use std::fmt::Write;
 
-use super::ast::{Modes, Output, Param, Pass, Program};
+use super::ast::{Checkpoint, Def, Modes, Output, Param, Pass, Program};
+use super::manual;
 use super::print::{Flavor, Printer, array_type, mutated, output_type, real};
-
-/// Clippy lints that the macro's expansion trips (macro bug 8 of `tests/fuzz_found.rs`),
-/// allowed on the programs while the generator dodges known bugs.
-const MACRO_LINTS: &str = "clippy::self_assignment, clippy::misrefactored_assign_op, \
-    clippy::assign_op_pattern, clippy::let_and_return, clippy::type_complexity, \
-    clippy::neg_multiply";
 
 fn numel(p: &Param) -> usize {
     p.dims.iter().map(|d| d.n).product()
@@ -26,14 +22,16 @@ fn param_type(p: &Param, flavor: Flavor) -> String {
     let t = array_type(real(flavor), &p.dims);
     match p.pass {
         Pass::Data => "&[f64]".to_string(),
+        Pass::Steps => "usize".to_string(),
         Pass::Ref => format!("&{t}"),
         Pass::Constant if !p.dims.is_empty() => format!("&{t}"),
         _ => t,
     }
 }
 
-/// The function `name` of `prog` in `flavor`, with the attribute for the macro.
-fn function(prog: &Program, flavor: Flavor, name: &str) -> String {
+/// The function `name` of `prog` in `flavor`, with the attribute for the macro (and
+/// `checkpoint` in it if given).
+fn function(prog: &Program, flavor: Flavor, name: &str, checkpoint: Option<Checkpoint>) -> String {
     let mut set = HashSet::new();
     mutated(&prog.body, &mut set);
     let mut p = Printer::new(flavor, set);
@@ -59,11 +57,12 @@ fn function(prog: &Program, flavor: Flavor, name: &str) -> String {
                 });
             }
         }
-        let _ = writeln!(p.out, "#[grad({})]", opts.join(", "));
-        if prog.dodge {
-            // Lints that fire in the macro's expansion, not in `f` (`tests/fuzz_found.rs`).
-            let _ = writeln!(p.out, "#[allow({MACRO_LINTS})]");
+        match checkpoint.map(|c| c.snapshots) {
+            Some(Some(s)) => opts.push(format!("checkpoint(s = {s})")),
+            Some(None) => opts.push("checkpoint".into()),
+            None => {}
         }
+        let _ = writeln!(p.out, "#[grad({})]", opts.join(", "));
     }
     // The loops index arrays by their variable, as numeric code under `#[grad]` must (the corpus
     // allows it too): no iterators, no `copy_from_slice`.
@@ -82,10 +81,53 @@ fn function(prog: &Program, flavor: Flavor, name: &str) -> String {
     p.out
 }
 
+/// Whether `text` calls `name`.
+fn calls(text: &str, name: &str) -> bool {
+    let call = format!("{name}(");
+    text.match_indices(&call)
+        .any(|(at, _)| !text[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_'))
+}
+
+/// The callees that `f` calls, directly or not, in order: each as the macro's function (or the
+/// hand-written ones) and as its hyper-dual twin.
+fn callees(prog: &Program) -> Vec<(String, String)> {
+    let mut text = function(prog, Flavor::Macro, "f", None);
+    let mut out = Vec::new();
+    for c in prog.callees.iter().rev() {
+        if !calls(&text, &c.name) {
+            continue;
+        }
+        let pair = match &c.def {
+            Def::Grad(g) => (
+                function(g, Flavor::Macro, &c.name, None),
+                function(g, Flavor::Dual, &format!("{}_dual", c.name), None),
+            ),
+            Def::Manual(formula) => {
+                (manual::plain(&c.name, *formula), manual::dual(&c.name, *formula))
+            }
+        };
+        text += &pair.0;
+        out.push(pair);
+    }
+    out.reverse();
+    out
+}
+
+/// The callees and `f` as the macro sees them, and a line on the checkpointed twin.
+fn functions(prog: &Program) -> String {
+    let mut s: String = callees(prog).into_iter().map(|(text, _)| text).collect();
+    s += &function(prog, Flavor::Macro, "f", None);
+    if let Some(ck) = prog.checkpoint {
+        let attr = function(prog, Flavor::Macro, "f_ck", Some(ck));
+        let _ = writeln!(s, "// and `f_ck`, the same under {}", attr.lines().next().unwrap_or(""));
+    }
+    s
+}
+
 /// The `const` items the program reads (the generator may have named a length it then did not
 /// use).
 fn consts(prog: &Program) -> String {
-    let text = function(prog, Flavor::Macro, "f");
+    let text = functions(prog);
     let words: HashSet<&str> = text.split(|c: char| !c.is_alphanumeric() && c != '_').collect();
     let mut s = String::new();
     for (name, n) in prog.consts.iter().filter(|(name, _)| words.contains(name.as_str())) {
@@ -94,9 +136,9 @@ fn consts(prog: &Program) -> String {
     s
 }
 
-/// The `const` items and the macro's function: what a failure report shows.
+/// The program as a failure report shows it: its `const` items and `functions`.
 pub fn source(prog: &Program) -> String {
-    consts(prog) + &function(prog, Flavor::Macro, "f")
+    consts(prog) + &functions(prog)
 }
 
 /// `type name = (A, B);` for the parameters `ps` (a type alias keeps clippy's
@@ -121,6 +163,7 @@ fn args(prog: &Program) -> Vec<String> {
         .iter()
         .map(|p| match p.pass {
             Pass::Data => "p.data".to_string(),
+            Pass::Steps => "p.steps".to_string(),
             Pass::Ref => format!("&{}", p.name),
             Pass::Constant if !p.dims.is_empty() => format!("&{}", p.name),
             _ => p.name.clone(),
@@ -140,79 +183,117 @@ fn dirs(prog: &Program) -> Vec<String> {
         .collect()
 }
 
+/// The bindings that start every glue function, and the arguments of `f` and its directions.
+struct Glue {
+    /// The parameters from a `p: &Point`; over hyper-dual numbers seeded with `v` and `w`; the
+    /// directions `d..` from `v`.
+    load: String,
+    load_dual: String,
+    load_dirs: String,
+    args: String,
+    dirs: String,
+}
+
+/// The glue functions of a scalar program (`hessian`: it has `f_hessian`), and its `Fns`.
+fn scalar_glue(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> String {
+    let Glue { load, load_dual, load_dirs, args: a, dirs: d } = g;
+    let _ = write!(
+        s,
+        "fn value(p: &Point) -> f64 {{\n{load}f({a})\n}}\n\
+         fn grad(p: &Point) -> (f64, Vec<f64>) {{\n{load}let (y, g) = f_grad({a});\n(y, flat(&g))\n}}\n\
+         fn jvp(p: &Point, v: &[f64]) -> (f64, f64) {{\n{load}{load_dirs}f_jvp({a}, {d})\n}}\n\
+         fn hvp(p: &Point, v: &[f64]) -> Hvp {{\n{load}{load_dirs}let (y, g, hv) = f_hvp({a}, {d});\n(y, flat(&g), flat(&hv))\n}}\n\
+         fn dual(p: &Point, v: &[f64], w: &[f64]) -> Hd {{\n{load_dual}f_dual({a})\n}}\n"
+    );
+    let hessian = if hessian {
+        let _ =
+            write!(s, "fn hessian(p: &Point) -> Vec<f64> {{\n{load}flat(&f_hessian({a}))\n}}\n");
+        "Some(hessian)"
+    } else {
+        "None"
+    };
+    let checkpointed = if prog.checkpoint.is_some() {
+        let _ = write!(
+            s,
+            "fn grad_ck(p: &Point) -> (f64, Vec<f64>) {{\n{load}let (y, g) = f_ck_grad({a});\n(y, flat(&g))\n}}\n\
+             fn hvp_ck(p: &Point, v: &[f64]) -> Hvp {{\n{load}{load_dirs}let (y, g, hv) = f_ck_hvp({a}, {d});\n(y, flat(&g), flat(&hv))\n}}\n"
+        );
+        "Some(Checkpointed { grad: grad_ck, hvp: hvp_ck })"
+    } else {
+        "None"
+    };
+    format!(
+        "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed} }}"
+    )
+}
+
+/// The glue functions of a program with `m` outputs, and its `Fns`.
+fn vector_glue(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String {
+    let Glue { load, load_dual, load_dirs, args: a, dirs: d } = g;
+    let spread = match prog.output {
+        Output::Tuple(_) => {
+            let xs: Vec<String> = (0..m).map(|k| format!("out.{k}")).collect();
+            format!("vec![{}]", xs.join(", "))
+        }
+        _ => "out.to_vec()".to_string(),
+    };
+    let out_ty = output_type(prog.output, Flavor::Macro);
+    let _ = write!(
+        s,
+        "fn value(p: &Point) -> Vec<f64> {{\n{load}flat(&f({a}))\n}}\n\
+         fn vjp(p: &Point, u: &[f64]) -> Values {{\n{load}let u: {out_ty} = unflat(u);\nlet (y, g) = f_vjp({a}, u);\n(flat(&y), flat(&g))\n}}\n\
+         fn jvp(p: &Point, v: &[f64]) -> Values {{\n{load}{load_dirs}let (y, t) = f_jvp({a}, {d});\n(flat(&y), flat(&t))\n}}\n\
+         fn jacobian(p: &Point) -> Values {{\n{load}let (y, j) = f_jacobian({a});\n(flat(&y), flat(&j))\n}}\n\
+         fn dual(p: &Point, v: &[f64], w: &[f64]) -> Vec<Hd> {{\n{load_dual}let out = f_dual({a});\n{spread}\n}}\n"
+    );
+    let checkpointed = if prog.checkpoint.is_some() {
+        let _ = write!(
+            s,
+            "fn vjp_ck(p: &Point, u: &[f64]) -> Values {{\n{load}let u: {out_ty} = unflat(u);\nlet (y, g) = f_ck_vjp({a}, u);\n(flat(&y), flat(&g))\n}}\n"
+        );
+        "Some(vjp_ck)"
+    } else {
+        "None"
+    };
+    let forced = match prog.modes {
+        Modes::Vector { forced: Some(mode) } => format!("Some({mode:?})"),
+        _ => "None".to_string(),
+    };
+    format!(
+        "Fns::Vector {{ value, vjp, jvp, jacobian, mode: f_jacobian_mode, forced: {forced}, dual, checkpointed: {checkpointed} }}"
+    )
+}
+
 /// The glue functions and `program()`.
 fn glue(prog: &Program) -> String {
     let active: Vec<&Param> = prog.params.iter().filter(|p| differentiated(p)).collect();
     let constant: Vec<&Param> = prog.params.iter().filter(|p| p.pass == Pass::Constant).collect();
-    let load = bind(&active, "Active", "unflat(p.x)", "")
-        + &bind(&constant, "Constant", "unflat(p.c)", "");
-    let load_dual = bind(&active, "ActiveHd", "seed(p.x, v, w)", "")
-        + &bind(&constant, "ConstantHd", "constant(p.c)", "");
-    let load_dirs = bind(&active, "Active", "unflat(v)", "d");
-    let a = args(prog).join(", ");
-    let d = dirs(prog).join(", ");
+    let g = Glue {
+        load: bind(&active, "Active", "unflat(p.x)", "")
+            + &bind(&constant, "Constant", "unflat(p.c)", ""),
+        load_dual: bind(&active, "ActiveHd", "seed(p.x, v, w)", "")
+            + &bind(&constant, "ConstantHd", "constant(p.c)", ""),
+        load_dirs: bind(&active, "Active", "unflat(v)", "d"),
+        args: args(prog).join(", "),
+        dirs: dirs(prog).join(", "),
+    };
     let n: usize = active.iter().map(|p| numel(p)).sum();
     let nc: usize = constant.iter().map(|p| numel(p)).sum();
-    let has_data = prog.params.iter().any(|p| p.pass == Pass::Data);
+    let has = |pass| prog.params.iter().any(|p| p.pass == pass);
+    let (data, steps) = (has(Pass::Data), has(Pass::Steps));
     let mut s = alias("Active", &active, Flavor::Macro) + &alias("ActiveHd", &active, Flavor::Dual);
     if !constant.is_empty() {
         s += &(alias("Constant", &constant, Flavor::Macro)
             + &alias("ConstantHd", &constant, Flavor::Dual));
     }
     let (m, fns) = match (prog.output, prog.modes) {
-        (Output::Scalar, Modes::Scalar { hessian }) => {
-            let _ = write!(
-                s,
-                "fn value(p: &Point) -> f64 {{\n{load}f({a})\n}}\n\
-                 fn grad(p: &Point) -> (f64, Vec<f64>) {{\n{load}let (y, g) = f_grad({a});\n(y, flat(&g))\n}}\n\
-                 fn jvp(p: &Point, v: &[f64]) -> (f64, f64) {{\n{load}{load_dirs}f_jvp({a}, {d})\n}}\n\
-                 fn hvp(p: &Point, v: &[f64]) -> (f64, Vec<f64>, Vec<f64>) {{\n{load}{load_dirs}let (y, g, hv) = f_hvp({a}, {d});\n(y, flat(&g), flat(&hv))\n}}\n\
-                 fn dual(p: &Point, v: &[f64], w: &[f64]) -> Hd {{\n{load_dual}f_dual({a})\n}}\n"
-            );
-            let hessian = if hessian {
-                let _ = write!(
-                    s,
-                    "fn hessian(p: &Point) -> Vec<f64> {{\n{load}flat(&f_hessian({a}))\n}}\n"
-                );
-                "Some(hessian)"
-            } else {
-                "None"
-            };
-            (1, format!("Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual }}"))
-        }
-        (output, _) => {
-            let (m, spread) = match output {
-                Output::Array(m) => (m, "out.to_vec()".to_string()),
-                Output::Tuple(m) => {
-                    let xs: Vec<String> = (0..m).map(|k| format!("out.{k}")).collect();
-                    (m, format!("vec![{}]", xs.join(", ")))
-                }
-                Output::Scalar => (1, "vec![out]".to_string()),
-            };
-            let out_ty = output_type(output, Flavor::Macro);
-            let _ = write!(
-                s,
-                "fn value(p: &Point) -> Vec<f64> {{\n{load}flat(&f({a}))\n}}\n\
-                 fn vjp(p: &Point, u: &[f64]) -> (Vec<f64>, Vec<f64>) {{\n{load}let u: {out_ty} = unflat(u);\nlet (y, g) = f_vjp({a}, u);\n(flat(&y), flat(&g))\n}}\n\
-                 fn jvp(p: &Point, v: &[f64]) -> (Vec<f64>, Vec<f64>) {{\n{load}{load_dirs}let (y, t) = f_jvp({a}, {d});\n(flat(&y), flat(&t))\n}}\n\
-                 fn jacobian(p: &Point) -> (Vec<f64>, Vec<f64>) {{\n{load}let (y, j) = f_jacobian({a});\n(flat(&y), flat(&j))\n}}\n\
-                 fn dual(p: &Point, v: &[f64], w: &[f64]) -> Vec<Hd> {{\n{load_dual}let out = f_dual({a});\n{spread}\n}}\n"
-            );
-            let forced = match prog.modes {
-                Modes::Vector { forced: Some(mode) } => format!("Some({mode:?})"),
-                _ => "None".to_string(),
-            };
-            (
-                m,
-                format!(
-                    "Fns::Vector {{ value, vjp, jvp, jacobian, mode: f_jacobian_mode, forced: {forced}, dual }}"
-                ),
-            )
-        }
+        (Output::Scalar, Modes::Scalar { hessian }) => (1, scalar_glue(prog, &g, hessian, &mut s)),
+        (Output::Array(m) | Output::Tuple(m), _) => (m, vector_glue(prog, &g, m, &mut s)),
+        (Output::Scalar, _) => (1, vector_glue(prog, &g, 1, &mut s)),
     };
     let _ = write!(
         s,
-        "pub fn program() -> Program {{\nProgram {{ seed: {}, source: SOURCE, n: {n}, nc: {nc}, m: {m}, data: {has_data}, fns: {fns} }}\n}}\n",
+        "pub fn program() -> Program {{\nProgram {{ seed: {}, source: SOURCE, n: {n}, nc: {nc}, m: {m}, data: {data}, steps: {steps}, fns: {fns} }}\n}}\n",
         prog.seed
     );
     s
@@ -224,8 +305,15 @@ pub fn module(k: usize, prog: &Program) -> String {
         format!("/// Program {k}, from seed {}.\npub mod p{k} {{\nuse super::*;\n", prog.seed);
     s += &consts(prog);
     let _ = writeln!(s, "pub const SOURCE: &str = {:?};", source(prog));
-    s += &function(prog, Flavor::Macro, "f");
-    s += &function(prog, Flavor::Dual, "f_dual");
+    for (text, dual) in callees(prog) {
+        s += &text;
+        s += &dual;
+    }
+    s += &function(prog, Flavor::Macro, "f", None);
+    if let Some(ck) = prog.checkpoint {
+        s += &function(prog, Flavor::Macro, "f_ck", Some(ck));
+    }
+    s += &function(prog, Flavor::Dual, "f_dual", None);
     s += &glue(prog);
     s + "}\n"
 }

@@ -4,6 +4,7 @@
 //! assignment unread (rustc would warn).
 
 mod branch;
+mod call;
 mod cond;
 mod expr;
 mod int;
@@ -11,7 +12,7 @@ mod loops;
 mod stmt;
 mod tree;
 
-use super::ast::{Expr, Modes, Output, Param, Pass, Program, Size, Stmt};
+use super::ast::{Checkpoint, Expr, Modes, Output, Param, Pass, Program, Size, Stmt};
 use super::rng::Rng;
 
 /// What a name in scope holds.
@@ -39,8 +40,7 @@ struct Var {
     pending: bool,
     /// A parameter taken by reference (`&[f64; N]`): read by element only.
     by_ref: bool,
-    /// Depends on a differentiated parameter. The macro folds the others into constants, where
-    /// it has bugs (see `dodge`).
+    /// Depends on a differentiated parameter.
     active: bool,
     /// A parameter (not a local).
     param: bool,
@@ -67,16 +67,8 @@ pub struct Gen {
     /// Inside a loop over `data.len()`: the accumulators it updates. The macro needs such a
     /// loop to be a reduction, so nothing in it may read them.
     reduction: Option<Vec<String>>,
-    /// Variables an inner loop updated, in the rest of the outer loop's body: with `dodge`,
-    /// they are not read there (macro bug 3 of `tests/fuzz_found.rs`).
-    /// Each with the loop depth of that body: there, and in `if`s, they may still be added to,
-    /// but not in a loop (the same bug).
-    frozen: Vec<(String, usize)>,
-    /// How many values `unique` has scaled.
-    wraps: u32,
-    /// Steer clear of the macro bugs the fuzzer found (`tests/fuzz_found.rs`), so that the other
-    /// constructs keep being tested until they are fixed.
-    dodge: bool,
+    /// The functions the program may call: name and parameters.
+    callees: Vec<(String, Vec<Param>)>,
 }
 
 /// How many `f64`s an array of these lengths holds (one for a scalar).
@@ -85,9 +77,8 @@ fn numel(dims: &[Size]) -> usize {
 }
 
 impl Gen {
-    fn new(seed: u64, dodge: bool) -> Self {
+    fn new(seed: u64) -> Self {
         Gen {
-            dodge,
             rng: Rng::new(seed),
             scopes: vec![Vec::new()],
             next: 0,
@@ -97,8 +88,7 @@ impl Gen {
             trips: 1,
             branches: 0,
             reduction: None,
-            frozen: Vec::new(),
-            wraps: 0,
+            callees: Vec::new(),
         }
     }
 
@@ -146,11 +136,9 @@ impl Gen {
         self.scopes.iter().flatten()
     }
 
-    /// Whether `name` may be read here (not an accumulator of the enclosing reduction, nor
-    /// frozen).
+    /// Whether `name` may be read here (not an accumulator of the enclosing reduction).
     fn readable(&self, name: &str) -> bool {
         self.reduction.as_ref().is_none_or(|accs| !accs.iter().any(|a| a == name))
-            && !self.frozen.iter().any(|(f, _)| f == name)
     }
 
     /// Whether `e` reads a variable that depends on a differentiated parameter.
@@ -166,16 +154,6 @@ impl Gen {
         if let Some(v) = self.var_mut(name) {
             v.active |= active;
         }
-    }
-
-    /// With `dodge`, `e` made a value computed nowhere else (see `tree::scaled`), for a branch
-    /// or a loop to yield.
-    fn unique(&mut self, e: Expr) -> Expr {
-        if !self.dodge {
-            return e;
-        }
-        self.wraps += 1;
-        tree::scaled(self.wraps, e)
     }
 
     /// A length `n`, written as a literal or, sometimes, as a `const` item.
@@ -228,9 +206,20 @@ impl Gen {
             let at = self.rng.below(params.len() + 1);
             params.insert(at, Param { name: "data".into(), dims: vec![], pass: Pass::Data });
         }
-        for p in &params {
+        if self.rng.chance(15) {
+            let at = self.rng.below(params.len() + 1);
+            params.insert(at, Param { name: "steps".into(), dims: vec![], pass: Pass::Steps });
+        }
+        self.declare_params(&params);
+        params
+    }
+
+    /// Brings `params` into scope.
+    fn declare_params(&mut self, params: &[Param]) {
+        for p in params {
             let kind = match (p.pass, p.dims.is_empty()) {
                 (Pass::Data, _) => Kind::Data,
+                (Pass::Steps, _) => Kind::Int { lo: 0, hi: Some(loops::MAX_STEPS) },
                 (_, true) => Kind::Real,
                 (_, false) => Kind::Array(p.dims.clone()),
             };
@@ -241,7 +230,6 @@ impl Gen {
                 v.param = true;
             }
         }
-        params
     }
 
     fn output(&mut self) -> Output {
@@ -253,17 +241,12 @@ impl Gen {
     }
 }
 
-/// The program of `seed`; with `dodge`, one that avoids the macro bugs already found.
-pub fn program(seed: u64, dodge: bool) -> Program {
-    let mut g = Gen::new(seed, dodge);
+/// The program of `seed`.
+pub fn program(seed: u64) -> Program {
+    let mut g = Gen::new(seed);
+    let callees = g.callees(seed);
     let params = g.params();
-    let mut output = g.output();
-    if let (true, Output::Tuple(m)) = (g.dodge, output) {
-        // Macro bug 6 of `tests/fuzz_found.rs`: `f_vjp` of a tuple with a reference parameter.
-        if params.iter().any(|p| p.pass == Pass::Ref) {
-            output = Output::Array(m);
-        }
-    }
+    let output = g.output();
     let modes = match output {
         Output::Scalar => Modes::Scalar { hessian: g.rng.chance(25) },
         _ => {
@@ -275,5 +258,10 @@ pub fn program(seed: u64, dodge: bool) -> Program {
     let mut body: Vec<Stmt> = Vec::new();
     g.body(&mut body, output);
     let tail: Expr = g.tail(&mut body, output);
-    Program { seed, consts: g.consts, params, body, tail, output, modes, wrt, dodge }
+    let steps = params.iter().any(|p| p.pass == Pass::Steps);
+    let loops = body.iter().any(|s| matches!(s, Stmt::For(..)));
+    let checkpoint = (steps || (loops && g.rng.chance(25))).then(|| Checkpoint {
+        snapshots: if steps || g.rng.chance(50) { Some(g.rng.between(1, 3)) } else { None },
+    });
+    Program { seed, consts: g.consts, params, body, tail, output, modes, wrt, callees, checkpoint }
 }

@@ -117,7 +117,7 @@ impl Printer {
         match e {
             Expr::Bin(Op::Add | Op::Sub, ..) => ADD,
             Expr::Bin(..) => MUL,
-            Expr::Neg(_) => UNARY,
+            Expr::Neg(_) | Expr::Ref(_) => UNARY,
             Expr::Cast(_) if self.flavor == Flavor::Macro => AS,
             Expr::If(..) => 0,
             _ => POSTFIX + 1,
@@ -146,6 +146,11 @@ impl Printer {
                 Flavor::Dual => format!("lit({} as f64)", int(i, UNARY)),
             },
             Expr::Neg(x) => format!("-{}", self.expr(x, UNARY)),
+            Expr::Ref(x) => format!("&{}", self.expr(x, UNARY)),
+            Expr::Call(name, args) => match self.flavor {
+                Flavor::Macro => format!("{name}({})", self.list(args)),
+                Flavor::Dual => format!("{name}_dual({})", self.list(args)),
+            },
             Expr::Bin(op, l, r) => {
                 let p = self.prec(e);
                 let o = match op {
@@ -322,7 +327,7 @@ fn reads_int_expr(e: &Expr, name: &str) -> bool {
         Expr::Lit(_) | Expr::Var(_) | Expr::Zeros(_) => false,
         Expr::Elem(_, ix) => ix.iter().any(|i| reads_int(i, name)),
         Expr::Data(_, i) | Expr::Cast(i) => reads_int(i, name),
-        Expr::Neg(x) | Expr::Powi(x, _) => reads_int_expr(x, name),
+        Expr::Neg(x) | Expr::Powi(x, _) | Expr::Ref(x) => reads_int_expr(x, name),
         Expr::Bin(_, l, r) => reads_int_expr(l, name) || reads_int_expr(r, name),
         Expr::Method { recv, args, .. } => {
             reads_int_expr(recv, name) || args.iter().any(|a| reads_int_expr(a, name))
@@ -331,7 +336,9 @@ fn reads_int_expr(e: &Expr, name: &str) -> bool {
             arms.iter().any(|(c, b)| reads_int_cond(c, name) || reads_int_block(b, name))
                 || reads_int_block(els, name)
         }
-        Expr::Array(xs) | Expr::Tuple(xs) => xs.iter().any(|x| reads_int_expr(x, name)),
+        Expr::Array(xs) | Expr::Tuple(xs) | Expr::Call(_, xs) => {
+            xs.iter().any(|x| reads_int_expr(x, name))
+        }
     }
 }
 

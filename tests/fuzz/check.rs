@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::dual::{Hd, largest, margin, reset_margin};
-use crate::{Fns, Point, Program};
+use crate::{Checkpointed, Fns, Hvp, Point, Program, Values};
 
 /// Two analytic results that differ only by rounding: relative to the largest component.
 const EXACT: f64 = 1e-9;
@@ -62,6 +62,7 @@ pub struct Sample {
     pub x: Vec<f64>,
     pub c: Vec<f64>,
     pub data: Vec<f64>,
+    pub steps: usize,
     /// Directions in the input space, and a cotangent of the outputs.
     pub v: Vec<f64>,
     pub w: Vec<f64>,
@@ -73,7 +74,10 @@ impl Sample {
     pub fn new(prog: &Program, k: u64) -> Sample {
         let mut rng = Rng(prog.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ k);
         let len = if prog.data { (rng.next() * 6.0) as usize } else { 0 };
+        // At most the generator's `MAX_STEPS`, which its indices assume.
+        let steps = if prog.steps { (rng.next() * 5.0) as usize } else { 0 };
         Sample {
+            steps,
             x: rng.vec(prog.n, 1.5),
             c: rng.vec(prog.nc, 1.0),
             data: rng.vec(len, 1.0),
@@ -84,14 +88,14 @@ impl Sample {
     }
 
     fn point(&self) -> Point<'_> {
-        Point { x: &self.x, c: &self.c, data: &self.data }
+        Point { x: &self.x, c: &self.c, data: &self.data, steps: self.steps }
     }
 }
 
 impl fmt::Display for Sample {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "x (differentiated, flattened) = {:?}", self.x)?;
-        writeln!(f, "constants = {:?}, data = {:?}", self.c, self.data)?;
+        writeln!(f, "constants = {:?}, data = {:?}, steps = {}", self.c, self.data, self.steps)?;
         write!(f, "v = {:?}\nw = {:?}\nu = {:?}", self.v, self.w, self.u)
     }
 }
@@ -131,6 +135,29 @@ fn same_bits(what: &str, a: f64, b: f64) -> Result<(), String> {
     } else {
         Err(format!("{what}: {a:e} is not bit for bit the value of `f`, {b:e}"))
     }
+}
+
+/// `a` and `b` equal to the bit, component by component.
+fn all_bits(what: &str, a: &[f64], b: &[f64]) -> Result<(), String> {
+    let same = a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+    if same { Ok(()) } else { Err(format!("{what}: {a:?} is not bit for bit {b:?}")) }
+}
+
+/// The checkpointed twin's `f_grad` and `f_hvp` (along `w`) against the program's, to the bit.
+fn checkpointed(
+    ck: &Checkpointed,
+    p: &Point,
+    w: &[f64],
+    grad: &(f64, Vec<f64>),
+    hvp: &Hvp,
+) -> Result<(), String> {
+    let (y, g) = (ck.grad)(p);
+    all_bits("value of the checkpointed f_grad", &[y], &[grad.0])?;
+    all_bits("gradient of the checkpointed f_grad", &g, &grad.1)?;
+    let (y, g, hw) = (ck.hvp)(p, w);
+    all_bits("value of the checkpointed f_hvp", &[y], &[hvp.0])?;
+    all_bits("gradient of the checkpointed f_hvp", &g, &hvp.1)?;
+    all_bits("H·w of the checkpointed f_hvp", &hw, &hvp.2)
 }
 
 /// Central differences of `f` (with `m` outputs) along each input at `x`, with steps `h` and
@@ -176,7 +203,7 @@ fn duals<T>(n: usize, w: &[f64], eval: impl Fn(&[f64], &[f64]) -> T) -> (Vec<T>,
 }
 
 fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
-    let Fns::Scalar { value, grad, jvp, hvp, hessian, dual } = &prog.fns else {
+    let Fns::Scalar { value, grad, jvp, hvp, hessian, dual, checkpointed: ck } = &prog.fns else {
         return Ok(());
     };
     let (p, n) = (s.point(), prog.n);
@@ -210,17 +237,20 @@ fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
     same_bits("value of f_jvp", yj, y)?;
     close("f_jvp against the gradient", &[slope], &[dot(&g, &s.v)], EXACT)?;
     let (yh, gh, hw) = hvp(&p, &s.w);
+    if let Some(ck) = ck {
+        checkpointed(ck, &p, &s.w, &(yg, g.clone()), &(yh, gh.clone(), hw.clone()))?;
+    }
     same_bits("value of f_hvp", yh, y)?;
     close("the gradient of f_hvp against f_grad", &gh, &g, EXACT)?;
     close("H·w of f_hvp against the hyper-dual oracle", &hw, &dual_hw, EXACT)?;
     let cols: Vec<Vec<f64>> = (0..n).map(|j| hvp(&p, &unit(n, j)).2).collect();
-    for (i, col) in cols.iter().enumerate() {
-        let row: Vec<f64> = cols.iter().map(|c| c[i]).collect();
-        close("Hessian symmetry (rows against columns)", &row, col, EXACT)?;
-    }
+    // Relative to the whole Hessian: an entry that is zero one way round may be rounding the
+    // other (the sum of large terms that cancel).
+    let by_cols: Vec<f64> = (0..n * n).map(|k| cols[k % n][k / n]).collect();
+    let by_rows: Vec<f64> = (0..n * n).map(|k| cols[k / n][k % n]).collect();
+    close("Hessian symmetry (rows against columns)", &by_rows, &by_cols, EXACT)?;
     if let Some(hessian) = hessian {
         let h = hessian(&p);
-        let by_cols: Vec<f64> = (0..n * n).map(|k| cols[k % n][k / n]).collect();
         close("f_hessian against f_hvp by columns", &h, &by_cols, EXACT)?;
     }
     let hd_vw = dual(&p, &s.v, &s.w);
@@ -230,7 +260,8 @@ fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
 }
 
 fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
-    let Fns::Vector { value, vjp, jvp, jacobian, mode, forced, dual } = &prog.fns else {
+    let Fns::Vector { value, vjp, jvp, jacobian, mode, forced, dual, checkpointed: ck } = &prog.fns
+    else {
         return Ok(());
     };
     let (p, n, m) = (s.point(), prog.n, prog.m);
@@ -274,6 +305,11 @@ fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
     let (yv, g) = vjp(&p, &s.u);
     for (a, b) in yv.iter().zip(&y) {
         same_bits("value of f_vjp", *a, *b)?;
+    }
+    if let Some(ck) = ck {
+        let (yc, gc): Values = ck(&p, &s.u);
+        all_bits("value of the checkpointed f_vjp", &yc, &yv)?;
+        all_bits("cotangents of the checkpointed f_vjp", &gc, &g)?;
     }
     let ut_j: Vec<f64> = (0..n).map(|j| (0..m).map(|i| s.u[i] * jac[i * n + j]).sum()).collect();
     close("f_vjp against uᵀJ", &g, &ut_j, EXACT)

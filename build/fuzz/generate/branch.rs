@@ -1,10 +1,8 @@
 //! `if` statements: branches that update state, with the bookkeeping of what each path left
-//! unread, and (dodging macro bug 5) branches that each compute what they yield.
+//! unread.
 
-use super::super::ast::{Assign, Cond, Expr, Op, Place, Stmt};
-use super::super::print::mutated;
-use super::tree::{bin, not_assign_op};
-use super::{Gen, Kind};
+use super::super::ast::Stmt;
+use super::Gen;
 
 impl Gen {
     pub(super) fn branch_body(&mut self) -> Vec<Stmt> {
@@ -72,59 +70,6 @@ impl Gen {
         }
         self.set_pending(&after);
         self.branches -= 1;
-        let (arms, els) =
-            if self.dodge { self.every_branch_computes(arms, els) } else { (arms, els) };
         out.push(Stmt::If(arms, els));
-    }
-
-    /// With `dodge`: an `else` always, each scalar that a branch assigns assigned in every
-    /// branch, and each value a branch assigns computed nowhere else (macro bug 5 of
-    /// `tests/fuzz_found.rs`: a branch yielding a value that exists elsewhere).
-    #[allow(clippy::type_complexity)]
-    pub(super) fn every_branch_computes(
-        &mut self,
-        arms: Vec<(Cond, Vec<Stmt>)>,
-        els: Option<Vec<Stmt>>,
-    ) -> (Vec<(Cond, Vec<Stmt>)>, Option<Vec<Stmt>>) {
-        let mut bodies: Vec<Vec<Stmt>> = arms.iter().map(|(_, b)| b.clone()).collect();
-        bodies.push(els.unwrap_or_default());
-        let mut assigned = std::collections::HashSet::new();
-        bodies.iter().for_each(|b| mutated(b, &mut assigned));
-        let scalars: Vec<String> = self
-            .visible()
-            .filter(|v| v.kind == Kind::Real && assigned.contains(&v.name))
-            .map(|v| v.name.clone())
-            .collect();
-        for (arm, body) in bodies.iter_mut().enumerate() {
-            for st in body.iter_mut() {
-                if let Stmt::Assign(Place::Var(v), op, rhs) = st {
-                    // A factor per branch too: clippy flags branches that differ only in the
-                    // names of their locals.
-                    let scaled = match arm {
-                        0 => rhs.clone(),
-                        _ => bin(Op::Mul, Expr::Lit(1.0 + arm as f64 / 64.0), rhs.clone()),
-                    };
-                    let mut new = self.unique(scaled);
-                    if *op == Assign::Set {
-                        new = not_assign_op(&Expr::Var(v.clone()), new);
-                    }
-                    *rhs = new;
-                }
-            }
-            let mut here = std::collections::HashSet::new();
-            mutated(body, &mut here);
-            // A distinct constant per variable: two variables given one value break it too.
-            for (k, t) in scalars.iter().enumerate().filter(|(_, t)| !here.contains(*t)) {
-                // Distinct per branch too: clippy flags branches with the same body.
-                let c = 0.0625 + k as f64 / 512.0 + arm as f64 / 64.0;
-                body.push(Stmt::Assign(Place::Var(t.clone()), Assign::Add, Expr::Lit(c)));
-            }
-        }
-        for t in &scalars {
-            self.wrote(t);
-        }
-        let els = bodies.pop().filter(|b| !b.is_empty());
-        let arms = arms.into_iter().zip(bodies).map(|((c, _), b)| (c, b)).collect();
-        (arms, els)
     }
 }

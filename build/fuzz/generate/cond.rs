@@ -3,7 +3,7 @@
 
 use super::super::ast::{Cmp, Cond, Expr};
 use super::Gen;
-use super::tree::{has_cast, same};
+use super::tree::same;
 
 impl Gen {
     pub(super) fn cmp(&mut self) -> Cmp {
@@ -83,11 +83,6 @@ impl Gen {
             r = if k < 4 { self.nonconst(1) } else { Expr::Lit(0.125 + k as f64 / 8.0) };
         }
         used.push(Some((l.clone(), r.clone())));
-        match self.cmp() {
-            // Macro bug 2 of `tests/fuzz_found.rs`: the expansion drops the parentheses of
-            // `(i as f64) < x`.
-            Cmp::Lt if self.dodge && has_cast(&l) => Cond::Real(Cmp::Gt, r, l),
-            op => Cond::Real(op, l, r),
-        }
+        Cond::Real(self.cmp(), l, r)
     }
 }

@@ -26,10 +26,6 @@ impl Gen {
         let candidates: Vec<(String, Kind)> = self
             .visible()
             .filter(|v| self.readable(&v.name) && !matches!(v.kind, Kind::Data))
-            // Macro bugs 1 and 4 of `tests/fuzz_found.rs`: locals that the macro folds into
-            // constants (arrays of literals, a scalar started at a literal), and `n as f64` of
-            // an integer `let` in a loop.
-            .filter(|v| !(self.dodge && (v.int_let || (!v.param && !v.active))))
             .map(|v| (v.name.clone(), v.kind.clone()))
             .collect();
         let data: Vec<String> =
@@ -111,7 +107,8 @@ impl Gen {
             return self.leaf();
         }
         let allow_if = depth >= 2 && self.branches < 2;
-        let w = [18, 22, 14, 5, 3, 22, 9, 4, if allow_if { 3 } else { 0 }];
+        let calls = if self.callees.is_empty() { 0 } else { 7 };
+        let w = [18, 22, 14, 5, 3, 22, 9, 4, if allow_if { 3 } else { 0 }, calls];
         match self.rng.weighted(&w) {
             0 => self.leaf(),
             1 => {
@@ -137,8 +134,12 @@ impl Gen {
             },
             5 => self.unary(depth - 1),
             6 => self.binary_method(depth - 1),
-            7 => Expr::Powi(Box::new(self.nonconst(depth - 1)), self.rng.pick(&[2, 3])),
-            _ => self.if_expr(depth - 1),
+            7 => {
+                let base = self.nonconst(depth - 1);
+                Expr::Powi(Box::new(base), self.rng.pick(&[2, 3]))
+            }
+            8 => self.if_expr(depth - 1),
+            _ => self.call(depth).unwrap_or_else(|| self.leaf()),
         }
     }
 
@@ -247,10 +248,6 @@ impl Gen {
         }
         let mut els = self.value_block(depth);
         self.branches -= 1;
-        for (_, b) in &mut conds {
-            b.tail = self.unique(b.tail.clone());
-        }
-        els.tail = self.unique(els.tail);
         let mut tails: Vec<&mut Expr> = conds.iter_mut().map(|(_, b)| &mut b.tail).collect();
         tails.push(&mut els.tail);
         distinct(&mut tails);

@@ -4,11 +4,13 @@
 
 use super::super::ast::{Assign, Expr, Int, IntOp, Op, Place, Range, Size, Stmt};
 use super::int::size_int;
-use super::tree::{bin, carried_fresh};
+use super::tree::bin;
 use super::{Gen, Kind};
 
 /// The most iterations of the loops around one statement.
 pub(super) const MAX_TRIPS: usize = 64;
+/// The largest value of a `steps: usize` parameter (`tests/fuzz/check.rs` draws it).
+pub(super) const MAX_STEPS: usize = 4;
 
 impl Gen {
     /// The range of a new loop, its variable's smallest and largest values, its largest trip
@@ -92,7 +94,6 @@ impl Gen {
         self.read(var);
         self.loops += 1;
         self.trips *= trips;
-        let frozen = self.frozen.len();
         self.carried_update(&mut body);
         for _ in 1..stmts {
             if self.budget <= 0 {
@@ -101,25 +102,9 @@ impl Gen {
             self.stmt(&mut body, false);
         }
         self.close_scope(&mut body);
-        self.frozen.truncate(frozen);
         self.loops -= 1;
         self.trips /= trips;
-        self.freeze(&body);
-        if self.dodge {
-            carried_fresh(&mut body, &mut self.wraps);
-        }
         body
-    }
-
-    /// With `dodge`, inside a loop: the variables the loop just written updates are frozen
-    /// until the end of the enclosing loop's body.
-    pub(super) fn freeze(&mut self, body: &[Stmt]) {
-        if self.dodge && self.loops > 0 {
-            let mut set = std::collections::HashSet::new();
-            super::super::print::mutated(body, &mut set);
-            let at = self.loops;
-            self.frozen.extend(set.into_iter().map(|name| (name, at)));
-        }
     }
 
     /// An update of a variable declared outside the innermost scope, so that a loop carries
@@ -128,7 +113,7 @@ impl Gen {
         if self.reduction.is_some() {
             return self.reduce(out);
         }
-        let arrays = self.targets(true, false).into_iter().any(|(_, _, outside)| outside);
+        let arrays = self.targets(true).into_iter().any(|(_, _, outside)| outside);
         if arrays && self.rng.chance(40) {
             self.assign_elem(out);
         } else {
@@ -140,7 +125,6 @@ impl Gen {
         let Some((range, lo, hi, trips, moves)) = self.range() else {
             return self.assign_real(out);
         };
-        self.ensure_target(out);
         if moves {
             return self.reduction_loop(out, range, lo, Some(hi), trips);
         }
@@ -150,16 +134,19 @@ impl Gen {
         out.push(Stmt::For(var, range, body));
     }
 
-    /// With `dodge`, declares a scalar before a loop when every one in scope is frozen, so that
-    /// the loop's body has a variable to add its unread values to.
-    pub(super) fn ensure_target(&mut self, out: &mut Vec<Stmt>) {
-        if self.dodge && self.targets(false, false).is_empty() {
-            let name = self.fresh("s");
-            let init = self.active_leaf();
-            self.declare(&name, Kind::Real, true);
-            self.flows(&name, &init);
-            out.push(Stmt::Let(name, None, init));
+    /// `for i in 0..steps { .. }`: a trip count known only at run time, which the macro
+    /// checkpoints.
+    pub(super) fn steps_loop(&mut self, out: &mut Vec<Stmt>) {
+        if self.loops >= 3 || self.trips * MAX_STEPS > MAX_TRIPS {
+            return self.assign_real(out);
         }
+        self.read("steps");
+        let var = ["i", "j", "k", "l"][self.loops].to_string();
+        let stmts = self.rng.between(1, 4);
+        let body = self.in_loop(&var, 0, Some(MAX_STEPS - 1), MAX_STEPS, stmts);
+        let hi = Int::Var("steps".into());
+        let range = Range { lo: Int::Lit(0), hi, inclusive: false, rev: self.rng.chance(20) };
+        out.push(Stmt::For(var, range, body));
     }
 
     /// `for i in 0..data.len() { acc += ...; }`: a reduction, which is all the macro accepts
@@ -188,8 +175,7 @@ impl Gen {
         hi: Option<usize>,
         trips: usize,
     ) {
-        let mut accs: Vec<String> =
-            self.targets(false, false).into_iter().map(|(n, ..)| n).collect();
+        let mut accs: Vec<String> = self.targets(false).into_iter().map(|(n, ..)| n).collect();
         if accs.is_empty() || self.rng.chance(50) {
             let acc = self.fresh("s");
             out.push(Stmt::Let(acc.clone(), Some(vec![]), Expr::Lit(0.0)));

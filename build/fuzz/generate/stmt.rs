@@ -5,23 +5,17 @@
 use super::super::ast::{Assign, Expr, Int, IntOp, Op, Output, Place, Size, Stmt};
 use super::int::size_int;
 use super::loops::MAX_TRIPS;
-use super::tree::{
-    ambiguous, bin, distinct, drop_unread_int, drop_unused_let, not_assign_op, not_misrefactored,
-};
+use super::tree::{ambiguous, bin, distinct, drop_unread_int, not_assign_op, not_misrefactored};
 use super::{Gen, Kind};
 
 impl Gen {
     /// The assignable variables in scope of the given sort (scalars or arrays) that may be
     /// written here, with their kind and whether they are declared outside the innermost scope.
-    /// Frozen variables may only be added to (`linear`).
-    pub(super) fn targets(&self, arrays: bool, linear: bool) -> Vec<(String, Kind, bool)> {
+    pub(super) fn targets(&self, arrays: bool) -> Vec<(String, Kind, bool)> {
         let inner = self.scopes.len() - 1;
         let mut out = Vec::new();
         for (depth, scope) in self.scopes.iter().enumerate() {
-            let frozen = |v: &&super::Var| {
-                self.frozen.iter().any(|(f, at)| *f == v.name && (!linear || *at != self.loops))
-            };
-            for v in scope.iter().filter(|v| v.assignable).filter(|v| !frozen(v)) {
+            for v in scope.iter().filter(|v| v.assignable) {
                 let fits = match (&v.kind, &self.reduction) {
                     (Kind::Real, Some(accs)) => accs.contains(&v.name),
                     (_, Some(_)) => false,
@@ -62,19 +56,9 @@ impl Gen {
             if !v.pending || v.kind == Kind::Data || v.int_let {
                 continue;
             }
-            // A constant the program never used is dropped: added to a variable, it would be a
-            // folded zero, leaving a branch's value unchanged (macro bug 5).
-            if self.dodge && !v.active && self.drop_let(out, &v.name) {
-                continue;
-            }
-            let mut term = self.consume(&v.name, &v.kind);
-            if self.dodge && !v.active {
-                // The macro folds a constant, and adding zero would leave a branch's value
-                // unchanged (macro bug 5).
-                term = bin(Op::Add, term, self.active_leaf());
-            }
+            let term = self.consume(&v.name, &v.kind);
             let outer: Vec<String> = self
-                .targets(false, true)
+                .targets(false)
                 .into_iter()
                 .filter(|(_, _, outside)| *outside)
                 .map(|(n, ..)| n)
@@ -94,18 +78,6 @@ impl Gen {
         self.scopes.pop();
     }
 
-    /// Drops `let name` from `out` if nothing else uses it; the variables its value read are then
-    /// unread again. Whether it did.
-    fn drop_let(&mut self, out: &mut Vec<Stmt>, name: &str) -> bool {
-        let Some(read) = drop_unused_let(out, name) else { return false };
-        for r in read {
-            if let Some(v) = self.var_mut(&r) {
-                v.pending = true;
-            }
-        }
-        true
-    }
-
     /// The body: a first accumulator, then statements while the budget lasts.
     pub(super) fn body(&mut self, out: &mut Vec<Stmt>, output: Output) {
         let first = self.fresh("s");
@@ -123,7 +95,9 @@ impl Gen {
             out.push(Stmt::Let(y.clone(), Some(dims.clone()), Expr::Zeros(dims.clone())));
             self.declare(&y, Kind::Array(dims), true);
         }
-        if self.rng.chance(70) {
+        if self.has_steps() {
+            self.steps_loop(out);
+        } else if self.rng.chance(70) {
             self.for_loop(out);
         }
         while self.budget > 0 {
@@ -144,6 +118,7 @@ impl Gen {
         let can_loop = self.loops < 3 && self.trips * 2 <= MAX_TRIPS && self.budget > 1;
         let can_if = self.branches < 2 && !first_in_branch && self.budget > 1;
         let has_data = self.visible().any(|v| v.kind == Kind::Data);
+        let steps = self.has_steps();
         let w = [
             14,
             if self.loops < 2 { 6 } else { 2 },
@@ -153,6 +128,7 @@ impl Gen {
             if can_loop { 10 } else { 0 },
             if can_if { 8 } else { 0 },
             if has_data && can_loop { 4 } else { 0 },
+            if steps && can_loop { 5 } else { 0 },
         ];
         match self.rng.weighted(&w) {
             0 => self.let_real(out),
@@ -162,24 +138,19 @@ impl Gen {
             4 => self.assign_elem(out),
             5 => self.for_loop(out),
             6 => self.if_stmt(out),
-            _ => self.data_loop(out),
+            7 => self.data_loop(out),
+            _ => self.steps_loop(out),
         }
+    }
+
+    /// Whether the program takes a `steps: usize` trip count.
+    pub(super) fn has_steps(&self) -> bool {
+        self.visible().any(|v| v.param && v.name == "steps")
     }
 
     pub(super) fn let_real(&mut self, out: &mut Vec<Stmt>) {
         let name = self.fresh("s");
-        let mut init = if self.rng.chance(15) { Expr::Lit(0.0) } else { self.expr(2) };
-        if self.dodge && !self.is_active(&init) {
-            init = match init {
-                Expr::Lit(_) => self.active_leaf(),
-                e => bin(Op::Add, e, self.active_leaf()),
-            };
-        }
-        if self.loops > 0 {
-            // Macro bug 9 of `tests/fuzz_found.rs`: in a loop, a value equal to another (a
-            // copy), or with an equal tangent (`0.5 + s`).
-            init = self.unique(init);
-        }
+        let init = if self.rng.chance(15) { Expr::Lit(0.0) } else { self.expr(2) };
         let ty = ambiguous(&init).then(Vec::new);
         let assignable = self.rng.chance(60);
         self.declare(&name, Kind::Real, assignable);
@@ -191,7 +162,6 @@ impl Gen {
         let arrays: Vec<(String, Vec<Size>)> = self
             .visible()
             .filter(|v| !v.by_ref && self.readable(&v.name))
-            .filter(|v| !(self.dodge && !v.param && !v.active))
             .filter_map(|v| match &v.kind {
                 Kind::Array(d) => Some((v.name.clone(), d.clone())),
                 _ => None,
@@ -210,11 +180,7 @@ impl Gen {
             }
             2 => {
                 let n = self.rng.between(2, 4);
-                let mut xs: Vec<Expr> = (0..n).map(|_| self.expr(1)).collect();
-                if self.loops > 0 {
-                    // Macro bug 9, as for scalars.
-                    xs = xs.into_iter().map(|x| self.unique(x)).collect();
-                }
+                let xs: Vec<Expr> = (0..n).map(|_| self.expr(1)).collect();
                 (Expr::Array(xs), vec![Size { n, name: None }])
             }
             _ if arrays.is_empty() => return self.let_real(out),
@@ -224,10 +190,6 @@ impl Gen {
                     self.read(&a);
                     let i = self.index(&d[0]);
                     (Expr::Elem(a, vec![i]), d[1..].to_vec())
-                } else if self.dodge && self.loops > 0 {
-                    // Macro bugs 7 and 9 of `tests/fuzz_found.rs`: a copy of a whole array
-                    // made in a loop (a row of a matrix is fine).
-                    return self.let_real(out);
                 } else {
                     self.read(&a);
                     (Expr::Var(a), d)
@@ -307,9 +269,8 @@ impl Gen {
             }
             5 => {
                 let c = self.cond(0);
-                let then = bin(Op::Mul, var.clone(), Expr::Lit(0.5));
-                let els = self.squash(bin(Op::Add, var, e));
-                let (mut then, mut els) = (self.unique(then), self.unique(els));
+                let mut then = bin(Op::Mul, var.clone(), Expr::Lit(0.5));
+                let mut els = self.squash(bin(Op::Add, var, e));
                 distinct(&mut [&mut then, &mut els]);
                 let block = |tail| super::super::ast::Block { stmts: vec![], tail };
                 Expr::If(vec![(c, block(then))], Box::new(block(els)))
@@ -322,7 +283,7 @@ impl Gen {
     }
 
     pub(super) fn assign_real(&mut self, out: &mut Vec<Stmt>) {
-        let targets = self.targets(false, false);
+        let targets = self.targets(false);
         if targets.is_empty() {
             return self.let_real(out);
         }
@@ -345,7 +306,7 @@ impl Gen {
     }
 
     pub(super) fn assign_elem(&mut self, out: &mut Vec<Stmt>) {
-        let targets = self.targets(true, false);
+        let targets = self.targets(true);
         if targets.is_empty() {
             return self.let_array(out);
         }
@@ -358,12 +319,6 @@ impl Gen {
             2 => (Assign::Sub, self.expr(1)),
             3 => (Assign::Mul, self.factor()),
             _ => (Assign::Div, self.positive(1)),
-        };
-        // Macro bug 1: an element set to a constant is folded into one, without its type.
-        let rhs = if self.dodge && op == Assign::Set && !self.is_active(&rhs) {
-            bin(Op::Add, rhs, self.active_leaf())
-        } else {
-            rhs
         };
         let target = Expr::Elem(t.clone(), ix.clone());
         let rhs = not_misrefactored(op, &target, rhs);
@@ -378,19 +333,9 @@ impl Gen {
         for v in self.visible().filter(|v| v.int_let) {
             drop_unread_int(out, &v.name);
         }
-        let names: Vec<String> = self.visible().map(|v| v.name.clone()).collect();
-        let mut dropped = Vec::new();
-        for name in names.iter().rev() {
-            let Some(v) = self.var_mut(name).map(|v| v.clone()) else { continue };
-            let unused = v.pending && !v.param && !v.active && v.kind != Kind::Data;
-            if self.dodge && unused && self.drop_let(out, name) {
-                dropped.push(name.clone());
-            }
-        }
         let pending: Vec<(String, Kind)> = self
             .visible()
             .filter(|v| v.pending && v.kind != Kind::Data && !v.int_let)
-            .filter(|v| !dropped.contains(&v.name))
             .map(|v| (v.name.clone(), v.kind.clone()))
             .collect();
         let terms: Vec<Expr> = pending.iter().map(|(n, k)| self.consume(n, k)).collect();

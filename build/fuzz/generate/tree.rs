@@ -1,8 +1,8 @@
 //! Queries and small rewrites of generated trees: which variables an expression reads, whether
 //! its type is known, whether two expressions are the same, and the changes that keep clippy
-//! quiet or dodge a macro bug.
+//! quiet.
 
-use super::super::ast::{Assign, Block, Cond, Expr, Op, Place, Stmt};
+use super::super::ast::{Assign, Block, Cond, Expr, Op, Stmt};
 use super::super::print::reads_int_stmt;
 
 /// `l op r`.
@@ -15,26 +15,13 @@ pub(super) fn bin(op: Op, l: Expr, r: Expr) -> Expr {
 pub(super) fn ambiguous(e: &Expr) -> bool {
     match e {
         Expr::Lit(_) => true,
-        Expr::Neg(x) | Expr::Powi(x, _) => ambiguous(x),
+        Expr::Neg(x) | Expr::Powi(x, _) | Expr::Ref(x) => ambiguous(x),
         Expr::Bin(_, l, r) => ambiguous(l) && ambiguous(r),
         Expr::Method { recv, ufcs, .. } => !ufcs && ambiguous(recv),
         Expr::If(arms, els) => arms.iter().all(|(_, b)| ambiguous(&b.tail)) && ambiguous(&els.tail),
         Expr::Array(xs) | Expr::Tuple(xs) => xs.iter().all(ambiguous),
         Expr::Zeros(_) => true,
-        Expr::Var(_) | Expr::Elem(..) | Expr::Data(..) | Expr::Cast(_) => false,
-    }
-}
-
-/// Whether `e` contains `i as f64`.
-pub(super) fn has_cast(e: &Expr) -> bool {
-    match e {
-        Expr::Cast(_) => true,
-        Expr::Lit(_) | Expr::Var(_) | Expr::Elem(..) | Expr::Data(..) | Expr::Zeros(_) => false,
-        Expr::Neg(x) | Expr::Powi(x, _) => has_cast(x),
-        Expr::Bin(_, l, r) => has_cast(l) || has_cast(r),
-        Expr::Method { recv, args, .. } => has_cast(recv) || args.iter().any(has_cast),
-        Expr::If(..) => true,
-        Expr::Array(xs) | Expr::Tuple(xs) => xs.iter().any(has_cast),
+        Expr::Var(_) | Expr::Elem(..) | Expr::Data(..) | Expr::Cast(_) | Expr::Call(..) => false,
     }
 }
 
@@ -50,32 +37,12 @@ pub(super) fn same(a: &Expr, b: &Expr) -> bool {
     }
 }
 
-/// The variables a statement reads or writes.
-pub(super) fn stmt_names(s: &Stmt, out: &mut Vec<String>) {
-    match s {
-        Stmt::Let(_, _, e) => names(e, out),
-        Stmt::LetInt(..) => {}
-        Stmt::Assign(Place::Var(v) | Place::Elem(v, _), _, e) => {
-            out.push(v.clone());
-            names(e, out);
-        }
-        Stmt::For(_, _, body) => body.iter().for_each(|s| stmt_names(s, out)),
-        Stmt::If(arms, els) => {
-            for (c, b) in arms {
-                cond_names(c, out);
-                b.iter().for_each(|s| stmt_names(s, out));
-            }
-            els.iter().flatten().for_each(|s| stmt_names(s, out));
-        }
-    }
-}
-
 /// The variables `e` reads, conditions included.
 pub(super) fn names(e: &Expr, out: &mut Vec<String>) {
     match e {
         Expr::Var(n) | Expr::Elem(n, _) => out.push(n.clone()),
         Expr::Lit(_) | Expr::Data(..) | Expr::Cast(_) | Expr::Zeros(_) => {}
-        Expr::Neg(x) | Expr::Powi(x, _) => names(x, out),
+        Expr::Neg(x) | Expr::Powi(x, _) | Expr::Ref(x) => names(x, out),
         Expr::Bin(_, l, r) => {
             names(l, out);
             names(r, out);
@@ -91,7 +58,9 @@ pub(super) fn names(e: &Expr, out: &mut Vec<String>) {
             }
             block_names(els, out);
         }
-        Expr::Array(xs) | Expr::Tuple(xs) => xs.iter().for_each(|x| names(x, out)),
+        Expr::Array(xs) | Expr::Tuple(xs) | Expr::Call(_, xs) => {
+            xs.iter().for_each(|x| names(x, out))
+        }
     }
 }
 
@@ -119,13 +88,6 @@ pub(super) fn cond_names(c: &Cond, out: &mut Vec<String>) {
     }
 }
 
-/// `e` times `1 + k/4096`: for distinct `k`, values computed nowhere else (no literal of the
-/// generator is such a factor). A region (branch or loop) that yields a value computed elsewhere
-/// too breaks the macro's forward transform (macro bug 5 of `tests/fuzz_found.rs`).
-pub(super) fn scaled(k: u32, e: Expr) -> Expr {
-    bin(Op::Mul, Expr::Lit(1.0 + f64::from(k) / 4096.0), e)
-}
-
 /// The values of the branches of an `if`, made distinct (clippy flags branches with the same
 /// body), by scaling a repeated one.
 pub(super) fn distinct(tails: &mut [&mut Expr]) {
@@ -137,15 +99,18 @@ pub(super) fn distinct(tails: &mut [&mut Expr]) {
     }
 }
 
-/// `rhs` for `target = rhs`, changed when clippy would read it as `target op= e`.
+/// `rhs` for `target = rhs`, changed when clippy would read it as `target op= e` or as a
+/// self-assignment.
 pub(super) fn not_assign_op(target: &Expr, rhs: Expr) -> Expr {
+    if rhs == *target {
+        return bin(Op::Add, bin(Op::Mul, Expr::Lit(0.5), rhs), Expr::Lit(0.25));
+    }
     let manual = match &rhs {
         Expr::Bin(Op::Add | Op::Mul, l, r) => **l == *target || **r == *target,
         Expr::Bin(_, l, _) => **l == *target,
-        // A self-assignment.
-        e => e == target,
+        _ => false,
     };
-    if manual { Expr::Bin(Op::Mul, Box::new(Expr::Lit(0.5)), Box::new(rhs)) } else { rhs }
+    if manual { bin(Op::Mul, Expr::Lit(0.5), rhs) } else { rhs }
 }
 
 /// `rhs` for `target op= rhs`, changed when clippy would read it as a misrefactored
@@ -161,48 +126,6 @@ pub(super) fn not_misrefactored(op: Assign, target: &Expr, rhs: Expr) -> Expr {
         _ => false,
     };
     if suspicious { bin(Op::Mul, Expr::Lit(0.5), rhs) } else { rhs }
-}
-
-/// Makes each value that a loop body assigns to a variable declared outside it (the values the
-/// loop carries) one computed nowhere else (see `scaled`; `wraps` counts the factors used).
-pub(super) fn carried_fresh(body: &mut [Stmt], wraps: &mut u32) {
-    let locals: Vec<String> = body
-        .iter()
-        .filter_map(|s| match s {
-            Stmt::Let(n, ..) => Some(n.clone()),
-            _ => None,
-        })
-        .collect();
-    for st in body.iter_mut() {
-        if let Stmt::Assign(Place::Var(v), op, rhs) = st
-            && !locals.contains(v)
-        {
-            *wraps += 1;
-            let mut new = scaled(*wraps, rhs.clone());
-            if *op == Assign::Set {
-                new = not_assign_op(&Expr::Var(v.clone()), new);
-            }
-            *rhs = new;
-        }
-    }
-}
-
-/// Removes `let name = ..;` if nothing else in `block` reads or writes `name`; the variables
-/// its value read, if it did (they may be unread now).
-pub(super) fn drop_unused_let(block: &mut Vec<Stmt>, name: &str) -> Option<Vec<String>> {
-    let is_let = |s: &Stmt| matches!(s, Stmt::Let(n, ..) if n == name);
-    let used = block.iter().filter(|s| !is_let(s)).any(|s| {
-        let mut names = Vec::new();
-        stmt_names(s, &mut names);
-        names.iter().any(|n| n == name)
-    });
-    if used {
-        return None;
-    }
-    let mut read = Vec::new();
-    block.iter().filter(|s| is_let(s)).for_each(|s| stmt_names(s, &mut read));
-    block.retain(|s| !is_let(s));
-    Some(read)
 }
 
 /// Removes `let name = ..;` (an integer) from `block` if nothing in it reads `name`.
