@@ -4,6 +4,8 @@
 // Macro bug 15: a loop's state copied from an array of literals (`let mut y1 = y;` with
 // `let y = [0.0; 3];` in the generated code) and a method called on one of its elements: the
 // copy had no type either.
+// Macro bug 18: the same for the state of a loop a checkpoint's closures recompute, started from
+// an array of literals in the other closure's body.
 use autodiff_runtime::grad;
 
 #[grad(jvp, hvp)]
@@ -23,6 +25,23 @@ fn method_on_loop_state(a: f64, steps: usize) -> f64 {
     s
 }
 
+#[grad(jvp, hvp, checkpoint)]
+fn method_on_checkpointed_state(x: [f64; 2]) -> f64 {
+    let mut s = x[0];
+    for i in 0..2 {
+        if x[i] > s {
+            let mut y: [f64; 3] = [0.0; 3];
+            for _ in 0..2 {
+                s += y[0].powi(2);
+                y[0] *= 1.5;
+                s *= x[1];
+            }
+            s += y[0];
+        }
+    }
+    s
+}
+
 fn main() {
     assert_eq!(powi_of_literals_grad(2.0), (2.0, 1.0));
     assert_eq!(powi_of_literals_hvp(2.0, 1.0), (2.0, 1.0, 0.0));
@@ -32,4 +51,7 @@ fn main() {
     assert_eq!((y, d), (method_on_loop_state(2.0, 3), 1.0 + t));
     assert_eq!(method_on_loop_state_jvp(2.0, 3, 1.0).1, 1.0 + t);
     assert_eq!(method_on_loop_state_hvp(2.0, 3, 1.0).2, 0.0);
+    // Only the second iteration takes the branch: `s = a b²`.
+    let (a, b) = (0.5, 2.0);
+    assert_eq!(method_on_checkpointed_state_grad([a, b]), (a * b * b, [b * b, 2.0 * a * b]));
 }

@@ -700,6 +700,7 @@ fn located_at(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
 fn receivers(block: &Block, defs: &HashMap<Var, &Stmt>) -> HashSet<Var> {
     /// What each region's variables start as or end as: a loop's carried value (inside and
     /// after) its initial value and what the body yields, a branch's result what each side
+    /// yields, a checkpoint's state (in both closures) its initial value and what a step
     /// yields. A literal array copied into a loop's state types that state.
     fn flows(block: &Block, out: &mut HashMap<Var, Vec<Operand>>) {
         for s in block {
@@ -723,6 +724,15 @@ fn receivers(block: &Block, defs: &HashMap<Var, &Stmt>) -> HashSet<Var> {
                     flows(&b.otherwise, out);
                 }
                 Stmt::Checkpoint(c) => {
+                    for (k, init) in c.state.iter().enumerate() {
+                        for params in [&c.step_params, &c.back_params] {
+                            if let Some(p) = params.get(k) {
+                                let from = out.entry(*p).or_default();
+                                from.push(*init);
+                                from.extend(c.step_yields.get(k));
+                            }
+                        }
+                    }
                     flows(&c.step, out);
                     flows(&c.back, out);
                 }
