@@ -279,3 +279,51 @@ fn bug17_a_checkpointed_sweep_that_recomputes_an_inner_reduction() {
     let hvp = inner_reduction_stored_hvp(a, m, da, dm);
     assert_eq!(inner_reduction_checkpointed_hvp(a, m, da, dm), hvp);
 }
+
+/// Macro bug 19: with bug 17's fix, a stored sweep that only accumulates runs forwards, but a
+/// checkpointed one ran backwards through `revolve`, so the gradient differed in the last bits.
+/// A checkpointed loop whose sweep only accumulates now needs no snapshots: one loop runs the
+/// sweep of each iteration from its state, then steps to the next state, in the loop's order.
+#[grad(jvp, hvp)]
+pub fn accumulating_sweep_stored(q: &[f64; 1], a: f64) -> f64 {
+    let mut s = a;
+    let mut y: [f64; 2] = [0.0; 2];
+    for i in 1..=2 {
+        y[i % 2] = i as f64;
+        y[(i + 1) % 2] = y[1].asinh().min(0.3);
+        for _ in 0..=i {
+            s -= y[(i + 1) % 2];
+            s += (y[(i + 1) % 2] + (i as f64)) * (q[0] * q[0]).ln_1p();
+            s += q[0];
+        }
+    }
+    s = s.hypot(2.5);
+    (s.sin() * s.sin()).ln_1p()
+}
+
+/// The same, checkpointed.
+#[grad(jvp, hvp, checkpoint)]
+pub fn accumulating_sweep_checkpointed(q: &[f64; 1], a: f64) -> f64 {
+    let mut s = a;
+    let mut y: [f64; 2] = [0.0; 2];
+    for i in 1..=2 {
+        y[i % 2] = i as f64;
+        y[(i + 1) % 2] = y[1].asinh().min(0.3);
+        for _ in 0..=i {
+            s -= y[(i + 1) % 2];
+            s += (y[(i + 1) % 2] + (i as f64)) * (q[0] * q[0]).ln_1p();
+            s += q[0];
+        }
+    }
+    s = s.hypot(2.5);
+    (s.sin() * s.sin()).ln_1p()
+}
+
+#[test]
+fn bug19_a_checkpointed_sweep_that_only_accumulates() {
+    let (q, a) = ([-1.1061019934473428], -1.273947503503102);
+    let stored = accumulating_sweep_stored_grad(&q, a);
+    assert_eq!(accumulating_sweep_checkpointed_grad(&q, a), stored);
+    let stored = accumulating_sweep_stored_hvp(&q, a, &[0.3], -0.7);
+    assert_eq!(accumulating_sweep_checkpointed_hvp(&q, a, &[0.3], -0.7), stored);
+}

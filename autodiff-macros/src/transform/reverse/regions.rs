@@ -2,9 +2,11 @@
 
 use super::Rev;
 use super::adjoint::Adj;
+use std::collections::HashMap;
+
 use crate::ir::{
     Block, Branch, Carry, Checkpoint, Int, Loop, Name, Operand, Prim, Range, Stmt, Suffix, Ty, Var,
-    free_vars,
+    free_vars, substitute, substitute_operand,
 };
 use crate::transform::additive::additive;
 
@@ -195,6 +197,38 @@ impl Rev<'_> {
         let (sweep, kept) = self.iteration(l, seeds, sweep, adj);
         let back = self.b.end();
         let outs = self.fresh_like(&sweep.carried);
+        let accumulates = Loop {
+            index: l.index,
+            range: l.range.clone(),
+            carried: sweep.carried.clone(),
+            body: back.clone(),
+            yields: sweep.yields.clone(),
+            outs: outs.clone(),
+        };
+        if (0..accumulates.carried.len()).all(|k| additive(&accumulates, k)) {
+            // A sweep that only accumulates needs the states in no particular order: one loop
+            // in the loop's own order runs the sweep of each iteration from its state, then
+            // steps to the next state. Nothing is stored or recomputed twice, and the sums are
+            // rounded in the order of the stored sweep's (see `rev_loop`), to the bit.
+            let map: HashMap<Var, Operand> =
+                step_params.iter().zip(&back_params).map(|(s, b)| (*s, Operand::Var(*b))).collect();
+            let mut carried: Vec<Carry> = back_params
+                .iter()
+                .zip(&state)
+                .map(|(p, i)| Carry { param: *p, init: *i })
+                .collect();
+            let state_outs = self.fresh_like(&carried);
+            carried.extend(accumulates.carried);
+            let mut body = back;
+            body.extend(substitute(&step, &map));
+            let mut yields: Vec<Operand> =
+                step_yields.iter().map(|y| substitute_operand(*y, &map)).collect();
+            yields.extend(accumulates.yields);
+            let mut all_outs = state_outs;
+            all_outs.extend(outs.iter().copied());
+            self.b.emit_loop(Loop { carried, body, yields, outs: all_outs, ..accumulates });
+            return (kept, outs);
+        }
         self.b.emit(Stmt::Checkpoint(Box::new(Checkpoint {
             index: l.index,
             range: l.range.clone(),
