@@ -327,3 +327,43 @@ fn bug19_a_checkpointed_sweep_that_only_accumulates() {
     let stored = accumulating_sweep_stored_hvp(&q, a, &[0.3], -0.7);
     assert_eq!(accumulating_sweep_checkpointed_hvp(&q, a, &[0.3], -0.7), stored);
 }
+
+/// Macro bug 20: as bug 19, for an outer loop whose sweep only accumulates but holds an inner
+/// loop that is itself checkpointed (`checkpoint(s = 1)` checkpoints every loop): the inner
+/// checkpointed sweep passes the outer accumulators through, which was not recognised as
+/// accumulating, so the outer sweep ran backwards through `revolve` while the stored one ran
+/// forwards. Additivity now follows an adjoint through a checkpointed sweep as through a loop.
+#[grad(jvp, hvp)]
+pub fn inner_chain_stored(m: [f64; 3], a: f64) -> f64 {
+    let mut s = a;
+    for i in 0..6 {
+        let mut t = m[i % 3] * (i as f64);
+        for j in 0..8 {
+            t = t.hypot(t + m[j % 3]);
+        }
+        s += t;
+    }
+    s
+}
+
+/// The same, checkpointed.
+#[grad(jvp, hvp, checkpoint(s = 1))]
+pub fn inner_chain_checkpointed(m: [f64; 3], a: f64) -> f64 {
+    let mut s = a;
+    for i in 0..6 {
+        let mut t = m[i % 3] * (i as f64);
+        for j in 0..8 {
+            t = t.hypot(t + m[j % 3]);
+        }
+        s += t;
+    }
+    s
+}
+
+#[test]
+fn bug20_a_checkpointed_sweep_inside_one_that_only_accumulates() {
+    let (m, a) = ([-0.14, 1.03, -0.07], 1.27);
+    assert_eq!(inner_chain_checkpointed_grad(m, a), inner_chain_stored_grad(m, a));
+    let v = [0.3, -0.2, 0.5];
+    assert_eq!(inner_chain_checkpointed_hvp(m, a, v, 1.0), inner_chain_stored_hvp(m, a, v, 1.0));
+}

@@ -1,5 +1,6 @@
 //! Additive carried values: a loop's carried value that each iteration only adds to (`s += e`,
-//! `s -= e`, `y[i] += e`, through branches and inner loops too), where nothing else reads it.
+//! `s -= e`, `y[i] += e`, through branches, inner loops and checkpointed sweeps too), where
+//! nothing else reads it.
 //!
 //! Its adjoint is the same in every iteration (∂s'/∂s = 1), so the reverse sweep needs no carried
 //! adjoint for it, the iterations of the sweep can run in any order, and none of them needs the
@@ -49,6 +50,17 @@ fn chain(block: &Block, from: Var, to: Operand, to_uses: usize) -> bool {
             Stmt::For(inner) => {
                 match inner.carried.iter().position(|c| c.init == Operand::Var(current)) {
                     Some(j) if additive(inner, j) && here == 1 => inner.outs[j],
+                    _ => return false,
+                }
+            }
+            // A checkpointed sweep carrying it as an adjoint that each iteration only adds to.
+            Stmt::Checkpoint(c) => {
+                match c.adjoint.iter().position(|a| a.init == Operand::Var(current)) {
+                    Some(j)
+                        if here == 1 && chain(&c.back, c.adjoint[j].param, c.back_yields[j], 0) =>
+                    {
+                        c.outs[j]
+                    }
                     _ => return false,
                 }
             }
