@@ -161,9 +161,11 @@ fn checkpointed(
 }
 
 /// Central differences of `f` (with `m` outputs) along each input at `x`, with steps `h` and
-/// `h / 2` combined (Richardson), or `None` when the two steps disagree (a kink, or rounding).
+/// `h / 2` combined (Richardson), or `None` when the two steps disagree (a kink, or rounding) or
+/// when the rounding of `f` itself could reach the tolerance (large values, small slopes).
 fn central(f: &dyn Fn(&[f64]) -> Vec<f64>, x: &[f64], m: usize) -> Option<Vec<Vec<f64>>> {
     let mut cols = Vec::new();
+    let size = scale(&f(x));
     for k in 0..x.len() {
         let h = f64::EPSILON.cbrt() * x[k].abs().max(1.0);
         let diff = |h: f64| {
@@ -177,7 +179,10 @@ fn central(f: &dyn Fn(&[f64]) -> Vec<f64>, x: &[f64], m: usize) -> Option<Vec<Ve
         let s = scale(&d1).max(scale(&d2));
         // NaN counts as disagreeing.
         let agree = |(a, b): (&f64, &f64)| (a - b).abs() <= FD * s;
-        if !d1.iter().zip(&d2).all(agree) {
+        // What rounding `f` to its last bit makes of the difference with the smaller step, after
+        // Richardson's combination.
+        let noise = 16.0 * f64::EPSILON * size / h;
+        if !d1.iter().zip(&d2).all(agree) || noise > 0.1 * FD * s {
             return None;
         }
         cols.push(d1.iter().zip(&d2).map(|(a, b)| (4.0 * b - a) / 3.0).collect());
