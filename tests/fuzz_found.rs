@@ -367,3 +367,24 @@ fn bug20_a_checkpointed_sweep_inside_one_that_only_accumulates() {
     let v = [0.3, -0.2, 0.5];
     assert_eq!(inner_chain_checkpointed_hvp(m, a, v, 1.0), inner_chain_stored_hvp(m, a, v, 1.0));
 }
+
+/// Macro bug 21: clippy's `unused_unit` on a checkpoint whose state is empty (here the sweep
+/// needs no state: `s.max(2.0 + s)` is `2.0 + s` whatever `s` is): the step closure was written
+/// `|_, ()| { () }`. A closure with no state to give back now ends without `()`.
+#[grad(jvp, hvp)]
+pub fn checkpoint_without_state(steps: usize, a: f64, x: [f64; 2]) -> f64 {
+    let mut s = a;
+    for i in 0..steps {
+        s = s.max(2.0 + s);
+        let y = [x[1].min(i as f64), a];
+        s += y[i % 2];
+    }
+    s
+}
+
+#[test]
+fn bug21_a_checkpoint_without_state_is_lint_free() {
+    let (y, (da, dx)) = checkpoint_without_state_grad(3, 0.5, [0.25, 1.5]);
+    assert_eq!(y, checkpoint_without_state(3, 0.5, [0.25, 1.5]));
+    assert_eq!((da, dx), (2.0, [0.0, 1.0]));
+}

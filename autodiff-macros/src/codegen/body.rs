@@ -501,7 +501,11 @@ impl<'a> Renderer<'a> {
                     .collect(),
             )
         };
-        let values = |ops: &[Operand]| tuple(ops.iter().map(|o| self.operand(*o).tokens).collect());
+        // No state: the closure's block gives `()` with no trailing `()` (clippy's `unused_unit`).
+        let values = |ops: &[Operand]| match ops.is_empty() {
+            true => TokenStream::new(),
+            false => tuple(ops.iter().map(|o| self.operand(*o).tokens).collect()),
+        };
         let r = &c.range;
         let (lo, hi) = (self.int(&r.lo), self.int(&r.hi));
         let end = if r.inclusive { quote!(#hi + 1) } else { hi.clone() };
