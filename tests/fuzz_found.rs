@@ -233,7 +233,7 @@ fn bug12_13_a_constant_parameter_passed_to_a_call() {
 }
 
 #[test]
-fn bug14_15_18_methods_on_values_rust_cannot_type() {
+fn bug14_15_18_22_methods_on_values_rust_cannot_type() {
     compiles("untyped_receivers");
 }
 

@@ -705,10 +705,15 @@ fn receivers(block: &Block, defs: &HashMap<Var, &Stmt>) -> HashSet<Var> {
     /// What each region's variables start as or end as: a loop's carried value (inside and
     /// after) its initial value and what the body yields, a branch's result what each side
     /// yields, a checkpoint's state (in both closures) its initial value and what a step
-    /// yields. A literal array copied into a loop's state types that state.
+    /// yields, an array after a store the array before. A literal array copied into a loop's
+    /// state types that state.
     fn flows(block: &Block, out: &mut HashMap<Var, Vec<Operand>>) {
         for s in block {
             match s {
+                // An element written: the array after it has the array's type.
+                Stmt::Store { out: after, array, .. } => {
+                    out.entry(*after).or_default().push(Operand::Var(*array));
+                }
                 Stmt::For(l) => {
                     for (k, c) in l.carried.iter().enumerate() {
                         out.entry(c.param).or_default().push(c.init);
