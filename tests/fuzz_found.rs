@@ -388,3 +388,21 @@ fn bug21_a_checkpoint_without_state_is_lint_free() {
     assert_eq!(y, checkpoint_without_state(3, 0.5, [0.25, 1.5]));
     assert_eq!((da, dx), (2.0, [0.0, 1.0]));
 }
+
+/// Macro bug 23: clippy's `neg_multiply` on `-1.0 * x`, where the user wrote `(2.0 - 3.0) * x`
+/// and the literals were folded (bug 8 had shown it with `(0.25 - 1.25) * x`). Now written `-x`.
+#[grad(jvp, hvp)]
+pub fn folded_minus_one(a: f64) -> f64 {
+    let s = a * 0.5;
+    (2.0 - 3.0) * (0.75 * s.tanh()).atanh() + s
+}
+
+#[test]
+fn bug23_a_product_with_minus_one_is_lint_free() {
+    let a = 0.3_f64;
+    let t = 0.75 * (0.5 * a).tanh();
+    let d = 0.5 - 0.75 * 0.5 * (1.0 - (0.5 * a).tanh().powi(2)) / (1.0 - t * t);
+    let (y, g) = folded_minus_one_grad(a);
+    assert_eq!(y, folded_minus_one(a));
+    assert!((g - d).abs() < 1e-15, "{g} {d}");
+}

@@ -149,6 +149,10 @@ impl Renderer<'_> {
             }
             Prim::Add => self.binary(quote!(+), Prec::Sum, args[0], args[1]),
             Prim::Sub => self.binary(quote!(-), Prec::Sum, args[0], args[1]),
+            // `-1.0 * x` (from folded literals, `(2.0 - 3.0) * x`) is `-x`, the same value
+            // (clippy's `neg_multiply`).
+            Prim::Mul if args[0].lit() == Some(-1.0) => self.op(Prim::Neg, &args[1..]),
+            Prim::Mul if args[1].lit() == Some(-1.0) => self.op(Prim::Neg, &args[..1]),
             Prim::Mul => self.binary(quote!(*), Prec::Product, args[0], args[1]),
             Prim::Div => self.binary(quote!(/), Prec::Product, args[0], args[1]),
             Prim::Select(cmp) => self.select(cmp, args),
