@@ -406,3 +406,29 @@ fn bug23_a_product_with_minus_one_is_lint_free() {
     assert_eq!(y, folded_minus_one(a));
     assert!((g - d).abs() < 1e-15, "{g} {d}");
 }
+
+/// Macro bug 24: rustc's `unused_variables` on a loop index in the expansion: the adjoint of `s`
+/// is `-1 + 1 = 0`, so the sweep of the loop updating `s` only writes `x_bar[i] = x_bar[i]`
+/// (not written at all), and `for i in 0..2 {}` kept the name of its index. An index that the
+/// written loop does not read is `_`.
+#[grad(jvp, hvp)]
+#[allow(clippy::needless_range_loop)]
+pub fn cancelling_state(x: [f64; 2], data: &[f64]) -> f64 {
+    let mut s = 0.5;
+    let mut y: [f64; 1] = [0.0; 1];
+    y[0] += x[1];
+    for i in 0..2 {
+        s -= x[i] + (i as f64) * 0.25;
+    }
+    y[0] *= 1.25;
+    for i in 0..data.len() {
+        s += data[i] * (data[i] + x[i % 2]);
+    }
+    x[0] - s + s + y[0]
+}
+
+#[test]
+fn bug24_a_loop_whose_sweep_writes_nothing() {
+    let (y, g) = cancelling_state_grad([1.0, 2.0], &[0.5]);
+    assert_eq!((y, g), (cancelling_state([1.0, 2.0], &[0.5]), [1.0, 1.25]));
+}

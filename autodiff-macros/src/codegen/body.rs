@@ -375,10 +375,14 @@ impl<'a> Renderer<'a> {
         let body = self.block(&l.body);
         let pairs = l.carried.iter().zip(&l.yields).map(|(c, y)| (c.param, *y)).collect();
         let yields = self.assign(pairs);
-        let index = match reads_index(self.f, l) {
-            true => self.loops[l.index.0 as usize].to_token_stream(),
-            false => quote!(_),
-        };
+        // An index read only by statements that write nothing (`y[i] = y[i];` in place) is not
+        // read by the code either.
+        let id = &self.loops[l.index.0 as usize];
+        let index =
+            match reads_index(self.f, l) && body.iter().chain([&yields]).any(|t| mentions(t, id)) {
+                true => id.to_token_stream(),
+                false => quote!(_),
+            };
         let r = &l.range;
         let (lo, mut hi) = (self.int_bound(&r.lo), self.int_bound(&r.hi));
         // Literal bounds leave the index's type to its uses; a method called on it (`i.min(2)`)
@@ -831,6 +835,15 @@ fn collect_defs<'a>(block: &'a Block, defs: &mut HashMap<Var, &'a Stmt>) {
             _ => {}
         }
     }
+}
+
+/// Whether `tokens` name `id`.
+fn mentions(tokens: &TokenStream, id: &Ident) -> bool {
+    tokens.clone().into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => i == *id,
+        proc_macro2::TokenTree::Group(g) => mentions(&g.stream(), id),
+        _ => false,
+    })
 }
 
 /// Whether the body of `l` reads its index (otherwise the loop is written `for _ in …`).
