@@ -210,8 +210,8 @@ pub struct LoopInfo {
 pub enum Cond {
     /// A comparison of two `f64` operands.
     F64(Cmp, Operand, Operand),
-    /// A comparison of two integers.
-    Int(Cmp, Int, Int),
+    /// A comparison of two integers (boxed: an [`Int`] is large, and conditions are many).
+    Int(Cmp, Box<Int>, Box<Int>),
     /// A boolean variable.
     Var(Var),
     /// `!c`
