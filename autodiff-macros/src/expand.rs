@@ -12,8 +12,8 @@ use crate::ir::{Func, verify};
 use crate::lower::{self, Lowered, Output};
 use crate::symbol;
 use crate::transform::{
-    Options, Seed, dead_code, forward, fuse, grad_calls, hoist, join_branches, plan, reverse,
-    select_outputs, storage, total,
+    Options, Seed, dead_code, first_touch, forward, fuse, grad_calls, hoist, join_branches, plan,
+    reverse, select_outputs, storage, total,
 };
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
@@ -175,6 +175,7 @@ pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Deriv
     let seed = if vector { Seed::Inputs } else { Seed::One };
     let grad = checked(reverse(&with_partials, &plans, seed), "the reverse transform")?;
     let grad = checked(dead_code(&fuse(&grad)), "loop fusion")?;
+    let grad = checked(first_touch(&grad), "first-touch assignment")?;
     let grad = checked(join_branches(&grad), "branch joining")?;
     let grad = checked(hoist(&grad), "loop-invariant code motion")?;
     let jvp = match args.jvp || args.jacobian.is_some() {

@@ -18,7 +18,7 @@ mod verify;
 mod walk;
 
 pub use builder::Builder;
-pub use int::Int;
+pub use int::{Affine, Int};
 pub use prim::{Cmp, Prim};
 #[cfg(test)]
 pub use print::print;
@@ -480,6 +480,10 @@ pub struct Func {
     pub body: Block,
     /// The results, in order.
     pub outputs: Vec<Operand>,
+    /// The zero arrays that the reverse transform fills for adjoints (each defined by a
+    /// [`Stmt::Fill`]), to add contributions into: the sign of a zero in them does not matter,
+    /// so `0 + e` read from one can be `e`.
+    pub accumulators: Vec<Var>,
 }
 
 impl Func {
