@@ -287,3 +287,23 @@ fn a_store_in_a_branch_may_have_run() {
     });
     assert_eq!(after(&t.finish(out)), ["i"]);
 }
+
+#[test]
+fn an_accumulator_that_flows_elsewhere_is_left() {
+    // The array copied into another one in each iteration: what reads the copy is not followed.
+    let mut t = Test::new(&[6]);
+    let i = t.index("i");
+    let acc = t.zeroed(true);
+    let out = t.run_loop(i, (0, 6, false), acc, |t, a| {
+        let rows = Ty::array(Elem::F64, vec![Int::lit(1), Int::lit(6)]);
+        t.b.array(Name::temp(), rows, vec![a]);
+        t.add_at(a, vec![at(i, "i", 0)], 1.0)
+    });
+    assert_eq!(after(&t.finish(out)), ["i"]);
+    // The same loop without the copy assigns.
+    let mut t = Test::new(&[6]);
+    let i = t.index("i");
+    let acc = t.zeroed(true);
+    let out = t.run_loop(i, (0, 6, false), acc, |t, a| t.add_at(a, vec![at(i, "i", 0)], 1.0));
+    assert_eq!(after(&t.finish(out)), Vec::<String>::new());
+}
