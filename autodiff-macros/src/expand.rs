@@ -12,8 +12,8 @@ use crate::ir::{Func, verify};
 use crate::lower::{self, Lowered, Output};
 use crate::symbol;
 use crate::transform::{
-    Options, Seed, dead_code, forward, fuse, grad_calls, hoist, join_branches, plan, reverse,
-    select_outputs, storage, total,
+    Options, Seed, dead_code, first_touch, forward, fuse, grad_calls, hoist, join_branches, plan,
+    reverse, select_outputs, storage, total,
 };
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
@@ -178,6 +178,7 @@ pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Deriv
     // use, which a checkpointed sweep and a stored one differ in (their gradients are the same
     // to the bit only if their loops fuse alike).
     let grad = checked(dead_code(&fuse(&dead_code(&grad))), "loop fusion")?;
+    let grad = checked(first_touch(&grad), "first-touch assignment")?;
     let grad = checked(join_branches(&grad), "branch joining")?;
     let grad = checked(hoist(&grad), "loop-invariant code motion")?;
     let jvp = match args.jvp || args.jacobian.is_some() {

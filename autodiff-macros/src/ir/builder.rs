@@ -82,6 +82,7 @@ impl Builder {
             loops: Vec::new(),
             body: Vec::new(),
             outputs: Vec::new(),
+            accumulators: Vec::new(),
         };
         Builder::new(func, false)
     }

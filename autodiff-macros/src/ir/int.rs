@@ -22,12 +22,24 @@ enum Form {
     },
 }
 
+/// An index `i + offset` of one loop, as the macro reads it from an integer expression: what
+/// lets a transform tell which iterations can write or read the same element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Affine {
+    /// The loop whose index it reads.
+    pub index: LoopId,
+    /// The constant added to the index (negative for `i - 1`).
+    pub offset: i64,
+}
+
 /// An integer expression (`usize`), pure and cheap, re-emitted wherever it is used.
 #[derive(Clone, Debug)]
 pub struct Int {
     form: Form,
     /// Its value, when the macro knows it (literals and arithmetic on them).
     pub value: Option<u64>,
+    /// The expression as `i + c` of a loop index `i`, when it is one (`i`, `i + 1`, `i - 1`).
+    pub affine: Option<Affine>,
     /// The loop indices it reads.
     pub loops: Vec<LoopId>,
     /// The non-differentiated parameters it reads.
@@ -43,6 +55,7 @@ impl Int {
         Int {
             form: Form::Tokens { tokens, atom: true },
             value: Some(n),
+            affine: None,
             loops: Vec::new(),
             params: Vec::new(),
             generic: false,
@@ -54,6 +67,7 @@ impl Int {
         Int {
             form: Form::Index(l),
             value: None,
+            affine: Some(Affine { index: l, offset: 0 }),
             loops: vec![l],
             params: Vec::new(),
             generic: false,
@@ -65,6 +79,7 @@ impl Int {
         Int {
             form: Form::Tokens { tokens, atom },
             value: None,
+            affine: None,
             loops: Vec::new(),
             params: Vec::new(),
             generic: false,
@@ -104,6 +119,7 @@ impl Int {
         let k_tok = Literal::u64_unsuffixed(k);
         let mut out = self.combine(self, quote!(#lhs + #k_tok));
         out.value = self.value.and_then(|v| v.checked_add(k));
+        out.affine = self.affine.and_then(|a| a.shifted(i64::try_from(k).ok()?));
         out
     }
 
@@ -117,6 +133,11 @@ impl Int {
         let (a, b) = (self.operand(&|_| quote!(_)), other.operand(&|_| quote!(_)));
         let mut out = self.combine(other, quote!(#a + #b));
         out.value = self.value.zip(other.value).and_then(|(a, b)| a.checked_add(b));
+        out.affine = match (self.affine, other.affine) {
+            (Some(a), None) => other.value.and_then(|v| a.shifted(i64::try_from(v).ok()?)),
+            (None, Some(b)) => self.value.and_then(|v| b.shifted(i64::try_from(v).ok()?)),
+            _ => None,
+        };
         if let Some(v) = out.value {
             return Int {
                 loops: out.loops,
@@ -157,6 +178,7 @@ impl Int {
         Int {
             form: Form::Tokens { tokens, atom: false },
             value: None,
+            affine: None,
             loops,
             params,
             generic: self.generic || other.generic,
@@ -187,6 +209,13 @@ impl Int {
             // The loops read tell apart equal tokens naming different (shadowed) indices.
             Form::Tokens { tokens, .. } => format!("{tokens} {:?}", self.loops),
         }
+    }
+}
+
+impl Affine {
+    /// `self + k`, unless the offset overflows.
+    pub fn shifted(self, k: i64) -> Option<Affine> {
+        Some(Affine { offset: self.offset.checked_add(k)?, ..self })
     }
 }
 

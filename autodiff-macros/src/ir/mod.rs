@@ -18,7 +18,7 @@ mod verify;
 mod walk;
 
 pub use builder::Builder;
-pub use int::Int;
+pub use int::{Affine, Int};
 pub use prim::{Cmp, Prim};
 #[cfg(test)]
 pub use print::print;
@@ -210,8 +210,8 @@ pub struct LoopInfo {
 pub enum Cond {
     /// A comparison of two `f64` operands.
     F64(Cmp, Operand, Operand),
-    /// A comparison of two integers.
-    Int(Cmp, Int, Int),
+    /// A comparison of two integers (boxed: an [`Int`] is large, and conditions are many).
+    Int(Cmp, Box<Int>, Box<Int>),
     /// A boolean variable.
     Var(Var),
     /// `!c`
@@ -480,6 +480,10 @@ pub struct Func {
     pub body: Block,
     /// The results, in order.
     pub outputs: Vec<Operand>,
+    /// The zero arrays that the reverse transform fills for adjoints (each defined by a
+    /// [`Stmt::Fill`]), to add contributions into: the sign of a zero in them does not matter,
+    /// so `0 + e` read from one can be `e`.
+    pub accumulators: Vec<Var>,
 }
 
 impl Func {

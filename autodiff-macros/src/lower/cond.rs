@@ -49,7 +49,11 @@ impl Lower<'_> {
                     e,
                     "`#[grad]` supports as conditions only comparisons (`<`, `<=`, `>`, `>=`, `==`, `!=`) of `f64` values or of integers, combined with `&&`, `||` and `!`",
                 );
-                Cond::Int(Cmp::Eq, crate::ir::Int::lit(0), crate::ir::Int::lit(0))
+                Cond::Int(
+                    Cmp::Eq,
+                    Box::new(crate::ir::Int::lit(0)),
+                    Box::new(crate::ir::Int::lit(0)),
+                )
             }
         }
     }
@@ -61,7 +65,7 @@ impl Lower<'_> {
         let int = kl != Kind::Real && kr != Kind::Real && (kl == Kind::Int || kr == Kind::Int);
         if int || (kl == Kind::Unknown && kr == Kind::Unknown) {
             let (a, b) = (self.int_expr(l, IntCtx::Compare), self.int_expr(r, IntCtx::Compare));
-            return Cond::Int(cmp, a, b);
+            return Cond::Int(cmp, Box::new(a), Box::new(b));
         }
         let a = self.real(l);
         let b = self.real(r);

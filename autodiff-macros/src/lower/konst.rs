@@ -9,7 +9,7 @@ use quote::{ToTokens, quote};
 use syn::{BinOp, Expr, Lit, UnOp};
 
 use super::{Binding, Kind, Lower};
-use crate::ir::{Ext, ExtId, Int, LoopId, Operand, Prec, Ty};
+use crate::ir::{Affine, Ext, ExtId, Int, LoopId, Operand, Prec, Ty};
 use crate::symbol;
 
 /// A constant expression, re-rendered, with what the IR needs to know about it.
@@ -29,6 +29,8 @@ pub(super) struct Konst {
     pub generic: bool,
     /// The loop index it is, if it is exactly one.
     pub index: Option<LoopId>,
+    /// The expression as `i + c` of a loop index `i`, if it is one.
+    pub affine: Option<Affine>,
     /// The names it reads, with the serial number of the binding each had (`None`: unbound).
     pub deps: Vec<(String, Option<u32>)>,
 }
@@ -64,6 +66,7 @@ impl Konst {
             params: Vec::new(),
             generic: false,
             index: None,
+            affine: None,
             deps: Vec::new(),
         }
     }
@@ -81,7 +84,12 @@ impl Konst {
 
     /// The loop variable `ident` of loop `l`.
     pub(super) fn index(ident: &proc_macro2::Ident, l: LoopId) -> Self {
-        Konst { loops: vec![l], index: Some(l), ..Konst::atom(ident.to_token_stream()) }
+        Konst {
+            loops: vec![l],
+            index: Some(l),
+            affine: Some(Affine { index: l, offset: 0 }),
+            ..Konst::atom(ident.to_token_stream())
+        }
     }
 
     /// The tokens as an operand of an operator binding at `prec`: parenthesised if needed.
@@ -133,10 +141,23 @@ impl Konst {
         }
         let mut int = Int::tokens(self.tokens.clone(), self.prec == Prec::Atom);
         int.value = self.value;
+        int.affine = self.affine;
         int.loops = self.loops.clone();
         int.params = self.params.clone();
         int.generic = self.generic;
         int
+    }
+}
+
+/// `l op r` as `i + c`, when one side is `i + c` and the other a known integer added to it (or
+/// subtracted from it).
+fn shift(op: &BinOp, l: &Konst, r: &Konst) -> Option<Affine> {
+    let known = |k: &Konst| k.value.and_then(|v| i64::try_from(v).ok());
+    match (op, l.affine, r.affine) {
+        (BinOp::Add(_), Some(a), None) => a.shifted(known(r)?),
+        (BinOp::Add(_), None, Some(a)) => a.shifted(known(l)?),
+        (BinOp::Sub(_), Some(a), None) => a.shifted(known(r)?.checked_neg()?),
+        _ => None,
     }
 }
 
@@ -198,6 +219,7 @@ impl Lower<'_> {
                 let (lt, op, rt) = (l.operand(prec), &b.op, r.operand(next(prec)));
                 let mut k = Konst::combine(quote!(#lt #op #rt), prec, &[&l, &r]);
                 k.value = fold(&b.op, l.value, r.value);
+                k.affine = shift(&b.op, &l, &r);
                 Ok(k)
             }
             Expr::Index(i) => {

@@ -33,6 +33,8 @@ pub fn partials(b: &mut Builder, prim: Prim, args: &[Operand], out: Operand) -> 
         Prim::Add => vec![One, One],
         // d(x - y) = dx - dy
         Prim::Sub => vec![One, MinusOne],
+        // d(x x) = 2x dx: one term for an operand multiplied by itself
+        Prim::Mul if x == y => vec![Partial::mul(b.push(Prim::Mul, &[lit(2.0), x])), Zero],
         // d(x y) = y dx + x dy
         Prim::Mul => vec![Partial::mul(y), Partial::mul(x)],
         // d(x / y) = dx / y - (r / y) dy

@@ -75,8 +75,8 @@ fn mutation_is_renamed_and_fan_out_accumulates() {
             %26 = mul %24 x%0
             %28 = sub %19 %26
             y_bar%10 = mul x%0 x%0
-            %29 = mul x_dot%13 x%0
-            y_bar_dot%30 = mul 2.0 %29
+            %29 = mul 2.0 x%0
+            y_bar_dot%30 = mul x_dot%13 %29
             %11 = add s_1%4 %9
             %31 = add s_1_dot%20 %28
             x_bar%12 = add %11 s%2

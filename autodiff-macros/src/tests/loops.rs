@@ -10,7 +10,9 @@ use crate::ir::{
     Builder, Carry, Cmp, Cond, Elem, Func, Int, Loop, LoopInfo, Name, Operand, Prim, Range, Ty,
     print, verify,
 };
-use crate::transform::{Seed, dead_code, forward, fuse, hoist, plan, reverse, select_outputs};
+use crate::transform::{
+    Seed, dead_code, first_touch, forward, fuse, hoist, plan, reverse, select_outputs,
+};
 
 fn n_int(n: u64) -> Int {
     Int::lit(n)
@@ -118,7 +120,7 @@ fn grad(f: &Func) -> Func {
 fn grad_with(f: &Func, snapshots: Option<u64>) -> Func {
     verify(f).unwrap_or_else(|e| panic!("lowered IR: {e}\n{}", print(f)));
     let plans = plan(f, crate::transform::Options { budget: 1 << 20, snapshots });
-    let g = hoist(&dead_code(&fuse(&dead_code(&reverse(f, &plans, Seed::One)))));
+    let g = hoist(&first_touch(&dead_code(&fuse(&dead_code(&reverse(f, &plans, Seed::One))))));
     verify(&g).unwrap_or_else(|e| panic!("reverse IR: {e}\n{}", print(&g)));
     g
 }

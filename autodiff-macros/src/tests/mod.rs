@@ -5,6 +5,7 @@
 
 mod branches;
 mod fence;
+mod first_touch;
 mod interp;
 mod ir;
 mod long;

@@ -349,13 +349,13 @@ fn sin_cos_binds_two_values() {
             let c = t.cos();
             let s_dot = t_dot * c;
             let t0 = t_dot * s;
-            let c_1_dot = -t0;
+            let c_dot = -t0;
             let t1 = x * c - y * s;
             let y_bar = -s;
             let y_bar_dot = -s_dot;
             let t_bar = -(x * s) - y * c;
             let t_bar_dot = -(x_dot * s + s_dot * x) - (y_dot * c - t0 * y);
-            (t1, (c, y_bar, t_bar), (c_1_dot, y_bar_dot, t_bar_dot))
+            (t1, (c, y_bar, t_bar), (c_dot, y_bar_dot, t_bar_dot))
         }
     "#]].assert_eq(&out);
 }

@@ -115,7 +115,9 @@ impl Tangent<'_> {
             .zip(&dots)
             .filter_map(|(partial, dot)| apply(&mut self.b, partial, (*dot)?))
             .collect();
-        let name = self.name(out);
+        // Named after the statement `out` was merged into, if it was (the tangent of one value).
+        let of = self.b.resolve(Operand::Var(out)).var().unwrap_or(out);
+        let name = self.b.func().derived_name(of, Suffix::Dot);
         if let Some(t) = sum(&mut self.b, terms, name) {
             self.dots.insert(out, t);
         }

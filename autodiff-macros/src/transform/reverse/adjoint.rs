@@ -58,10 +58,12 @@ impl Rev<'_> {
         adj.arrays.insert(a, next);
     }
 
+    /// A zero of type `ty` for an adjoint, named `name`; an array is recorded as an accumulator.
     fn zero_named(&mut self, ty: &Ty, name: Name) -> Operand {
         let z = zero(&mut self.b, ty);
         if let Operand::Var(v) = z {
             self.b.rename(v, name);
+            self.b.func_mut().accumulators.push(v);
         }
         z
     }

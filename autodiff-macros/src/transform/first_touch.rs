@@ -1,0 +1,342 @@
+//! First touch: in a loop that carries a zeroed adjoint array (an accumulator of
+//! [`Func::accumulators`]), an element that nothing has written yet reads as zero, so the first
+//! contribution to it is written, `x̄[k] = e`, instead of added, `x̄[k] += e`, as a hand-written
+//! gradient writes it.
+//!
+//! Legal for a load of an element when no store of the loop to the array can have written that
+//! element before the load: in an earlier iteration (of the loop or of a loop inside it), or
+//! earlier in the same iteration. Decided on the indices, dimension by dimension: two known
+//! constants that differ never meet; two indices `s + a` and `t + b` of the same loop (the store
+//! in iteration `s`, the load in iteration `t`) meet only when `s − t = b − a`, which says
+//! whether the store's iteration comes before the load's; anything else (a cyclic
+//! `(i + N − 1) % N`, an index of a loop around the accumulating one) is assumed to meet. A
+//! loop's iterations come in the order of its range (`rev` reverses it). An array that also
+//! flows anywhere but through the loop's loads and stores (a call, a checkpoint, a branch that
+//! yields another array) is left alone.
+//!
+//! Runs after [`super::fuse`]: fusion reorders the iterations of a sweep (legal only while every
+//! write is an addition), and this decides on the final order.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::ir::{
+    Block, Branch, Checkpoint, Func, Int, Loop, LoopId, Operand, Prim, Stmt, Var, reads,
+    substitute, substitute_operand,
+};
+
+/// `f` with every load of a not yet written element of an accumulator replaced by zero, and
+/// the sums that read it by their other term.
+pub fn first_touch(f: &Func) -> Func {
+    let mut fills = HashMap::new();
+    fill_values(&f.body, &f.accumulators, &mut fills);
+    let mut zeroed = HashMap::new();
+    find(f, &f.body, &fills, &mut zeroed);
+    if zeroed.is_empty() {
+        return f.clone();
+    }
+    let mut edit = Edit { map: HashMap::new(), dropped: HashSet::new(), negated: HashSet::new() };
+    edit.plan(&f.body, &zeroed);
+    let body = substitute(&edit.apply(&f.body), &edit.map);
+    let outputs = f.outputs.iter().map(|o| substitute_operand(*o, &edit.map)).collect();
+    Func { body, outputs, ..f.clone() }
+}
+
+/// The element value of every accumulator, by its variable.
+fn fill_values(block: &Block, accumulators: &[Var], out: &mut HashMap<Var, Operand>) {
+    for s in block {
+        match s {
+            Stmt::Fill { out: v, value } if accumulators.contains(v) => {
+                out.insert(*v, *value);
+            }
+            _ => each_block(s, &mut |b| fill_values(b, accumulators, out)),
+        }
+    }
+}
+
+/// Runs `visit` on each block nested in `s`.
+fn each_block(s: &Stmt, visit: &mut dyn FnMut(&Block)) {
+    match s {
+        Stmt::For(l) => visit(&l.body),
+        Stmt::If(b) => {
+            visit(&b.then);
+            visit(&b.otherwise);
+        }
+        Stmt::Checkpoint(c) => {
+            visit(&c.step);
+            visit(&c.back);
+        }
+        _ => {}
+    }
+}
+
+/// Finds, in every loop of `block` that carries an accumulator, the loads that read an element
+/// no store has reached yet, each with the element's value.
+fn find(
+    f: &Func,
+    block: &Block,
+    fills: &HashMap<Var, Operand>,
+    zeroed: &mut HashMap<Var, Operand>,
+) {
+    for s in block {
+        if let Stmt::For(l) = s {
+            for (k, c) in l.carried.iter().enumerate() {
+                let Some(value) = c.init.var().and_then(|v| fills.get(&v)) else { continue };
+                for load in untouched(f, l, k) {
+                    zeroed.insert(load, *value);
+                }
+            }
+        }
+        each_block(s, &mut |b| find(f, b, fills, zeroed));
+    }
+}
+
+/// A loop around an access, inside the accumulating loop (which comes first).
+#[derive(Clone, PartialEq)]
+struct Around {
+    /// Where the loop statement is (see [`Access::at`]).
+    at: Vec<u32>,
+    /// Its index.
+    index: LoopId,
+    /// Whether its iterations run from the last index down.
+    rev: bool,
+}
+
+/// A load or store of the accumulated array in the loop.
+struct Access {
+    /// Where the statement is: its position in the loop's body, then in the nested block, and so
+    /// on (a branch's side counts as a position: 0 then, 1 otherwise). Within one iteration of
+    /// every loop around both, of two accesses the one with the smaller position runs first.
+    at: Vec<u32>,
+    /// The loops around it, the accumulating loop first.
+    around: Vec<Around>,
+    /// The element (or, for a shorter index, the sub-array) accessed.
+    index: Vec<Int>,
+    /// For a load of one element, the value it defines; `None` for a store (or a sub-array load).
+    load: Option<Var>,
+}
+
+/// The accesses of the array carried at position `k` of `l` through its versions in one
+/// iteration; `None` when a version flows elsewhere.
+struct Chain<'a> {
+    f: &'a Func,
+    versions: HashSet<Var>,
+    accesses: Vec<Access>,
+}
+
+/// The loads of `l`'s body that read an element of the array carried at `k` that no store of
+/// the loop can have written before them.
+fn untouched(f: &Func, l: &Loop, k: usize) -> Vec<Var> {
+    let mut chain =
+        Chain { f, versions: HashSet::from([l.carried[k].param]), accesses: Vec::new() };
+    let mut around = vec![Around { at: Vec::new(), index: l.index, rev: l.range.rev }];
+    if chain.block(&l.body, &[], &mut around).is_none() || !chain.yields(&l.yields, &[k]) {
+        return Vec::new();
+    }
+    let stores: Vec<&Access> = chain.accesses.iter().filter(|a| a.load.is_none()).collect();
+    chain
+        .accesses
+        .iter()
+        .filter(|ld| ld.load.is_some() && stores.iter().all(|st| !may_write_before(st, ld)))
+        .filter_map(|ld| ld.load)
+        .collect()
+}
+
+impl Chain<'_> {
+    fn has(&self, op: Operand) -> bool {
+        op.var().is_some_and(|v| self.versions.contains(&v))
+    }
+
+    /// Whether `yields` carries a version exactly at the positions `at`.
+    fn yields(&self, yields: &[Operand], at: &[usize]) -> bool {
+        yields.iter().enumerate().all(|(p, y)| self.has(*y) == at.contains(&p))
+    }
+
+    /// Walks `block` (at position `at`, inside the loops `around`), following the versions.
+    fn block(&mut self, block: &Block, at: &[u32], around: &mut Vec<Around>) -> Option<()> {
+        for (k, s) in block.iter().enumerate() {
+            let mut here = at.to_vec();
+            here.push(u32::try_from(k).ok()?);
+            self.stmt(s, here, around)?;
+        }
+        Some(())
+    }
+
+    fn stmt(&mut self, s: &Stmt, at: Vec<u32>, around: &mut Vec<Around>) -> Option<()> {
+        match s {
+            Stmt::Load { out, array, index } if self.versions.contains(array) => {
+                let dims = self.f.ty(*array).shape().map_or(0, |s| s.dims.len());
+                let load = (index.len() == dims).then_some(*out);
+                let around = around.clone();
+                self.accesses.push(Access { at, around, index: index.clone(), load });
+            }
+            Stmt::Store { out, array, index, value } if self.versions.contains(array) => {
+                if self.has(*value) {
+                    return None;
+                }
+                let around = around.clone();
+                self.accesses.push(Access { at, around, index: index.clone(), load: None });
+                self.versions.insert(*out);
+            }
+            Stmt::For(l) => {
+                let carried: Vec<usize> =
+                    (0..l.carried.len()).filter(|p| self.has(l.carried[*p].init)).collect();
+                self.versions.extend(carried.iter().map(|p| l.carried[*p].param));
+                around.push(Around { at: at.clone(), index: l.index, rev: l.range.rev });
+                let walked = self.block(&l.body, &at, around);
+                around.pop();
+                walked?;
+                if !self.yields(&l.yields, &carried) {
+                    return None;
+                }
+                self.versions.extend(carried.iter().map(|p| l.outs[*p]));
+            }
+            Stmt::If(b) => {
+                for (side, block) in [(0, &b.then), (1, &b.otherwise)] {
+                    let mut inside = at.clone();
+                    inside.push(side);
+                    self.block(block, &inside, around)?;
+                }
+                for (p, out) in b.outs.iter().enumerate() {
+                    match (self.has(b.then_yields[p]), self.has(b.else_yields[p])) {
+                        (true, true) => {
+                            self.versions.insert(*out);
+                        }
+                        (false, false) => {}
+                        _ => return None,
+                    }
+                }
+            }
+            // Any other reader of a version (an operation, a call, a checkpoint, another array
+            // built from it) takes the array somewhere this does not follow.
+            other => {
+                if reads(other).into_iter().any(|op| self.has(op)) {
+                    return None;
+                }
+            }
+        }
+        Some(())
+    }
+}
+
+/// Whether the store `st` can write the element the load `ld` reads before `ld` runs.
+fn may_write_before(st: &Access, ld: &Access) -> bool {
+    // The loops around both (the same statements), outermost first.
+    let common = st.around.iter().zip(&ld.around).take_while(|(a, b)| a == b).count();
+    // For each, the store's iteration minus the load's, where the indices fix it.
+    let mut shift: Vec<Option<i64>> = vec![None; common];
+    for (a, b) in st.index.iter().zip(&ld.index) {
+        if let (Some(x), Some(y)) = (a.value, b.value) {
+            if x != y {
+                return false;
+            }
+            continue;
+        }
+        let (Some(sa), Some(lb)) = (a.affine, b.affine) else { continue };
+        let (Some(q), Some(r)) = (innermost(&st.around, sa.index), innermost(&ld.around, lb.index))
+        else {
+            continue;
+        };
+        if q != r || q >= common {
+            continue;
+        }
+        // s + a = t + b: s - t = b - a.
+        let Some(d) = lb.offset.checked_sub(sa.offset) else { continue };
+        match shift[q] {
+            Some(e) if e != d => return false,
+            _ => shift[q] = Some(d),
+        }
+    }
+    for (q, d) in shift.iter().enumerate() {
+        match d {
+            Some(0) => {}
+            // The store's iteration of this loop runs before the load's when it is smaller (or
+            // larger, for a reversed range); the loops inside then do not matter.
+            Some(d) => return if st.around[q].rev { *d > 0 } else { *d < 0 },
+            None => return true,
+        }
+    }
+    // The same iteration of every loop around both: program order.
+    st.at < ld.at
+}
+
+/// The position, among `around`, of the innermost loop with index `l`.
+fn innermost(around: &[Around], l: LoopId) -> Option<usize> {
+    around.iter().rposition(|a| a.index == l)
+}
+
+/// The rewrite: loads dropped for their value, sums with zero dropped for their other term,
+/// `0 - e` as `-e`.
+struct Edit {
+    map: HashMap<Var, Operand>,
+    dropped: HashSet<Var>,
+    negated: HashSet<Var>,
+}
+
+impl Edit {
+    /// Decides the rewrite, in program order (so that what a sum reads is already mapped).
+    fn plan(&mut self, block: &Block, zeroed: &HashMap<Var, Operand>) {
+        for s in block {
+            match s {
+                Stmt::Load { out, .. } if zeroed.contains_key(out) => {
+                    self.map.insert(*out, zeroed[out]);
+                    self.dropped.insert(*out);
+                }
+                // Only the readers of a zeroed load: a sum with zero elsewhere may be the
+                // primal's, which keeps its sign of zero.
+                Stmt::Op { out, prim, args }
+                    if args.iter().any(|a| a.var().is_some_and(|v| zeroed.contains_key(&v))) =>
+                {
+                    let args: Vec<Operand> =
+                        args.iter().map(|a| substitute_operand(*a, &self.map)).collect();
+                    let zero = |k: usize| args[k].lit() == Some(0.0);
+                    let to = match prim {
+                        Prim::Add if zero(0) => Some(args[1]),
+                        Prim::Add | Prim::Sub if zero(1) => Some(args[0]),
+                        Prim::Sub if zero(0) => {
+                            self.negated.insert(*out);
+                            None
+                        }
+                        _ => None,
+                    };
+                    if let Some(to) = to {
+                        self.map.insert(*out, to);
+                        self.dropped.insert(*out);
+                    }
+                }
+                _ => each_block(s, &mut |b| self.plan(b, zeroed)),
+            }
+        }
+    }
+
+    /// `block` without the dropped statements, negations in place of `0 - e` (its operands are
+    /// substituted afterwards).
+    fn apply(&self, block: &Block) -> Block {
+        let mut out = Vec::with_capacity(block.len());
+        for s in block {
+            let s = match s {
+                Stmt::Op { out: v, .. } | Stmt::Load { out: v, .. } if self.dropped.contains(v) => {
+                    continue;
+                }
+                Stmt::Op { out: v, args, .. } if self.negated.contains(v) => {
+                    Stmt::Op { out: *v, prim: Prim::Neg, args: vec![args[1]] }
+                }
+                Stmt::For(l) => {
+                    Stmt::For(Box::new(Loop { body: self.apply(&l.body), ..(**l).clone() }))
+                }
+                Stmt::If(b) => Stmt::If(Box::new(Branch {
+                    then: self.apply(&b.then),
+                    otherwise: self.apply(&b.otherwise),
+                    ..(**b).clone()
+                })),
+                Stmt::Checkpoint(c) => Stmt::Checkpoint(Box::new(Checkpoint {
+                    step: self.apply(&c.step),
+                    back: self.apply(&c.back),
+                    ..(**c).clone()
+                })),
+                other => other.clone(),
+            };
+            out.push(s);
+        }
+        out
+    }
+}
