@@ -172,7 +172,7 @@ fn the_first_contribution_to_an_element_is_assigned() {
                     loss += e * e;
                     let e_bar = 2.0 * e;
                     let z_3_bar = e_bar * (1.0 - t0 * t0);
-                    for j in (0..4).rev() {
+                    for j in 0..4 {
                         w_bar[i][j] = z_3_bar * x[j];
                     }
                     b_bar[i] = z_3_bar;
