@@ -138,15 +138,7 @@ impl Int {
             (None, Some(b)) => self.value.and_then(|v| b.shifted(i64::try_from(v).ok()?)),
             _ => None,
         };
-        if let Some(v) = out.value {
-            return Int {
-                loops: out.loops,
-                params: out.params,
-                generic: out.generic,
-                ..Int::lit(v)
-            };
-        }
-        out
+        out.folded()
     }
 
     /// `self * other`.
@@ -159,15 +151,17 @@ impl Int {
         let (a, b) = (self.operand(&|_| quote!(_)), other.operand(&|_| quote!(_)));
         let mut out = self.combine(other, quote!(#a * #b));
         out.value = self.value.zip(other.value).and_then(|(a, b)| a.checked_mul(b));
-        if let Some(v) = out.value {
-            return Int {
-                loops: out.loops,
-                params: out.params,
-                generic: out.generic,
-                ..Int::lit(v)
-            };
+        out.folded()
+    }
+
+    /// `self` as a literal when its value is known, keeping what it reads.
+    fn folded(self) -> Int {
+        match self.value {
+            Some(v) => {
+                Int { loops: self.loops, params: self.params, generic: self.generic, ..Int::lit(v) }
+            }
+            None => self,
         }
-        out
     }
 
     fn combine(&self, other: &Int, tokens: TokenStream) -> Int {
