@@ -144,22 +144,19 @@ impl<'a> Renderer<'a> {
         // Runs of equal length to one, so that none is a lone value.
         let runs = count.div_ceil(DECLARED_TOGETHER);
         let start = |k: usize| k * count / runs;
+        let ids: Vec<&TokenStream> = lets.iter().flatten().map(|(id, _)| id).collect();
         let mut out = Vec::new();
-        let mut seen = 0;
+        let (mut seen, mut next) = (0, 0);
         for (s, plain) in block.iter().zip(&lets) {
             let Some((id, e)) = plain else {
                 out.push(self.stmt(s));
                 continue;
             };
-            if let Some(k) = (0..runs).find(|k| start(*k) == seen) {
-                let ids = lets
-                    .iter()
-                    .flatten()
-                    .skip(start(k))
-                    .take(start(k + 1) - start(k))
-                    .map(|(id, _)| id);
-                let n = proc_macro2::Literal::usize_unsuffixed(start(k + 1) - start(k));
-                out.push(quote!(let [#(#ids),*]: [f64; #n];));
+            if next < runs && start(next) == seen {
+                let run = &ids[start(next)..start(next + 1)];
+                let n = proc_macro2::Literal::usize_unsuffixed(run.len());
+                out.push(quote!(let [#(#run),*]: [f64; #n];));
+                next += 1;
             }
             out.push(quote!(#id = #e;));
             seen += 1;
