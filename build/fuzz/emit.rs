@@ -65,8 +65,13 @@ fn function(prog: &Program, flavor: Flavor, name: &str, checkpoint: Option<Check
         let _ = writeln!(p.out, "#[grad({})]", opts.join(", "));
     }
     // The loops index arrays by their variable, as numeric code under `#[grad]` must (the corpus
-    // allows it too): no iterators, no `copy_from_slice`.
-    let _ = writeln!(p.out, "#[allow(clippy::needless_range_loop, clippy::manual_memcpy)]");
+    // allows it too): no iterators, no `copy_from_slice`. Two sides of a branch may come out the
+    // same but for their local names (`let s3 = 0.0; s1 += s3;`): the user's lint, which
+    // `#[grad]` carries to the derivatives, whose sweeps mirror the branch.
+    let _ = writeln!(
+        p.out,
+        "#[allow(clippy::needless_range_loop, clippy::manual_memcpy, clippy::if_same_then_else)]"
+    );
     let params: Vec<String> =
         prog.params.iter().map(|q| format!("{}: {}", q.name, param_type(q, flavor))).collect();
     let _ = writeln!(
