@@ -10,7 +10,6 @@ mod oscillator;
 
 use std::time::Duration;
 
-use autodiff_runtime::grad;
 use oscillator::{Variants, compare, oscillator};
 
 // 10⁴ steps: storing x, v and a takes 240 kB, within the default budget of 512 KiB.

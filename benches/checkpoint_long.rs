@@ -9,7 +9,6 @@ mod oscillator;
 
 use std::time::Duration;
 
-use autodiff_runtime::grad;
 use oscillator::{Variants, compare, oscillator};
 
 oscillator!(stored_1e6, 1_000_000, stack = 25_000_000);

@@ -5,14 +5,16 @@
 use autodiff_runtime::grad;
 
 /// The final energy `(x² + v²) / 2` of `x″ = −x − γ x′` after `steps` velocity-Verlet steps of
-/// `dt` from `(x0, v0)`: the body every function of this module shares.
+/// `dt` from `(x0, v0)`: the body every function of this module shares, and the checkpointing
+/// benchmarks' (`oscillator!(name, steps, options of #[grad])`).
+#[macro_export]
 macro_rules! oscillator {
     ($name:ident, $steps:expr, $($option:tt)*) => {
         #[doc = concat!(
             "The energy of a damped oscillator after ", stringify!($steps),
             " velocity-Verlet steps of `dt` from `(x0, v0)` with damping `gamma`."
         )]
-        #[grad($($option)*)]
+        #[::autodiff_runtime::grad($($option)*)]
         pub fn $name(x0: f64, v0: f64, gamma: f64, dt: f64) -> f64 {
             let mut x = x0;
             let mut v = v0;

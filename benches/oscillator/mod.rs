@@ -30,28 +30,7 @@ use autodiff_runtime::revolve::{repetitions, schedule_steps};
 
 use crate::interleave::{Clock, Kernel, interleave, load_average};
 
-/// The damped oscillator of `autodiff_suite::checkpoint`: the energy `(x² + v²) / 2` after `$steps`
-/// velocity-Verlet steps of `x″ = −x − γ x′`, under `#[grad($options)]`.
-macro_rules! oscillator {
-    ($name:ident, $steps:expr, $($option:tt)*) => {
-        #[doc = concat!("The damped oscillator after ", stringify!($steps), " steps.")]
-        #[grad($($option)*)]
-        pub fn $name(x0: f64, v0: f64, gamma: f64, dt: f64) -> f64 {
-            let mut x = x0;
-            let mut v = v0;
-            let mut a = -x - gamma * v;
-            for _ in 0..$steps {
-                x += dt * v + 0.5 * dt * dt * a;
-                let half = v + 0.5 * dt * a;
-                let next = -x - gamma * half;
-                v = half + 0.5 * dt * next;
-                a = next;
-            }
-            0.5 * (x * x + v * v)
-        }
-    };
-}
-pub(crate) use oscillator;
+pub(crate) use autodiff_suite::oscillator;
 
 /// A primal: `(x0, v0, gamma, dt) -> energy`.
 pub type Primal = fn(f64, f64, f64, f64) -> f64;
