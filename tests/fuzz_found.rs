@@ -161,39 +161,38 @@ fn bug8_the_expansion_is_lint_free() {
     assert_eq!(hvp, (3.0, ([3.0, 1.0], 1.0), ([0.0, 1.0], 1.0)));
 }
 
-/// Macro bug 10: a checkpointed sweep and the stored one gave gradients that differed in the
-/// last bits. The stored sweep of the outer loop recomputed the inner loop, and loop fusion
-/// joined the inner loop's sweep (a reduction, `(0..i).rev()`) to that recomputation, so its
-/// adjoints were summed in the other order; the checkpointed sweep's closure was not fused. Now
-/// fusion reaches into a checkpoint's closures, and runs after dead code is gone, so that it
-/// does not depend on what either sweep recomputed without using.
-#[grad(jvp, hvp)]
-pub fn sum_of_sines_stored(a: f64) -> f64 {
-    let mut s: f64 = 0.5;
-    for i in 0..7 {
-        s *= a;
-        let mut t: f64 = 0.0;
-        for j in 0..i {
-            t += ((j as f64) * 0.25 - a).sin();
-        }
-        s += t;
-    }
-    s * s
+/// `$stored` under `#[grad(jvp, hvp)]` and the same function, `$checkpointed`, under
+/// `#[grad(jvp, hvp, <option>)]`: twins whose derivatives must agree to the bit.
+macro_rules! stored_and_checkpointed {
+    ([$($option:tt)*] $stored:ident, $checkpointed:ident($($params:tt)*) { $($body:tt)* }) => {
+        #[grad(jvp, hvp)]
+        pub fn $stored($($params)*) -> f64 { $($body)* }
+
+        /// The same, checkpointed.
+        #[grad(jvp, hvp, $($option)*)]
+        pub fn $checkpointed($($params)*) -> f64 { $($body)* }
+    };
 }
 
-/// The same, checkpointed.
-#[grad(jvp, hvp, checkpoint(s = 2))]
-pub fn sum_of_sines_checkpointed(a: f64) -> f64 {
-    let mut s: f64 = 0.5;
-    for i in 0..7 {
-        s *= a;
-        let mut t: f64 = 0.0;
-        for j in 0..i {
-            t += ((j as f64) * 0.25 - a).sin();
+// Macro bug 10: a checkpointed sweep and the stored one gave gradients that differed in the
+// last bits. The stored sweep of the outer loop recomputed the inner loop, and loop fusion
+// joined the inner loop's sweep (a reduction, `(0..i).rev()`) to that recomputation, so its
+// adjoints were summed in the other order; the checkpointed sweep's closure was not fused. Now
+// fusion reaches into a checkpoint's closures, and runs after dead code is gone, so that it
+// does not depend on what either sweep recomputed without using.
+stored_and_checkpointed! {
+    [checkpoint(s = 2)] sum_of_sines_stored, sum_of_sines_checkpointed(a: f64) {
+        let mut s: f64 = 0.5;
+        for i in 0..7 {
+            s *= a;
+            let mut t: f64 = 0.0;
+            for j in 0..i {
+                t += ((j as f64) * 0.25 - a).sin();
+            }
+            s += t;
         }
-        s += t;
+        s * s
     }
-    s * s
 }
 
 #[test]
@@ -242,34 +241,22 @@ fn bug16_hypot_of_a_state_that_is_not_differentiated() {
     compiles("hypot_of_a_constant");
 }
 
-/// Macro bug 17: as bug 10, from the other side. The stored sweep keeps the state after the
-/// inner loop and runs the inner loop's sweep (a reduction) backwards; the checkpointed sweep
-/// recomputes the inner loop from the state before it, and fusion joined the inner sweep to that
-/// recomputation, forwards. `f_hvp`'s H·v differed in the last bits. A sweep that only
-/// accumulates now runs in its loop's own order, fused or not.
-#[grad(jvp, hvp)]
-pub fn inner_reduction_stored(a: f64, m: f64) -> f64 {
-    let mut s = a;
-    for _ in 0..4 {
-        for j in 0..8 {
-            s += -(m * (j as f64));
+// Macro bug 17: as bug 10, from the other side. The stored sweep keeps the state after the
+// inner loop and runs the inner loop's sweep (a reduction) backwards; the checkpointed sweep
+// recomputes the inner loop from the state before it, and fusion joined the inner sweep to that
+// recomputation, forwards. `f_hvp`'s H·v differed in the last bits. A sweep that only
+// accumulates now runs in its loop's own order, fused or not.
+stored_and_checkpointed! {
+    [checkpoint] inner_reduction_stored, inner_reduction_checkpointed(a: f64, m: f64) {
+        let mut s = a;
+        for _ in 0..4 {
+            for j in 0..8 {
+                s += -(m * (j as f64));
+            }
+            s += s / (1.0 + m * m);
         }
-        s += s / (1.0 + m * m);
+        s
     }
-    s
-}
-
-/// The same, checkpointed.
-#[grad(jvp, hvp, checkpoint)]
-pub fn inner_reduction_checkpointed(a: f64, m: f64) -> f64 {
-    let mut s = a;
-    for _ in 0..4 {
-        for j in 0..8 {
-            s += -(m * (j as f64));
-        }
-        s += s / (1.0 + m * m);
-    }
-    s
 }
 
 #[test]
@@ -280,43 +267,26 @@ fn bug17_a_checkpointed_sweep_that_recomputes_an_inner_reduction() {
     assert_eq!(inner_reduction_checkpointed_hvp(a, m, da, dm), hvp);
 }
 
-/// Macro bug 19: with bug 17's fix, a stored sweep that only accumulates runs forwards, but a
-/// checkpointed one ran backwards through `revolve`, so the gradient differed in the last bits.
-/// A checkpointed loop whose sweep only accumulates now needs no snapshots: one loop runs the
-/// sweep of each iteration from its state, then steps to the next state, in the loop's order.
-#[grad(jvp, hvp)]
-pub fn accumulating_sweep_stored(q: &[f64; 1], a: f64) -> f64 {
-    let mut s = a;
-    let mut y: [f64; 2] = [0.0; 2];
-    for i in 1..=2 {
-        y[i % 2] = i as f64;
-        y[(i + 1) % 2] = y[1].asinh().min(0.3);
-        for _ in 0..=i {
-            s -= y[(i + 1) % 2];
-            s += (y[(i + 1) % 2] + (i as f64)) * (q[0] * q[0]).ln_1p();
-            s += q[0];
+// Macro bug 19: with bug 17's fix, a stored sweep that only accumulates runs forwards, but a
+// checkpointed one ran backwards through `revolve`, so the gradient differed in the last bits.
+// A checkpointed loop whose sweep only accumulates now needs no snapshots: one loop runs the
+// sweep of each iteration from its state, then steps to the next state, in the loop's order.
+stored_and_checkpointed! {
+    [checkpoint] accumulating_sweep_stored, accumulating_sweep_checkpointed(q: &[f64; 1], a: f64) {
+        let mut s = a;
+        let mut y: [f64; 2] = [0.0; 2];
+        for i in 1..=2 {
+            y[i % 2] = i as f64;
+            y[(i + 1) % 2] = y[1].asinh().min(0.3);
+            for _ in 0..=i {
+                s -= y[(i + 1) % 2];
+                s += (y[(i + 1) % 2] + (i as f64)) * (q[0] * q[0]).ln_1p();
+                s += q[0];
+            }
         }
+        s = s.hypot(2.5);
+        (s.sin() * s.sin()).ln_1p()
     }
-    s = s.hypot(2.5);
-    (s.sin() * s.sin()).ln_1p()
-}
-
-/// The same, checkpointed.
-#[grad(jvp, hvp, checkpoint)]
-pub fn accumulating_sweep_checkpointed(q: &[f64; 1], a: f64) -> f64 {
-    let mut s = a;
-    let mut y: [f64; 2] = [0.0; 2];
-    for i in 1..=2 {
-        y[i % 2] = i as f64;
-        y[(i + 1) % 2] = y[1].asinh().min(0.3);
-        for _ in 0..=i {
-            s -= y[(i + 1) % 2];
-            s += (y[(i + 1) % 2] + (i as f64)) * (q[0] * q[0]).ln_1p();
-            s += q[0];
-        }
-    }
-    s = s.hypot(2.5);
-    (s.sin() * s.sin()).ln_1p()
 }
 
 #[test]
@@ -328,36 +298,23 @@ fn bug19_a_checkpointed_sweep_that_only_accumulates() {
     assert_eq!(accumulating_sweep_checkpointed_hvp(&q, a, &[0.3], -0.7), stored);
 }
 
-/// Macro bug 20: as bug 19, for an outer loop whose sweep only accumulates but holds an inner
-/// loop that is itself checkpointed (`checkpoint(s = 1)` checkpoints every loop): the inner
-/// checkpointed sweep passes the outer accumulators through, which was not recognised as
-/// accumulating, so the outer sweep ran backwards through `revolve` while the stored one ran
-/// forwards. Additivity now follows an adjoint through a checkpointed sweep as through a loop.
-#[grad(jvp, hvp)]
-pub fn inner_chain_stored(m: [f64; 3], a: f64) -> f64 {
-    let mut s = a;
-    for i in 0..6 {
-        let mut t = m[i % 3] * (i as f64);
-        for j in 0..8 {
-            t = t.hypot(t + m[j % 3]);
+// Macro bug 20: as bug 19, for an outer loop whose sweep only accumulates but holds an inner
+// loop that is itself checkpointed (`checkpoint(s = 1)` checkpoints every loop): the inner
+// checkpointed sweep passes the outer accumulators through, which was not recognised as
+// accumulating, so the outer sweep ran backwards through `revolve` while the stored one ran
+// forwards. Additivity now follows an adjoint through a checkpointed sweep as through a loop.
+stored_and_checkpointed! {
+    [checkpoint(s = 1)] inner_chain_stored, inner_chain_checkpointed(m: [f64; 3], a: f64) {
+        let mut s = a;
+        for i in 0..6 {
+            let mut t = m[i % 3] * (i as f64);
+            for j in 0..8 {
+                t = t.hypot(t + m[j % 3]);
+            }
+            s += t;
         }
-        s += t;
+        s
     }
-    s
-}
-
-/// The same, checkpointed.
-#[grad(jvp, hvp, checkpoint(s = 1))]
-pub fn inner_chain_checkpointed(m: [f64; 3], a: f64) -> f64 {
-    let mut s = a;
-    for i in 0..6 {
-        let mut t = m[i % 3] * (i as f64);
-        for j in 0..8 {
-            t = t.hypot(t + m[j % 3]);
-        }
-        s += t;
-    }
-    s
 }
 
 #[test]
