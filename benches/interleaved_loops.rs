@@ -19,7 +19,6 @@ mod interleave;
 use std::hint::black_box;
 use std::time::Duration;
 
-use autodiff_runtime::grad;
 use autodiff_suite::loops;
 use autodiff_suite::oracles::{self, handwritten};
 use interleave::{Clock, Kernel, Timings, interleave, load_average};
@@ -162,22 +161,6 @@ fn ext_rosenbrock() {
     t.report("ext_rosenbrock_100", &[("forward/reverse", "forward_sweeps", "grad_gen")]);
 }
 
-/// [`loops::layer`] with a forward-mode derivative, for the forward sweeps (the corpus's `layer`
-/// has `_grad` and `_hvp` only).
-#[grad(wrt(w, b), jvp)]
-fn layer_fwd(w: [[f64; 16]; 16], b: [f64; 16], x: &[f64; 16], y: &[f64; 16]) -> f64 {
-    let mut loss = 0.0;
-    for i in 0..16 {
-        let mut z = b[i];
-        for j in 0..16 {
-            z += w[i][j] * x[j];
-        }
-        let e = z.tanh() - y[i];
-        loss += e * e;
-    }
-    loss
-}
-
 #[allow(clippy::type_complexity)] // (value, (w̄, b̄)), the generated signature's shape
 fn flatten_layer((value, (w, b)): (f64, ([[f64; 16]; 16], [f64; 16]))) -> (f64, [f64; 272]) {
     let mut flat = [0.0; 272];
@@ -190,7 +173,6 @@ fn flatten_layer((value, (w, b)): (f64, ([[f64; 16]; 16], [f64; 16]))) -> (f64, 
 fn layer() {
     let (w, b, x, y) = layer_inputs(0.7);
     let (w_dot, b_dot, _, _) = layer_inputs(2.9);
-    assert_eq!(layer_fwd(w, b, &x, &y), loops::layer(w, b, &x, &y));
     let hand = handwritten::layer_grad(w, b, x, y);
     check_grad("layer", flatten_layer(loops::layer_grad(w, b, &x, &y)), flatten_layer(hand));
     let (gv, gg, gh) = loops::layer_hvp(w, b, &x, &y, w_dot, b_dot);
@@ -233,7 +215,7 @@ fn layer() {
             ));
         }),
         Kernel::new("jvp_gen", || {
-            black_box(layer_fwd_jvp(
+            black_box(loops::layer_jvp(
                 black_box(w),
                 black_box(b),
                 black_box(&x),
@@ -254,7 +236,7 @@ fn layer() {
                 k => b_dir[k - 256] = value,
             };
             unit(&mut w_dir, &mut b_dir, 1.0);
-            *component = layer_fwd_jvp(
+            *component = loops::layer_jvp(
                 black_box(w),
                 black_box(b),
                 black_box(&x),

@@ -40,7 +40,7 @@ pub fn ext_rosenbrock<const M: usize>(x: [f64; M]) -> f64 {
 }
 
 /// A 16×16 dense layer with `tanh` and a squared loss: Σᵢ (tanh(Σⱼ wᵢⱼ xⱼ + bᵢ) − yᵢ)².
-#[grad(wrt(w, b), hvp)]
+#[grad(wrt(w, b), jvp, hvp)]
 pub fn layer(w: [[f64; 16]; 16], b: [f64; 16], x: &[f64; 16], y: &[f64; 16]) -> f64 {
     let mut loss = 0.0;
     for i in 0..16 {
