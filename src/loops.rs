@@ -27,6 +27,34 @@ pub fn lessons_1000(x: [f64; N]) -> f64 {
     s
 }
 
+/// The lessons' function with the second neighbour, f(x) = Σᵢ sin(xᵢ)·xᵢ₋₂ (cyclic, `M ≥ 2`):
+/// its sweep splits off two wrap-around iterations.
+#[grad(jvp, hvp)]
+pub fn second_neighbours<const M: usize>(x: [f64; M]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..M {
+        s += x[i].sin() * x[(i + M - 2) % M];
+    }
+    s
+}
+
+/// A ring with a branch and a weight read from the index: Σᵢ (i + 1)·φ(xᵢ − xᵢ₋₁), with
+/// φ(d) = d² for d > 0 and 2(eᵈ − d − 1) otherwise.
+#[grad(hvp)]
+pub fn weighted_ring<const M: usize>(x: [f64; M]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..M {
+        let d = x[i] - x[(i + M - 1) % M];
+        let w = (i + 1) as f64;
+        if d > 0.0 {
+            s += w * d * d;
+        } else {
+            s += w * 2.0 * (d.exp() - d - 1.0);
+        }
+    }
+    s
+}
+
 /// The extended (chained) Rosenbrock function Σᵢ 100 (xᵢ₊₁ − xᵢ²)² + (1 − xᵢ)².
 #[grad(jvp, hvp, hessian)]
 pub fn ext_rosenbrock<const M: usize>(x: [f64; M]) -> f64 {

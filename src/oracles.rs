@@ -46,16 +46,28 @@ pub fn lessons<const N: usize>(x: [f64; N]) -> f64 {
 
 /// Closed-form gradient of [`lessons`]: `∂f/∂xⱼ = cos(xⱼ) x_{j−1} + sin(x_{j+1})`, cyclic.
 pub fn lessons_gradient<const N: usize>(x: [f64; N]) -> [f64; N] {
+    ring_gradient(x, 1)
+}
+
+/// Closed-form gradient of Σᵢ sin(xᵢ)·x_{i−k} (cyclic; [`lessons`] for `k = 1`):
+/// `∂f/∂xⱼ = cos(xⱼ) x_{j−k} + sin(x_{j+k})`.
+pub fn ring_gradient<const N: usize>(x: [f64; N], k: usize) -> [f64; N] {
     const { assert!(N >= 1, "the lessons' function needs at least one coordinate") };
-    core::array::from_fn(|j| x[j].cos() * x[(j + N - 1) % N] + x[(j + 1) % N].sin())
+    core::array::from_fn(|j| x[j].cos() * x[(j + N - k % N) % N] + x[(j + k) % N].sin())
 }
 
 /// Closed-form Hessian-vector product of [`lessons`]:
 /// `(H v)ⱼ = −sin(xⱼ) x_{j−1} vⱼ + cos(xⱼ) v_{j−1} + cos(x_{j+1}) v_{j+1}`, cyclic.
 pub fn lessons_hv<const N: usize>(x: [f64; N], v: [f64; N]) -> [f64; N] {
+    ring_hv(x, v, 1)
+}
+
+/// Closed-form Hessian-vector product of Σᵢ sin(xᵢ)·x_{i−k} (cyclic):
+/// `(H v)ⱼ = −sin(xⱼ) x_{j−k} vⱼ + cos(xⱼ) v_{j−k} + cos(x_{j+k}) v_{j+k}`.
+pub fn ring_hv<const N: usize>(x: [f64; N], v: [f64; N], k: usize) -> [f64; N] {
     const { assert!(N >= 1, "the lessons' function needs at least one coordinate") };
     core::array::from_fn(|j| {
-        let (prev, next) = ((j + N - 1) % N, (j + 1) % N);
+        let (prev, next) = ((j + N - k % N) % N, (j + k) % N);
         -x[j].sin() * x[prev] * v[j] + x[j].cos() * v[prev] + x[next].cos() * v[next]
     })
 }

@@ -63,6 +63,46 @@ fn the_lessons_function_for_several_sizes() {
     check_lessons::<3>();
     check_lessons::<10>();
     check_lessons::<1000>();
+    // An empty ring: the split-off wrap-around loop and the rest both run no iteration.
+    assert_eq!(lessons_grad::<0>([]), (0.0, []));
+    assert_eq!(lessons_hvp::<0>([], []), (0.0, [], []));
+}
+
+fn check_second_neighbours<const M: usize>() {
+    let (x, v) = (point::<M>(0.8), point::<M>(-1.7));
+    let (value, grad) = second_neighbours_grad(x);
+    assert_eq!(value.to_bits(), second_neighbours(x).to_bits(), "value, N = {M}");
+    close("closed-form gradient", &grad, &oracles::ring_gradient(x, 2), 1e-12);
+    close("finite differences", &grad, &fd(second_neighbours::<M>, x), 1e-6);
+    let (_, g, hv) = second_neighbours_hvp(x, v);
+    assert_eq!(g, grad);
+    close("closed-form H·v", &hv, &oracles::ring_hv(x, v, 2), 1e-12);
+    let (_, slope) = second_neighbours_jvp(x, v);
+    let dot: f64 = grad.iter().zip(&v).map(|(a, b)| a * b).sum();
+    close("jvp = grad·v", &[slope], &[dot], 1e-12);
+}
+
+#[test]
+fn a_ring_over_the_second_neighbour_for_several_sizes() {
+    // Two wrap-around iterations: at N = 2 they are the whole loop.
+    check_second_neighbours::<2>();
+    check_second_neighbours::<3>();
+    check_second_neighbours::<5>();
+    check_second_neighbours::<8>();
+    check_second_neighbours::<100>();
+}
+
+#[test]
+fn a_ring_with_a_branch_and_an_index_weight() {
+    fn check<const M: usize>() {
+        let x = point::<M>(0.3).map(|e| 0.7 * e);
+        let v = point::<M>(2.6);
+        check_fd("weighted ring", weighted_ring, weighted_ring_grad, weighted_ring_hvp, x, v);
+    }
+    check::<1>();
+    check::<2>();
+    check::<7>();
+    check::<40>();
 }
 
 #[test]

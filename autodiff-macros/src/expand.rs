@@ -13,7 +13,7 @@ use crate::lower::{self, Lowered, Output};
 use crate::symbol;
 use crate::transform::{
     Options, Seed, dead_code, first_touch, forward, fuse, grad_calls, hoist, join_branches, plan,
-    reverse, select_outputs, storage, total,
+    reverse, select_outputs, split_wraps, storage, total,
 };
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
@@ -170,7 +170,9 @@ pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Deriv
     let budget = if second_order { budget / 2 } else { budget };
     let options = Options { budget, snapshots: args.checkpoint };
     // The reverse sweep reads each call's partials from the forward pass: `g_grad` there.
-    let with_partials = checked(grad_calls(&primal), "the calls' partials")?;
+    // A loop over a ring is split at its wrap-around, so that its sweep indexes affinely.
+    let split = checked(split_wraps(&primal), "splitting at wrap-arounds")?;
+    let with_partials = checked(grad_calls(&split), "the calls' partials")?;
     let plans = plan(&with_partials, options);
     let seed = if vector { Seed::Inputs } else { Seed::One };
     let grad = checked(reverse(&with_partials, &plans, seed), "the reverse transform")?;

@@ -67,6 +67,8 @@ pub struct Gen {
     /// Inside a loop over `data.len()`: the accumulators it updates. The macro needs such a
     /// loop to be a reduction, so nothing in it may read them.
     reduction: Option<Vec<String>>,
+    /// Inside a reduction over a ring `0..N`: its variable and `N`.
+    ring: Option<(String, Size)>,
     /// The functions the program may call: name and parameters.
     callees: Vec<(String, Vec<Param>)>,
 }
@@ -88,6 +90,7 @@ impl Gen {
             trips: 1,
             branches: 0,
             reduction: None,
+            ring: None,
             callees: Vec::new(),
         }
     }

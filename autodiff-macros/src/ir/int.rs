@@ -6,7 +6,7 @@ use std::fmt;
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote};
 
-use super::LoopId;
+use super::{Linear, LoopId, Wrap};
 
 /// How an integer expression is written.
 #[derive(Clone, Debug)]
@@ -40,6 +40,10 @@ pub struct Int {
     pub value: Option<u64>,
     /// The expression as `i + c` of a loop index `i`, when it is one (`i`, `i + 1`, `i - 1`).
     pub affine: Option<Affine>,
+    /// The expression as a linear form, when it is one (`N - 1`, `i + N - 1`).
+    pub linear: Option<Linear>,
+    /// The expression as a wrap-around index `(i + m - k) % m`, when it is one.
+    pub wrap: Option<Box<Wrap>>,
     /// The loop indices it reads.
     pub loops: Vec<LoopId>,
     /// The non-differentiated parameters it reads.
@@ -56,6 +60,8 @@ impl Int {
             form: Form::Tokens { tokens, atom: true },
             value: Some(n),
             affine: None,
+            linear: Linear::constant(n),
+            wrap: None,
             loops: Vec::new(),
             params: Vec::new(),
             generic: false,
@@ -68,6 +74,8 @@ impl Int {
             form: Form::Index(l),
             value: None,
             affine: Some(Affine { index: l, offset: 0 }),
+            linear: Some(Linear::index(l)),
+            wrap: None,
             loops: vec![l],
             params: Vec::new(),
             generic: false,
@@ -80,6 +88,8 @@ impl Int {
             form: Form::Tokens { tokens, atom },
             value: None,
             affine: None,
+            linear: None,
+            wrap: None,
             loops: Vec::new(),
             params: Vec::new(),
             generic: false,
@@ -120,6 +130,7 @@ impl Int {
         let mut out = self.combine(self, quote!(#lhs + #k_tok));
         out.value = self.value.and_then(|v| v.checked_add(k));
         out.affine = self.affine.and_then(|a| a.shifted(i64::try_from(k).ok()?));
+        out.linear = self.linear.as_ref().zip(Linear::constant(k)).and_then(|(a, b)| a.add(&b));
         out
     }
 
@@ -138,6 +149,7 @@ impl Int {
             (None, Some(b)) => self.value.and_then(|v| b.shifted(i64::try_from(v).ok()?)),
             _ => None,
         };
+        out.linear = self.linear.as_ref().zip(other.linear.as_ref()).and_then(|(a, b)| a.add(b));
         out.folded()
     }
 
@@ -152,6 +164,50 @@ impl Int {
         let mut out = self.combine(other, quote!(#a * #b));
         out.value = self.value.zip(other.value).and_then(|(a, b)| a.checked_mul(b));
         out.folded()
+    }
+
+    /// `self.min(k)`: the literal when the value is known.
+    pub fn min_lit(&self, k: u64) -> Int {
+        if let Some(v) = self.value {
+            return Int::lit(v.min(k));
+        }
+        let (a, k) = (self.operand(&|_| quote!(_)), Literal::u64_unsuffixed(k));
+        let mut out = self.combine(self, quote!(#a.min(#k)));
+        out.form = Form::Tokens { tokens: out.render(&|_| quote!(_)), atom: true };
+        out
+    }
+
+    /// `i - k` for the index `i` of loop `l`, named `ident` (as the user's tokens name it).
+    pub fn index_minus(l: LoopId, ident: &proc_macro2::Ident, k: u64) -> Int {
+        let offset = i64::try_from(k).ok().and_then(i64::checked_neg);
+        let k_tok = Literal::u64_unsuffixed(k);
+        Int {
+            affine: offset.map(|offset| Affine { index: l, offset }),
+            linear: Linear::constant(k).and_then(|k| Linear::index(l).sub(&k)),
+            loops: vec![l],
+            ..Int::tokens(quote!(#ident - #k_tok), false)
+        }
+    }
+
+    /// `self` with the index of loop `from` read as that of loop `to` (a copy of `from`'s body
+    /// in a new loop).
+    pub fn relabel(&self, from: LoopId, to: LoopId) -> Int {
+        let swap = |l: LoopId| if l == from { to } else { l };
+        let form = match &self.form {
+            Form::Index(l) => Form::Index(swap(*l)),
+            other => other.clone(),
+        };
+        let wrap = self.wrap.as_ref().map(|w| {
+            Box::new(Wrap { index: swap(w.index), back: w.back, modulus: w.modulus.clone() })
+        });
+        Int {
+            form,
+            affine: self.affine.map(|a| Affine { index: swap(a.index), ..a }),
+            linear: self.linear.as_ref().map(|x| x.relabel(from, to)),
+            wrap,
+            loops: self.loops.iter().map(|l| swap(*l)).collect(),
+            ..self.clone()
+        }
     }
 
     /// `self` as a literal when its value is known, keeping what it reads.
@@ -173,6 +229,8 @@ impl Int {
             form: Form::Tokens { tokens, atom: false },
             value: None,
             affine: None,
+            linear: None,
+            wrap: None,
             loops,
             params,
             generic: self.generic || other.generic,

@@ -10,6 +10,7 @@
 
 mod builder;
 mod int;
+mod linear;
 mod prim;
 #[cfg(test)]
 mod print;
@@ -19,6 +20,7 @@ mod walk;
 
 pub use builder::Builder;
 pub use int::{Affine, Int};
+pub use linear::{Linear, Wrap};
 pub use prim::{Cmp, Prim};
 #[cfg(test)]
 pub use print::print;

@@ -9,7 +9,7 @@ use quote::{ToTokens, quote};
 use syn::{BinOp, Expr, Lit, UnOp};
 
 use super::{Binding, Kind, Lower};
-use crate::ir::{Affine, Ext, ExtId, Int, LoopId, Operand, Prec, Ty};
+use crate::ir::{Affine, Ext, ExtId, Int, Linear, LoopId, Operand, Prec, Ty, Wrap};
 use crate::symbol;
 
 /// A constant expression, re-rendered, with what the IR needs to know about it.
@@ -31,6 +31,10 @@ pub(super) struct Konst {
     pub index: Option<LoopId>,
     /// The expression as `i + c` of a loop index `i`, if it is one.
     pub affine: Option<Affine>,
+    /// The expression as a linear form of a loop index, names and a constant, if it is one.
+    pub linear: Option<Linear>,
+    /// The expression as a wrap-around index `(i + m - k) % m`, if it is one.
+    pub wrap: Option<Wrap>,
     /// The names it reads, with the serial number of the binding each had (`None`: unbound).
     pub deps: Vec<(String, Option<u32>)>,
 }
@@ -67,19 +71,22 @@ impl Konst {
             generic: false,
             index: None,
             affine: None,
+            linear: None,
+            wrap: None,
             deps: Vec::new(),
         }
     }
 
     /// The integer literal `n`, spelled as written.
     fn int_lit(tokens: TokenStream, n: Option<u64>) -> Self {
-        Konst { value: n, ..Konst::atom(tokens) }
+        Konst { value: n, linear: n.and_then(Linear::constant), ..Konst::atom(tokens) }
     }
 
     /// From an integer of the IR (an array length).
     pub(super) fn from_int(int: &Int) -> Self {
         let tokens = int.operand(&|_| quote!(_));
-        Konst { value: int.value, generic: int.generic, ..Konst::atom(tokens) }
+        let linear = int.linear.clone();
+        Konst { value: int.value, generic: int.generic, linear, ..Konst::atom(tokens) }
     }
 
     /// The loop variable `ident` of loop `l`.
@@ -88,6 +95,7 @@ impl Konst {
             loops: vec![l],
             index: Some(l),
             affine: Some(Affine { index: l, offset: 0 }),
+            linear: Some(Linear::index(l)),
             ..Konst::atom(ident.to_token_stream())
         }
     }
@@ -142,6 +150,8 @@ impl Konst {
         let mut int = Int::tokens(self.tokens.clone(), self.prec == Prec::Atom);
         int.value = self.value;
         int.affine = self.affine;
+        int.linear = self.linear.clone();
+        int.wrap = self.wrap.clone().map(Box::new);
         int.loops = self.loops.clone();
         int.params = self.params.clone();
         int.generic = self.generic;
@@ -220,6 +230,13 @@ impl Lower<'_> {
                 let mut k = Konst::combine(quote!(#lt #op #rt), prec, &[&l, &r]);
                 k.value = fold(&b.op, l.value, r.value);
                 k.affine = shift(&b.op, &l, &r);
+                let (ll, rl) = (l.linear.as_ref(), r.linear.as_ref());
+                (k.linear, k.wrap) = match &b.op {
+                    BinOp::Add(_) => (ll.zip(rl).and_then(|(a, b)| a.add(b)), None),
+                    BinOp::Sub(_) => (ll.zip(rl).and_then(|(a, b)| a.sub(b)), None),
+                    BinOp::Rem(_) => (None, ll.zip(rl).and_then(|(a, b)| Wrap::of(a, b))),
+                    _ => (None, None),
+                };
                 Ok(k)
             }
             Expr::Index(i) => {
@@ -269,6 +286,7 @@ impl Lower<'_> {
         let Some(bound) = self.env.get(&name).cloned() else {
             let mut k = Konst::atom(e.to_token_stream());
             k.generic = self.generics.contains(&name);
+            k.linear = (mode == Mode::Int).then(|| Linear::name(name.clone()));
             k.deps.push((name, None));
             return Ok(k);
         };
@@ -294,6 +312,7 @@ impl Lower<'_> {
             }
             Binding::Param(_) => {
                 let mut k = Konst::atom(e.to_token_stream());
+                k.linear = (mode == Mode::Int).then(|| Linear::name(name.clone()));
                 k.params.push(name.clone());
                 k.deps.push(dep);
                 return Ok(k);

@@ -16,6 +16,7 @@ mod prims;
 mod robustness;
 mod size;
 mod snapshots;
+mod wrap;
 
 use proc_macro2::TokenStream;
 use quote::ToTokens;

@@ -9,12 +9,13 @@
 //! constants that differ never meet; two indices `s + a` and `t + b` of the same loop (the store
 //! in iteration `s`, the load in iteration `t`) meet only when `s − t = b − a`, which says
 //! whether the store's iteration comes before the load's; anything else (a cyclic
-//! `(i + N − 1) % N`, an index of a loop around the accumulating one) is assumed to meet. A
+//! `(i + N − 1) % N`, which [`super::wrap`] splits off a ring reduction before differentiation,
+//! an index of a loop around the accumulating one) is assumed to meet. A
 //! loop's iterations come in the order of its range (`rev` reverses it). An array that also
 //! flows anywhere but through the loop's loads and stores (a call, a checkpoint, a branch that
 //! yields another array) is left alone.
 //!
-//! Runs after [`super::fuse`]: fusion reorders the iterations of a sweep (legal only while every
+//! Runs after [`super::fuse()`]: fusion reorders the iterations of a sweep (legal only while every
 //! write is an addition), and this decides on the final order.
 
 use std::collections::{HashMap, HashSet};

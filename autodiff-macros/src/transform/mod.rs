@@ -16,6 +16,7 @@ mod join;
 mod plan;
 mod residual;
 mod reverse;
+mod wrap;
 
 pub use budget::{storage, total};
 pub use calls::grad_calls;
@@ -27,6 +28,7 @@ pub use hoist::hoist;
 pub use join::join_branches;
 pub use plan::{Options, plan};
 pub use reverse::{Seed, reverse};
+pub use wrap::split_wraps;
 
 use crate::ir::{Builder, Elem, Name, Operand, Prim, Ty};
 

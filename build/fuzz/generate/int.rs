@@ -45,8 +45,16 @@ impl Gen {
             let index = match choice {
                 1 if fits => var,
                 2 => {
-                    let c = Int::Lit(self.rng.between(1, n - 1));
-                    ibin(IntOp::Rem, ibin(IntOp::Add, var, c), size_int(len))
+                    let c = self.rng.between(1, n - 1);
+                    let shifted = match &len.name {
+                        // `(i + N - k) % N`: the k-th previous element of a ring of named length.
+                        Some(_) if self.rng.chance(50) => {
+                            let ring = ibin(IntOp::Add, var, size_int(len));
+                            ibin(IntOp::Sub, ring, Int::Lit(n - c))
+                        }
+                        _ => ibin(IntOp::Add, var, Int::Lit(c)),
+                    };
+                    ibin(IntOp::Rem, shifted, size_int(len))
                 }
                 3 if !fits => ibin(IntOp::Rem, var, size_int(len)),
                 4 if fits => {

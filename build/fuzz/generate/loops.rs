@@ -1,9 +1,10 @@
 //! `for` loops: over literal or `const` ranges, `..=`, `.rev()`, nested and triangular, each
-//! body updating state declared outside; and reductions, over `data.len()` or a range whose end
-//! moves with an outer loop, where the macro accepts only `acc += e` with `e` not reading `acc`.
+//! body updating state declared outside; and reductions, over `data.len()`, a range whose end
+//! moves with an outer loop (where the macro accepts only `acc += e` with `e` not reading `acc`),
+//! or a ring `0..N`.
 
 use super::super::ast::{Assign, Expr, Int, IntOp, Op, Place, Range, Size, Stmt};
-use super::int::size_int;
+use super::int::{ibin as bin_int, size_int};
 use super::tree::bin;
 use super::{Gen, Kind};
 
@@ -125,7 +126,10 @@ impl Gen {
         let Some((range, lo, hi, trips, moves)) = self.range() else {
             return self.assign_real(out);
         };
-        if moves {
+        // A loop over a ring (`0..N`, with `N` an array's length) is made a reduction often,
+        // so that indices `(i + N - k) % N` in it meet the macro's split at the wrap-around.
+        let ring = range.lo == Int::Lit(0) && matches!(range.hi, Int::Var(_)) && !range.inclusive;
+        if moves || (ring && !range.rev && self.rng.chance(40)) {
             return self.reduction_loop(out, range, lo, Some(hi), trips);
         }
         let var = ["i", "j", "k", "l"][self.loops].to_string();
@@ -188,8 +192,17 @@ impl Gen {
         }
         let var = ["i", "j", "k", "l"][self.loops].to_string();
         let outer = self.reduction.replace(accs.clone());
+        let ring = match (&range.lo, &range.hi) {
+            (Int::Lit(0), Int::Var(n)) if !range.inclusive => {
+                let size = self.consts.iter().find(|(c, _)| c == n).map(|(_, v)| *v);
+                size.map(|v| (var.clone(), Size { n: v, name: Some(n.clone()) }))
+            }
+            _ => None,
+        };
+        let outer_ring = std::mem::replace(&mut self.ring, ring);
         let stmts = self.rng.between(1, 3);
         let body = self.in_loop(&var, lo, hi, trips, stmts);
+        self.ring = outer_ring;
         self.reduction = outer;
         for a in &accs {
             self.wrote(a);
@@ -208,15 +221,38 @@ impl Gen {
         let data =
             self.visible().find(|v| v.kind == Kind::Data).map(|v| (v.name.clone(), v.pending));
         let index = self.ints().into_iter().find(|(_, _, hi)| hi.is_none()).map(|(i, ..)| i);
-        let rhs = match (data, index) {
-            (Some((d, pending)), Some(i)) if pending || self.rng.chance(40) => {
+        let rhs = match (data, index, self.ring_read()) {
+            (Some((d, pending)), Some(i), _) if pending || self.rng.chance(40) => {
                 self.read(&d);
                 self.read(&i);
                 bin(Op::Mul, Expr::Data(d, Int::Var(i)), self.expr(1))
             }
+            (.., Some(ring)) if self.rng.chance(60) => bin(Op::Mul, self.expr(1), ring),
             _ => self.expr(2),
         };
         self.flows(&acc, &rhs);
         out.push(Stmt::Assign(Place::Var(acc), op, rhs));
+    }
+
+    /// In a reduction over a ring `0..N`: `x[(i + N - k) % N]`, the `k`-th previous element
+    /// of a differentiated array of length `N` (`k` from 1 to 2), if there is one.
+    fn ring_read(&mut self) -> Option<Expr> {
+        let (i, size) = self.ring.clone()?;
+        let arrays: Vec<String> = self
+            .visible()
+            .filter(|v| v.active && self.readable(&v.name) && !v.int_let)
+            .filter(|v| matches!(&v.kind, Kind::Array(d) if d.len() == 1 && d[0] == size))
+            .map(|v| v.name.clone())
+            .collect();
+        if arrays.is_empty() || size.n < 2 {
+            return None;
+        }
+        let x = arrays[self.rng.below(arrays.len())].clone();
+        let k = self.rng.between(1, 2.min(size.n - 1));
+        self.read(&x);
+        self.read(&i);
+        let ring = bin_int(IntOp::Add, Int::Var(i), size_int(&size));
+        let back = bin_int(IntOp::Sub, ring, Int::Lit(k));
+        Some(Expr::Elem(x, vec![bin_int(IntOp::Rem, back, size_int(&size))]))
     }
 }
