@@ -42,18 +42,34 @@ fn point<const M: usize>(seed: f64) -> [f64; M] {
     std::array::from_fn(|i| (seed + 0.73 * i as f64).sin() * 1.3 + 0.1)
 }
 
-fn check_lessons<const M: usize>() {
-    let (x, v) = (point::<M>(0.4), point::<M>(2.1));
-    let (value, grad) = lessons_grad(x);
-    assert_eq!(value.to_bits(), lessons(x).to_bits(), "value, N = {M}");
-    close("closed-form gradient", &grad, &oracles::lessons_gradient(x), 1e-12);
-    close("finite differences", &grad, &fd(lessons::<M>, x), 1e-6);
-    let (_, g, hv) = lessons_hvp(x, v);
+/// A ring f(x) = Σᵢ sin(xᵢ)·x_{i−k} (cyclic) under `#[grad(jvp, hvp)]`.
+struct Ring<const M: usize> {
+    k: usize,
+    f: fn([f64; M]) -> f64,
+    grad: fn([f64; M]) -> (f64, [f64; M]),
+    hvp: fn([f64; M], [f64; M]) -> (f64, [f64; M], [f64; M]),
+    jvp: fn([f64; M], [f64; M]) -> (f64, f64),
+}
+
+/// The ring's value (bit for bit), gradient and H·v against the closed forms of `oracles`, the
+/// gradient against finite differences, the JVP against the gradient, at the points of `seeds`.
+fn check_ring<const M: usize>(r: Ring<M>, seeds: (f64, f64)) {
+    let (x, v) = (point::<M>(seeds.0), point::<M>(seeds.1));
+    let (value, grad) = (r.grad)(x);
+    assert_eq!(value.to_bits(), (r.f)(x).to_bits(), "value, N = {M}");
+    close("closed-form gradient", &grad, &oracles::ring_gradient(x, r.k), 1e-12);
+    close("finite differences", &grad, &fd(r.f, x), 1e-6);
+    let (_, g, hv) = (r.hvp)(x, v);
     assert_eq!(g, grad);
-    close("closed-form H·v", &hv, &oracles::lessons_hv(x, v), 1e-12);
-    let (_, slope) = lessons_jvp(x, v);
+    close("closed-form H·v", &hv, &oracles::ring_hv(x, v, r.k), 1e-12);
+    let (_, slope) = (r.jvp)(x, v);
     let dot: f64 = grad.iter().zip(&v).map(|(a, b)| a * b).sum();
     close("jvp = grad·v", &[slope], &[dot], 1e-12);
+}
+
+fn check_lessons<const M: usize>() {
+    let r = Ring { k: 1, f: lessons, grad: lessons_grad, hvp: lessons_hvp, jvp: lessons_jvp };
+    check_ring::<M>(r, (0.4, 2.1));
 }
 
 #[test]
@@ -69,17 +85,14 @@ fn the_lessons_function_for_several_sizes() {
 }
 
 fn check_second_neighbours<const M: usize>() {
-    let (x, v) = (point::<M>(0.8), point::<M>(-1.7));
-    let (value, grad) = second_neighbours_grad(x);
-    assert_eq!(value.to_bits(), second_neighbours(x).to_bits(), "value, N = {M}");
-    close("closed-form gradient", &grad, &oracles::ring_gradient(x, 2), 1e-12);
-    close("finite differences", &grad, &fd(second_neighbours::<M>, x), 1e-6);
-    let (_, g, hv) = second_neighbours_hvp(x, v);
-    assert_eq!(g, grad);
-    close("closed-form H·v", &hv, &oracles::ring_hv(x, v, 2), 1e-12);
-    let (_, slope) = second_neighbours_jvp(x, v);
-    let dot: f64 = grad.iter().zip(&v).map(|(a, b)| a * b).sum();
-    close("jvp = grad·v", &[slope], &[dot], 1e-12);
+    let r = Ring {
+        k: 2,
+        f: second_neighbours,
+        grad: second_neighbours_grad,
+        hvp: second_neighbours_hvp,
+        jvp: second_neighbours_jvp,
+    };
+    check_ring::<M>(r, (0.8, -1.7));
 }
 
 #[test]
