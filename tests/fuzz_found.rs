@@ -367,7 +367,9 @@ fn bug23_a_product_with_minus_one_is_lint_free() {
 /// Macro bug 24: rustc's `unused_variables` on a loop index in the expansion: the adjoint of `s`
 /// is `-1 + 1 = 0`, so the sweep of the loop updating `s` only writes `x_bar[i] = x_bar[i]`
 /// (not written at all), and `for i in 0..2 {}` kept the name of its index. An index that the
-/// written loop does not read is `_`.
+/// written loop does not read is `_`; and since then, dead-code elimination drops a loop that
+/// carries its values through unchanged, so no empty loop is left (the macro's snapshot
+/// `a_sweep_that_carries_its_adjoint_through_unchanged_is_dropped`).
 #[grad(jvp, hvp)]
 #[allow(clippy::needless_range_loop)]
 pub fn cancelling_state(x: [f64; 2], data: &[f64]) -> f64 {

@@ -1,7 +1,12 @@
 //! Clean-up passes: keep only the wanted outputs, and drop what nothing reads (statements, and
 //! the carried values and results of loops and branches).
 
-use crate::ir::{Block, Branch, Checkpoint, Func, Loop, Operand, Stmt, Var, reads, stmt_defs};
+use std::collections::HashMap;
+
+use crate::ir::{
+    Block, Branch, Checkpoint, Func, Int, Loop, Operand, Stmt, Var, reads, stmt_defs, substitute,
+    substitute_operand,
+};
 
 /// `f` returning only the outputs at `indices`, in that order.
 pub fn select_outputs(f: &Func, indices: &[usize]) -> Func {
@@ -9,11 +14,76 @@ pub fn select_outputs(f: &Func, indices: &[usize]) -> Func {
     Func { outputs, ..f.clone() }
 }
 
-/// `f` without the statements, carried values and results that never reach an output.
+/// `f` without the statements, carried values and results that never reach an output, and
+/// without the values a loop carries through unchanged (an adjoint that cancelled to zero leaves
+/// a sweep that stores back what it loaded): their results are their initial values.
 pub fn dead_code(f: &Func) -> Func {
-    let live = live(f);
+    let mut through = Through::default();
+    through.block(&f.body);
+    let f = match through.map.is_empty() {
+        true => f.clone(),
+        false => Func {
+            body: substitute(&f.body, &through.map),
+            outputs: f.outputs.iter().map(|o| through.resolve(*o)).collect(),
+            ..f.clone()
+        },
+    };
+    let live = live(&f);
     let body = sweep_block(&f.body, &live);
-    Func { body, ..f.clone() }
+    Func { body, ..f }
+}
+
+/// The values that are others unchanged: an element stored back where it was loaded from
+/// (`a[i] = a[i]`), a value a loop carries through unchanged (its result is its initial value).
+#[derive(Default)]
+struct Through {
+    /// Each such value, as the one it is (resolved).
+    map: HashMap<Var, Operand>,
+    /// Every load: the array and the index it reads.
+    loads: HashMap<Var, (Var, Vec<Int>)>,
+}
+
+impl Through {
+    fn resolve(&self, op: Operand) -> Operand {
+        substitute_operand(op, &self.map)
+    }
+
+    fn block(&mut self, block: &Block) {
+        for s in block {
+            match s {
+                Stmt::Load { out, array, index } => {
+                    self.loads.insert(*out, (*array, index.clone()));
+                }
+                Stmt::Store { out, array, index, value } => {
+                    let array = self.resolve(Operand::Var(*array));
+                    let loaded = value.var().and_then(|v| self.loads.get(&v));
+                    if let Some((from, at)) = loaded
+                        && self.resolve(Operand::Var(*from)) == array
+                        && at == index
+                    {
+                        self.map.insert(*out, array);
+                    }
+                }
+                Stmt::For(l) => {
+                    self.block(&l.body);
+                    for (k, c) in l.carried.iter().enumerate() {
+                        if self.resolve(l.yields[k]) == Operand::Var(c.param) {
+                            self.map.insert(l.outs[k], self.resolve(c.init));
+                        }
+                    }
+                }
+                Stmt::If(b) => {
+                    self.block(&b.then);
+                    self.block(&b.otherwise);
+                }
+                Stmt::Checkpoint(c) => {
+                    self.block(&c.step);
+                    self.block(&c.back);
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 /// Which variables reach an output (through the statements that read them).
