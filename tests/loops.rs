@@ -42,12 +42,15 @@ fn point<const M: usize>(seed: f64) -> [f64; M] {
     std::array::from_fn(|i| (seed + 0.73 * i as f64).sin() * 1.3 + 0.1)
 }
 
+/// What an `_hvp` of one `[f64; M]` returns: value, gradient, H·v.
+type Hvp<const M: usize> = (f64, [f64; M], [f64; M]);
+
 /// A ring f(x) = Σᵢ sin(xᵢ)·x_{i−k} (cyclic) under `#[grad(jvp, hvp)]`.
 struct Ring<const M: usize> {
     k: usize,
     f: fn([f64; M]) -> f64,
     grad: fn([f64; M]) -> (f64, [f64; M]),
-    hvp: fn([f64; M], [f64; M]) -> (f64, [f64; M], [f64; M]),
+    hvp: fn([f64; M], [f64; M]) -> Hvp<M>,
     jvp: fn([f64; M], [f64; M]) -> (f64, f64),
 }
 
