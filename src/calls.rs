@@ -80,6 +80,18 @@ pub fn softplus_ring(x: [f64; 5]) -> f64 {
     s
 }
 
+/// `Σᵢ wᵢ · softplus(xᵢ) · xᵢ₋₁` (cyclic) over weights `w` left out of `wrt`: a call inside a
+/// ring whose derivatives split off the wrap-around iteration.
+#[grad(jvp, hvp, wrt(x))]
+#[allow(clippy::needless_range_loop)]
+pub fn weighted_softplus_ring<const M: usize>(x: [f64; M], w: &[f64; M]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..M {
+        s += w[i] * softplus(x[i]) * x[(i + M - 1) % M];
+    }
+    s
+}
+
 /// `|v|²` of an array.
 #[grad(jvp, hvp)]
 pub fn norm2(v: [f64; 3]) -> f64 {

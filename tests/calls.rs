@@ -106,6 +106,34 @@ fn calls_inside_loops_and_with_array_arguments() {
         dsig(x[j]) * x[next] * v[j] + sig(x[j]) * v[next] + sig(x[prev]) * v[prev]
     });
     close("ring H·v", &hv, &expected, 1e-12);
+    // The same ring backwards, weighted: its derivatives split off the wrap-around iteration.
+    fn weighted<const M: usize>(seed: f64) {
+        let x: [f64; M] = std::array::from_fn(|j| (seed + 0.9 * j as f64).sin());
+        let w: [f64; M] = std::array::from_fn(|j| 0.5 + 0.25 * j as f64);
+        let v: [f64; M] = std::array::from_fn(|j| (2.0 * seed + j as f64).cos());
+        let sp = |z: f64| (1.0 + z.exp()).ln();
+        let sig = |z: f64| 1.0 / (1.0 + (-z).exp());
+        let dsig = |z: f64| sig(z) * (1.0 - sig(z));
+        let (value, grad) = weighted_softplus_ring_grad(x, &w);
+        assert_eq!(value.to_bits(), weighted_softplus_ring(x, &w).to_bits());
+        // ∂/∂xⱼ = wⱼ σ(xⱼ) xⱼ₋₁ + wⱼ₊₁ sp(xⱼ₊₁).
+        let expected: [f64; M] = std::array::from_fn(|j| {
+            let (prev, next) = ((j + M - 1) % M, (j + 1) % M);
+            w[j] * sig(x[j]) * x[prev] + w[next] * sp(x[next])
+        });
+        close("weighted ring gradient", &grad, &expected, 1e-12);
+        let (_, g, hv) = weighted_softplus_ring_hvp(x, &w, v);
+        assert_eq!(g, grad);
+        let expected: [f64; M] = std::array::from_fn(|j| {
+            let (prev, next) = ((j + M - 1) % M, (j + 1) % M);
+            w[j] * (dsig(x[j]) * x[prev] * v[j] + sig(x[j]) * v[prev])
+                + w[next] * sig(x[next]) * v[next]
+        });
+        close("weighted ring H·v", &hv, &expected, 1e-12);
+    }
+    weighted::<1>(0.3);
+    weighted::<2>(0.3);
+    weighted::<9>(-0.2);
     let (a, s, offset) = ([0.5, -1.0, 2.0], 0.7, [1.0, 2.0, 3.0]);
     let (value, (ga, gs)) = scaled_norm_grad(a, s, &offset);
     assert_eq!(value, scaled_norm(a, s, &offset));
