@@ -193,3 +193,42 @@ pub fn one_more_step<const N: usize>(x0: f64) -> f64 {
     }
     x
 }
+
+/// The length of [`ring_of_two`]'s ring.
+pub const TWO: usize = 2;
+
+/// A ring over the second neighbour whose length is a `const` item equal to two: split at its
+/// wrap-around, the rest of the loop is `for i in 2..TWO`, empty, which clippy's
+/// `reversed_empty_ranges` (denied by default) rejected in the derivatives.
+#[grad(hvp)]
+pub fn ring_of_two(x: [f64; TWO]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..TWO {
+        s += x[i].sin() * x[(i + TWO - 2) % TWO];
+    }
+    s
+}
+
+/// A trait of the user's with a method `min` on `usize`, in scope where [`ring_to`] is.
+pub trait AtMost {
+    /// `self`, at most `k`.
+    fn min(self, k: usize) -> usize;
+}
+
+impl AtMost for usize {
+    fn min(self, k: usize) -> usize {
+        if self < k { self } else { k }
+    }
+}
+
+/// The lessons' ring over the first `n` elements: the wrap-around iterations of its derivatives
+/// ran to `n.min(1)`, which this module's [`AtMost`] made ambiguous (the expansion did not
+/// compile); they run to `::core::cmp::min(n, 1)`.
+#[grad(hvp)]
+pub fn ring_to(x: [f64; 8], n: usize) -> f64 {
+    let mut s = 0.0;
+    for i in 0..n {
+        s += x[i].sin() * x[(i + n - 1) % n];
+    }
+    s
+}

@@ -226,3 +226,33 @@ fn a_const_generic_plus_one_trip_count_is_checkpointed() {
     assert_relative_eq!(g, d, max_relative = 1e-14);
     assert_relative_eq!(hv, -1.5 * dd, max_relative = 1e-12);
 }
+
+#[test]
+fn a_ring_whose_rest_is_empty_for_a_const_length() {
+    // f = sin(x₀) x₀ + sin(x₁) x₁: ∂/∂xⱼ = cos(xⱼ) xⱼ + sin(xⱼ), (H v)ⱼ = (2 cos xⱼ − sin(xⱼ) xⱼ) vⱼ.
+    let (x, v) = ([0.4, -1.1], [1.0, 0.5]);
+    let (value, grad) = ring_of_two_grad(x);
+    assert_eq!(value, ring_of_two(x));
+    let (_, _, hv) = ring_of_two_hvp(x, v);
+    for j in 0..2 {
+        assert_relative_eq!(grad[j], x[j].cos() * x[j] + x[j].sin(), max_relative = 1e-14);
+        let h = 2.0 * x[j].cos() - x[j].sin() * x[j];
+        assert_relative_eq!(hv[j], h * v[j], max_relative = 1e-14);
+    }
+}
+
+#[test]
+fn a_ring_of_runtime_length_with_a_users_min_in_scope() {
+    let x = [0.3, -0.8, 1.4, 0.2, -1.9, 0.6, 1.1, -0.5];
+    for n in 0..=8 {
+        let (value, grad) = ring_to_grad(x, n);
+        assert_eq!(value.to_bits(), ring_to(x, n).to_bits(), "n = {n}");
+        let expected: [f64; 8] = std::array::from_fn(|j| match j < n {
+            true => x[j].cos() * x[(j + n - 1) % n] + x[(j + 1) % n].sin(),
+            false => 0.0,
+        });
+        for j in 0..8 {
+            assert_relative_eq!(grad[j], expected[j], max_relative = 1e-14);
+        }
+    }
+}

@@ -1,9 +1,11 @@
 //! The attributes of a generated function that do not come from its kind: those it carries over
-//! from the user's function, and the lint it must allow because of literals the folding made.
+//! from the user's function, and the lints it must allow because of literals the folding made
+//! and of ranges that may be empty.
 
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::quote;
 
+use crate::ir::{Block, Stmt};
 use crate::symbol;
 
 /// `attr` as the generated functions carry it, if they do: see [`symbol::INHERITED_ATTRS`],
@@ -75,6 +77,20 @@ fn approximates_a_constant(text: &str) -> bool {
             // `c` truncated (`x` below `c` by less than a unit) or rounded (by half a unit).
             x != c && (-unit / 2.0..unit).contains(&(c - x))
         })
+}
+
+/// Whether a loop of `block` (or nested in it) starts at a known index above 0 and ends at one
+/// the macro does not know.
+pub fn may_be_empty(block: &Block) -> bool {
+    block.iter().any(|s| match s {
+        Stmt::For(l) => {
+            let r = &l.range;
+            (r.lo.value.is_some_and(|lo| lo > 0) && r.hi.value.is_none()) || may_be_empty(&l.body)
+        }
+        Stmt::If(b) => may_be_empty(&b.then) || may_be_empty(&b.otherwise),
+        Stmt::Checkpoint(c) => may_be_empty(&c.step) || may_be_empty(&c.back),
+        _ => false,
+    })
 }
 
 #[cfg(test)]

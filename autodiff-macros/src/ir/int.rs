@@ -166,13 +166,14 @@ impl Int {
         out.folded()
     }
 
-    /// `self.min(k)`: the literal when the value is known.
+    /// The smaller of `self` and `k`: the literal when the value is known, otherwise
+    /// `::core::cmp::min(self, k)` (a method `self.min(k)` could meet another trait's `min`).
     pub fn min_lit(&self, k: u64) -> Int {
         if let Some(v) = self.value {
             return Int::lit(v.min(k));
         }
-        let (a, k) = (self.operand(&|_| quote!(_)), Literal::u64_unsuffixed(k));
-        let mut out = self.combine(self, quote!(#a.min(#k)));
+        let (a, k) = (self.render(&|_| quote!(_)), Literal::u64_unsuffixed(k));
+        let mut out = self.combine(self, quote!(::core::cmp::min(#a, #k)));
         out.form = Form::Tokens { tokens: out.render(&|_| quote!(_)), atom: true };
         out
     }

@@ -319,8 +319,9 @@ pub fn eval_int(e: &Expr, idents: &HashMap<String, i64>) -> i64 {
             let name = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
             *idents.get(&name).unwrap_or_else(|| panic!("unknown integer `{name}`"))
         }
-        Expr::MethodCall(m) if m.method == "min" && m.args.len() == 1 => {
-            eval_int(&m.receiver, idents).min(eval_int(&m.args[0], idents))
+        // `::core::cmp::min(a, b)`.
+        Expr::Call(c) if c.args.len() == 2 => {
+            eval_int(&c.args[0], idents).min(eval_int(&c.args[1], idents))
         }
         Expr::MethodCall(m) if m.method == "len" => {
             let name = quote::ToTokens::to_token_stream(&m.receiver).to_string();

@@ -1,8 +1,10 @@
 //! Splitting a loop over a ring at its wrap-around: in `for i in 0..m`, an index
 //! `(i + m - k) % m` (the `k`-th previous element, cyclically) wraps around in the first `k`
 //! iterations only and is `i - k` in all the others. The loop becomes two, in the same order:
-//! `for i in 0..m.min(k)`, the wrap-around iterations as written, then `for i in k..m`, with the
-//! index `i - k`. Every value is computed as before, in the same order, so to the bit.
+//! `for i in 0..::core::cmp::min(m, k)`, the wrap-around iterations as written, then
+//! `for i in k..m`, with the index `i - k`. Every value is computed as before, in the same
+//! order, so to the bit. (`::core::cmp::min`, not `m.min(k)`: a trait of the user's with a
+//! method `min` on `usize` would make the method call ambiguous.)
 //!
 //! What it is for: the reverse sweep of the second loop reads and writes the adjoint of the ring
 //! at affine indices, so [`super::first_touch()`] can assign each element once, as a hand-written
@@ -76,7 +78,7 @@ fn split(f: &mut Func, l: &Loop, varied: &[bool]) -> Option<(Box<Loop>, Box<Loop
     let mut back = 0;
     each_stmt(&l.body, &mut |s| {
         if let Stmt::Load { array, index, .. } = s
-            && varied[array.index()]
+            && varied.get(array.index()).copied().unwrap_or(false)
         {
             let wraps = index.iter().filter_map(|i| i.wrap.as_deref()).filter(|w| ours(w));
             back = wraps.map(|w| w.back).fold(back, u64::max);
@@ -87,6 +89,8 @@ fn split(f: &mut Func, l: &Loop, varied: &[bool]) -> Option<(Box<Loop>, Box<Loop
         return None;
     }
     let wraps = copy_loop(f, l, Range { lo: Int::lit(0), hi: r.hi.min_lit(back), ..r.clone() });
+    // Every wrap-around index of the loop that goes back at most `back` (not only those that
+    // decided the split: conditions, stores, constant arrays too) is `i - k` in `back..m`.
     let unwrap = |i: &Int| match i.wrap.as_deref() {
         Some(w) if ours(w) && w.back <= back => Int::index_minus(l.index, &ident, w.back),
         _ => i.clone(),

@@ -235,7 +235,8 @@ impl Gen {
     }
 
     /// In a reduction over a ring `0..N`: `x[(i + N - k) % N]`, the `k`-th previous element
-    /// of a differentiated array of length `N` (`k` from 1 to 2), if there is one.
+    /// of a differentiated array of length `N` (`k` from 1 to 4, at most `N`: the rest of the
+    /// split loop may be empty), if there is one.
     fn ring_read(&mut self) -> Option<Expr> {
         let (i, size) = self.ring.clone()?;
         let arrays: Vec<String> = self
@@ -248,7 +249,7 @@ impl Gen {
             return None;
         }
         let x = arrays[self.rng.below(arrays.len())].clone();
-        let k = self.rng.between(1, 2.min(size.n - 1));
+        let k = self.rng.between(1, 4.min(size.n));
         self.read(&x);
         self.read(&i);
         let ring = bin_int(IntOp::Add, Int::Var(i), size_int(&size));
