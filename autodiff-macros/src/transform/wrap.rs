@@ -16,7 +16,8 @@
 //! for their sweep) without loops inside, whose wrap-around index reads a differentiated array,
 //! and to at most four wrap-around iterations, and a quarter of the loop's when its length is
 //! known (`(i + 1) % 5` wraps around after four iterations: not split): there a split pays,
-//! though the sweep of the wrap-around iterations computes them again. The forward mode (`_jvp`) keeps the user's loop.
+//! though the sweep of the wrap-around iterations computes them again. The forward mode
+//! (`_jvp`) keeps the user's loop.
 
 use std::collections::HashMap;
 
