@@ -12,6 +12,7 @@ pub mod calls;
 pub mod checkpoint;
 pub mod hunt;
 pub mod hygiene;
+pub mod idioms;
 pub mod loops;
 pub mod methods;
 pub mod methods_more;

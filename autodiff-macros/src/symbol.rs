@@ -96,7 +96,45 @@ pub const LEN: &str = "len";
 /// Reverses a range: `(0..n).rev()`.
 pub const REV: &str = "rev";
 /// Integer methods allowed in integer expressions (`(i + 1).min(N - 1)`).
-pub const INT_METHODS: &[&str] = &["min", "max", "saturating_sub", "abs_diff", "pow"];
+pub const INT_METHODS: &[&str] = &["min", "max", "saturating_sub", "abs_diff", "pow", "div_ceil"];
+/// `x.iter()`, `x.into_iter()`: the elements of an array or a slice, by reference.
+pub const ITER_BY_REF: &[&str] = &["iter", "into_iter"];
+/// `.copied()`, `.cloned()`: the elements by value.
+pub const ITER_BY_VALUE: &[&str] = &["copied", "cloned"];
+/// The adaptors rewritten into a loop's index arithmetic.
+pub const ENUMERATE: &str = "enumerate";
+/// See [`ENUMERATE`].
+pub const ZIP: &str = "zip";
+/// See [`ENUMERATE`].
+pub const SKIP: &str = "skip";
+/// See [`ENUMERATE`].
+pub const TAKE: &str = "take";
+/// See [`ENUMERATE`].
+pub const STEP_BY: &str = "step_by";
+/// `.windows(k)`, `.chunks(k)`, `.chunks_exact(k)`: views of `k` elements.
+pub const WINDOWS: &str = "windows";
+/// See [`WINDOWS`].
+pub const CHUNKS: &str = "chunks";
+/// See [`WINDOWS`].
+pub const CHUNKS_EXACT: &str = "chunks_exact";
+/// The per-element adaptors.
+pub const MAP: &str = "map";
+/// See [`MAP`].
+pub const FILTER: &str = "filter";
+/// The consumers rewritten into a loop with an accumulator.
+pub const SUM: &str = "sum";
+/// See [`SUM`].
+pub const PRODUCT: &str = "product";
+/// See [`SUM`].
+pub const FOLD: &str = "fold";
+/// See [`SUM`].
+pub const FOR_EACH: &str = "for_each";
+/// `std::array::from_fn`, an array built from a closure of the index.
+pub const FROM_FN: &str = "from_fn";
+/// The accumulator of a rewritten reduction, and the element bound by a rewritten `filter`.
+pub const ACC: &str = "acc";
+/// See [`ACC`].
+pub const ELEM: &str = "elem";
 /// The growable vector type, named in the message for a function with only `Vec<f64>` inputs.
 pub const VEC: &str = "Vec";
 /// Methods that make or consume iterators: a chain of them is reported once, as a whole.
@@ -121,6 +159,7 @@ pub const ITER_METHODS: &[&str] = &[
     "step_by",
     "windows",
     "chunks",
+    "chunks_exact",
     "for_each",
     "reduce",
     "all",

@@ -53,6 +53,25 @@ fn mentions(tokens: TokenStream, name: &str) -> bool {
     })
 }
 
+/// Whether `tokens` compare a remainder with zero (`m % 2 == 0`, from a `match m % 2` arm), which
+/// clippy's `manual_is_multiple_of` objects to for unsigned integers (and `is_multiple_of` is
+/// not a method of the signed ones, so the test stays as it is).
+pub fn has_remainder_test(tokens: TokenStream) -> bool {
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let punct = |t: &TokenTree, c: char| matches!(t, TokenTree::Punct(p) if p.as_char() == c);
+    let remainder = trees.iter().any(|t| punct(t, '%'));
+    let zero_test = trees.windows(3).any(|w| {
+        (punct(&w[0], '=') || punct(&w[0], '!'))
+            && punct(&w[1], '=')
+            && matches!(&w[2], TokenTree::Literal(l) if l.to_string() == "0")
+    });
+    (remainder && zero_test)
+        || trees.into_iter().any(|t| match t {
+            TokenTree::Group(g) => has_remainder_test(g.stream()),
+            _ => false,
+        })
+}
+
 /// Whether `tokens` hold a `for` loop.
 pub fn has_loop(tokens: TokenStream) -> bool {
     tokens.into_iter().any(|t| match t {

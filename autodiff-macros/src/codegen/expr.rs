@@ -222,6 +222,9 @@ impl Renderer<'_> {
                 Expr::new(quote!(!#x), Prec::Unary)
             }
             Cond::And(a, b) => {
+                if let Some(range) = self.range_test(a, b) {
+                    return range;
+                }
                 let (a, b) =
                     (self.cond(a).at_least(Prec::And), self.cond(b).at_least(Prec::Compare));
                 Expr::new(quote!(#a && #b), Prec::And)
@@ -231,6 +234,21 @@ impl Renderer<'_> {
                 Expr::new(quote!(#a || #b), Prec::Or)
             }
         }
+    }
+
+    /// `x >= lo && x <= hi` (or `< hi`) on integers, as `(lo..=hi).contains(&x)`: how clippy
+    /// wants a range test written (a `match` arm `lo..=hi` becomes one).
+    fn range_test(&self, a: &Cond, b: &Cond) -> Option<Expr> {
+        let (Cond::Int(Cmp::Ge, x, lo), Cond::Int(upper @ (Cmp::Le | Cmp::Lt), y, hi)) = (a, b)
+        else {
+            return None;
+        };
+        if x.key() != y.key() {
+            return None;
+        }
+        let (x, lo, hi) = (self.int_operand(x), self.int_operand(lo), self.int_operand(hi));
+        let dots = if *upper == Cmp::Le { quote!(..=) } else { quote!(..) };
+        Some(Expr::new(quote!((#lo #dots #hi).contains(&#x)), Prec::Atom))
     }
 
     fn int_operand(&self, i: &Int) -> TokenStream {

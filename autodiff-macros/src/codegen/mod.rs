@@ -498,6 +498,8 @@ impl Context<'_> {
         let ranges = (sweeps && attrs::has_loop(body.clone()) && !allowed)
             .then(|| quote!(#[allow(clippy::needless_range_loop)]));
         let empty = may_be_empty.then(|| quote!(#[allow(clippy::reversed_empty_ranges)]));
+        let remainder = attrs::has_remainder_test(body.clone())
+            .then(|| quote!(#[allow(clippy::manual_is_multiple_of)]));
         let doc = doc.lines().map(|line| quote!(#[doc = #line]));
         quote! {
             #(#doc)*
@@ -506,6 +508,7 @@ impl Context<'_> {
             #approx
             #ranges
             #empty
+            #remainder
             #vis fn #ident #generics(#(#user,)* #(#extra),*) -> #ret {
                 #body
             }

@@ -47,6 +47,9 @@ impl Lower<'_> {
     /// `x[i]`, `x[i][j]`, `a[i]` (a row): a load from an array of the IR, or a constant when
     /// the array is data passed through.
     pub(super) fn index(&mut self, e: &Expr, _i: &ExprIndex) -> Operand {
+        if let Some(plain) = self.unview(e) {
+            return self.expr(&plain);
+        }
         let (base, indices) = index_chain(e);
         if self.is_constant(base) {
             return match self.konst(e, Mode::Real) {

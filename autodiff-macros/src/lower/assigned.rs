@@ -24,6 +24,17 @@ pub(super) fn in_if(i: &syn::ExprIf) -> Vec<String> {
     w.out
 }
 
+/// The names assigned in the body of the closure `c` that it does not declare (its parameters
+/// are declared in it).
+pub(super) fn in_closure(c: &syn::ExprClosure) -> Vec<String> {
+    let mut w = Walker { scopes: vec![HashSet::new()], out: Vec::new() };
+    for p in &c.inputs {
+        w.declare_pat(p);
+    }
+    w.expr(&c.body);
+    w.out
+}
+
 /// The root variable of an assignment target: `y` in `y`, `y[i]`, `y[i][j]`.
 pub(super) fn target_root(e: &Expr) -> Option<&syn::Ident> {
     match e {
@@ -46,6 +57,12 @@ impl Walker {
         let name = match pat {
             Pat::Ident(pi) => symbol::unraw(&pi.ident),
             Pat::Type(pt) => return self.declare_pat(&pt.pat),
+            Pat::Reference(r) => return self.declare_pat(&r.pat),
+            Pat::Paren(p) => return self.declare_pat(&p.pat),
+            Pat::Tuple(t) => return t.elems.iter().for_each(|p| self.declare_pat(p)),
+            Pat::Slice(s) => return s.elems.iter().for_each(|p| self.declare_pat(p)),
+            Pat::Or(o) => return o.cases.iter().for_each(|p| self.declare_pat(p)),
+            Pat::Guard(g) => return self.declare_pat(&g.pat),
             _ => return,
         };
         if let Some(scope) = self.scopes.last_mut() {
@@ -110,6 +127,32 @@ impl Walker {
                 }
             }
             Expr::Block(b) => self.block(&b.block, &[]),
+            Expr::Match(m) => {
+                self.expr(&m.expr);
+                for arm in &m.arms {
+                    self.scopes.push(HashSet::new());
+                    self.declare_pat(&arm.pat);
+                    if let Pat::Guard(g) = &arm.pat {
+                        self.expr(&g.guard);
+                    }
+                    self.expr(&arm.body);
+                    self.scopes.pop();
+                }
+            }
+            Expr::Closure(c) => {
+                self.scopes.push(HashSet::new());
+                c.inputs.iter().for_each(|p| self.declare_pat(p));
+                self.expr(&c.body);
+                self.scopes.pop();
+            }
+            Expr::While(w) => {
+                self.expr(&w.cond);
+                self.block(&w.body, &[]);
+            }
+            Expr::Loop(l) => self.block(&l.body, &[]),
+            Expr::Let(l) => self.expr(&l.expr),
+            Expr::Reference(r) => self.expr(&r.expr),
+            Expr::Field(f) => self.expr(&f.base),
             Expr::Paren(p) => self.expr(&p.expr),
             Expr::Group(g) => self.expr(&g.expr),
             Expr::Unary(u) => self.expr(&u.expr),
@@ -122,7 +165,10 @@ impl Walker {
                 self.expr(&m.receiver);
                 m.args.iter().for_each(|a| self.expr(a));
             }
-            Expr::Call(c) => c.args.iter().for_each(|a| self.expr(a)),
+            Expr::Call(c) => {
+                self.expr(&c.func);
+                c.args.iter().for_each(|a| self.expr(a));
+            }
             Expr::Array(a) => a.elems.iter().for_each(|x| self.expr(x)),
             Expr::Tuple(t) => t.elems.iter().for_each(|x| self.expr(x)),
             _ => {}

@@ -7,12 +7,12 @@ use std::rc::Rc;
 use syn::{BinOp, Block, Expr, Local, Pat, Stmt};
 
 use super::assigned::target_root;
-use super::expr::{SUBSET, chain_root, describe, iterator_chain};
+use super::expr::{SUBSET, describe, iterator_chain};
 use super::int::IntCtx;
 use super::konst::Mode;
-use super::method::sin_cos_receiver;
 use super::signature::Returns;
 use super::types::{f64_array, is_f64, is_int, ty_text};
+use super::value::Value;
 use super::{Aliases, Binding, Kind, Lower, Output};
 use crate::ir::{Operand, Prim, Ty};
 use crate::symbol;
@@ -38,8 +38,21 @@ fn same_shape(a: &Ty, b: &Ty) -> bool {
 fn gives_no_value(e: &Expr) -> bool {
     match e {
         Expr::Assign(_) | Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => true,
+        Expr::Match(m) => m.arms.iter().all(|a| gives_no_value(&a.body) || is_unit_block(&a.body)),
         Expr::Binary(b) => compound(&b.op).is_some() || is_other_compound(&b.op),
         Expr::If(i) => i.else_branch.is_none(),
+        _ => false,
+    }
+}
+
+/// Whether `e` is a block that ends in a statement (`{ s += 1.0; }`) or is empty.
+fn is_unit_block(e: &Expr) -> bool {
+    match e {
+        Expr::Block(b) => match b.block.stmts.last() {
+            None => true,
+            Some(Stmt::Expr(tail, None)) => gives_no_value(tail),
+            Some(_) => true,
+        },
         _ => false,
     }
 }
@@ -64,31 +77,6 @@ fn is_other_compound(op: &BinOp) -> bool {
             | BinOp::ShlAssign(_)
             | BinOp::ShrAssign(_)
     )
-}
-
-/// The two names of `(s, c)`, `(mut s, c)` or `(_, c)` (`None` for `_`), if the pattern is one.
-fn pair_names(t: &syn::PatTuple) -> Option<[Option<String>; 2]> {
-    let name = |p: &Pat| match p {
-        Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
-            Some(Some(symbol::unraw(&pi.ident)))
-        }
-        Pat::Wild(_) => Some(None),
-        _ => None,
-    };
-    match t.elems.iter().collect::<Vec<_>>().as_slice() {
-        [a, b] => Some([name(a)?, name(b)?]),
-        _ => None,
-    }
-}
-
-/// Whether `ty` is `(f64, f64)`.
-fn is_f64_pair(ty: &syn::Type) -> bool {
-    match ty {
-        syn::Type::Tuple(t) => t.elems.len() == 2 && t.elems.iter().all(is_f64),
-        syn::Type::Paren(p) => is_f64_pair(&p.elem),
-        syn::Type::Group(g) => is_f64_pair(&g.elem),
-        _ => false,
-    }
 }
 
 impl Lower<'_> {
@@ -142,7 +130,9 @@ impl Lower<'_> {
                 elems.into_iter().map(|x| self.real(x)).collect()
             }
             Output::Array => {
+                let outer = std::mem::replace(&mut self.expected, returns.array.clone());
                 let v = self.expr(e);
+                self.expected = outer;
                 let (ty, want) = (self.b.ty(v), returns.array.clone().unwrap_or(Ty::F64));
                 if v.var().is_some() && !same_shape(&ty, &want) {
                     self.cx.error_spanned(
@@ -175,12 +165,12 @@ impl Lower<'_> {
     }
 
     /// The statements of `block`, its final expression (if it gives one) as its value.
-    pub(super) fn block_value(&mut self, block: &Block) -> Option<Operand> {
+    pub(super) fn block_value(&mut self, block: &Block) -> Option<Value> {
         let n = block.stmts.len();
         for (i, stmt) in block.stmts.iter().enumerate() {
             match stmt {
                 Stmt::Expr(e, None) if i + 1 == n && !gives_no_value(e) => {
-                    return Some(self.expr(e));
+                    return Some(self.value(e));
                 }
                 other => self.statement(other),
             }
@@ -196,44 +186,39 @@ impl Lower<'_> {
         }
     }
 
-    /// `let x = e;`, `let mut y = [0.0; N];`, `let j: usize = (i + 1) % N;`, `let _ = e;`
+    /// `let x = e;`, `let mut y = [0.0; N];`, `let j: usize = (i + 1) % N;`, `let _ = e;`,
+    /// `let (a, b) = (x + y, x - y);`
     fn local(&mut self, local: &Local) {
         let (pat, ty) = match &local.pat {
             Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
             other => (other, None),
         };
-        if let (Pat::Tuple(tuple), Some(init)) = (pat, &local.init)
-            && let Some(x) = sin_cos_receiver(&init.expr)
-            && let Some(names) = pair_names(tuple)
-        {
-            return self.sin_cos(local, names, ty, x);
-        }
-        let annotated = ty.map(|ty| self.annotation(ty));
-        let (name, mutable) = match pat {
+        let simple = match pat {
             Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
-                (Some(symbol::unraw(&pi.ident)), pi.mutability.is_some())
+                Some((Some(symbol::unraw(&pi.ident)), pi.mutability.is_some()))
             }
-            Pat::Wild(_) => (None, false),
-            other => {
-                self.cx.error_spanned(
-                    other,
-                    format!(
-                        "`#[grad]` supports only `let name = ...;` bindings, not patterns; the one tuple pattern it supports is `let (s, c) = x.{}();`",
-                        symbol::SIN_COS
-                    ),
-                );
-                return self.poison(other);
-            }
+            Pat::Wild(_) => Some((None, false)),
+            _ => None,
         };
         let Some(init) = &local.init else {
-            if let Some(name) = name {
-                self.declare(&name, None, Aliases::default(), 0);
+            match simple {
+                Some((Some(name), _)) => self.declare(&name, None, Aliases::default(), 0),
+                Some((None, _)) => {}
+                None => {
+                    self.cx.error_spanned(pat, "`#[grad]` needs a value to bind this pattern to; write `let (a, b) = ...;`");
+                    self.poison(pat);
+                }
             }
             return;
         };
         if let Some((else_token, _)) = &init.diverge {
             self.cx.error_spanned(else_token, "`#[grad]` does not support `let ... else`");
         }
+        let Some((name, mutable)) = simple else {
+            let v = self.value(&init.expr);
+            return self.bind(&local.pat, v);
+        };
+        let annotated = ty.map(|ty| self.annotation(ty));
         let kind = match annotated {
             Some(Some(Kind::Int)) => Kind::Int,
             Some(Some(_)) => Kind::Real,
@@ -258,53 +243,32 @@ impl Lower<'_> {
                 }
             }
             _ => {
-                let since = self.mark();
-                let value = self.expr(&init.expr);
-                if let (Some(ty), Some(Some(_))) = (ty, &annotated) {
-                    self.check_annotation(ty, &init.expr, value);
+                let expected =
+                    ty.and_then(|t| f64_array(super::pattern::strip_refs(t), &self.generics));
+                let outer = std::mem::replace(&mut self.expected, expected);
+                let v = self.value(&init.expr);
+                self.expected = outer;
+                if let (Some(ty), Some(Some(_)), Value::Real { op, .. }) = (ty, &annotated, &v) {
+                    self.check_annotation(ty, &init.expr, *op);
                 }
-                let aliases = match mutable {
-                    true => Aliases::default(),
-                    false => self.aliases(&init.expr, kind),
-                };
                 if let Some(name) = name {
-                    self.declare(&name, Some(value), aliases, since);
+                    self.bind_value(&name, v, mutable);
                 }
             }
         }
     }
 
-    /// `let (s, c) = x.sin_cos();`: `s` and `c` are `x.sin()` and `x.cos()`, which is what
-    /// `sin_cos` computes (so the values are the same to the bit); `_` binds nothing.
-    fn sin_cos(
-        &mut self,
-        local: &Local,
-        names: [Option<String>; 2],
-        ty: Option<&syn::Type>,
-        x: &Expr,
-    ) {
-        if let Some(ty) = ty.filter(|ty| !is_f64_pair(ty)) {
-            self.cx
-                .error_spanned(ty, format!("the values of `{}` are `(f64, f64)`", symbol::SIN_COS));
-        }
-        if let Some(Some((else_token, _))) = local.init.as_ref().map(|i| &i.diverge) {
-            self.cx.error_spanned(else_token, "`#[grad]` does not support `let ... else`");
-        }
-        let x = self.real(x);
-        for (name, prim) in names.into_iter().zip([Prim::Sin, Prim::Cos]) {
-            let Some(name) = name else { continue };
-            let since = self.mark();
-            let value = self.b.push(prim, &[x]);
-            self.declare(&name, Some(value), Aliases::default(), since);
-        }
-    }
-
     /// What an immutable `let` of `init` stands for where it is read as a constant: `init`
     /// itself if it is a constant expression, and as an integer too if it may be one.
-    fn aliases(&mut self, init: &Expr, kind: Kind) -> Aliases {
+    pub(super) fn aliases(&mut self, init: &Expr, kind: Kind) -> Aliases {
         let alias = self.probe(|l| l.konst(init, Mode::Real)).ok().map(Rc::new);
         let int_alias = match (kind, &alias) {
-            (Kind::Unknown, Some(_)) => self.probe(|l| l.konst(init, Mode::Int)).ok().map(Rc::new),
+            // A call on constants may give an integer (`let n = n_params(D);`).
+            (Kind::Unknown, Some(_)) | (Kind::Real, Some(_))
+                if kind == Kind::Unknown || matches!(super::value::peel(init), Expr::Call(_)) =>
+            {
+                self.probe(|l| l.konst(init, Mode::Int)).ok().map(Rc::new)
+            }
             _ => None,
         };
         Aliases { alias, int_alias }
@@ -312,6 +276,7 @@ impl Lower<'_> {
 
     /// The kind a `let`'s type annotation gives, or `None` after reporting an unsupported type.
     fn annotation(&mut self, ty: &syn::Type) -> Option<Kind> {
+        let ty = super::pattern::strip_refs(ty);
         if is_f64(ty) {
             Some(Kind::Real)
         } else if is_int(ty) {
@@ -328,6 +293,7 @@ impl Lower<'_> {
     }
 
     fn check_annotation(&mut self, ty: &syn::Type, init: &Expr, value: Operand) {
+        let ty = super::pattern::strip_refs(ty);
         let want = f64_array(ty, &self.generics).unwrap_or(Ty::F64);
         let got = self.b.ty(value);
         if value.var().is_some() && !same_shape(&want, &got) {
@@ -358,15 +324,23 @@ impl Lower<'_> {
                 self.branch(i, false);
             }
             Expr::Block(b) if b.label.is_none() => self.scoped(|l| l.block_effects(&b.block)),
+            Expr::Match(m) => {
+                if let Some(chain) = self.desugar_match(m) {
+                    self.effect(&chain);
+                }
+            }
+            Expr::Call(c) if self.is_closure(&c.func) => {
+                let _ = self.call_closure(c);
+            }
+            Expr::Call(c) if self.is_poisoned(&c.func) => {}
             Expr::Return(_) => self.cx.error_spanned(
                 e,
                 "`#[grad]` does not support an early `return`; return only at the end of the function",
             ),
             Expr::MethodCall(_) if iterator_chain(e).is_some() => {
-                self.cx.error_spanned(
-                    e,
-                    format!("`#[grad]` does not support iterator chains; write a `for` loop over an integer range and index: `for i in 0..{0}.len() {{ ... {0}[i] ... }}`", chain_root(e)),
-                );
+                if let Some(Some(plain)) = self.desugar_method(e) {
+                    self.effect(&plain);
+                }
             }
             _ => self.statement_without_effect(e),
         }
@@ -377,6 +351,12 @@ impl Lower<'_> {
         let root = target_root(target).map(symbol::unraw);
         let binding = root.as_deref().and_then(|n| self.lookup(n)).cloned();
         let (name, slot) = match (root, binding) {
+            (Some(_), Some(Binding::Tuple(parts)))
+                if op.is_none() && matches!(super::value::peel(target), Expr::Path(_)) =>
+            {
+                let v = self.value(rhs);
+                return self.assign_parts(rhs, &Binding::Tuple(parts), v);
+            }
             (Some(name), Some(Binding::Slot(s))) => (name, s),
             (_, Some(Binding::Poison)) => return,
             (Some(name), Some(Binding::Int(_))) => return self.assign_int(e, &name, rhs),
@@ -428,6 +408,32 @@ impl Lower<'_> {
         }
         self.name_value(&name, value, since);
         self.slots[slot].value = Some(value);
+    }
+
+    /// `t = rhs` for a tuple `t`: each part of the value to the slot of that part.
+    fn assign_parts(&mut self, rhs: &Expr, b: &Binding, v: Value) {
+        match (b, v) {
+            (Binding::Slot(s), Value::Real { op, since, .. }) => {
+                let (old, new) = (self.slots[*s].value.map(|o| self.b.ty(o)), self.b.ty(op));
+                if old.is_some_and(|o| op.var().is_some() && o != new) {
+                    self.cx.error_spanned(rhs, "this assigns a part of a different type to the tuple");
+                    return;
+                }
+                let name = self.slots[*s].name.clone();
+                self.name_value(&name, op, since);
+                self.slots[*s].value = Some(op);
+            }
+            (Binding::Tuple(parts), Value::Tuple(values)) if parts.len() == values.len() => {
+                for (p, v) in parts.iter().zip(values) {
+                    self.assign_parts(rhs, p, v);
+                }
+            }
+            (_, Value::Int(None)) | (Binding::Poison, _) => {}
+            _ => self.cx.error_spanned(
+                rhs,
+                "`#[grad]` supports assigning to a tuple variable only a tuple of `f64` values or arrays of the same shape",
+            ),
+        }
     }
 
     /// An assignment to an integer variable: refused, saying why.

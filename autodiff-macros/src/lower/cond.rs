@@ -30,10 +30,26 @@ impl Lower<'_> {
     }
 
     /// The condition `e`, emitting what its operands need.
-    fn cond(&mut self, e: &Expr) -> Cond {
+    pub(super) fn cond(&mut self, e: &Expr) -> Cond {
         match e {
             Expr::Paren(p) => self.cond(&p.expr),
             Expr::Group(g) => self.cond(&g.expr),
+            // A closure returning a condition (`filter`'s), inlined.
+            Expr::Call(c) if self.is_closure(&c.func) => {
+                let never = Cond::Int(
+                    Cmp::Eq,
+                    Box::new(crate::ir::Int::lit(0)),
+                    Box::new(crate::ir::Int::lit(1)),
+                );
+                self.inline_closure(c, never, |l, body| l.cond(body))
+            }
+            Expr::Block(b) if b.label.is_none() => match b.block.stmts.split_last() {
+                Some((syn::Stmt::Expr(tail, None), init)) => self.scoped(|l| {
+                    init.iter().for_each(|s| l.statement(s));
+                    l.cond(tail)
+                }),
+                _ => self.not_a_condition(e),
+            },
             Expr::Unary(u) if matches!(u.op, UnOp::Not(_)) => {
                 Cond::Not(Box::new(self.cond(&u.expr)))
             }
@@ -44,18 +60,17 @@ impl Lower<'_> {
                 let cmp = comparison(&b.op).unwrap_or(Cmp::Eq);
                 self.compare(cmp, &b.left, &b.right)
             }
-            _ => {
-                self.cx.error_spanned(
-                    e,
-                    "`#[grad]` supports as conditions only comparisons (`<`, `<=`, `>`, `>=`, `==`, `!=`) of `f64` values or of integers, combined with `&&`, `||` and `!`",
-                );
-                Cond::Int(
-                    Cmp::Eq,
-                    Box::new(crate::ir::Int::lit(0)),
-                    Box::new(crate::ir::Int::lit(0)),
-                )
-            }
+            _ => self.not_a_condition(e),
         }
+    }
+
+    /// Reports `e`, which is not a condition; a placeholder.
+    fn not_a_condition(&mut self, e: &Expr) -> Cond {
+        self.cx.error_spanned(
+            e,
+            "`#[grad]` supports as conditions only comparisons (`<`, `<=`, `>`, `>=`, `==`, `!=`) of `f64` values or of integers, combined with `&&`, `||` and `!`",
+        );
+        Cond::Int(Cmp::Eq, Box::new(crate::ir::Int::lit(0)), Box::new(crate::ir::Int::lit(0)))
     }
 
     /// `l <cmp> r`: of integers when neither side is an `f64` and one is an integer, of `f64`

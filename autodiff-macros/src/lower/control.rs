@@ -9,6 +9,7 @@ use super::expr::{chain_root, iterator_chain};
 use super::int::IntCtx;
 use super::konst::Konst;
 use super::types::ty_text;
+use super::value::Value;
 use super::{Binding, Lower, assigned};
 use crate::ir::{Branch, Carry, Int, Loop, LoopInfo, Operand, Range};
 use crate::symbol;
@@ -33,12 +34,17 @@ fn peel(e: &Expr) -> &Expr {
 impl Lower<'_> {
     /// The user variables declared before a region, among `names`: the slots it carries.
     fn outer_slots(&self, names: &[String]) -> Vec<usize> {
+        fn add(b: &Binding, slots: &mut Vec<usize>) {
+            match b {
+                Binding::Slot(s) if !slots.contains(s) => slots.push(*s),
+                Binding::Tuple(parts) => parts.iter().for_each(|p| add(p, slots)),
+                _ => {}
+            }
+        }
         let mut slots = Vec::new();
         for name in names {
-            if let Some(Binding::Slot(s)) = self.lookup(name)
-                && !slots.contains(s)
-            {
-                slots.push(*s);
+            if let Some(b) = self.lookup(name) {
+                add(b, &mut slots);
             }
         }
         slots
@@ -46,6 +52,13 @@ impl Lower<'_> {
 
     /// `for pat in range { body }`.
     pub(super) fn for_loop(&mut self, f: &ExprForLoop) {
+        if !super::sugar::is_plain_range(&f.expr) {
+            // A loop over a collection or an iterator chain: the loop over positions it means.
+            if let Some(plain) = self.desugar_for(f) {
+                self.for_loop(&plain);
+            }
+            return;
+        }
         if let Some(label) = &f.label {
             self.cx.error_spanned(
                 label,
@@ -199,7 +212,7 @@ impl Lower<'_> {
 
     /// `if cond { ... } else { ... }`: a branch that yields the user variables it assigns, and
     /// its value when `value` is wanted (then returned).
-    pub(super) fn branch(&mut self, i: &ExprIf, value: bool) -> Option<Operand> {
+    pub(super) fn branch(&mut self, i: &ExprIf, value: bool) -> Option<Value> {
         let cond = self.cond_var(&i.cond);
         let slots = self.outer_slots(&assigned::in_if(i));
         let before: Vec<Option<Operand>> = slots.iter().map(|&s| self.slots[s].value).collect();
@@ -214,7 +227,7 @@ impl Lower<'_> {
         let else_value = match i.else_branch.as_ref().map(|(_, e)| &**e) {
             Some(Expr::If(nested)) => self.branch(nested, value),
             Some(Expr::Block(b)) => self.scoped(|l| l.branch_block(&b.block, value)),
-            Some(other) => Some(self.expr(other)),
+            Some(other) => Some(self.value(other)),
             None => None,
         };
         let otherwise = self.b.end();
@@ -235,40 +248,87 @@ impl Lower<'_> {
         let mut outs = self.region_outs(&kept, &then_yields);
         let mut result = None;
         if value {
-            let (t, e) = self.branch_values(i, then_value, else_value);
-            let out = self.b.fresh(crate::ir::Name::temp(), self.b.ty(t));
-            then_yields.push(t);
-            else_yields.push(e);
-            outs.push(out);
-            result = Some(Operand::Var(out));
+            let (shape, t, e) = self.branch_values(i, then_value, else_value);
+            let mut fresh = Vec::new();
+            for (t, e) in t.into_iter().zip(e) {
+                let out = self.b.fresh(crate::ir::Name::temp(), self.b.ty(t));
+                then_yields.push(t);
+                else_yields.push(e);
+                outs.push(out);
+                fresh.push(Operand::Var(out));
+            }
+            result = Some(shape.rebuild(&mut fresh.into_iter()));
         }
         let branch = Branch { cond, then, then_yields, otherwise, else_yields, outs };
         self.b.emit_if(branch);
         result
     }
 
-    /// The values of the two branches of an `if` used as a value, checked.
+    /// The values of the two branches of an `if` used as a value, checked: their shape, and
+    /// the operands of each, in the same order.
     fn branch_values(
         &mut self,
         i: &ExprIf,
-        then_value: Option<Operand>,
-        else_value: Option<Operand>,
-    ) -> (Operand, Operand) {
+        then_value: Option<Value>,
+        else_value: Option<Value>,
+    ) -> (Shape, Vec<Operand>, Vec<Operand>) {
+        let placeholder = (Shape::One, vec![Operand::Lit(0.0)], vec![Operand::Lit(0.0)]);
         if i.else_branch.is_none() {
             self.cx.error_spanned(
                 i.if_token,
                 "this `if` is used as a value, so it needs an `else` branch giving a value too",
             );
-        } else if then_value.is_none() || else_value.is_none() {
+            return placeholder;
+        }
+        let (Some(t), Some(e)) = (then_value, else_value) else {
             self.cx.error_spanned(
                 i.if_token,
                 "this `if` is used as a value: each branch must end with a value (an expression without `;`)",
             );
+            return placeholder;
+        };
+        let (mut t_ops, mut e_ops) = (Vec::new(), Vec::new());
+        let (Some(ts), Some(es)) = (self.flatten(i, t, &mut t_ops), self.flatten(i, e, &mut e_ops))
+        else {
+            return placeholder;
+        };
+        if ts != es {
+            self.cx.error_spanned(
+                i.if_token,
+                "`#[grad]` needs both branches of this `if` to give tuples of the same length",
+            );
+            return placeholder;
         }
-        let (t, e) =
-            (then_value.unwrap_or(Operand::Lit(0.0)), else_value.unwrap_or(Operand::Lit(0.0)));
-        self.same_type(i, t, e, None);
-        (t, e)
+        for (t, e) in t_ops.iter().zip(&e_ops) {
+            self.same_type(i, *t, *e, None);
+        }
+        (ts, t_ops, e_ops)
+    }
+
+    /// The operands of `v`, in order, and its shape; `None` after reporting a part that an `if`
+    /// cannot give (an integer, a closure).
+    fn flatten(&mut self, i: &ExprIf, v: Value, ops: &mut Vec<Operand>) -> Option<Shape> {
+        match v {
+            Value::Real { op, .. } => {
+                ops.push(op);
+                Some(Shape::One)
+            }
+            Value::Tuple(parts) => {
+                let mut shapes = Vec::new();
+                for p in parts {
+                    shapes.push(self.flatten(i, p, ops)?);
+                }
+                Some(Shape::Tuple(shapes))
+            }
+            Value::Int(None) => None,
+            Value::Int(Some(_)) | Value::Closure(_) | Value::View(_) => {
+                self.cx.error_spanned(
+                    i.if_token,
+                    "`#[grad]` supports an `if` used as a value only when it gives `f64` values or arrays (or tuples of them); compute an integer after the `if`, from what it depends on",
+                );
+                None
+            }
+        }
     }
 
     /// Reports branches that give `what` (a variable, or the value) different types.
@@ -292,12 +352,29 @@ impl Lower<'_> {
     }
 
     /// The block of a branch: its value when `value` is wanted, its effects otherwise.
-    fn branch_block(&mut self, block: &syn::Block, value: bool) -> Option<Operand> {
+    fn branch_block(&mut self, block: &syn::Block, value: bool) -> Option<Value> {
         if value {
             self.block_value(block)
         } else {
             self.block_effects(block);
             None
+        }
+    }
+}
+
+/// The shape of a value an `if` gives: one operand, or a tuple of shapes.
+#[derive(PartialEq)]
+enum Shape {
+    One,
+    Tuple(Vec<Shape>),
+}
+
+impl Shape {
+    /// The value of this shape made of the next operands of `ops`.
+    fn rebuild(&self, ops: &mut impl Iterator<Item = Operand>) -> Value {
+        match self {
+            Shape::One => Value::real(ops.next().unwrap_or(Operand::Lit(0.0))),
+            Shape::Tuple(parts) => Value::Tuple(parts.iter().map(|p| p.rebuild(ops)).collect()),
         }
     }
 }

@@ -5,7 +5,6 @@
 use syn::{BinOp, Expr, ExprCall, ExprMethodCall, Lit, UnOp};
 
 use super::konst::{Bad, Mode};
-use super::method::sin_cos_receiver;
 use super::{Binding, Lower};
 use crate::ir::{Operand, Prim, Ty};
 use crate::symbol;
@@ -129,6 +128,8 @@ impl Lower<'_> {
                     let a = self.real(&u.expr);
                     self.b.push(Prim::Neg, &[a])
                 }
+                // A reference to a value is the value: `*x` for `x` bound to `&y[i]`.
+                UnOp::Deref(_) if !self.is_constant(e) => self.expr(&u.expr),
                 UnOp::Deref(_) => self.passive(e, "dereferencing"),
                 _ => {
                     self.cx.error_spanned(
@@ -139,7 +140,28 @@ impl Lower<'_> {
                 }
             },
             Expr::Binary(b) => self.binary(e, b),
+            Expr::Path(p) if self.named_tuple_or_closure(e) => {
+                let _ = p;
+                let v = self.value(e);
+                self.single(e, v)
+            }
             Expr::Path(p) => self.path(e, p),
+            Expr::Reference(r) if r.mutability.is_none() && !self.is_constant(e) => {
+                self.expr(&r.expr)
+            }
+            Expr::Reference(r) if r.mutability.is_none() => self.passive(e, "references"),
+            Expr::Call(c) if self.is_closure(&c.func) => {
+                let v = self.call_closure(c);
+                self.single(e, v)
+            }
+            Expr::Match(m) => match self.desugar_match(m) {
+                Some(chain) => self.expr(&chain),
+                None => Operand::Lit(0.0),
+            },
+            Expr::Field(_) if self.tuple_component(e).is_some() => {
+                let v = self.value(e);
+                self.single(e, v)
+            }
             Expr::Cast(c) => {
                 if !super::types::is_f64(&c.ty) {
                     self.cx.error_spanned(&c.ty, "`#[grad]` supports only casts to `f64`");
@@ -153,12 +175,9 @@ impl Lower<'_> {
             Expr::MethodCall(m) => self.method(e, m),
             Expr::Call(c) => self.call(c),
             Expr::Index(i) => self.index(e, i),
-            Expr::Field(f) if sin_cos_receiver(&f.base).is_some() => {
-                self.cx.error_spanned(
-                    e,
-                    format!("`#[grad]` does not read fields of `{0}`'s result; bind both values with `let (s, c) = x.{0}();`", symbol::SIN_COS),
-                );
-                Operand::Lit(0.0)
+            Expr::Field(f) if self.gives_tuple(&f.base) => {
+                let v = self.value(e);
+                self.single(e, v)
             }
             Expr::Field(f) if matches!(&*f.base, Expr::Call(_) | Expr::MethodCall(_)) => {
                 self.cx.error_spanned(
@@ -168,9 +187,9 @@ impl Lower<'_> {
                 Operand::Lit(0.0)
             }
             Expr::Field(_) => self.passive(e, "field access"),
-            Expr::If(i) => self.branch(i, true).unwrap_or(Operand::Lit(0.0)),
-            Expr::Block(b) if b.label.is_none() => {
-                self.scoped(|l| l.block_value(&b.block)).unwrap_or(Operand::Lit(0.0))
+            Expr::If(_) | Expr::Block(_) if !matches!(e, Expr::Block(b) if b.label.is_some()) => {
+                let v = self.value(e);
+                self.single(e, v)
             }
             Expr::Array(a) => self.array_literal(e, a),
             Expr::Repeat(r) => self.repeat(e, r),
@@ -245,7 +264,9 @@ impl Lower<'_> {
                 );
                 Operand::Lit(0.0)
             }
-            Some(Binding::Poison) => Operand::Lit(0.0),
+            Some(Binding::Poison | Binding::Tuple(_) | Binding::Closure(_) | Binding::View(_)) => {
+                Operand::Lit(0.0)
+            }
             Some(Binding::Param(_)) | None => self.passive(e, "paths"),
         }
     }
@@ -284,12 +305,11 @@ impl Lower<'_> {
 
     /// `recv.method(args)` for a known `f64` method.
     fn method(&mut self, e: &Expr, m: &ExprMethodCall) -> Operand {
-        if let Some(chain) = iterator_chain(e) {
-            self.cx.error_spanned(
-                chain,
-                format!("`#[grad]` does not support iterator chains; write a `for` loop over an integer range and index: `for i in 0..{0}.len() {{ ... {0}[i] ... }}`", chain_root(e)),
-            );
-            return Operand::Lit(0.0);
+        if let Some(plain) = self.desugar_method(e) {
+            return match plain {
+                Some(plain) => self.expr(&plain),
+                None => Operand::Lit(0.0),
+            };
         }
         if let Some(t) = &m.turbofish {
             self.cx.error_spanned(t, "`#[grad]` does not support turbofish arguments here");
@@ -314,6 +334,9 @@ impl Lower<'_> {
 
     /// `f64::method(args)`, the fully qualified form of a method call.
     fn call(&mut self, c: &ExprCall) -> Operand {
+        if self.is_poisoned(&c.func) {
+            return Operand::Lit(0.0);
+        }
         let method = match &*c.func {
             // `f64::sin(x)` or `std::primitive::f64::sin(x)`: a path to `f64`, then the method.
             Expr::Path(p) if p.qself.is_none() => {
@@ -324,6 +347,12 @@ impl Lower<'_> {
             _ => None,
         };
         let Some(method) = method else {
+            if Self::is_from_fn(c) {
+                return match self.desugar_from_fn(c) {
+                    Some(plain) => self.expr(&plain),
+                    None => Operand::Lit(0.0),
+                };
+            }
             if let Expr::Path(p) = &*c.func {
                 return self.user_call(c, p);
             }
@@ -335,6 +364,19 @@ impl Lower<'_> {
         };
         let args: Vec<&Expr> = c.args.iter().collect();
         self.apply_method(&method, &args, c)
+    }
+}
+
+impl Lower<'_> {
+    /// `e` rewritten if it is an iterator chain or an array's `map`: `Some(None)` after an
+    /// error, `None` if it is neither.
+    pub(super) fn desugar_method(&mut self, e: &Expr) -> Option<Option<Expr>> {
+        let Expr::MethodCall(m) = super::value::peel(e) else { return None };
+        if m.method == symbol::MAP && m.args.len() == 1 && self.is_array(&m.receiver) {
+            return Some(self.desugar_array_map(m));
+        }
+        iterator_chain(e)?;
+        Some(self.desugar_chain(e))
     }
 }
 

@@ -48,7 +48,10 @@ impl Lower<'_> {
                     },
                     Some(Binding::Int(_)) => Kind::Int,
                     Some(Binding::Param(k)) => *k,
-                    Some(Binding::Poison) | None => Kind::Unknown,
+                    Some(Binding::View(_)) => Kind::Array,
+                    Some(Binding::Poison | Binding::Tuple(_) | Binding::Closure(_)) | None => {
+                        Kind::Unknown
+                    }
                 }
             }
             Expr::Paren(p) => self.kind(&p.expr),
@@ -90,6 +93,16 @@ impl Lower<'_> {
                 _ => Kind::Unknown,
             },
             Expr::Array(_) | Expr::Repeat(_) => Kind::Array,
+            Expr::Reference(r) => self.kind(&r.expr),
+            Expr::Match(m) => m.arms.first().map_or(Kind::Unknown, |a| self.kind(&a.body)),
+            Expr::Field(_) => match self.tuple_component(e) {
+                Some(Binding::Int(_)) => Kind::Int,
+                Some(Binding::Slot(s)) => match self.slots[s].value {
+                    Some(v) => ty_kind(&self.b.ty(v)),
+                    None => Kind::Real,
+                },
+                _ => Kind::Unknown,
+            },
             _ => Kind::Unknown,
         }
     }

@@ -37,6 +37,9 @@ pub(super) struct Konst {
     pub wrap: Option<Wrap>,
     /// The names it reads, with the serial number of the binding each had (`None`: unbound).
     pub deps: Vec<(String, Option<u32>)>,
+    /// How many `&` were taken of the value the tokens write (`&data[i]` is `data[i]` with one):
+    /// a reference to a constant is the constant, until a `*` undoes the `&`.
+    pub refs: u32,
 }
 
 /// How an expression is read.
@@ -74,6 +77,7 @@ impl Konst {
             linear: None,
             wrap: None,
             deps: Vec::new(),
+            refs: 0,
         }
     }
 
@@ -215,9 +219,19 @@ impl Lower<'_> {
                 Ok(Konst { tokens: quote!((#t)), prec: Prec::Atom, index: None, ..inner })
             }
             Expr::Group(g) => self.konst(&g.expr, mode),
+            Expr::Reference(r) if r.mutability.is_none() => {
+                let inner = self.konst(&r.expr, mode)?;
+                Ok(Konst { refs: inner.refs + 1, index: None, ..inner })
+            }
             Expr::Unary(u) => match u.op {
                 UnOp::Neg(_) if mode != Mode::Int => self.konst_unary(&u.op, &u.expr, mode),
-                UnOp::Deref(_) => self.konst_unary(&u.op, &u.expr, mode),
+                UnOp::Deref(_) => {
+                    let inner = self.konst(&u.expr, mode)?;
+                    if inner.refs > 0 {
+                        return Ok(Konst { refs: inner.refs - 1, ..inner });
+                    }
+                    self.konst_unary(&u.op, &u.expr, mode)
+                }
                 _ => Err(Bad::Syntax(e.to_token_stream())),
             },
             Expr::Binary(b) => {
@@ -239,6 +253,10 @@ impl Lower<'_> {
                 };
                 Ok(k)
             }
+            Expr::Index(_) | Expr::MethodCall(_) if self.view_of_read(e) => match self.unview(e) {
+                Some(plain) => self.konst(&plain, mode),
+                None => Err(Bad::Reported),
+            },
             Expr::Index(i) => {
                 let base = self
                     .konst(&i.expr, if mode == Mode::Int { Mode::Int } else { Mode::Container })?;
@@ -246,6 +264,18 @@ impl Lower<'_> {
                 let (bt, it) = (base.operand(Prec::Atom), &index.tokens);
                 Ok(Konst::combine(quote!(#bt[#it]), Prec::Atom, &[&base, &index]))
             }
+            Expr::Field(_) if self.tuple_component(e).is_some() => match self.tuple_component(e) {
+                Some(Binding::Int(k)) => Ok((*k).clone()),
+                Some(Binding::Slot(s)) => {
+                    match (mode, &self.slots[s].int_alias, &self.slots[s].alias) {
+                        (Mode::Int, Some(alias), _)
+                        | (Mode::Real | Mode::Container, _, Some(alias)) => Ok((**alias).clone()),
+                        _ => Err(Bad::Real(e.to_token_stream())),
+                    }
+                }
+                Some(Binding::Poison) => Err(Bad::Reported),
+                _ => Err(Bad::Syntax(e.to_token_stream())),
+            },
             Expr::Field(f) => {
                 let base = self.konst(&f.base, Mode::Container)?;
                 let (bt, dot, member) = (base.operand(Prec::Atom), &f.dot_token, &f.member);
@@ -269,6 +299,24 @@ impl Lower<'_> {
                 Ok(k)
             }
             Expr::MethodCall(m) => self.konst_method(e, m, mode),
+            // A call of a function (a `const fn`, say) on constants, as an integer.
+            Expr::Call(c)
+                if mode == Mode::Int
+                    && matches!(&*c.func, Expr::Path(_))
+                    && !self.is_closure(&c.func) =>
+            {
+                let mut parts = Vec::new();
+                for a in &c.args {
+                    let k = match self.probe(|l| l.konst(a, Mode::Int)) {
+                        Ok(k) => k,
+                        Err(_) => self.konst(a, Mode::Real)?,
+                    };
+                    parts.push(k);
+                }
+                let (func, args) = (&c.func, parts.iter().map(|k| &k.tokens));
+                let refs: Vec<&Konst> = parts.iter().collect();
+                Ok(Konst::combine(quote!(#func(#(#args),*)), Prec::Atom, &refs))
+            }
             _ => Err(Bad::Syntax(e.to_token_stream())),
         }
     }
@@ -318,6 +366,9 @@ impl Lower<'_> {
                 return Ok(k);
             }
             Binding::Poison => return Err(Bad::Reported),
+            Binding::Tuple(_) | Binding::Closure(_) | Binding::View(_) => {
+                return Err(Bad::Syntax(e.to_token_stream()));
+            }
         };
         self.check_deps(id, &substituted)?;
         // Kept at its own precedence: an operator around it adds the parentheses it needs.
@@ -373,17 +424,38 @@ impl Lower<'_> {
         for a in &m.args {
             parts.push(self.konst(a, Mode::Int)?);
         }
-        let rt = parts[0].operand(Prec::Atom);
-        let args: Vec<&TokenStream> = parts[1..].iter().map(|p| &p.tokens).collect();
-        let (dot, name) = (&m.dot_token, &m.method);
-        let refs: Vec<&Konst> = parts.iter().collect();
-        let mut k = Konst::combine(quote!(#rt #dot #name(#(#args),*)), Prec::Atom, &refs);
-        k.value = match (method.as_str(), parts[0].value, parts.get(1).and_then(|p| p.value)) {
+        let value = match (method.as_str(), parts[0].value, parts.get(1).and_then(|p| p.value)) {
             ("min", Some(a), Some(b)) => Some(a.min(b)),
             ("max", Some(a), Some(b)) => Some(a.max(b)),
+            ("saturating_sub", Some(a), Some(b)) => Some(a.saturating_sub(b)),
+            ("abs_diff", Some(a), Some(b)) => Some(a.abs_diff(b)),
+            ("div_ceil", Some(a), Some(b)) if b > 0 => Some(a.div_ceil(b)),
             _ => None,
         };
-        Ok(k)
+        let refs: Vec<&Konst> = parts.iter().collect();
+        if let Some(v) = value {
+            // Known: the literal (`4.min(4)` would not type-check, its receiver's type unknown).
+            let lit = proc_macro2::Literal::u64_unsuffixed(v).into_token_stream();
+            let mut k = Konst::combine(lit.clone(), Prec::Atom, &refs);
+            k.value = Some(v);
+            k.linear = Linear::constant(v);
+            return Ok(k);
+        }
+        let same = parts.len() == 2 && parts[0].tokens.to_string() == parts[1].tokens.to_string();
+        if same && matches!(method.as_str(), "min" | "max") {
+            return Ok(parts.swap_remove(0));
+        }
+        // A literal receiver (a length the macro knows, `4.saturating_sub(k)`) gets its type.
+        let rt = match parts[0].value {
+            Some(v) => {
+                proc_macro2::Literal::usize_suffixed(usize::try_from(v).unwrap_or(usize::MAX))
+                    .into_token_stream()
+            }
+            None => parts[0].operand(Prec::Atom),
+        };
+        let args: Vec<&TokenStream> = parts[1..].iter().map(|p| &p.tokens).collect();
+        let (dot, name) = (&m.dot_token, &m.method);
+        Ok(Konst::combine(quote!(#rt #dot #name(#(#args),*)), Prec::Atom, &refs))
     }
 
     /// `k` as an `f64` constant operand.

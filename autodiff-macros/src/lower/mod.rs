@@ -8,6 +8,7 @@ mod arrays;
 mod assigned;
 mod body;
 mod call;
+mod closure;
 mod cond;
 mod control;
 mod expr;
@@ -15,8 +16,12 @@ mod int;
 mod kind;
 mod konst;
 mod method;
+mod pattern;
 mod signature;
+mod sugar;
 mod types;
+mod value;
+mod view;
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -117,6 +122,12 @@ enum Binding {
     Int(Rc<Konst>),
     /// A parameter passed through as a constant, of the given kind.
     Param(Kind),
+    /// A tuple: `let t = (a, b);`, its components bound as names are (`t.0`, `t.1`).
+    Tuple(Vec<Binding>),
+    /// A closure, inlined where it is called.
+    Closure(Rc<closure::Closure>),
+    /// A view of an array's or a slice's elements: `let w = &x[i..i + 2];`.
+    View(Rc<view::View>),
     /// A name whose definition was refused: reads of it report nothing more.
     Poison,
 }
@@ -143,6 +154,11 @@ struct Lower<'a> {
     /// Whether a call's arguments are being read: there an `f64` parameter left out of `wrt` is
     /// a constant like any other constant parameter (its value is an input of the IR elsewhere).
     call_args: bool,
+    /// The function's names, and fresh ones for what the sugar introduces.
+    names: sugar::Names,
+    /// The type the value being lowered is bound to, when written (`let y: [f64; N] = ...`, the
+    /// return type): what `from_fn` builds.
+    expected: Option<crate::ir::Ty>,
 }
 
 /// Lowers `item`, recording every unsupported construct in `cx`.
@@ -156,6 +172,8 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         serial: 0,
         generics: Vec::new(),
         call_args: false,
+        names: sugar::Names::of(item),
+        expected: None,
     };
     let (params, returns) = lower.signature(&item.sig, args);
     let outputs = lower.body(&item.block, &returns);

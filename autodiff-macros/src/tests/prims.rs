@@ -50,11 +50,12 @@ fn lowering_of_clamp_and_sin_cos() {
             s%2 = sin x%0
             c%3 = cos x%0
             %4 = mul 2.0 x%0
-            c2%5 = cos %4
-            %6 = clamp s%2 lo%1 1.0
-            %7 = mul c%3 c2%5
-            %8 = add %6 %7
-            out %8
+            %5 = sin %4
+            c2%6 = cos %4
+            %7 = clamp s%2 lo%1 1.0
+            %8 = mul c%3 c2%6
+            %9 = add %7 %8
+            out %9
         "#]],
     );
 }

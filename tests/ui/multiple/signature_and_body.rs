@@ -1,5 +1,5 @@
 // Checks that errors in the signature (an `f32` parameter) and in the body (a `while` loop and a
-// closure) are all reported together.
+// closure assigning to what it captures) are all reported together.
 use autodiff_runtime::grad;
 
 #[grad]
@@ -8,7 +8,8 @@ fn mixed(x: f64, _weight: f32, again: bool) -> f64 {
     while again {
         y *= 0.5;
     }
-    let _double = |t: f64| 2.0 * t;
+    let mut halve = || y *= 0.5;
+    halve();
     y
 }
 

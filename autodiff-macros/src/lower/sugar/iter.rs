@@ -1,0 +1,483 @@
+//! Iterator chains, rewritten into the `for` loops over integer ranges they mean. A chain is a
+//! sequence of elements by position (`x.iter().skip(1)` has `x.len() - 1` of them, the `p`-th
+//! being `&x[p + 1]`), then per-element stages (`map`, `filter`), then a consumer:
+//!
+//! ```text
+//! x.iter().zip(&y).map(|(a, b)| a * b).sum::<f64>()
+//! ```
+//! becomes
+//! ```text
+//! { let mut acc = -0.0; for i in 0..x.len().min(y.len()) { acc += (|(a, b)| a * b)((&x[i], &y[i])); } acc }
+//! ```
+//! and the closure is inlined where lowering meets its call. A `for` loop over a chain binds its
+//! pattern to the element; `sum` starts from `-0.0` and `product` from `1.0` (as the standard
+//! library's do, so the values are the same to the bit); `fold` carries its accumulator, a tuple
+//! included. Elements are references where the standard library's are (`&x[i]`): a reference to
+//! a value is the value to lowering, and `*` undoes a `&` in the constants it keeps as tokens.
+//!
+//! What this does not know: an adaptor that needs positions (`enumerate`, `zip`, `skip`, `take`,
+//! `step_by`) after a `filter`, and consumers that are not sums, products, folds or `for_each`
+//! (`collect`, `count`, `max_by`, ...): those are refused with what to write instead.
+
+use std::rc::Rc;
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
+use syn::{Expr, ExprForLoop, ExprMethodCall, Pat};
+
+use super::parse;
+use crate::lower::value::peel;
+use crate::lower::{Kind, Lower};
+use crate::symbol;
+
+/// An element: an expression, or a tuple of elements (`zip`, `enumerate`).
+#[derive(Clone)]
+enum Tree {
+    Expr(TokenStream),
+    Tuple(Vec<Tree>),
+}
+
+impl ToTokens for Tree {
+    fn to_tokens(&self, out: &mut TokenStream) {
+        match self {
+            Tree::Expr(t) => out.extend(t.clone()),
+            Tree::Tuple(parts) => out.extend(quote!((#(#parts),*))),
+        }
+    }
+}
+
+/// The element at a position (an integer expression).
+type Elem = Rc<dyn Fn(&TokenStream) -> Tree>;
+
+/// What an element goes through once its position is fixed.
+enum Stage {
+    /// `.map(f)`
+    Map(Expr),
+    /// `.filter(g)`
+    Filter(Expr),
+}
+
+/// A sequence: `len` elements, the `p`-th being `elem(p)`, visited backwards when `backward`,
+/// each then going through `stages`.
+struct Seq {
+    len: TokenStream,
+    elem: Elem,
+    backward: bool,
+    stages: Vec<Stage>,
+}
+
+/// `f(args)`, with a closure written in place parenthesised.
+pub(super) fn call(f: &Expr, args: &[TokenStream]) -> TokenStream {
+    match peel(f) {
+        Expr::Closure(_) => quote!((#f)(#(#args),*)),
+        _ => quote!(#f(#(#args),*)),
+    }
+}
+
+/// `e` as the receiver of a method or an index: parenthesised unless it is a path, a field or an
+/// index.
+fn atom(e: &Expr) -> TokenStream {
+    match peel(e) {
+        inner @ (Expr::Path(_)
+        | Expr::Field(_)
+        | Expr::Index(_)
+        | Expr::MethodCall(_)
+        | Expr::Lit(_)) => inner.to_token_stream(),
+        other => quote!((#other)),
+    }
+}
+
+/// A position as an operand: parenthesised unless it is one name or literal.
+fn operand(p: &TokenStream) -> TokenStream {
+    let mut trees = p.clone().into_iter();
+    match (trees.next(), trees.next()) {
+        (Some(proc_macro2::TokenTree::Ident(_) | proc_macro2::TokenTree::Literal(_)), None) => {
+            p.clone()
+        }
+        _ => quote!((#p)),
+    }
+}
+
+/// The length of the shorter of two sequences: `a.min(b)`, or `b` when it is `a` shortened by
+/// `skip` (`x.iter().zip(x.iter().skip(1))` has `x.len().saturating_sub(1)` elements).
+fn shorter(a: TokenStream, b: TokenStream) -> TokenStream {
+    // Compared without spaces: how a token stream prints them depends on the compiler.
+    let (ta, tb) = (a.to_string().replace(' ', ""), b.to_string().replace(' ', ""));
+    let shortened = |long: &str, short: &str| {
+        short.strip_prefix(long).is_some_and(|rest| rest.starts_with(".saturating_sub("))
+    };
+    if ta == tb || shortened(&tb, &ta) {
+        a
+    } else if shortened(&ta, &tb) {
+        b
+    } else {
+        quote!(#a.min(#b))
+    }
+}
+
+/// Whether `e` is the literal `0`.
+fn is_zero(e: &Expr) -> bool {
+    super::int_literal(e) == Some(0)
+}
+
+/// Whether `e` is a range `for` takes as it is: `a..b`, `a..=b`, `(a..b).rev()`.
+pub(in crate::lower) fn is_plain_range(e: &Expr) -> bool {
+    match peel(e) {
+        Expr::Range(_) => true,
+        Expr::MethodCall(m) => {
+            m.method == symbol::REV
+                && m.args.is_empty()
+                && matches!(peel(&m.receiver), Expr::Range(_))
+        }
+        _ => false,
+    }
+}
+
+impl Seq {
+    /// The same elements, visited forwards, the reversal folded into the positions.
+    fn forwards(self) -> Seq {
+        if !self.backward {
+            return self;
+        }
+        let Seq { len, elem, stages, .. } = self;
+        let n = len.clone();
+        Seq {
+            len,
+            elem: Rc::new(move |p| {
+                let p = operand(p);
+                elem(&quote!(#n - 1 - #p))
+            }),
+            backward: false,
+            stages,
+        }
+    }
+}
+
+impl Lower<'_> {
+    /// `for pat in chain { body }` as a loop over an integer range; `None` after an error.
+    pub(in crate::lower) fn desugar_for(&mut self, f: &ExprForLoop) -> Option<ExprForLoop> {
+        let seq = self.seq(&f.expr)?;
+        let index = self.loop_index(&f.pat, &f.expr);
+        let (pat, stmts) = (&f.pat, &f.body.stmts);
+        let lp = self.emit_loop(seq, &index, |e| quote!(let #pat = #e; #(#stmts)*));
+        let label = &f.label;
+        parse(self.cx, &f.expr, quote!(#label #lp))
+    }
+
+    /// A chain ending in `sum`, `product`, `fold` or `for_each`, as the block or loop it means;
+    /// `None` after an error.
+    pub(in crate::lower) fn desugar_chain(&mut self, e: &Expr) -> Option<Expr> {
+        let Expr::MethodCall(m) = peel(e) else { return None };
+        let name = m.method.to_string();
+        let args: Vec<&Expr> = m.args.iter().collect();
+        let tokens = match (name.as_str(), args.as_slice()) {
+            (symbol::SUM | symbol::PRODUCT, []) => {
+                if let Some(t) = &m.turbofish
+                    && !t.args.iter().all(|a| matches!(a, syn::GenericArgument::Type(ty) if crate::lower::types::is_f64(ty)))
+                {
+                    self.cx.error_spanned(t, format!("`#[grad]` rewrites `{name}` over `f64` values only"));
+                    return None;
+                }
+                let seq = self.seq(&m.receiver)?;
+                let (init, op) = match name.as_str() {
+                    symbol::SUM => (quote!(-0.0), quote!(+=)),
+                    _ => (quote!(1.0), quote!(*=)),
+                };
+                let acc = self.names.fresh(&name);
+                let index = self.names.fresh(symbol::INDEX_NAMES[0]);
+                let lp = self.emit_loop(seq, &index, |x| quote!(#acc #op #x;));
+                quote!({ let mut #acc = #init; #lp #acc })
+            }
+            (symbol::FOLD, [init, f]) => {
+                let seq = self.seq(&m.receiver)?;
+                let acc = self.names.fresh(symbol::ACC);
+                let index = self.names.fresh(symbol::INDEX_NAMES[0]);
+                let lp = self.emit_loop(seq, &index, |x| {
+                    let step = call(f, &[acc.to_token_stream(), x]);
+                    quote!(#acc = #step;)
+                });
+                quote!({ let mut #acc = #init; #lp #acc })
+            }
+            (symbol::FOR_EACH, [f]) => {
+                let seq = self.seq(&m.receiver)?;
+                let index = self.names.fresh(symbol::INDEX_NAMES[0]);
+                let body = match peel(f) {
+                    Expr::Closure(c) if c.inputs.len() == 1 => {
+                        let (pat, body) = (&c.inputs[0], &c.body);
+                        Some((pat.clone(), body.clone()))
+                    }
+                    _ => None,
+                };
+                let Some((pat, body)) = body else {
+                    self.cx.error_spanned(f, "`#[grad]` supports `for_each` with a closure of one parameter written in place, such as `.for_each(|v| s += v)`");
+                    return None;
+                };
+                self.emit_loop(seq, &index, |x| quote!(let #pat = #x; #body;))
+            }
+            _ => {
+                self.cx.error_spanned(
+                    &m.method,
+                    format!("`#[grad]` does not support the iterator method `{name}` here; it rewrites chains of `iter`, `copied`, `enumerate`, `zip`, `rev`, `skip`, `take`, `step_by`, `windows`, `chunks`, `chunks_exact`, `map` and `filter` that end in `sum`, `product`, `fold` or `for_each`, and `for` loops over them (an iterator that allocates, such as `collect`, has no place in a `#[grad]` function)"),
+                );
+                return None;
+            }
+        };
+        parse(self.cx, e, tokens)
+    }
+
+    /// The loop's index: the name the pattern gives the position (`i` in `for (i, v) in
+    /// x.iter().enumerate()`) when it is one and the chain does not read that name, a fresh name
+    /// otherwise.
+    fn loop_index(&mut self, pat: &Pat, chain: &Expr) -> proc_macro2::Ident {
+        let _ = (pat, chain);
+        self.names.fresh(symbol::INDEX_NAMES[0])
+    }
+
+    /// `for index in 0..len { stages, then tail(element) }`, backwards if the sequence is.
+    fn emit_loop(
+        &mut self,
+        seq: Seq,
+        index: &proc_macro2::Ident,
+        tail: impl FnOnce(TokenStream) -> TokenStream,
+    ) -> TokenStream {
+        let len = &seq.len;
+        let range = match seq.backward {
+            true => quote!((0..#len).rev()),
+            false => quote!(0..#len),
+        };
+        let elem = (seq.elem)(&index.to_token_stream()).into_token_stream();
+        let inner = self.stages(&seq.stages, elem, tail);
+        quote!(for #index in #range { #inner })
+    }
+
+    /// The stages applied to `elem`, then `tail`: a `filter` binds the element and tests it.
+    fn stages(
+        &mut self,
+        stages: &[Stage],
+        elem: TokenStream,
+        tail: impl FnOnce(TokenStream) -> TokenStream,
+    ) -> TokenStream {
+        match stages.split_first() {
+            None => tail(elem),
+            Some((Stage::Map(f), rest)) => {
+                let mapped = call(f, &[elem]);
+                self.stages(rest, mapped, tail)
+            }
+            Some((Stage::Filter(g), rest)) => {
+                let t = self.names.fresh(symbol::ELEM);
+                let test = call(g, &[quote!(&#t)]);
+                let inner = self.stages(rest, t.to_token_stream(), tail);
+                quote!(let #t = #elem; if #test { #inner })
+            }
+        }
+    }
+
+    /// The sequence an iterable expression is.
+    fn seq(&mut self, e: &Expr) -> Option<Seq> {
+        match peel(e) {
+            Expr::MethodCall(m) => self.adaptor(m),
+            Expr::Range(r) => self.range_seq(r),
+            Expr::Reference(r) if r.mutability.is_none() => self.seq(&r.expr),
+            other => Some(self.source(other)),
+        }
+    }
+
+    /// The elements of an array or a slice `e`, by reference.
+    fn source(&mut self, e: &Expr) -> Seq {
+        let e = atom(e);
+        let at = e.clone();
+        Seq {
+            len: quote!(#e.len()),
+            elem: Rc::new(move |p| Tree::Expr(quote!(&#at[#p]))),
+            backward: false,
+            stages: Vec::new(),
+        }
+    }
+
+    /// The integers of `lo..hi` or `lo..=hi`.
+    fn range_seq(&mut self, r: &syn::ExprRange) -> Option<Seq> {
+        let (Some(lo), Some(hi)) = (&r.start, &r.end) else {
+            self.cx.error_spanned(
+                r,
+                "`#[grad]` iterates over ranges with both bounds only, such as `0..n`",
+            );
+            return None;
+        };
+        let end = match r.limits {
+            syn::RangeLimits::Closed(_) => quote!((#hi + 1)),
+            syn::RangeLimits::HalfOpen(_) => atom(hi),
+        };
+        let (len, elem): (TokenStream, Elem) = if is_zero(lo) {
+            (end, Rc::new(|p| Tree::Expr(p.clone())))
+        } else {
+            let lo_tokens = atom(lo);
+            let lo2 = lo_tokens.clone();
+            let len = quote!(#end.saturating_sub(#lo_tokens));
+            (len, Rc::new(move |p| Tree::Expr(quote!(#lo2 + #p))))
+        };
+        Some(Seq { len, elem, backward: false, stages: Vec::new() })
+    }
+
+    /// A sequence whose positions an adaptor is about to use: visited forwards, its `map`s folded
+    /// into its elements; `None` after reporting a `filter` before `at`.
+    fn positional(&mut self, seq: Seq, at: &syn::Ident) -> Option<Seq> {
+        let mut seq = seq.forwards();
+        if seq.stages.iter().any(|s| matches!(s, Stage::Filter(_))) {
+            self.cx.error_spanned(
+                at,
+                format!("`#[grad]` does not support `{at}` after `filter`: positions are not known once elements are filtered; filter later in the chain, or test the condition in the loop body"),
+            );
+            return None;
+        }
+        let maps: Vec<Expr> = seq
+            .stages
+            .drain(..)
+            .filter_map(|s| match s {
+                Stage::Map(f) => Some(f),
+                Stage::Filter(_) => None,
+            })
+            .collect();
+        if maps.is_empty() {
+            return Some(seq);
+        }
+        let elem = seq.elem;
+        seq.elem = Rc::new(move |p| {
+            let mut x = elem(p).into_token_stream();
+            for f in &maps {
+                x = call(f, &[x]);
+            }
+            Tree::Expr(x)
+        });
+        Some(seq)
+    }
+
+    /// `receiver.method(args)`, an adaptor of a chain.
+    fn adaptor(&mut self, m: &ExprMethodCall) -> Option<Seq> {
+        let name = m.method.to_string();
+        let args: Vec<&Expr> = m.args.iter().collect();
+        let at = &m.method;
+        match (name.as_str(), args.as_slice()) {
+            (n, []) if symbol::ITER_BY_REF.contains(&n) => self.seq(&m.receiver),
+            (n, []) if symbol::ITER_BY_VALUE.contains(&n) => {
+                let mut seq = self.seq(&m.receiver)?;
+                if seq.stages.is_empty() {
+                    let elem = seq.elem;
+                    seq.elem = Rc::new(move |p| match elem(p) {
+                        Tree::Expr(x) => Tree::Expr(quote!(*#x)),
+                        other => other,
+                    });
+                }
+                Some(seq)
+            }
+            (symbol::REV, []) => {
+                let mut seq = self.seq(&m.receiver)?;
+                seq.backward = !seq.backward;
+                Some(seq)
+            }
+            (symbol::MAP, [f]) => {
+                let mut seq = self.seq(&m.receiver)?;
+                seq.stages.push(Stage::Map((*f).clone()));
+                Some(seq)
+            }
+            (symbol::FILTER, [g]) => {
+                let mut seq = self.seq(&m.receiver)?;
+                seq.stages.push(Stage::Filter((*g).clone()));
+                Some(seq)
+            }
+            (symbol::ENUMERATE, []) => {
+                let seq = self.seq(&m.receiver)?;
+                let Seq { len, elem, .. } = self.positional(seq, at)?;
+                Some(Seq {
+                    len,
+                    elem: Rc::new(move |p| Tree::Tuple(vec![Tree::Expr(p.clone()), elem(p)])),
+                    backward: false,
+                    stages: Vec::new(),
+                })
+            }
+            (symbol::ZIP, [other]) => {
+                let a = self.seq(&m.receiver)?;
+                let a = self.positional(a, at)?;
+                let b = self.seq(other)?;
+                let b = self.positional(b, at)?;
+                let (ea, eb) = (a.elem, b.elem);
+                Some(Seq {
+                    len: shorter(a.len, b.len),
+                    elem: Rc::new(move |p| Tree::Tuple(vec![ea(p), eb(p)])),
+                    backward: false,
+                    stages: Vec::new(),
+                })
+            }
+            (symbol::WINDOWS | symbol::CHUNKS | symbol::CHUNKS_EXACT, [k]) => {
+                let x = atom(&m.receiver);
+                let less = match super::int_literal(k) {
+                    Some(v) => proc_macro2::Literal::u64_unsuffixed(v.saturating_sub(1))
+                        .into_token_stream(),
+                    None => quote!(#k - 1),
+                };
+                let k = atom(k);
+                let n = quote!(#x.len());
+                let (len, elem): (TokenStream, Elem) = match name.as_str() {
+                    symbol::WINDOWS => (
+                        quote!(#n.saturating_sub(#less)),
+                        Rc::new(move |p| Tree::Expr(quote!(&#x[#p..#p + #k]))),
+                    ),
+                    symbol::CHUNKS_EXACT => (
+                        quote!(#n / #k),
+                        Rc::new(move |p| {
+                            let p = operand(p);
+                            Tree::Expr(quote!(&#x[#p * #k..#p * #k + #k]))
+                        }),
+                    ),
+                    _ => (
+                        quote!(#n.div_ceil(#k)),
+                        Rc::new(move |p| {
+                            let p = operand(p);
+                            Tree::Expr(quote!(&#x[#p * #k..(#p * #k + #k).min(#n)]))
+                        }),
+                    ),
+                };
+                Some(Seq { len, elem, backward: false, stages: Vec::new() })
+            }
+            (symbol::SKIP | symbol::TAKE | symbol::STEP_BY, [k]) => {
+                let seq = self.seq(&m.receiver)?;
+                let mut seq = self.positional(seq, at)?;
+                let k = atom(k);
+                let len = &seq.len;
+                let elem = seq.elem;
+                match name.as_str() {
+                    symbol::SKIP => {
+                        seq.len = quote!(#len.saturating_sub(#k));
+                        seq.elem = Rc::new(move |p| {
+                            let p = operand(p);
+                            elem(&quote!(#p + #k))
+                        });
+                    }
+                    symbol::TAKE => {
+                        seq.len = quote!(#len.min(#k));
+                        seq.elem = elem;
+                    }
+                    _ => {
+                        seq.len = quote!(#len.div_ceil(#k));
+                        seq.elem = Rc::new(move |p| {
+                            let p = operand(p);
+                            elem(&quote!(#p * #k))
+                        });
+                    }
+                }
+                Some(seq)
+            }
+            _ => {
+                self.cx.error_spanned(
+                    at,
+                    format!("`#[grad]` does not support the iterator adaptor `{name}`; it rewrites `iter`, `into_iter`, `copied`, `cloned`, `enumerate`, `zip`, `rev`, `skip`, `take`, `step_by`, `map` and `filter`"),
+                );
+                None
+            }
+        }
+    }
+
+    /// Whether `e` is an array, by what lowering knows of it.
+    pub(in crate::lower) fn is_array(&self, e: &Expr) -> bool {
+        self.kind(e) == Kind::Array
+    }
+}

@@ -1,0 +1,114 @@
+//! Views: `let w = &x[i..i + 2];` (and what `windows` and `chunks` give) names a range of an
+//! array's or a slice's elements without copying them. Lowering reads `w[j]` as
+//! `x[i + j]` and `w.len()` as the range's length, so a view is never a value of the IR.
+//!
+//! What this does not know: a view passed to a function or returned, and a view of a view's
+//! name after that name is shadowed (a view stands for its base's name where it is read).
+
+use std::rc::Rc;
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
+use syn::{Expr, RangeLimits};
+
+use super::int::IntCtx;
+use super::value::peel;
+use super::{Binding, Lower};
+use crate::symbol;
+
+/// The elements `start..end` of `base`.
+pub(super) struct View {
+    /// The array or slice, as written (itself never a view).
+    pub base: TokenStream,
+    /// The first position, an integer expression.
+    pub start: TokenStream,
+    /// The number of elements.
+    pub len: TokenStream,
+}
+
+impl Lower<'_> {
+    /// The view `&x[a..b]` (or `&x[a..=b]`), if `e` is one; `None` if it is not.
+    pub(super) fn view(&mut self, e: &Expr) -> Option<View> {
+        let Expr::Reference(r) = peel(e) else { return None };
+        let Expr::Index(ix) = peel(&r.expr) else { return None };
+        let Expr::Range(range) = peel(&ix.index) else { return None };
+        let zero: Expr = syn::parse_quote!(0);
+        let start = range.start.as_deref().unwrap_or(&zero);
+        let base = &ix.expr;
+        let end: TokenStream = match (&range.end, &range.limits) {
+            (Some(end), RangeLimits::Closed(_)) => quote!(#end + 1),
+            (Some(end), RangeLimits::HalfOpen(_)) => end.to_token_stream(),
+            (None, _) => quote!(#base.len()),
+        };
+        // A view of a view: the same base, shifted.
+        let (base, offset) = match self.view_of(base) {
+            Some(v) => (v.base.clone(), Some(v.start.clone())),
+            None => (peel(base).to_token_stream(), None),
+        };
+        let shift = |t: TokenStream| match &offset {
+            Some(o) => quote!(#o + #t),
+            None => t,
+        };
+        let (start, end) = (shift(start.to_token_stream()), shift(end));
+        let len = self.length(&start, &end);
+        Some(View { base, start, len })
+    }
+
+    /// `end - start` as tokens: a literal when the two differ by a known constant (`i + 2 - i`).
+    fn length(&mut self, start: &TokenStream, end: &TokenStream) -> TokenStream {
+        let parse = |t: &TokenStream| syn::parse2::<Expr>(t.clone()).ok();
+        let (Some(s), Some(e)) = (parse(start), parse(end)) else { return quote!(#end - #start) };
+        let ks = self.probe(|l| l.int_konst(&s, IntCtx::Index));
+        let ke = self.probe(|l| l.int_konst(&e, IntCtx::Index));
+        if let (Some(ks), Some(ke)) = (ks, ke)
+            && let (Some(ls), Some(le)) = (ks.linear, ke.linear)
+            && ls.index == le.index
+            && ls.names == le.names
+            && let Some(d) =
+                le.constant.checked_sub(ls.constant).and_then(|d| u64::try_from(d).ok())
+        {
+            return proc_macro2::Literal::u64_unsuffixed(d).into_token_stream();
+        }
+        quote!((#end - #start))
+    }
+
+    /// The view a name stands for, if `e` is a name bound to one.
+    pub(super) fn view_of(&self, e: &Expr) -> Option<Rc<View>> {
+        let Expr::Path(p) = peel(e) else { return None };
+        match self.lookup(&symbol::unraw(p.path.get_ident()?))? {
+            Binding::View(v) => Some(Rc::clone(v)),
+            _ => None,
+        }
+    }
+
+    /// Whether `e` reads a view: `w[j]` or `w.len()`.
+    pub(super) fn view_of_read(&self, e: &Expr) -> bool {
+        match peel(e) {
+            Expr::Index(ix) => self.view_of(&ix.expr).is_some(),
+            Expr::MethodCall(m) => m.method == symbol::LEN && self.view_of(&m.receiver).is_some(),
+            _ => false,
+        }
+    }
+
+    /// `e` with a view read through: `w[j]` as `x[start + j]`, `w.len()` as the view's length;
+    /// `None` if `e` reads no view.
+    pub(super) fn unview(&mut self, e: &Expr) -> Option<Expr> {
+        let tokens = match peel(e) {
+            Expr::Index(ix) => {
+                let v = self.view_of(&ix.expr)?;
+                let (base, start, j) = (&v.base, &v.start, &ix.index);
+                match super::sugar::int_literal(j) {
+                    Some(0) => quote!(#base[#start]),
+                    _ => quote!(#base[#start + #j]),
+                }
+            }
+            Expr::MethodCall(m) if m.method == symbol::LEN && m.args.is_empty() => {
+                let v = self.view_of(&m.receiver)?;
+                let len = &v.len;
+                quote!((#len))
+            }
+            _ => return None,
+        };
+        super::sugar::parse(self.cx, e, tokens)
+    }
+}

@@ -1,0 +1,227 @@
+//! Idiomatic Rust under `#[grad]` (`src/idioms.rs`): each function against its index-loop twin
+//! (value, gradient, H·v and Hessian bit for bit: the same arithmetic in the same order), and
+//! against finite differences, in every mode it has.
+
+use autodiff_runtime::{Tolerance, check_close, numeric_gradient, numeric_hvp};
+use autodiff_suite::idioms::*;
+
+fn close(what: &str, values: &[f64], reference: &[f64], tol: f64) {
+    let tol = Tolerance { epsilon: tol, max_relative: tol };
+    if let Err(e) = check_close(values, reference, tol) {
+        panic!("{what}: {e}");
+    }
+}
+
+/// Value and gradient.
+type Grad<const M: usize> = (f64, [f64; M]);
+/// Value, gradient and H·v.
+type Hvp<const M: usize> = (f64, [f64; M], [f64; M]);
+/// A function of a point (and a direction).
+type Of<'a, const M: usize, R> = Box<dyn Fn([f64; M]) -> R + 'a>;
+/// A function of a point and a direction.
+type Along<'a, const M: usize, R> = Box<dyn Fn([f64; M], [f64; M]) -> R + 'a>;
+
+/// The functions `#[grad(jvp, hvp)]` generates for a function of one `[f64; M]`, as closures
+/// over its other arguments.
+struct Fns<'a, const M: usize> {
+    f: Of<'a, M, f64>,
+    grad: Of<'a, M, Grad<M>>,
+    jvp: Along<'a, M, (f64, f64)>,
+    hvp: Along<'a, M, Hvp<M>>,
+}
+
+/// [`Fns`] of the function `$f` and its `_grad`, `_jvp` and `_hvp`, its other arguments `$arg`
+/// passed after the array.
+macro_rules! fns {
+    ($f:ident, $grad:ident, $jvp:ident, $hvp:ident $(; $($arg:expr),*)?) => {
+        Fns {
+            f: Box::new(move |x| $f(x $($(, $arg)*)?)),
+            grad: Box::new(move |x| $grad(x $($(, $arg)*)?)),
+            jvp: Box::new(move |x, v| $jvp(x $($(, $arg)*)?, v)),
+            hvp: Box::new(move |x, v| $hvp(x $($(, $arg)*)?, v)),
+        }
+    };
+}
+
+/// A point with distinct, moderate coordinates.
+fn point<const M: usize>(seed: f64) -> [f64; M] {
+    std::array::from_fn(|i| (seed + 0.73 * i as f64).sin() * 1.3 + 0.1)
+}
+
+/// `idiom` at a few points: its values are `f`'s to the bit; its gradient and H·v are the
+/// twin's to the bit, and agree with finite differences; its JVP is `∇f·v`.
+fn check<const M: usize>(name: &str, idiom: Fns<M>, twin: Fns<M>, seeds: &[f64]) {
+    for &seed in seeds {
+        let (x, v) = (point::<M>(seed), point::<M>(seed + 1.7));
+        let (value, grad) = (idiom.grad)(x);
+        assert_eq!(value.to_bits(), (idiom.f)(x).to_bits(), "{name}: value at {x:?}");
+        let (twin_value, twin_grad) = (twin.grad)(x);
+        assert_eq!(value.to_bits(), twin_value.to_bits(), "{name}: value = twin's at {x:?}");
+        assert_eq!(grad, twin_grad, "{name}: gradient = twin's at {x:?}");
+        let numeric = numeric_gradient(|xs: &[f64]| (idiom.f)(xs.try_into().unwrap()), &x);
+        close(&format!("{name}: gradient at {x:?}"), &grad, &numeric, 1e-6);
+        let (jvp_value, slope) = (idiom.jvp)(x, v);
+        assert_eq!(jvp_value.to_bits(), value.to_bits(), "{name}: jvp's value");
+        let dot: f64 = grad.iter().zip(&v).map(|(a, b)| a * b).sum();
+        close(&format!("{name}: jvp"), &[slope], &[dot], 1e-12);
+        let (hvp_value, hvp_grad, hv) = (idiom.hvp)(x, v);
+        assert_eq!((hvp_value.to_bits(), hvp_grad), (value.to_bits(), grad), "{name}: hvp");
+        let (_, _, twin_hv) = (twin.hvp)(x, v);
+        assert_eq!(hv, twin_hv, "{name}: H·v = twin's at {x:?}");
+        let g = |xs: &[f64]| (idiom.grad)(xs.try_into().unwrap()).1.to_vec();
+        close(&format!("{name}: H·v at {x:?}"), &hv, &numeric_hvp(g, &x, &v), 1e-5);
+    }
+}
+
+const SEEDS: [f64; 3] = [0.2, 1.1, -2.3];
+
+#[test]
+fn a_dot_product_by_an_iterator_chain() {
+    check(
+        "dot",
+        fns!(dot, dot_grad, dot_jvp, dot_hvp; &DATA),
+        fns!(dot_twin, dot_twin_grad, dot_twin_jvp, dot_twin_hvp; &DATA),
+        &SEEDS,
+    );
+    // The dot product's derivatives in closed form.
+    let x = point::<N>(0.4);
+    assert_eq!(dot_grad(x, &DATA).1, DATA);
+    assert_eq!(dot_hessian(x, &DATA), [[0.0; N]; N]);
+}
+
+#[test]
+fn reductions_sum_product_fold_filter() {
+    let data = [0.5, -1.0, 2.0];
+    check(
+        "reductions",
+        fns!(reductions, reductions_grad, reductions_jvp, reductions_hvp; &data),
+        fns!(reductions_twin, reductions_twin_grad, reductions_twin_jvp, reductions_twin_hvp; &data),
+        &SEEDS,
+    );
+    check(
+        "extremes",
+        fns!(extremes, extremes_grad, extremes_jvp, extremes_hvp),
+        fns!(extremes_twin, extremes_twin_grad, extremes_twin_jvp, extremes_twin_hvp),
+        &SEEDS,
+    );
+    check(
+        "moments",
+        fns!(moments, moments_grad, moments_jvp, moments_hvp),
+        fns!(moments_twin, moments_twin_grad, moments_twin_jvp, moments_twin_hvp),
+        &SEEDS,
+    );
+    // The variance's Hessian in closed form: 2/N (I − 1/N 11ᵀ).
+    let h = moments_hessian(point::<N>(0.9));
+    for (i, row) in h.iter().enumerate() {
+        for (j, hij) in row.iter().enumerate() {
+            let want = 2.0 / N as f64 * (f64::from(u8::from(i == j)) - 1.0 / N as f64);
+            assert!((hij - want).abs() < 1e-15, "moments: H[{i}][{j}] = {hij}, not {want}");
+        }
+    }
+}
+
+#[test]
+fn for_loops_over_collections_and_adaptors() {
+    check(
+        "loops",
+        fns!(loops, loops_grad, loops_jvp, loops_hvp; &DATA),
+        fns!(loops_twin, loops_twin_grad, loops_twin_jvp, loops_twin_hvp; &DATA),
+        &SEEDS,
+    );
+    let short = [0.5, 3.0];
+    check(
+        "loops, short data",
+        fns!(loops, loops_grad, loops_jvp, loops_hvp; &short),
+        fns!(loops_twin, loops_twin_grad, loops_twin_jvp, loops_twin_hvp; &short),
+        &SEEDS,
+    );
+    check(
+        "windows",
+        fns!(windows, windows_grad, windows_jvp, windows_hvp; &DATA),
+        fns!(windows_twin, windows_twin_grad, windows_twin_jvp, windows_twin_hvp; &DATA),
+        &SEEDS,
+    );
+    let odd = [0.5, 3.0, -1.0];
+    check(
+        "windows, odd data",
+        fns!(windows, windows_grad, windows_jvp, windows_hvp; &odd),
+        fns!(windows_twin, windows_twin_grad, windows_twin_jvp, windows_twin_hvp; &odd),
+        &SEEDS,
+    );
+    check(
+        "ranges",
+        fns!(ranges, ranges_grad, ranges_jvp, ranges_hvp),
+        fns!(ranges_twin, ranges_twin_grad, ranges_twin_jvp, ranges_twin_hvp),
+        &SEEDS,
+    );
+}
+
+#[test]
+fn closures_matches_and_patterns() {
+    check(
+        "closures",
+        fns!(closures, closures_grad, closures_jvp, closures_hvp),
+        fns!(closures_twin, closures_twin_grad, closures_twin_jvp, closures_twin_hvp),
+        &SEEDS,
+    );
+    for mode in 0..8 {
+        check(
+            "matches",
+            fns!(matches, matches_grad, matches_jvp, matches_hvp; mode),
+            fns!(matches_twin, matches_twin_grad, matches_twin_jvp, matches_twin_hvp; mode),
+            &SEEDS,
+        );
+    }
+    for flip in 0..2 {
+        let offsets = (0.25, -1.5);
+        let idiom = fns!(patterns, patterns_grad, patterns_jvp, patterns_hvp; offsets, flip);
+        check(
+            "patterns",
+            idiom,
+            fns!(patterns_twin, patterns_twin_grad, patterns_twin_jvp, patterns_twin_hvp; offsets, flip),
+            &SEEDS,
+        );
+    }
+    // Closed form: patterns at flip = 0 with c > 0 is ((a − b) c + o1)² + (a + b)(a + b + c) ...
+    let x: [f64; 3] = [0.5, -0.25, 2.0];
+    let (a, b, c) = (x[0], x[1], x[2]);
+    let (o1, o2): (f64, f64) = (0.25, -1.5);
+    let value = ((a - b) * c + o1).powi(2) + (a + b + c) * (a + b + o2);
+    assert!((patterns(x, (o1, o2), 0) - value).abs() < 1e-14);
+}
+
+#[test]
+fn arrays_built_from_closures_and_their_jacobian() {
+    let x = [0.3, -1.2, 2.0];
+    assert_eq!(built(x), built_twin(x));
+    let (value, jac) = built_jacobian(x);
+    assert_eq!((value, jac), built_twin_jacobian(x));
+    // ∂(xᵢ² + sin x₍ᵢ₊₁₎ mod 3)/∂xⱼ in closed form.
+    for (i, row) in jac.iter().enumerate() {
+        for (j, d) in row.iter().enumerate() {
+            let want = if j == i {
+                2.0 * x[i]
+            } else if j == (i + 1) % 3 {
+                x[j].cos()
+            } else {
+                0.0
+            };
+            assert_eq!(*d, want, "J[{i}][{j}]");
+        }
+    }
+    let v = [1.0, -0.5, 0.25];
+    let (_, jv) = built_jvp(x, v);
+    assert_eq!(jv, built_twin_jvp(x, v).1);
+}
+
+#[test]
+fn a_checkpointed_fold() {
+    for steps in [0, 1, 7, 50] {
+        let x = [0.7, -0.3];
+        let v = [0.4, 1.0];
+        assert_eq!(stepped_grad(x, steps), stepped_twin_grad(x, steps), "steps = {steps}");
+        assert_eq!(stepped_hvp(x, steps, v), stepped_twin_hvp(x, steps, v));
+        let numeric = numeric_gradient(|xs: &[f64]| stepped([xs[0], xs[1]], steps), &x);
+        close("stepped gradient", &stepped_grad(x, steps).1, &numeric, 1e-6);
+    }
+}
