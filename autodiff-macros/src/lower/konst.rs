@@ -407,7 +407,8 @@ impl Lower<'_> {
     ) -> Result<Konst, Bad> {
         let method = m.method.to_string();
         if method == symbol::LEN && m.args.is_empty() && m.turbofish.is_none() {
-            if let Some(Ty::Array(s)) = self.array_ty(&m.receiver)
+            if let Some(Ty::Array(s)) =
+                self.array_ty(&m.receiver).or_else(|| self.const_array_ty(&m.receiver))
                 && let Some(first) = s.dims.first()
             {
                 return Ok(Konst::from_int(first));
@@ -456,6 +457,16 @@ impl Lower<'_> {
         let args: Vec<&TokenStream> = parts[1..].iter().map(|p| &p.tokens).collect();
         let (dot, name) = (&m.dot_token, &m.method);
         Ok(Konst::combine(quote!(#rt #dot #name(#(#args),*)), Prec::Atom, &refs))
+    }
+
+    /// The array type of a constant parameter named by `e` (`w` for `w: &[f64; N]`).
+    fn const_array_ty(&self, e: &Expr) -> Option<Ty> {
+        let Expr::Path(p) = super::value::peel(e) else { return None };
+        let name = symbol::unraw(p.path.get_ident()?);
+        match self.lookup(&name)? {
+            Binding::Param(_) => self.const_arrays.get(&name).cloned(),
+            _ => None,
+        }
     }
 
     /// `k` as an `f64` constant operand.

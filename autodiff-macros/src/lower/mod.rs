@@ -156,6 +156,9 @@ struct Lower<'a> {
     call_args: bool,
     /// The function's names, and fresh ones for what the sugar introduces.
     names: sugar::Names,
+    /// The array types of the parameters passed through as constants (`w: &[f64; N]` left out
+    /// of `wrt`), for their lengths.
+    const_arrays: HashMap<String, crate::ir::Ty>,
     /// The type the value being lowered is bound to, when written (`let y: [f64; N] = ...`, the
     /// return type): what `from_fn` builds.
     expected: Option<crate::ir::Ty>,
@@ -174,6 +177,7 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         call_args: false,
         names: sugar::Names::of(item),
         expected: None,
+        const_arrays: HashMap::new(),
     };
     let (params, returns) = lower.signature(&item.sig, args);
     let outputs = lower.body(&item.block, &returns);

@@ -210,8 +210,9 @@ impl Lower<'_> {
                 self.bind_name(&name, Binding::Poison);
                 (None, false)
             }
-            ParamTy::Real(_, by_ref) => {
+            ParamTy::Real(t, by_ref) => {
                 self.bind_name(&name, Binding::Param(Kind::Real));
+                self.const_arrays.insert(name, t);
                 (None, by_ref)
             }
             ParamTy::Float => {
