@@ -14,6 +14,7 @@ mod loops;
 mod lowering;
 mod prims;
 mod robustness;
+mod sink;
 mod size;
 mod snapshots;
 mod wrap;
