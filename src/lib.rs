@@ -8,6 +8,7 @@
 #![deny(missing_docs)]
 
 pub mod bench_fns;
+pub mod branch_sides;
 pub mod calls;
 pub mod checkpoint;
 pub mod hunt;
