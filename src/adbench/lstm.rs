@@ -12,7 +12,7 @@
 //! `[1]` the cell state.
 //!
 //! Two spellings of the same objective, as a user would write them: [`objective`], with the
-//! sequence's length a const generic (the sweep stores every step's values on the stack), and
+//! sequence's length a const generic (the sweep stores every step's state on the stack), and
 //! [`objective_dyn`], with the sequence a slice of run-time length (the sweep is checkpointed).
 //! [`manual`] ports ADBench's hand-written derivative (forward propagation of the state's
 //! Jacobian in the parameters, `src/cpp/modules/manual/lstm_d.cpp`); [`adjoint`] is a
@@ -46,14 +46,11 @@ pub fn logsumexp<const B: usize>(x: &[f64; B]) -> f64 {
     (sum + 2.0).ln()
 }
 
-/// Stack budget of [`objective`]'s sweep: ADBench's largest instance (`L = 4`, `C = 1024`)
-/// stores about 5 MB.
-pub const STACK: usize = 16_000_000;
-
 /// ADBench's `lstm_objective` over `C` characters (so `C − 1` predictions), the length a const
-/// generic: the reverse sweep stores each step's values, in arrays on the stack of about
-/// `C · 100 L B` bytes (run it on a thread with a large enough stack).
-#[grad(wrt(main_params, extra_params), stack = 16_000_000)]
+/// generic: the reverse sweep stores each step's hidden and cell values, `16 C L B` bytes on the
+/// stack (917 504 bytes at ADBench's largest instance, `L = 4`, `B = 14`, `C = 1024`, over the
+/// macro's default budget of 512 KiB, hence `stack = 2_000_000`).
+#[grad(wrt(main_params, extra_params), stack = 2_000_000)]
 pub fn objective<const L: usize, const B: usize, const C: usize>(
     main_params: &[[[f64; B]; 8]; L],
     extra_params: &[[f64; B]; 3],
