@@ -1,6 +1,10 @@
 //! Calls of other functions, `g(a, b)`: differentiated through `g`'s derivative functions
-//! (`g_grad`, `g_jvp`, `g_hvp`), whether `#[grad]` wrote them or the user did. A call that reads
-//! no differentiated value is a constant, and needs none of them.
+//! (`g_grad`, `g_jvp`, `g_hvp`), whether `#[grad]` wrote them or the user did, which have one
+//! partial and one direction per parameter of `g` that is an `f64` or an array of `f64`. Each
+//! argument is a value of the IR, a constant filling such a parameter (its type read by
+//! `passed.rs`), or a constant passed through. A call that reads no differentiated value is a
+//! constant, and needs none of them. Lowering does not know `g`'s signature: it trusts that `g`
+//! differentiates every `f64` and array parameter (rustc checks it at the call).
 
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
@@ -29,6 +33,33 @@ impl Lower<'_> {
             let k = Konst::combine(quote!(#func(#(#args),*)), Prec::Atom, &refs);
             return self.ext(k);
         }
+        let args = self.call_args(c);
+        let segments = &p.path.segments;
+        let Some(last) = segments.last() else { return Operand::Lit(0.0) };
+        let prefix: TokenStream = {
+            let leading = &p.path.leading_colon;
+            let rest = segments.iter().take(segments.len() - 1).map(|s| &s.ident);
+            quote!(#leading #(#rest ::)*)
+        };
+        let name = proc_macro2::Ident::new(
+            &last.ident.to_string(),
+            c.func.to_token_stream().into_iter().next().map_or(last.ident.span(), |t| t.span()),
+        );
+        let out = self.b.fresh(Name::temp(), Ty::F64);
+        let call = Call {
+            callee: Callee { prefix, name },
+            kind: CallKind::Value,
+            args,
+            dirs: Vec::new(),
+            outs: vec![out],
+        };
+        self.b.emit(Stmt::Call(Box::new(call)));
+        Operand::Var(out)
+    }
+
+    /// The arguments of a call with at least one value: values, constants filling a
+    /// differentiated parameter, and constants passed through.
+    fn call_args(&mut self, c: &ExprCall) -> Vec<Arg> {
         let mut args = Vec::new();
         for a in &c.args {
             let (inner, by_ref) = match a {
@@ -57,27 +88,7 @@ impl Lower<'_> {
                 }
             }
         }
-        let segments = &p.path.segments;
-        let Some(last) = segments.last() else { return Operand::Lit(0.0) };
-        let prefix: TokenStream = {
-            let leading = &p.path.leading_colon;
-            let rest = segments.iter().take(segments.len() - 1).map(|s| &s.ident);
-            quote!(#leading #(#rest ::)*)
-        };
-        let name = proc_macro2::Ident::new(
-            &last.ident.to_string(),
-            c.func.to_token_stream().into_iter().next().map_or(last.ident.span(), |t| t.span()),
-        );
-        let out = self.b.fresh(Name::temp(), Ty::F64);
-        let call = Call {
-            callee: Callee { prefix, name },
-            kind: CallKind::Value,
-            args,
-            dirs: Vec::new(),
-            outs: vec![out],
-        };
-        self.b.emit(Stmt::Call(Box::new(call)));
-        Operand::Var(out)
+        args
     }
 
     /// Reports a constant argument whose type the macro cannot read: whether it fills one of the

@@ -219,6 +219,8 @@ impl Lower<'_> {
             }
             // An integer; or a name whose definition was reported already.
             Some(Binding::Int(_) | Binding::Poison) => ConstTy::Other,
+            // A const generic parameter: never an `f64` (a const parameter cannot be one).
+            None if self.generics.iter().any(|g| g == name) => ConstTy::Other,
             None => ConstTy::Unknown,
         }
     }

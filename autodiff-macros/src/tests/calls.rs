@@ -73,12 +73,12 @@ fn each_constant_argument_is_classified_by_its_type() {
 fn a_constant_of_a_type_the_tokens_do_not_tell_is_an_error_at_a_call_that_needs_it() {
     expect_errors(
         "wrt(x)",
-        "fn f(x: f64, model: Model) -> f64 {
+        "fn f<const M: usize>(x: f64, model: Model) -> f64 {
             let k = K;
             let ok: f64 = K;
             let n: usize = N;
             g(x, K) + g(model.scale, x) + g(x, k) + g(x, consts::K + L)
-                + g(x, ok) + g(x, n) + g(x, K * 2.0) + g(K, 2.0)
+                + g(x, ok) + g(x, n) + g(x, K * 2.0) + g(K, 2.0) + g(x, M) + g(x, M - 1)
         }",
         expect![[r#"
             `#[grad]` cannot tell whether `K` is an `f64`: a macro sees tokens, not types, and the derivatives of this call pass one direction for each `f64` or array argument and none for others; bind it to a local of its type first, such as `let k: f64 = K;` @ `K`
