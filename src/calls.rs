@@ -165,6 +165,14 @@ pub fn schools(theta: [f64; 4], mu: f64, tau: f64, y: &[f64; 4], sigma: f64) -> 
     lp
 }
 
+/// A copy of a constant parameter passed to a call, `let c2 = c;`: it was passed by its own
+/// name, which the derivatives do not have (they read the parameter `c`).
+#[grad(jvp, hvp, wrt(x))]
+pub fn copied_constant(x: f64, c: f64) -> f64 {
+    let c2 = c;
+    normal_lpdf(x, c2, 1.5) + c2
+}
+
 /// `c · xⁿ`, with its derivatives written by hand below: a rule with an integer parameter `n`
 /// (no partial, no direction) and two differentiated ones.
 pub fn scaled_powi(x: f64, c: f64, n: i32) -> f64 {

@@ -243,6 +243,16 @@ fn a_hierarchical_model_calls_one_helper_with_constants_in_different_positions()
 }
 
 #[test]
+fn a_copy_of_a_constant_parameter_passed_to_a_call() {
+    let (x, c) = (0.4, -0.9);
+    let (value, d) = copied_constant_grad(x, c);
+    assert_eq!(value, copied_constant(x, c));
+    close("gradient", &[d], &[-(x - c) / 2.25], 1e-15);
+    let (_, g, h) = copied_constant_hvp(x, c, 2.0);
+    close("H·v", &[g, h], &[d, -2.0 / 2.25], 1e-15);
+}
+
+#[test]
 fn hand_written_rules_take_zero_directions_for_constants_and_nothing_for_integers() {
     let w = [0.7, -1.3, 0.4];
     for (x, y) in [(0.8, -0.6), (-1.4, 2.1)] {

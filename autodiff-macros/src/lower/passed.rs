@@ -9,7 +9,7 @@ use syn::{BinOp, Expr, Lit, Member, Type, UnOp};
 
 use super::types::{is_f64, names_f64};
 use super::{Binding, Lower};
-use crate::ir::Zero;
+use crate::ir::{Ty, Zero};
 use crate::symbol;
 
 /// The type of a constant, as far as the tokens tell.
@@ -213,7 +213,15 @@ impl Lower<'_> {
     /// The type of the name `name` in the body.
     fn name_ty(&self, name: &str) -> ConstTy {
         match self.lookup(name) {
-            Some(Binding::Slot(s)) => self.slots[*s].ty.clone(),
+            Some(Binding::Slot(s)) => {
+                let slot = &self.slots[*s];
+                match (&slot.alias, slot.value) {
+                    // A value of the IR read as a constant: an `f64` parameter left out of `wrt`,
+                    // or a local copy of one.
+                    (None, Some(v)) if self.b.ty(v) == Ty::F64 => ConstTy::F64,
+                    _ => slot.ty.clone(),
+                }
+            }
             Some(Binding::Param(_)) => {
                 self.param_tys.get(name).cloned().unwrap_or(ConstTy::Unknown)
             }
