@@ -11,6 +11,7 @@ use super::expr::{SUBSET, chain_root, describe, iterator_chain};
 use super::int::IntCtx;
 use super::konst::Mode;
 use super::method::sin_cos_receiver;
+use super::passed::ConstTy;
 use super::signature::Returns;
 use super::types::{f64_array, is_f64, is_int, ty_text};
 use super::{Aliases, Binding, Kind, Lower, Output};
@@ -265,7 +266,7 @@ impl Lower<'_> {
                 }
                 let aliases = match mutable {
                     true => Aliases::default(),
-                    false => self.aliases(&init.expr, kind),
+                    false => self.aliases(&init.expr, kind, ty),
                 };
                 if let Some(name) = name {
                     self.declare(&name, Some(value), aliases, since);
@@ -301,13 +302,18 @@ impl Lower<'_> {
 
     /// What an immutable `let` of `init` stands for where it is read as a constant: `init`
     /// itself if it is a constant expression, and as an integer too if it may be one.
-    fn aliases(&mut self, init: &Expr, kind: Kind) -> Aliases {
+    fn aliases(&mut self, init: &Expr, kind: Kind, annotation: Option<&syn::Type>) -> Aliases {
         let alias = self.probe(|l| l.konst(init, Mode::Real)).ok().map(Rc::new);
         let int_alias = match (kind, &alias) {
             (Kind::Unknown, Some(_)) => self.probe(|l| l.konst(init, Mode::Int)).ok().map(Rc::new),
             _ => None,
         };
-        Aliases { alias, int_alias }
+        let ty = match (&alias, annotation) {
+            (None, _) => ConstTy::Unknown,
+            (Some(_), Some(t)) => ConstTy::of(t),
+            (Some(_), None) => self.const_ty(init),
+        };
+        Aliases { alias, int_alias, ty }
     }
 
     /// The kind a `let`'s type annotation gives, or `None` after reporting an unsupported type.

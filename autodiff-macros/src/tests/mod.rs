@@ -4,6 +4,7 @@
 //! input.
 
 mod branches;
+mod calls;
 mod fence;
 mod first_touch;
 mod interp;
