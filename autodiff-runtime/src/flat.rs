@@ -2,6 +2,13 @@
 //! of such, read and written as one list of scalars in row-major order. The generated
 //! `f_jacobian` and `f_hessian` use it to lay one sweep's result out as a row or a column.
 
+/// The zero of `T`: the direction a caller's `_jvp` and `_hvp` pass for a constant argument of a
+/// differentiated parameter whose type the macro cannot read from the tokens (the callee's
+/// signature gives it).
+pub fn zero<T: Flat>() -> T {
+    T::zero()
+}
+
 /// A value made of `f64`s: scalars, fixed-size arrays of them, tuples of those.
 pub trait Flat: Copy {
     /// How many `f64`s it holds.

@@ -32,7 +32,7 @@ mod stack;
 /// Plumbing for the generated code; not part of the API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::flat::Flat;
+    pub use crate::flat::{Flat, zero};
     pub use crate::missing::{HvpGenerated, JvpGenerated, ScalarCallee};
     pub use crate::revolve::revolve;
     pub use crate::stack::check_stack;

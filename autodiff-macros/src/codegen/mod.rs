@@ -2,6 +2,7 @@
 
 mod attrs;
 mod body;
+mod call;
 mod checkpoints;
 mod expr;
 mod layout;

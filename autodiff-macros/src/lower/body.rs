@@ -10,6 +10,7 @@ use super::assigned::target_root;
 use super::expr::{SUBSET, describe, iterator_chain};
 use super::int::IntCtx;
 use super::konst::Mode;
+use super::passed::ConstTy;
 use super::signature::Returns;
 use super::types::{f64_array, is_f64, is_int, ty_text};
 use super::value::Value;
@@ -251,6 +252,16 @@ impl Lower<'_> {
                 if let (Some(ty), Some(Some(_)), Value::Real { op, .. }) = (ty, &annotated, &v) {
                     self.check_annotation(ty, &init.expr, *op);
                 }
+                // A type written on the `let` says what a constant is (for a call's arguments).
+                let v = match (v, ty) {
+                    (Value::Real { op, mut aliases, since }, Some(t))
+                        if aliases.alias.is_some() =>
+                    {
+                        aliases.ty = ConstTy::of(t);
+                        Value::Real { op, aliases, since }
+                    }
+                    (v, _) => v,
+                };
                 if let Some(name) = name {
                     self.bind_value(&name, v, mutable);
                 }
@@ -271,7 +282,11 @@ impl Lower<'_> {
             }
             _ => None,
         };
-        Aliases { alias, int_alias }
+        let ty = match &alias {
+            None => ConstTy::Unknown,
+            Some(_) => self.const_ty(init),
+        };
+        Aliases { alias, int_alias, ty }
     }
 
     /// The kind a `let`'s type annotation gives, or `None` after reporting an unsupported type.

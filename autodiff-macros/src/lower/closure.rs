@@ -69,6 +69,7 @@ impl Lower<'_> {
                 value: old.value,
                 alias: old.alias.clone(),
                 int_alias: old.int_alias.clone(),
+                ty: old.ty.clone(),
             };
             self.slots.push(pinned);
             bound.binding = Binding::Slot(self.slots.len() - 1);

@@ -345,7 +345,13 @@ impl Lower<'_> {
                 match (mode, &slot.int_alias, &slot.alias) {
                     (Mode::Int, Some(alias), _)
                     | (Mode::Real | Mode::Container, _, Some(alias)) => Rc::clone(alias),
-                    (Mode::Real, _, None) if self.call_args && self.constant_input(slot.value) => {
+                    // The parameter itself, by its own name: a copy (`let c2 = c;`) is not
+                    // in the derivatives, whose code reads the parameter's value as `c`.
+                    (Mode::Real, _, None)
+                        if self.call_args
+                            && self.constant_input(slot.value)
+                            && self.own_name(slot) =>
+                    {
                         let mut k = Konst::atom(e.to_token_stream());
                         k.params.push(name.clone());
                         k.deps.push(dep);
@@ -492,6 +498,13 @@ impl Lower<'_> {
         let ext = Ext { tokens: k.tokens, prec: k.prec, params: k.params, loops: k.loops };
         self.b.func_mut().exts.push(ext);
         id
+    }
+
+    /// Whether `slot` has the name of the first variable holding its value (a parameter's slot,
+    /// or a `let` shadowing it under the same name).
+    fn own_name(&self, slot: &super::Slot) -> bool {
+        let first = self.slots.iter().find(|s| s.value == slot.value);
+        first.is_some_and(|first| first.name == slot.name)
     }
 
     /// Whether `value` is an `f64` parameter's own value, not differentiated.

@@ -16,6 +16,7 @@ mod int;
 mod kind;
 mod konst;
 mod method;
+mod passed;
 mod pattern;
 mod signature;
 mod sugar;
@@ -33,6 +34,7 @@ use crate::args::Args;
 use crate::ctxt::Ctxt;
 use crate::ir::{Builder, Func, Name, Operand, Var};
 use konst::Konst;
+use passed::ConstTy;
 
 /// One parameter of the user's function, as the generated functions re-emit it.
 #[derive(Clone)]
@@ -98,6 +100,8 @@ struct Slot {
     alias: Option<Rc<Konst>>,
     /// ... and, when it may be an integer (`let m = N - 1;`), where it is read as an integer.
     int_alias: Option<Rc<Konst>>,
+    /// Its type as a constant, where it is one (an argument of a call needs it).
+    ty: ConstTy,
 }
 
 /// What a `let` of a constant expression may stand for where its variable is read.
@@ -105,6 +109,8 @@ struct Slot {
 struct Aliases {
     alias: Option<Rc<Konst>>,
     int_alias: Option<Rc<Konst>>,
+    /// The type of the constant, as far as the tokens tell.
+    ty: ConstTy,
 }
 
 /// The text of an IR type, as messages write it (for tests).
@@ -162,6 +168,8 @@ struct Lower<'a> {
     /// The type the value being lowered is bound to, when written (`let y: [f64; N] = ...`, the
     /// return type): what `from_fn` builds.
     expected: Option<crate::ir::Ty>,
+    /// The type of each parameter, as written (for the constant arguments of calls).
+    param_tys: HashMap<String, ConstTy>,
 }
 
 /// Lowers `item`, recording every unsupported construct in `cx`.
@@ -178,6 +186,7 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         names: sugar::Names::of(item),
         expected: None,
         const_arrays: HashMap::new(),
+        param_tys: HashMap::new(),
     };
     let (params, returns) = lower.signature(&item.sig, args);
     let outputs = lower.body(&item.block, &returns);
@@ -217,8 +226,8 @@ impl Lower<'_> {
         if let Some(v) = value {
             self.name_value(name, v, since);
         }
-        let Aliases { alias, int_alias } = aliases;
-        self.slots.push(Slot { name: name.to_owned(), value, alias, int_alias });
+        let Aliases { alias, int_alias, ty } = aliases;
+        self.slots.push(Slot { name: name.to_owned(), value, alias, int_alias, ty });
         self.bind_name(name, Binding::Slot(self.slots.len() - 1));
     }
 

@@ -4,6 +4,7 @@
 
 use syn::{FnArg, GenericParam, Pat, ReturnType, Safety, Signature, Type};
 
+use super::passed::ConstTy;
 use super::types::{
     f64_array, has_mut_ref, is_f64, is_int, is_other_float, is_vec_of_f64, mentions_float,
     type_text,
@@ -156,6 +157,7 @@ impl Lower<'_> {
         listed: Option<&proc_macro2::Ident>,
     ) -> (Option<Var>, bool) {
         let name = symbol::unraw(ident);
+        self.param_tys.insert(name.clone(), ConstTy::of(ty));
         if has_mut_ref(ty) {
             self.cx.error_spanned(
                 ty,
@@ -185,6 +187,7 @@ impl Lower<'_> {
                     value: Some(Operand::Var(v)),
                     alias: None,
                     int_alias: None,
+                    ty: ConstTy::of(ty),
                 });
                 self.bind_name(&name, Binding::Slot(self.slots.len() - 1));
                 (Some(v), by_ref)

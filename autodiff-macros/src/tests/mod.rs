@@ -4,6 +4,7 @@
 //! input.
 
 mod branches;
+mod calls;
 mod fence;
 mod first_touch;
 mod interp;
@@ -14,6 +15,7 @@ mod loops;
 mod lowering;
 mod prims;
 mod robustness;
+mod sink;
 mod size;
 mod snapshots;
 mod wrap;

@@ -21,7 +21,13 @@ pub(super) fn ambiguous(e: &Expr) -> bool {
         Expr::If(arms, els) => arms.iter().all(|(_, b)| ambiguous(&b.tail)) && ambiguous(&els.tail),
         Expr::Array(xs) | Expr::Tuple(xs) => xs.iter().all(ambiguous),
         Expr::Zeros(_) => true,
-        Expr::Var(_) | Expr::Elem(..) | Expr::Data(..) | Expr::Cast(_) | Expr::Call(..) => false,
+        Expr::Var(_)
+        | Expr::Elem(..)
+        | Expr::Data(..)
+        | Expr::Cast(_)
+        | Expr::Call(..)
+        | Expr::Deref(_)
+        | Expr::IntArg(_) => false,
     }
 }
 
@@ -40,8 +46,8 @@ pub(super) fn same(a: &Expr, b: &Expr) -> bool {
 /// The variables `e` reads, conditions included.
 pub(super) fn names(e: &Expr, out: &mut Vec<String>) {
     match e {
-        Expr::Var(n) | Expr::Elem(n, _) => out.push(n.clone()),
-        Expr::Lit(_) | Expr::Data(..) | Expr::Cast(_) | Expr::Zeros(_) => {}
+        Expr::Var(n) | Expr::Elem(n, _) | Expr::Deref(n) => out.push(n.clone()),
+        Expr::Lit(_) | Expr::Data(..) | Expr::Cast(_) | Expr::Zeros(_) | Expr::IntArg(_) => {}
         Expr::Neg(x) | Expr::Powi(x, _) | Expr::Ref(x) => names(x, out),
         Expr::Bin(_, l, r) => {
             names(l, out);
