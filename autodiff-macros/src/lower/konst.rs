@@ -9,7 +9,7 @@ use quote::{ToTokens, quote};
 use syn::{BinOp, Expr, Lit, UnOp};
 
 use super::{Binding, Kind, Lower};
-use crate::ir::{Affine, Ext, ExtId, Int, Linear, LoopId, Operand, Prec, Ty, Wrap};
+use crate::ir::{Affine, Ext, ExtId, Int, Linear, LoopId, Operand, Poly, Prec, Ty, Wrap};
 use crate::symbol;
 
 /// A constant expression, re-rendered, with what the IR needs to know about it.
@@ -35,6 +35,8 @@ pub(super) struct Konst {
     pub linear: Option<Linear>,
     /// The expression as a wrap-around index `(i + m - k) % m`, if it is one.
     pub wrap: Option<Wrap>,
+    /// The expression as a polynomial in names and loop indices, if it is one.
+    pub poly: Option<Poly>,
     /// The names it reads, with the serial number of the binding each had (`None`: unbound).
     pub deps: Vec<(String, Option<u32>)>,
     /// How many `&` were taken of the value the tokens write (`&data[i]` is `data[i]` with one):
@@ -76,6 +78,7 @@ impl Konst {
             affine: None,
             linear: None,
             wrap: None,
+            poly: None,
             deps: Vec::new(),
             refs: 0,
         }
@@ -83,14 +86,15 @@ impl Konst {
 
     /// The integer literal `n`, spelled as written.
     fn int_lit(tokens: TokenStream, n: Option<u64>) -> Self {
-        Konst { value: n, linear: n.and_then(Linear::constant), ..Konst::atom(tokens) }
+        let (linear, poly) = (n.and_then(Linear::constant), n.and_then(Poly::constant));
+        Konst { value: n, linear, poly, ..Konst::atom(tokens) }
     }
 
     /// From an integer of the IR (an array length).
     pub(super) fn from_int(int: &Int) -> Self {
         let tokens = int.operand(&|_| quote!(_));
-        let linear = int.linear.clone();
-        Konst { value: int.value, generic: int.generic, linear, ..Konst::atom(tokens) }
+        let (linear, poly) = (int.linear.clone(), int.poly.clone());
+        Konst { value: int.value, generic: int.generic, linear, poly, ..Konst::atom(tokens) }
     }
 
     /// The loop variable `ident` of loop `l`.
@@ -100,6 +104,7 @@ impl Konst {
             index: Some(l),
             affine: Some(Affine { index: l, offset: 0 }),
             linear: Some(Linear::index(l)),
+            poly: Some(Poly::index(l)),
             ..Konst::atom(ident.to_token_stream())
         }
     }
@@ -156,6 +161,7 @@ impl Konst {
         int.affine = self.affine;
         int.linear = self.linear.clone();
         int.wrap = self.wrap.clone().map(Box::new);
+        int.poly = self.poly.clone();
         int.loops = self.loops.clone();
         int.params = self.params.clone();
         int.generic = self.generic;
@@ -251,6 +257,13 @@ impl Lower<'_> {
                     BinOp::Rem(_) => (None, ll.zip(rl).and_then(|(a, b)| Wrap::of(a, b))),
                     _ => (None, None),
                 };
+                let (lp, rp) = (l.poly.as_ref(), r.poly.as_ref());
+                k.poly = match &b.op {
+                    BinOp::Add(_) => lp.zip(rp).and_then(|(a, b)| a.add(b)),
+                    BinOp::Sub(_) => lp.zip(rp).and_then(|(a, b)| a.sub(b)),
+                    BinOp::Mul(_) => lp.zip(rp).and_then(|(a, b)| a.mul(b)),
+                    _ => None,
+                };
                 Ok(k)
             }
             Expr::Index(_) | Expr::MethodCall(_) if self.view_of_read(e) => match self.unview(e) {
@@ -335,6 +348,7 @@ impl Lower<'_> {
             let mut k = Konst::atom(e.to_token_stream());
             k.generic = self.generics.contains(&name);
             k.linear = (mode == Mode::Int).then(|| Linear::name(name.clone()));
+            k.poly = (mode == Mode::Int).then(|| Poly::name(name.clone()));
             k.deps.push((name, None));
             return Ok(k);
         };
@@ -367,6 +381,7 @@ impl Lower<'_> {
             Binding::Param(_) => {
                 let mut k = Konst::atom(e.to_token_stream());
                 k.linear = (mode == Mode::Int).then(|| Linear::name(name.clone()));
+                k.poly = (mode == Mode::Int).then(|| Poly::name(name.clone()));
                 k.params.push(name.clone());
                 k.deps.push(dep);
                 return Ok(k);
@@ -446,6 +461,7 @@ impl Lower<'_> {
             let mut k = Konst::combine(lit.clone(), Prec::Atom, &refs);
             k.value = Some(v);
             k.linear = Linear::constant(v);
+            k.poly = Poly::constant(v);
             return Ok(k);
         }
         let same = parts.len() == 2 && parts[0].tokens.to_string() == parts[1].tokens.to_string();
