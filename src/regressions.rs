@@ -232,3 +232,266 @@ pub fn ring_to(x: [f64; 8], n: usize) -> f64 {
     }
     s
 }
+
+/// `Σ (k+1)/2·aₖ² + Σ aₖ aₖ₊₁ + a₀ a₆ a₁₂` over 13 scalars: `f_hessian` needed the runtime's `Flat`
+/// on the tuples of 13 directions and of 13 H·v components, which it implemented for tuples of up
+/// to 12 (E0277 at the attribute); the rows are now laid out part by part, with no limit.
+#[grad(hessian)]
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
+pub fn chain13(
+    a0: f64,
+    a1: f64,
+    a2: f64,
+    a3: f64,
+    a4: f64,
+    a5: f64,
+    a6: f64,
+    a7: f64,
+    a8: f64,
+    a9: f64,
+    a10: f64,
+    a11: f64,
+    a12: f64,
+) -> f64 {
+    let a = [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12];
+    let mut s = 0.0;
+    for k in 0..13 {
+        s += (k as f64 + 1.0) * 0.5 * a[k] * a[k];
+    }
+    for k in 0..12 {
+        s += a[k] * a[k + 1];
+    }
+    s + a[0] * a[6] * a[12]
+}
+
+/// [`chain13`]'s sum over 20 scalars.
+#[grad(hessian)]
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
+pub fn chain20(
+    a0: f64,
+    a1: f64,
+    a2: f64,
+    a3: f64,
+    a4: f64,
+    a5: f64,
+    a6: f64,
+    a7: f64,
+    a8: f64,
+    a9: f64,
+    a10: f64,
+    a11: f64,
+    a12: f64,
+    a13: f64,
+    a14: f64,
+    a15: f64,
+    a16: f64,
+    a17: f64,
+    a18: f64,
+    a19: f64,
+) -> f64 {
+    let a =
+        [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19];
+    let mut s = 0.0;
+    for k in 0..20 {
+        s += (k as f64 + 1.0) * 0.5 * a[k] * a[k];
+    }
+    for k in 0..19 {
+        s += a[k] * a[k + 1];
+    }
+    s + a[0] * a[6] * a[12]
+}
+
+/// `(a₀a₁, a₁a₂, …, a₁₂a₀)`: 13 parameters and 13 outputs, by columns (13 directions laid out
+/// as a row of `f_jvp`'s arguments, each column read from a 13-tuple).
+#[grad(jacobian(forward))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub fn ring13_forward(
+    a0: f64,
+    a1: f64,
+    a2: f64,
+    a3: f64,
+    a4: f64,
+    a5: f64,
+    a6: f64,
+    a7: f64,
+    a8: f64,
+    a9: f64,
+    a10: f64,
+    a11: f64,
+    a12: f64,
+) -> (f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64) {
+    (
+        a0 * a1,
+        a1 * a2,
+        a2 * a3,
+        a3 * a4,
+        a4 * a5,
+        a5 * a6,
+        a6 * a7,
+        a7 * a8,
+        a8 * a9,
+        a9 * a10,
+        a10 * a11,
+        a11 * a12,
+        a12 * a0,
+    )
+}
+
+/// [`ring13_forward`] by rows (a 13-tuple cotangent, rows read from 13 partials).
+#[grad(jacobian(reverse))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub fn ring13_reverse(
+    a0: f64,
+    a1: f64,
+    a2: f64,
+    a3: f64,
+    a4: f64,
+    a5: f64,
+    a6: f64,
+    a7: f64,
+    a8: f64,
+    a9: f64,
+    a10: f64,
+    a11: f64,
+    a12: f64,
+) -> (f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64) {
+    (
+        a0 * a1,
+        a1 * a2,
+        a2 * a3,
+        a3 * a4,
+        a4 * a5,
+        a5 * a6,
+        a6 * a7,
+        a7 * a8,
+        a8 * a9,
+        a9 * a10,
+        a10 * a11,
+        a11 * a12,
+        a12 * a0,
+    )
+}
+
+/// `(a₀a₇, a₁a₈, …, a₁₂a₁₉)`: 20 parameters and 13 outputs, by columns.
+#[grad(jacobian(forward))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub fn pick20_forward(
+    a0: f64,
+    a1: f64,
+    a2: f64,
+    a3: f64,
+    a4: f64,
+    a5: f64,
+    a6: f64,
+    a7: f64,
+    a8: f64,
+    a9: f64,
+    a10: f64,
+    a11: f64,
+    a12: f64,
+    a13: f64,
+    a14: f64,
+    a15: f64,
+    a16: f64,
+    a17: f64,
+    a18: f64,
+    a19: f64,
+) -> (f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64) {
+    (
+        a0 * a7,
+        a1 * a8,
+        a2 * a9,
+        a3 * a10,
+        a4 * a11,
+        a5 * a12,
+        a6 * a13,
+        a7 * a14,
+        a8 * a15,
+        a9 * a16,
+        a10 * a17,
+        a11 * a18,
+        a12 * a19,
+    )
+}
+
+/// [`pick20_forward`] by rows.
+#[grad(jacobian(reverse))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub fn pick20_reverse(
+    a0: f64,
+    a1: f64,
+    a2: f64,
+    a3: f64,
+    a4: f64,
+    a5: f64,
+    a6: f64,
+    a7: f64,
+    a8: f64,
+    a9: f64,
+    a10: f64,
+    a11: f64,
+    a12: f64,
+    a13: f64,
+    a14: f64,
+    a15: f64,
+    a16: f64,
+    a17: f64,
+    a18: f64,
+    a19: f64,
+) -> (f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64) {
+    (
+        a0 * a7,
+        a1 * a8,
+        a2 * a9,
+        a3 * a10,
+        a4 * a11,
+        a5 * a12,
+        a6 * a13,
+        a7 * a14,
+        a8 * a15,
+        a9 * a16,
+        a10 * a17,
+        a11 * a18,
+        a12 * a19,
+    )
+}
+
+/// `y·Σ xᵢ² + y³` of a const generic array and a scalar: the Hessian has `N + 1` rows, which
+/// stable Rust does not take as an array length in a generic function (`f_hessian` returned
+/// `[[f64; N + 1]; N + 1]` and did not compile). It takes the size as `const M: usize` from the
+/// caller's type of the result, and checks it.
+#[grad(hessian)]
+#[allow(clippy::needless_range_loop)]
+pub fn generic_and_scalar<const N: usize>(x: [f64; N], y: f64) -> f64 {
+    let mut s = y * y * y;
+    for i in 0..N {
+        s += y * x[i] * x[i];
+    }
+    s
+}
+
+/// `[y·Σ xᵢ, Σ xᵢ² + y²]`: a Jacobian with `N + 1` columns, taken as `const COLS: usize`.
+#[grad(jacobian)]
+#[allow(clippy::needless_range_loop)]
+pub fn generic_pair<const N: usize>(x: [f64; N], y: f64) -> [f64; 2] {
+    let mut s = 0.0;
+    let mut q = y * y;
+    for i in 0..N {
+        s += x[i];
+        q += x[i] * x[i];
+    }
+    [y * s, q]
+}
+
+/// `[[y·xᵢ], [xᵢ²]]`: `2·N` rows and `N + 1` columns, both taken from the result's type
+/// (`const ROWS: usize, const COLS: usize`), by reverse mode.
+#[grad(jacobian(reverse))]
+#[allow(clippy::needless_range_loop)]
+pub fn generic_rows<const N: usize>(x: [f64; N], y: f64) -> [[f64; N]; 2] {
+    let mut out = [[0.0; N]; 2];
+    for i in 0..N {
+        out[0][i] = y * x[i];
+        out[1][i] = x[i] * x[i];
+    }
+    out
+}

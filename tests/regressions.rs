@@ -256,3 +256,134 @@ fn a_ring_of_runtime_length_with_a_users_min_in_scope() {
         }
     }
 }
+
+/// The Hessian of `Σ (k+1)/2·aₖ² + Σ aₖ aₖ₊₁ + a₀ a₆ a₁₂` over `N` scalars (`chain13`, `chain20`).
+fn chain_hessian<const N: usize>(a: &[f64]) -> [[f64; N]; N] {
+    let mut h = [[0.0; N]; N];
+    for (k, row) in h.iter_mut().enumerate() {
+        row[k] = k as f64 + 1.0;
+    }
+    for k in 0..N - 1 {
+        h[k][k + 1] = 1.0;
+        h[k + 1][k] = 1.0;
+    }
+    for (i, j, other) in [(0, 6, 12), (0, 12, 6), (6, 12, 0)] {
+        h[i][j] += a[other];
+        h[j][i] += a[other];
+    }
+    h
+}
+
+fn assert_matrix<const R: usize, const C: usize>(
+    what: &str,
+    got: [[f64; C]; R],
+    want: [[f64; C]; R],
+) {
+    for i in 0..R {
+        for j in 0..C {
+            let (g, w) = (got[i][j], want[i][j]);
+            assert!((g - w).abs() <= 1e-14 * w.abs().max(1.0), "{what}[{i}][{j}]: {g} against {w}");
+        }
+    }
+}
+
+#[test]
+fn hessians_of_thirteen_and_twenty_scalars() {
+    let a: [f64; 20] = std::array::from_fn(|k| 0.15 * k as f64 - 0.8);
+    let h13 = chain13_hessian(
+        a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12],
+    );
+    assert_matrix("chain13", h13, chain_hessian::<13>(&a));
+    let h20 = chain20_hessian(
+        a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13],
+        a[14], a[15], a[16], a[17], a[18], a[19],
+    );
+    assert_matrix("chain20", h20, chain_hessian::<20>(&a));
+}
+
+/// The Jacobian of `oₖ = aₖ · a_(k + s)` (indices mod `N`) for `k < 13`: `∂oₖ/∂aₖ = a_(k + s)`,
+/// `∂oₖ/∂a_(k + s) = aₖ`.
+fn product_jacobian<const N: usize>(a: &[f64], s: usize) -> [[f64; N]; 13] {
+    let mut j = [[0.0; N]; 13];
+    for k in 0..13 {
+        j[k][k] += a[(k + s) % N];
+        j[k][(k + s) % N] += a[k];
+    }
+    j
+}
+
+#[test]
+fn jacobians_of_thirteen_outputs_in_both_modes() {
+    let a: [f64; 20] = std::array::from_fn(|k| 0.3 - 0.11 * k as f64);
+    let (value, j) = ring13_forward_jacobian(
+        a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12],
+    );
+    assert_eq!((value.0, value.12), (a[0] * a[1], a[12] * a[0]));
+    assert_matrix("ring13 by columns", j, product_jacobian::<13>(&a, 1));
+    let (_, j) = ring13_reverse_jacobian(
+        a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12],
+    );
+    assert_matrix("ring13 by rows", j, product_jacobian::<13>(&a, 1));
+    let (value, j) = pick20_forward_jacobian(
+        a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13],
+        a[14], a[15], a[16], a[17], a[18], a[19],
+    );
+    assert_eq!((value.0, value.12), (a[0] * a[7], a[12] * a[19]));
+    assert_matrix("pick20 by columns", j, product_jacobian::<20>(&a, 7));
+    let (_, j) = pick20_reverse_jacobian(
+        a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13],
+        a[14], a[15], a[16], a[17], a[18], a[19],
+    );
+    assert_matrix("pick20 by rows", j, product_jacobian::<20>(&a, 7));
+    assert_eq!(
+        (ring13_forward_jacobian_mode(), pick20_reverse_jacobian_mode()),
+        ("forward", "reverse")
+    );
+}
+
+/// `generic_and_scalar`'s Hessian at `(x, y)`: `2y` on the diagonal of `x`, `2xᵢ` beside `y`,
+/// `6y` for `y`.
+fn generic_and_scalar_closed<const N: usize, const M: usize>(x: [f64; N], y: f64) -> [[f64; M]; M] {
+    let mut h = [[0.0; M]; M];
+    for i in 0..N {
+        h[i][i] = 2.0 * y;
+        h[i][N] = 2.0 * x[i];
+        h[N][i] = 2.0 * x[i];
+    }
+    h[N][N] = 6.0 * y;
+    h
+}
+
+#[test]
+fn a_hessian_of_a_const_generic_array_and_a_scalar() {
+    let y = 0.7;
+    let h: [[f64; 2]; 2] = generic_and_scalar_hessian([1.5], y);
+    assert_matrix("N = 1", h, generic_and_scalar_closed([1.5], y));
+    let x = [1.5, -0.5, 2.0];
+    let h: [[f64; 4]; 4] = generic_and_scalar_hessian(x, y);
+    assert_matrix("N = 3", h, generic_and_scalar_closed(x, y));
+}
+
+#[test]
+fn jacobians_of_a_const_generic_array_and_a_scalar() {
+    // [y Σx, Σx² + y²]: rows (y, …, y, Σx) and (2x₀, …, 2y).
+    let (x, y) = ([1.5, -0.5, 2.0], 0.7);
+    let (value, j): (_, [[f64; 4]; 2]) = generic_pair_jacobian(x, y);
+    assert_eq!(value, generic_pair(x, y));
+    assert_matrix("generic_pair, N = 3", j, [[y, y, y, 3.0], [3.0, -1.0, 4.0, 2.0 * y]]);
+    let (_, j): (_, [[f64; 2]; 2]) = generic_pair_jacobian([1.5], y);
+    assert_matrix("generic_pair, N = 1", j, [[y, 1.5], [3.0, 2.0 * y]]);
+    assert_eq!(generic_pair_jacobian_mode::<3>(), "reverse");
+    // [[y xᵢ], [xᵢ²]]: 2N rows, N + 1 columns.
+    let (value, j): (_, [[f64; 4]; 6]) = generic_rows_jacobian(x, y);
+    assert_eq!(value, generic_rows(x, y));
+    let mut want = [[0.0; 4]; 6];
+    for i in 0..3 {
+        want[i][i] = y;
+        want[i][3] = x[i];
+        want[3 + i][i] = 2.0 * x[i];
+    }
+    assert_matrix("generic_rows, N = 3", j, want);
+    let (_, j): (_, [[f64; 2]; 2]) = generic_rows_jacobian([1.5], y);
+    assert_matrix("generic_rows, N = 1", j, [[y, 1.5], [3.0, 0.0]]);
+}

@@ -35,6 +35,28 @@ use proc_macro::TokenStream;
 /// `wrt(a, b)` differentiates only the named parameters; the others, and every parameter that is
 /// not `f64`, are constants passed through.
 ///
+/// When `n` is an expression of the function's const generics that stable Rust does not take as
+/// an array length in a type (`N + 1` for `x: [f64; N], y: f64`), `f_hessian` takes it as one
+/// more const generic parameter, `M`, which the caller gives through the result's type (and
+/// `f_jacobian` its sizes as `ROWS` and `COLS`); a wrong one fails `cargo build` with the number
+/// it must be:
+///
+/// ```
+/// use autodiff_runtime::grad;
+///
+/// #[grad(hessian)]
+/// fn f<const N: usize>(x: [f64; N], y: f64) -> f64 {
+///     let mut s = y * y;
+///     for i in 0..N {
+///         s += x[i] * x[i] * y;
+///     }
+///     s
+/// }
+///
+/// let h: [[f64; 4]; 4] = f_hessian([1.0, 2.0, 3.0], 0.5); // M = N + 1 = 4
+/// assert_eq!(h[3], [2.0, 4.0, 6.0, 2.0]);
+/// ```
+///
 /// ```
 /// use autodiff_runtime::grad;
 ///

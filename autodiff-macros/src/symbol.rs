@@ -203,6 +203,11 @@ pub const STEP_COUNTER: &str = "step";
 pub const HESSIAN_LOCALS: [&str; 5] = ["hessian", "row", "i", "j", "h"];
 /// Locals of the generated Jacobian function.
 pub const JACOBIAN_LOCALS: [&str; 7] = ["value", "jacobian", "row", "i", "j", "x", "sweep"];
+/// The const generic parameter that `f_hessian` takes for its size when that is an expression of
+/// the function's const generics (`N + 1`).
+pub const SIZE_HESSIAN: &str = "M";
+/// The same for `f_jacobian`'s rows and columns.
+pub const SIZES_JACOBIAN: [&str; 2] = ["ROWS", "COLS"];
 /// The generated Hessian's check that its constant parameters are `Copy`.
 pub const HESSIAN_COPY_CHECK: &str = "assert_copy";
 
