@@ -4,6 +4,7 @@ mod attrs;
 mod body;
 mod checkpoints;
 mod expr;
+mod indices;
 mod layout;
 mod names;
 mod reads;
