@@ -495,3 +495,123 @@ pub fn generic_rows<const N: usize>(x: [f64; N], y: f64) -> [[f64; N]; 2] {
     }
     out
 }
+
+/// `x·x·y` with two parameters written `_`: they are constants (never differentiated, not in
+/// the gradient), re-emitted as `_` by the kernels and named `unnamed`, `unnamed_1` by
+/// `f_hessian`, which passes them on (the attribute refused `_` as a parameter).
+#[grad(jvp, hvp, hessian)]
+pub fn unnamed_params(x: f64, _: f64, y: f64, _: &[f64]) -> f64 {
+    x * x * y
+}
+
+/// `[x², x]` after a `_` parameter, with a Jacobian.
+#[grad(jvp, jacobian)]
+pub fn unnamed_vector(_: usize, x: f64) -> [f64; 2] {
+    [x * x, x]
+}
+
+/// `(a·p)² + a·q` from a constant array `x0 = (p, q)` copied into a mutable local and updated
+/// with a differentiated value: `x[0] *= a` was refused ("this indexes an `f64`"), as the
+/// constant array was not a value of the IR.
+#[grad(wrt(a), jvp, hvp, hessian)]
+pub fn updated_copy(a: f64, x0: [f64; 2]) -> f64 {
+    let mut x = x0;
+    x[0] *= a;
+    x[0] * x[0] + x[1] * a
+}
+
+/// [`updated_copy`] with the copy typed, and the constant taken by reference.
+#[grad(wrt(a), jvp, hvp, hessian)]
+pub fn updated_typed_copy(a: f64, x0: &[f64; 2]) -> f64 {
+    let mut x: [f64; 2] = *x0;
+    x[0] *= a;
+    x[0] * x[0] + x[1] * a
+}
+
+/// `[a·p, q]`: the same copy as a vector function (one column: constants are not numbered).
+#[grad(wrt(a), jvp, jacobian)]
+pub fn updated_copy_vector(a: f64, x0: [f64; 2]) -> [f64; 2] {
+    let mut x = x0;
+    x[0] *= a;
+    x
+}
+
+/// The number of steps of [`lqr_rollout`] and [`lqr_gain`].
+pub const LQR_STEPS: usize = 10;
+
+/// The cost `Σₖ |xₖ₊₁|² + ρ uₖ²` of the rollout `xₖ₊₁ = A xₖ + B uₖ` of a two-state system from a
+/// constant initial state `x0`, as a function of the controls `u`.
+#[grad(wrt(u), jvp, hvp, hessian)]
+#[allow(clippy::needless_range_loop)]
+pub fn lqr_rollout(u: [f64; LQR_STEPS], x0: [f64; 2], a: [[f64; 2]; 2], b: [f64; 2]) -> f64 {
+    let mut x = x0;
+    let mut cost = 0.0;
+    for k in 0..LQR_STEPS {
+        x = [
+            a[0][0] * x[0] + a[0][1] * x[1] + b[0] * u[k],
+            a[1][0] * x[0] + a[1][1] * x[1] + b[1] * u[k],
+        ];
+        cost += x[0] * x[0] + x[1] * x[1] + 0.1 * u[k] * u[k];
+    }
+    cost
+}
+
+/// The cost of the same system under the feedback `uₖ = −G xₖ`, as a function of the gain `G`,
+/// from an initial state taken by reference.
+#[grad(wrt(g), jvp, hvp, hessian)]
+pub fn lqr_gain(g: [f64; 2], x0: &[f64; 2], a: [[f64; 2]; 2], b: [f64; 2]) -> f64 {
+    let mut x: [f64; 2] = *x0;
+    let mut cost = 0.0;
+    for _ in 0..LQR_STEPS {
+        let u = -(g[0] * x[0] + g[1] * x[1]);
+        x = [
+            a[0][0] * x[0] + a[0][1] * x[1] + b[0] * u,
+            a[1][0] * x[0] + a[1][1] * x[1] + b[1] * u,
+        ];
+        cost += x[0] * x[0] + x[1] * x[1] + 0.1 * u * u;
+    }
+    cost
+}
+
+/// `x·c₀ + c₁` with `c` lent, differentiated in `x` only (a callee of [`passes_constant_array`]).
+#[grad(wrt(x), jvp, hvp)]
+pub fn scaled_by(x: f64, c: &[f64; 2]) -> f64 {
+    x * c[0] + c[1]
+}
+
+/// [`scaled_by`] with `c` by value.
+#[grad(wrt(x), jvp, hvp)]
+pub fn scaled_by_value(x: f64, c: [f64; 2]) -> f64 {
+    x * c[0] + c[1]
+}
+
+/// `x·c`, differentiated in `x` only.
+#[grad(wrt(x), jvp, hvp)]
+pub fn times_constant(x: f64, c: f64) -> f64 {
+    x * c
+}
+
+/// A constant array that is also copied and updated, passed on to calls by reference, by value
+/// and by element: each is a constant argument, with no partial, as before the array became a
+/// value (`&x0` became a differentiated argument on the way).
+#[grad(wrt(a), jvp, hvp, hessian)]
+pub fn passes_constant_array(a: f64, x0: [f64; 2]) -> f64 {
+    let mut x = x0;
+    x[1] *= a;
+    scaled_by(a, &x0) + scaled_by_value(a, x0) + times_constant(a * a, x0[1]) + x[1]
+}
+
+/// A matrix of constants, for [`copied_constants`].
+pub const COPIED: [[f64; 2]; 2] = [[1.0, 2.0], [3.0, 4.0]];
+
+/// `3a + 2 + d₁₁ a²`: a `const` item and a row of constant data, each copied into a variable typed
+/// as an array and then updated with differentiated values (the copies were `f64` constants to
+/// the macro, and their updates refused).
+#[grad(jvp, hvp, hessian)]
+pub fn copied_constants(a: f64, data: &[[f64; 2]]) -> f64 {
+    let mut x: [[f64; 2]; 2] = COPIED;
+    let mut y: [f64; 2] = data[1];
+    x[1][0] *= a;
+    y[1] *= a * a;
+    x[1][0] + x[0][1] + y[1]
+}

@@ -33,7 +33,7 @@ use proc_macro::TokenStream;
 ///   (it also emits `f_hvp`).
 ///
 /// `wrt(a, b)` differentiates only the named parameters; the others, and every parameter that is
-/// not `f64`, are constants passed through.
+/// not `f64` (or written `_`), are constants passed through.
 ///
 /// When `n` is an expression of the function's const generics that stable Rust does not take as
 /// an array length in a type (`N + 1` for `x: [f64; N], y: f64`), `f_hessian` takes it as one

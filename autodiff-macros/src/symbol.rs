@@ -173,6 +173,11 @@ pub const SUFFIX_BAR: &str = "bar";
 pub const SUFFIX_DOT: &str = "dot";
 /// Suffix of the per-iteration storage of a value.
 pub const SUFFIX_SAVED: &str = "saved";
+/// The pattern `_`, as a parameter's name.
+pub const WILD: &str = "_";
+/// What `f_hessian` and `f_jacobian` call a parameter written `_`, which they pass on (so it is
+/// read, and has no leading underscore).
+pub const WILD_PARAM: &str = "unnamed";
 /// The name of the cotangent of a vector function's value (`f_vjp`'s last parameter).
 pub const OUT_BAR: &str = "out_bar";
 /// The storage of a temporary's value, per iteration of a loop.

@@ -278,7 +278,8 @@ impl Context<'_> {
     }
 
     /// The parameters as a wrapper re-emits them (fresh hygienic names that cannot shadow the
-    /// kernels), the checks that its constants are `Copy`, and how it passes directions.
+    /// kernels; `unnamed` for one written `_`, which the wrapper passes on), the checks that its
+    /// constants are `Copy`, and how it passes directions.
     fn wrapper_params(
         &self,
         namer: &mut Namer,
@@ -287,7 +288,13 @@ impl Context<'_> {
         let params: Vec<Param> = self
             .params
             .iter()
-            .map(|p| Param { ident: namer.local_param(&p.ident), ..p.clone() })
+            .map(|p| {
+                let ident = match symbol::unraw(&p.ident) == symbol::WILD {
+                    true => namer.local(symbol::WILD_PARAM),
+                    false => namer.local_param(&p.ident),
+                };
+                Param { ident, ..p.clone() }
+            })
             .collect();
         let constants: Vec<&Param> = params.iter().filter(|p| p.input.is_none()).collect();
         let checks = wrappers::copy_checks(namer, &constants);

@@ -32,12 +32,12 @@ use konst::Konst;
 /// One parameter of the user's function, as the generated functions re-emit it.
 #[derive(Clone)]
 pub struct Param {
-    /// The parameter's name, with the user's span.
+    /// The parameter's name, with the user's span (`_` for a parameter written `_`).
     pub ident: Ident,
     /// Its type, as written.
     pub ty: Type,
-    /// The IR input, for `f64` and array parameters; `None` for parameters passed through as
-    /// constants.
+    /// The IR input, for `f64` and array parameters (differentiated or not); `None` for
+    /// parameters passed through as constants.
     pub input: Option<Var>,
     /// Whether the parameter is taken by reference (`&[f64; N]`); its gradient is still an owned
     /// array.
@@ -143,6 +143,11 @@ struct Lower<'a> {
     /// Whether a call's arguments are being read: there an `f64` parameter left out of `wrt` is
     /// a constant like any other constant parameter (its value is an input of the IR elsewhere).
     call_args: bool,
+    /// The value of each call of a user's function, with the call's tokens: where to report a
+    /// call whose result is used as an array or a tuple.
+    calls: HashMap<Var, proc_macro2::TokenStream>,
+    /// The calls reported so (once each).
+    reported_calls: std::collections::HashSet<Var>,
 }
 
 /// Lowers `item`, recording every unsupported construct in `cx`.
@@ -156,6 +161,8 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         serial: 0,
         generics: Vec::new(),
         call_args: false,
+        calls: HashMap::new(),
+        reported_calls: std::collections::HashSet::new(),
     };
     let (params, returns) = lower.signature(&item.sig, args);
     let outputs = lower.body(&item.block, &returns);

@@ -203,15 +203,23 @@ fn signatures_with_arrays_vectors_and_generics() {
         "",
         "fn g(v: Vec<f64>, n: usize) -> f64 { v[0] }",
         expect![[r#"
-        `g` has no `f64` parameter to differentiate: `#[grad]` does not differentiate `Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `Vec<f64>`
-    "#]],
+            `#[grad]` does not differentiate `Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `Vec<f64>`
+        "#]],
+    );
+    // Refused by value next to a parameter that is differentiated too (it was a silent constant).
+    expect_errors(
+        "",
+        "fn g2(v: Vec<f64>, x: f64) -> f64 { v[0] * x }",
+        expect![[r#"
+            `#[grad]` does not differentiate `Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `Vec<f64>`
+        "#]],
     );
     expect_errors(
         "",
         "fn h(v: &Vec<f64>) -> f64 { v[0] }",
         expect![[r#"
-        `h` has no `f64` parameter to differentiate: `#[grad]` does not differentiate `&Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `&Vec<f64>`
-    "#]],
+            `h` has no `f64` parameter to differentiate: `#[grad]` does not differentiate `&Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `&Vec<f64>`
+        "#]],
     );
     expect_errors(
         "",
