@@ -215,6 +215,14 @@ impl Lower<'_> {
                 (Some(symbol::unraw(&pi.ident)), pi.mutability.is_some())
             }
             Pat::Wild(_) => (None, false),
+            Pat::Tuple(_) if local.init.as_ref().is_some_and(|i| is_user_call(&i.expr)) => {
+                let init = local.init.as_ref().map(|i| &i.expr);
+                self.cx.error_spanned(
+                    init,
+                    "`#[grad]` does not support calls of functions returning arrays or tuples yet (this call's result is destructured); it calls functions returning one `f64`",
+                );
+                return self.poison(pat);
+            }
             other => {
                 self.cx.error_spanned(
                     other,
@@ -260,7 +268,17 @@ impl Lower<'_> {
             }
             _ => {
                 let since = self.mark();
-                let value = self.expr(&init.expr);
+                let mut value = self.expr(&init.expr);
+                // A constant typed as an array (`let mut x: [f64; 2] = INIT;`) is one.
+                if let (Some(ty), Some(Some(Kind::Array)), Operand::Ext(_)) =
+                    (ty, &annotated, value)
+                    && let Some(want) = f64_array(ty, &self.generics)
+                {
+                    match self.constant_array(&init.expr, &want) {
+                        Some(array) => value = array,
+                        None => return self.poison(pat),
+                    }
+                }
                 if let (Some(ty), Some(Some(_))) = (ty, &annotated) {
                     self.check_annotation(ty, &init.expr, value);
                 }
@@ -337,6 +355,11 @@ impl Lower<'_> {
         let want = f64_array(ty, &self.generics).unwrap_or(Ty::F64);
         let got = self.b.ty(value);
         if value.var().is_some() && !same_shape(&want, &got) {
+            if got == Ty::F64
+                && self.vector_call(Some(value), "this call's result is bound as an array")
+            {
+                return;
+            }
             self.cx.error_spanned(
                 init,
                 format!("this value is of type `{}`, not `{}`", ty_text(&got), ty_text(&want)),
@@ -460,4 +483,9 @@ impl Lower<'_> {
             );
         }
     }
+}
+
+/// Whether `e` is a call of a function of the user's (not `f64::sin_cos(x)`).
+fn is_user_call(e: &Expr) -> bool {
+    matches!(e, Expr::Call(_)) && sin_cos_receiver(e).is_none()
 }

@@ -57,6 +57,21 @@ pub(super) fn describe(e: &Expr) -> Option<&'static str> {
     })
 }
 
+/// How a call's value is used when a field of it is read.
+const FIELD: &str = "a field of this call's result is read";
+
+/// Whether `e` is a call of a derivative function (`g_grad(x)`), or a method call: reading a
+/// field of one is reading a derivative.
+fn is_derivative_call(e: &Expr) -> bool {
+    let Expr::Call(c) = e else { return matches!(e, Expr::MethodCall(_)) };
+    let Expr::Path(p) = &*c.func else { return true };
+    let Some(last) = p.path.segments.last() else { return true };
+    let name = last.ident.to_string();
+    [symbol::FN_GRAD, symbol::FN_JVP, symbol::FN_HVP, symbol::FN_VJP]
+        .iter()
+        .any(|k| name.ends_with(&format!("_{k}")))
+}
+
 /// What the body may contain, for messages.
 pub(super) const SUBSET: &str = "the body may contain `let`, assignments, `for` loops over integer ranges, `if` and `else`, arrays of `f64`, `+ - * /`, `f64` methods and calls of functions returning `f64`";
 
@@ -129,6 +144,8 @@ impl Lower<'_> {
                     let a = self.real(&u.expr);
                     self.b.push(Prim::Neg, &[a])
                 }
+                // `*x0` for a parameter `x0: &[f64; N]`: the array itself, a value of the IR.
+                UnOp::Deref(_) if self.is_value(&u.expr) => self.expr(&u.expr),
                 UnOp::Deref(_) => self.passive(e, "dereferencing"),
                 _ => {
                     self.cx.error_spanned(
@@ -160,14 +177,27 @@ impl Lower<'_> {
                 );
                 Operand::Lit(0.0)
             }
-            Expr::Field(f) if matches!(&*f.base, Expr::Call(_) | Expr::MethodCall(_)) => {
+            Expr::Field(f) if is_derivative_call(&f.base) => {
                 self.cx.error_spanned(
                     e,
                     "`#[grad]` does not read fields of a call's result: to differentiate through a function, call the function itself (`g(x)`, not `g_grad(x).0`); its derivatives are found by name",
                 );
                 Operand::Lit(0.0)
             }
-            Expr::Field(_) => self.passive(e, "field access"),
+            Expr::Field(f) if matches!(&*f.base, Expr::Call(_)) => {
+                self.cx.error_spanned(
+                    &f.base,
+                    format!("`#[grad]` does not support calls of functions returning arrays or tuples yet ({FIELD}); it calls functions returning one `f64`"),
+                );
+                Operand::Lit(0.0)
+            }
+            Expr::Field(f) => {
+                let call = self.call_value(&f.base);
+                match self.vector_call(call, FIELD) {
+                    true => Operand::Lit(0.0),
+                    false => self.passive(e, "field access"),
+                }
+            }
             Expr::If(i) => self.branch(i, true).unwrap_or(Operand::Lit(0.0)),
             Expr::Block(b) if b.label.is_none() => {
                 self.scoped(|l| l.block_value(&b.block)).unwrap_or(Operand::Lit(0.0))
@@ -248,6 +278,13 @@ impl Lower<'_> {
             Some(Binding::Poison) => Operand::Lit(0.0),
             Some(Binding::Param(_)) | None => self.passive(e, "paths"),
         }
+    }
+
+    /// Whether `e` names a variable that holds a value of the IR.
+    fn is_value(&self, e: &Expr) -> bool {
+        let Expr::Path(p) = e else { return false };
+        let name = p.path.get_ident().filter(|_| p.qself.is_none()).map(symbol::unraw);
+        matches!(name.and_then(|n| self.lookup(&n)), Some(Binding::Slot(_)))
     }
 
     /// `e` as a constant operand, or an error saying `what` needs constant operands.

@@ -34,12 +34,12 @@ use passed::ConstTy;
 /// One parameter of the user's function, as the generated functions re-emit it.
 #[derive(Clone)]
 pub struct Param {
-    /// The parameter's name, with the user's span.
+    /// The parameter's name, with the user's span (`_` for a parameter written `_`).
     pub ident: Ident,
     /// Its type, as written.
     pub ty: Type,
-    /// The IR input, for `f64` and array parameters; `None` for parameters passed through as
-    /// constants.
+    /// The IR input, for `f64` and array parameters (differentiated or not); `None` for
+    /// parameters passed through as constants.
     pub input: Option<Var>,
     /// Whether the parameter is taken by reference (`&[f64; N]`); its gradient is still an owned
     /// array.
@@ -151,6 +151,11 @@ struct Lower<'a> {
     call_args: bool,
     /// The type of each parameter, as written (for the constant arguments of calls).
     param_tys: HashMap<String, ConstTy>,
+    /// The value of each call of a user's function, with the call's tokens: where to report a
+    /// call whose result is used as an array or a tuple.
+    calls: HashMap<Var, proc_macro2::TokenStream>,
+    /// The calls reported so (once each).
+    reported_calls: std::collections::HashSet<Var>,
 }
 
 /// Lowers `item`, recording every unsupported construct in `cx`.
@@ -165,6 +170,8 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         generics: Vec::new(),
         call_args: false,
         param_tys: HashMap::new(),
+        calls: HashMap::new(),
+        reported_calls: std::collections::HashSet::new(),
     };
     let (params, returns) = lower.signature(&item.sig, args);
     let outputs = lower.body(&item.block, &returns);

@@ -156,8 +156,10 @@ fn branches_and_assignments_of_different_types() {
     );
 }
 
+/// A loop variable may shadow an enclosing loop's (each is a loop of its own), but a name bound
+/// to an expression of the outer one cannot be read under the inner one.
 #[test]
-fn shadowed_loop_variables() {
+fn names_that_mean_something_else_under_a_shadowing_loop() {
     expect_errors(
         "",
         "fn f(x: [[f64; 4]; 4]) -> f64 {
@@ -177,9 +179,7 @@ fn shadowed_loop_variables() {
             s
         }",
         expect![[r#"
-            `#[grad]` does not support a loop variable that shadows the variable of an enclosing loop; rename this `i` @ `i`
             `#[grad]` cannot use `j` here: it stands for `(i + 1) % 4`, which reads `i`, and `i` means something else here; rename one of the two @ `j`
-            `#[grad]` does not support a loop variable that shadows the variable of an enclosing loop; rename this `k` @ `k`
             `#[grad]` cannot use `i` here: it stands for `k`, which reads `k`, and `k` means something else here; rename one of the two @ `i`
         "#]],
     );
@@ -203,15 +203,23 @@ fn signatures_with_arrays_vectors_and_generics() {
         "",
         "fn g(v: Vec<f64>, n: usize) -> f64 { v[0] }",
         expect![[r#"
-        `g` has no `f64` parameter to differentiate: `#[grad]` does not differentiate `Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `Vec<f64>`
-    "#]],
+            `#[grad]` does not differentiate `Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `Vec<f64>`
+        "#]],
+    );
+    // Refused by value next to a parameter that is differentiated too (it was a silent constant).
+    expect_errors(
+        "",
+        "fn g2(v: Vec<f64>, x: f64) -> f64 { v[0] * x }",
+        expect![[r#"
+            `#[grad]` does not differentiate `Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `Vec<f64>`
+        "#]],
     );
     expect_errors(
         "",
         "fn h(v: &Vec<f64>) -> f64 { v[0] }",
         expect![[r#"
-        `h` has no `f64` parameter to differentiate: `#[grad]` does not differentiate `&Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `&Vec<f64>`
-    "#]],
+            `h` has no `f64` parameter to differentiate: `#[grad]` does not differentiate `&Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `&Vec<f64>`
+        "#]],
     );
     expect_errors(
         "",
