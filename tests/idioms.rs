@@ -225,3 +225,26 @@ fn a_checkpointed_fold() {
         close("stepped gradient", &stepped_grad(x, steps).1, &numeric, 1e-6);
     }
 }
+
+#[test]
+fn the_benchmark_workloads_against_their_index_loops() {
+    use autodiff_suite::loops::{
+        ext_rosenbrock_grad, ext_rosenbrock_hvp, lessons_grad, lessons_hvp,
+    };
+    for seed in SEEDS {
+        let (x, v) = (point::<10>(seed), point::<10>(seed + 0.5));
+        assert_eq!(lessons_iter_grad(x), lessons_grad(x), "lessons at {x:?}");
+        assert_eq!(lessons_iter_hvp(x, v), lessons_hvp(x, v), "lessons at {x:?}");
+        for (name, grad, hvp) in [
+            (
+                "windows",
+                ext_rosenbrock_windows_grad::<10> as fn(_) -> _,
+                ext_rosenbrock_windows_hvp::<10> as fn(_, _) -> _,
+            ),
+            ("zip", ext_rosenbrock_zip_grad::<10>, ext_rosenbrock_zip_hvp::<10>),
+        ] {
+            assert_eq!(grad(x), ext_rosenbrock_grad(x), "rosenbrock by {name} at {x:?}");
+            assert_eq!(hvp(x, v), ext_rosenbrock_hvp(x, v), "rosenbrock by {name} at {x:?}");
+        }
+    }
+}

@@ -10,6 +10,7 @@ use super::assigned::target_root;
 use super::expr::{SUBSET, describe, iterator_chain};
 use super::int::IntCtx;
 use super::konst::Mode;
+use super::method::sin_cos_receiver;
 use super::passed::ConstTy;
 use super::signature::Returns;
 use super::types::{f64_array, is_f64, is_int, ty_text};
@@ -216,6 +217,16 @@ impl Lower<'_> {
             self.cx.error_spanned(else_token, "`#[grad]` does not support `let ... else`");
         }
         let Some((name, mutable)) = simple else {
+            if matches!(pat, Pat::Tuple(_) | Pat::Slice(_))
+                && is_user_call(&init.expr)
+                && !matches!(&*init.expr, Expr::Call(c) if self.is_closure(&c.func))
+            {
+                self.cx.error_spanned(
+                    &init.expr,
+                    "`#[grad]` does not support calls of functions returning arrays or tuples yet (this call's result is destructured); it calls functions returning one `f64`",
+                );
+                return self.poison(pat);
+            }
             let v = self.value(&init.expr);
             return self.bind(&local.pat, v);
         };
@@ -247,8 +258,21 @@ impl Lower<'_> {
                 let expected =
                     ty.and_then(|t| f64_array(super::pattern::strip_refs(t), &self.generics));
                 let outer = std::mem::replace(&mut self.expected, expected);
-                let v = self.value(&init.expr);
+                let since = self.mark();
+                let mut v = self.value(&init.expr);
                 self.expected = outer;
+                // A constant typed as an array (`let mut x: [f64; 2] = INIT;`) is one.
+                if let (Some(ty), Some(Some(Kind::Array)), Value::Real { op: Operand::Ext(_), .. }) =
+                    (ty, &annotated, &v)
+                    && let Some(want) = f64_array(ty, &self.generics)
+                {
+                    match self.constant_array(&init.expr, &want) {
+                        Some(array) => {
+                            v = Value::Real { op: array, aliases: Aliases::default(), since }
+                        }
+                        None => return self.poison(pat),
+                    }
+                }
                 if let (Some(ty), Some(Some(_)), Value::Real { op, .. }) = (ty, &annotated, &v) {
                     self.check_annotation(ty, &init.expr, *op);
                 }
@@ -312,6 +336,11 @@ impl Lower<'_> {
         let want = f64_array(ty, &self.generics).unwrap_or(Ty::F64);
         let got = self.b.ty(value);
         if value.var().is_some() && !same_shape(&want, &got) {
+            if got == Ty::F64
+                && self.vector_call(Some(value), "this call's result is bound as an array")
+            {
+                return;
+            }
             self.cx.error_spanned(
                 init,
                 format!("this value is of type `{}`, not `{}`", ty_text(&got), ty_text(&want)),
@@ -475,4 +504,9 @@ impl Lower<'_> {
             );
         }
     }
+}
+
+/// Whether `e` is a call of a function of the user's (not `f64::sin_cos(x)`).
+fn is_user_call(e: &Expr) -> bool {
+    matches!(e, Expr::Call(_)) && sin_cos_receiver(e).is_none()
 }

@@ -136,15 +136,8 @@ impl Lower<'_> {
             Pat::Ident(pi)
                 if pi.by_ref.is_none() && pi.subpat.is_none() && pi.mutability.is_none() =>
             {
-                // Indices are kept as the user's tokens, so a name must mean one loop variable.
-                if let Some(Binding::Int(k)) = self.lookup(&symbol::unraw(&pi.ident))
-                    && k.index.is_some()
-                {
-                    self.cx.error_spanned(
-                        &pi.ident,
-                        format!("`#[grad]` does not support a loop variable that shadows the variable of an enclosing loop; rename this `{}`", pi.ident),
-                    );
-                }
+                // An index that shadows an enclosing loop's is a loop of its own (indices are
+                // `LoopId`s); codegen renames it where its body reads the outer one.
                 Some(pi.ident.clone())
             }
             Pat::Wild(_) => None,

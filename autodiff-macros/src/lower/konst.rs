@@ -105,7 +105,7 @@ impl Konst {
     }
 
     /// The tokens as an operand of an operator binding at `prec`: parenthesised if needed.
-    fn operand(&self, prec: Prec) -> TokenStream {
+    pub(super) fn operand(&self, prec: Prec) -> TokenStream {
         let t = &self.tokens;
         if self.prec < prec { quote!((#t)) } else { t.clone() }
     }
@@ -345,10 +345,12 @@ impl Lower<'_> {
                 match (mode, &slot.int_alias, &slot.alias) {
                     (Mode::Int, Some(alias), _)
                     | (Mode::Real | Mode::Container, _, Some(alias)) => Rc::clone(alias),
-                    // The parameter itself, by its own name: a copy (`let c2 = c;`) is not
-                    // in the derivatives, whose code reads the parameter's value as `c`.
-                    (Mode::Real, _, None)
-                        if self.call_args
+                    // A parameter left out of `wrt` is a value of the IR (so that it can be
+                    // copied and updated), and a constant where constant data is read, by its own
+                    // name: the base of `x0[i]`, or an argument of a call (a copy, `let c2 = c;`,
+                    // is not in the derivatives, whose code reads the parameter's value as `c`).
+                    (Mode::Real | Mode::Container, _, None)
+                        if (self.call_args || mode == Mode::Container)
                             && self.constant_input(slot.value)
                             && self.own_name(slot) =>
                     {
@@ -413,8 +415,7 @@ impl Lower<'_> {
     ) -> Result<Konst, Bad> {
         let method = m.method.to_string();
         if method == symbol::LEN && m.args.is_empty() && m.turbofish.is_none() {
-            if let Some(Ty::Array(s)) =
-                self.array_ty(&m.receiver).or_else(|| self.const_array_ty(&m.receiver))
+            if let Some(Ty::Array(s)) = self.array_ty(&m.receiver)
                 && let Some(first) = s.dims.first()
             {
                 return Ok(Konst::from_int(first));
@@ -465,16 +466,6 @@ impl Lower<'_> {
         Ok(Konst::combine(quote!(#rt #dot #name(#(#args),*)), Prec::Atom, &refs))
     }
 
-    /// The array type of a constant parameter named by `e` (`w` for `w: &[f64; N]`).
-    fn const_array_ty(&self, e: &Expr) -> Option<Ty> {
-        let Expr::Path(p) = super::value::peel(e) else { return None };
-        let name = symbol::unraw(p.path.get_ident()?);
-        match self.lookup(&name)? {
-            Binding::Param(_) => self.const_arrays.get(&name).cloned(),
-            _ => None,
-        }
-    }
-
     /// `k` as an `f64` constant operand.
     pub(super) fn ext(&mut self, k: Konst) -> Operand {
         Operand::Ext(self.ext_id(k))
@@ -507,7 +498,7 @@ impl Lower<'_> {
         first.is_some_and(|first| first.name == slot.name)
     }
 
-    /// Whether `value` is an `f64` parameter's own value, not differentiated.
+    /// Whether `value` is the own value of an `f64` or array parameter, not differentiated.
     fn constant_input(&self, value: Option<Operand>) -> bool {
         let f = self.b.func();
         value
@@ -516,12 +507,28 @@ impl Lower<'_> {
     }
 
     /// `a`, an argument of a call, as a constant, if it is one: as elsewhere, and also when it
-    /// reads `f64` parameters left out of `wrt` (passed through to the callee, with no partial).
+    /// reads `f64` or array parameters left out of `wrt`, or lends constant data (`&x0`): passed
+    /// through to the callee, with no partial.
     pub(super) fn call_arg_konst(&mut self, a: &Expr) -> Option<Konst> {
         self.call_args = true;
-        let k = self.probe(|l| l.konst(a, Mode::Real)).ok();
+        let k = match a {
+            // `&x0` for constant data `x0`, lent as written.
+            Expr::Reference(r) if r.mutability.is_none() => {
+                self.probe(|l| l.konst(&r.expr, Mode::Container)).ok().map(|inner| {
+                    let t = inner.operand(Prec::Unary);
+                    Konst::combine(quote!(&#t), Prec::Unary, &[&inner])
+                })
+            }
+            _ => self.probe(|l| l.konst(a, Mode::Real)).ok(),
+        };
         self.call_args = false;
         k
+    }
+
+    /// Whether `e` is constant data, to be indexed (a parameter passed through, a parameter
+    /// left out of `wrt`, or a name bound to a constant expression).
+    pub(super) fn is_constant_data(&mut self, e: &Expr) -> bool {
+        self.probe(|l| l.konst(e, Mode::Container).is_ok())
     }
 
     /// Whether `e` reads no value of the IR (it can be kept as a constant).

@@ -131,7 +131,7 @@ impl Lower<'_> {
     pub(super) fn gives_tuple(&self, e: &Expr) -> bool {
         match peel(e) {
             Expr::Tuple(_) => true,
-            Expr::Call(c) => self.is_closure(&c.func),
+            Expr::Call(c) if self.is_closure(&c.func) => true,
             other => sin_cos_receiver(other).is_some(),
         }
     }
