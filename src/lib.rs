@@ -10,6 +10,7 @@
 pub mod bench_fns;
 pub mod calls;
 pub mod checkpoint;
+pub mod counters;
 pub mod hunt;
 pub mod hygiene;
 pub mod idioms;

@@ -3,20 +3,39 @@
 
 use std::collections::HashSet;
 
+use proc_macro2::TokenStream;
+use quote::ToTokens;
 use syn::{Block, Expr, Pat, Stmt};
 
 use crate::symbol;
 
 /// The names assigned in `block` that it does not declare itself, in order of first assignment.
 pub(super) fn in_block(block: &Block) -> Vec<String> {
-    let mut w = Walker { scopes: Vec::new(), out: Vec::new() };
+    let mut w = Walker::default();
     w.block(block, &[]);
     w.out
 }
 
+/// Where `e` first assigns `name` (an assignment that is not to a variable `e` declares): the
+/// assignment's tokens.
+pub(super) fn first_assignment(e: &Expr, name: &str) -> Option<TokenStream> {
+    let mut w = Walker::default();
+    w.expr(e);
+    w.out.iter().position(|n| n == name).map(|i| w.at[i].clone())
+}
+
+/// The names a pattern binds.
+pub(super) fn pattern_names(pat: &Pat) -> Vec<String> {
+    let mut w = Walker { scopes: vec![HashSet::new()], ..Walker::default() };
+    w.declare_pat(pat);
+    let mut names: Vec<String> = w.scopes.pop().unwrap_or_default().into_iter().collect();
+    names.sort();
+    names
+}
+
 /// The names assigned in the branches of `i` (and of its `else if`s) that they do not declare.
 pub(super) fn in_if(i: &syn::ExprIf) -> Vec<String> {
-    let mut w = Walker { scopes: Vec::new(), out: Vec::new() };
+    let mut w = Walker::default();
     w.block(&i.then_branch, &[]);
     if let Some((_, els)) = &i.else_branch {
         w.expr(els);
@@ -27,7 +46,7 @@ pub(super) fn in_if(i: &syn::ExprIf) -> Vec<String> {
 /// The names assigned in the body of the closure `c` that it does not declare (its parameters
 /// are declared in it).
 pub(super) fn in_closure(c: &syn::ExprClosure) -> Vec<String> {
-    let mut w = Walker { scopes: vec![HashSet::new()], out: Vec::new() };
+    let mut w = Walker { scopes: vec![HashSet::new()], ..Walker::default() };
     for p in &c.inputs {
         w.declare_pat(p);
     }
@@ -46,10 +65,14 @@ pub(super) fn target_root(e: &Expr) -> Option<&syn::Ident> {
     }
 }
 
+#[derive(Default)]
 struct Walker {
     /// The names declared in each open block, innermost last.
     scopes: Vec<HashSet<String>>,
+    /// The names assigned, in order of first assignment...
     out: Vec<String>,
+    /// ... and the tokens of that assignment.
+    at: Vec<TokenStream>,
 }
 
 impl Walker {
@@ -70,11 +93,12 @@ impl Walker {
         }
     }
 
-    fn assign(&mut self, target: &Expr) {
+    fn assign(&mut self, target: &Expr, whole: &Expr) {
         let Some(id) = target_root(target) else { return };
         let name = symbol::unraw(id);
         if !self.scopes.iter().any(|s| s.contains(&name)) && !self.out.contains(&name) {
             self.out.push(name);
+            self.at.push(whole.to_token_stream());
         }
     }
 
@@ -102,12 +126,12 @@ impl Walker {
     fn expr(&mut self, e: &Expr) {
         match e {
             Expr::Assign(a) => {
-                self.assign(&a.left);
+                self.assign(&a.left, e);
                 self.indices(&a.left);
                 self.expr(&a.right);
             }
             Expr::Binary(b) if is_compound(&b.op) => {
-                self.assign(&b.left);
+                self.assign(&b.left, e);
                 self.indices(&b.left);
                 self.expr(&b.right);
             }

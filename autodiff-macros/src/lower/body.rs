@@ -1,6 +1,6 @@
 //! Lowering of statements: `let` (of values, integers and constants), reassignment and compound
-//! assignment of variables and elements (renamed into single assignment), blocks, and the
-//! function's final value.
+//! assignment of variables and elements (renamed into single assignment; integer counters
+//! rebound to their closed forms by `counter`), blocks, and the function's final value.
 
 use std::rc::Rc;
 
@@ -228,9 +228,15 @@ impl Lower<'_> {
         match kind {
             Kind::Int => {
                 let k = self.int_konst(&init.expr, IntCtx::Let);
-                if let Some(name) = name {
-                    let binding = k.map_or(Binding::Poison, |k| Binding::Int(Rc::new(k)));
-                    self.bind_name(&name, binding);
+                match (name, k) {
+                    (Some(name), Some(k)) if mutable => self.declare_counter(&name, &k),
+                    (Some(name), Some(k)) => {
+                        self.bind_name(&name, Binding::Int(Rc::new(k)));
+                    }
+                    (Some(name), None) => {
+                        self.bind_name(&name, Binding::Poison);
+                    }
+                    (None, _) => {}
                 }
             }
             Kind::Bool => {
@@ -360,6 +366,7 @@ impl Lower<'_> {
             (Some(name), Some(Binding::Slot(s))) => (name, s),
             (_, Some(Binding::Poison)) => return,
             (Some(name), Some(Binding::Int(_))) => return self.assign_int(e, &name, rhs),
+            (Some(_), Some(Binding::Counter(c))) => return self.assign_counter(e, c, op, rhs),
             _ => {
                 self.cx.error_spanned(
                     target,
@@ -436,15 +443,22 @@ impl Lower<'_> {
         }
     }
 
-    /// An assignment to an integer variable: refused, saying why.
+    /// An assignment to an integer variable not declared `mut` (a loop variable, an integer
+    /// `let`): refused, saying why.
     fn assign_int(&mut self, e: &Expr, name: &str, rhs: &Expr) {
-        let message = if self.kind(rhs) == Kind::Real {
+        let is_loop_variable =
+            matches!(self.lookup(name), Some(Binding::Int(k)) if k.index.is_some());
+        let message = if is_loop_variable {
+            format!(
+                "`#[grad]` does not support assigning to the loop variable `{name}`; a loop runs over its whole range, one value of `{name}` per iteration"
+            )
+        } else if self.kind(rhs) == Kind::Real {
             format!(
                 "`#[grad]` cannot assign an `f64` value to the integer variable `{name}`; declare an `f64` variable instead, such as `let mut {name} = 0.0;`"
             )
         } else {
             format!(
-                "`#[grad]` does not support assigning to the integer variable `{name}`: integer variables must be immutable; compute each value from the loop variables, as in `let {name} = 2 * i + 1;`"
+                "`#[grad]` does not support assigning to the integer variable `{name}`, which is not a counter: a counter is declared with `let mut {name} = ...;` (then `{name} += 1` is read as its closed form); or compute each value from the loop variables, as in `let {name} = 2 * i + 1;`"
             )
         };
         self.cx.error_spanned(e, message);

@@ -11,6 +11,7 @@ mod call;
 mod closure;
 mod cond;
 mod control;
+mod counter;
 mod expr;
 mod int;
 mod kind;
@@ -120,6 +121,9 @@ enum Binding {
     Slot(usize),
     /// An integer: a loop variable or an integer `let`, substituted where it is read.
     Int(Rc<Konst>),
+    /// An integer declared `let mut` (a counter): an index into `counters`, its closed form
+    /// substituted where it is read.
+    Counter(usize),
     /// A parameter passed through as a constant, of the given kind.
     Param(Kind),
     /// A tuple: `let t = (a, b);`, its components bound as names are (`t.0`, `t.1`).
@@ -159,6 +163,13 @@ struct Lower<'a> {
     /// The type the value being lowered is bound to, when written (`let y: [f64; N] = ...`, the
     /// return type): what `from_fn` builds.
     expected: Option<crate::ir::Ty>,
+    /// The integer counters, by [`Binding::Counter`].
+    counters: Vec<counter::Counter>,
+    /// How many branches (`if` arms) are open here.
+    branches: usize,
+    /// What is known of the variables of the loops open here (for the closed forms of
+    /// counters), innermost last.
+    facts: Vec<counter::Fact<counter::Leaf>>,
 }
 
 /// Lowers `item`, recording every unsupported construct in `cx`.
@@ -174,6 +185,9 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         call_args: false,
         names: sugar::Names::of(item),
         expected: None,
+        counters: Vec::new(),
+        branches: 0,
+        facts: Vec::new(),
     };
     let (params, returns) = lower.signature(&item.sig, args);
     let outputs = lower.body(&item.block, &returns);

@@ -4,6 +4,7 @@
 //! input.
 
 mod branches;
+mod counters;
 mod fence;
 mod first_touch;
 mod interp;
