@@ -368,3 +368,124 @@ pub fn by_let_twin(x: [f64; CELLS], n: usize) -> f64 {
     }
     s + x[(3 * (n / 2) + 3) % CELLS]
 }
+
+/// Values written through a counter in a loop running backwards (`(0..6).rev()`), read back in
+/// another loop.
+#[grad(jvp, hvp, hessian)]
+pub fn reversed(x: [f64; 6]) -> f64 {
+    let mut y = [0.0; 6];
+    let mut idx = 0;
+    for i in (0..6).rev() {
+        y[idx] = x[i] * x[(i + 1) % 6];
+        idx += 1;
+    }
+    let mut s = 0.0;
+    for k in 0..6 {
+        s += y[k].sin() * (k as f64 + 1.0);
+    }
+    s + x[idx - 1]
+}
+
+/// [`reversed`]'s twin.
+#[grad(jvp, hvp, hessian)]
+pub fn reversed_twin(x: [f64; 6]) -> f64 {
+    let mut y = [0.0; 6];
+    for i in (0..6).rev() {
+        y[5 - i] = x[i] * x[(i + 1) % 6];
+    }
+    let mut s = 0.0;
+    for k in 0..6 {
+        s += y[k].sin() * (k as f64 + 1.0);
+    }
+    s + x[5]
+}
+
+/// ADBench's `logsumexp` (`gmm.h`), for [`gmm_likelihood`].
+#[grad]
+pub fn logsumexp<const K: usize>(x: &[f64; K]) -> f64 {
+    let mut mx = x[0];
+    for i in 1..K {
+        mx = mx.max(x[i]);
+    }
+    let mut semx = 0.0;
+    for i in 0..K {
+        semx += (x[i] - mx).exp();
+    }
+    semx.ln() + mx
+}
+
+/// The log-likelihood part of ADBench's GMM objective (`src/adbench/gmm.rs`'s `objective`
+/// without the Wishart prior), `Q · (x − μ)` unpacked as ADBench's C++ does, with a counter in
+/// the loops over the points and the components.
+#[grad(wrt(alphas, means, icf))]
+pub fn gmm_likelihood<const D: usize, const K: usize, const ICF: usize>(
+    alphas: &[f64; K],
+    means: &[[f64; D]; K],
+    icf: &[[f64; ICF]; K],
+    x: &[[f64; D]],
+) -> f64 {
+    let mut slse = 0.0;
+    for i in 0..x.len() {
+        let mut main_term = [0.0; K];
+        for k in 0..K {
+            let mut xcentered = [0.0; D];
+            let mut qx = [0.0; D];
+            let mut sum_q = 0.0;
+            for j in 0..D {
+                xcentered[j] = x[i][j] - means[k][j];
+                qx[j] = icf[k][j].exp() * xcentered[j];
+                sum_q += icf[k][j];
+            }
+            let mut lparamsidx = D;
+            for c in 0..D {
+                for r in c + 1..D {
+                    qx[r] += icf[k][lparamsidx] * xcentered[c];
+                    lparamsidx += 1;
+                }
+            }
+            let mut sqnorm = 0.0;
+            for j in 0..D {
+                sqnorm += qx[j] * qx[j];
+            }
+            main_term[k] = alphas[k] + sum_q - 0.5 * sqnorm;
+        }
+        slse += logsumexp(&main_term);
+    }
+    slse - x.len() as f64 * logsumexp(alphas)
+}
+
+/// [`gmm_likelihood`]'s twin, the index computed as `src/adbench/gmm.rs` does.
+#[grad(wrt(alphas, means, icf))]
+pub fn gmm_likelihood_twin<const D: usize, const K: usize, const ICF: usize>(
+    alphas: &[f64; K],
+    means: &[[f64; D]; K],
+    icf: &[[f64; ICF]; K],
+    x: &[[f64; D]],
+) -> f64 {
+    let mut slse = 0.0;
+    for i in 0..x.len() {
+        let mut main_term = [0.0; K];
+        for k in 0..K {
+            let mut xcentered = [0.0; D];
+            let mut qx = [0.0; D];
+            let mut sum_q = 0.0;
+            for j in 0..D {
+                xcentered[j] = x[i][j] - means[k][j];
+                qx[j] = icf[k][j].exp() * xcentered[j];
+                sum_q += icf[k][j];
+            }
+            for c in 0..D {
+                for r in c + 1..D {
+                    qx[r] += icf[k][D + c * (2 * D - c - 1) / 2 + r - c - 1] * xcentered[c];
+                }
+            }
+            let mut sqnorm = 0.0;
+            for j in 0..D {
+                sqnorm += qx[j] * qx[j];
+            }
+            main_term[k] = alphas[k] + sum_q - 0.5 * sqnorm;
+        }
+        slse += logsumexp(&main_term);
+    }
+    slse - x.len() as f64 * logsumexp(alphas)
+}

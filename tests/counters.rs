@@ -250,3 +250,46 @@ fn a_counter_in_a_checkpointed_loop() {
         close("recurrence: H·v", &hvp.2, &numeric_hvp(g, &x, &v), 1e-5);
     }
 }
+
+#[test]
+fn values_written_through_a_counter_in_a_reversed_loop() {
+    check(
+        "reversed",
+        &fns!(reversed, reversed_grad, reversed_jvp, reversed_hvp, reversed_hessian),
+        &fns!(
+            reversed_twin,
+            reversed_twin_grad,
+            reversed_twin_jvp,
+            reversed_twin_hvp,
+            reversed_twin_hessian
+        ),
+    );
+}
+
+#[test]
+fn adbench_gmm_log_likelihood_with_its_counter() {
+    const D: usize = 3;
+    const K: usize = 2;
+    const ICF: usize = 6;
+    let alphas: [f64; K] = point(0.3);
+    let means: [[f64; D]; K] = [point(1.0), point(-0.7)];
+    let icf: [[f64; ICF]; K] = [point(0.5), point(2.5)];
+    let x: Vec<[f64; D]> = (0..5).map(|p| point(0.37 * p as f64 - 1.0)).collect();
+    let value = gmm_likelihood(&alphas, &means, &icf, &x);
+    assert_eq!(value.to_bits(), gmm_likelihood_twin(&alphas, &means, &icf, &x).to_bits());
+    let (v, (da, dm, di)) = gmm_likelihood_grad(&alphas, &means, &icf, &x);
+    assert_eq!(v.to_bits(), value.to_bits());
+    assert_eq!((v, (da, dm, di)), gmm_likelihood_twin_grad(&alphas, &means, &icf, &x));
+    // Against finite differences of the objective in every parameter of `icf`.
+    let flat: Vec<f64> = icf.iter().flatten().copied().collect();
+    let numeric = numeric_gradient(
+        |p: &[f64]| {
+            let icf: [[f64; ICF]; K] =
+                std::array::from_fn(|k| std::array::from_fn(|j| p[ICF * k + j]));
+            gmm_likelihood(&alphas, &means, &icf, &x)
+        },
+        &flat,
+    );
+    let got: Vec<f64> = di.iter().flatten().copied().collect();
+    close("gmm_likelihood: ∂/∂icf", &got, &numeric, 1e-6);
+}
