@@ -366,3 +366,27 @@ fn the_expansion_of_a_stride_in_a_loop_without_a_variable() {
         }
     "#]].assert_eq(&generated(quote!(), item, "_grad"));
 }
+
+#[test]
+fn an_inner_range_that_reads_a_counter_the_loop_advances() {
+    // `m`'s trip count `n - k` changes with `k` inside the loop: refused, not summed with a
+    // stale `k`.
+    expect_errors(
+        "fn f(x: [f64; 8], n: usize) -> f64 {
+            let mut s = 0.0;
+            let mut k = 0;
+            let mut m = 0;
+            for _ in 0..3 {
+                k += 1;
+                for _ in k..n {
+                    m += 1;
+                }
+                s += x[m % 8] + x[k % 8];
+            }
+            s
+        }",
+        expect![[r#"
+            `#[grad]` cannot sum what this loop adds to the integer counter `m`: its range reads `k`, a counter the outer loop advances; an amount may read constants, loop variables and integer variables declared before the loop or as immutable `let`s in it @ `k..n`
+        "#]],
+    );
+}

@@ -268,8 +268,12 @@ impl Lower<'_> {
                 }
             };
         }
-        if let Some((name, true)) = self.unreadable(p, &f.expr) {
-            let why = format!("its range reads `{name}`, declared inside the outer loop");
+        // Read before the body of the outer loop is lowered, the range must not change in it.
+        if let Some((name, local)) = self.unreadable(p, &f.expr) {
+            let why = match local {
+                true => format!("its range reads `{name}`, declared inside the outer loop"),
+                false => format!("its range reads `{name}`, a counter the outer loop advances"),
+            };
             self.cx.error_spanned(&f.expr, amount_varies(p.name, &why));
             return Err(());
         }
