@@ -127,7 +127,7 @@ impl Lower<'_> {
             };
             let advancing = l.counters_before(f, &names, bounds.as_ref(), var.as_ref());
             l.block_effects(&f.body);
-            l.counters_after(advancing);
+            l.counters_after(f, advancing);
         });
         let body = self.b.end();
         let yields: Vec<Operand> =

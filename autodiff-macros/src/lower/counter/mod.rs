@@ -9,6 +9,8 @@
 //! may depend on the iteration `t` to the first degree (a nested loop over `i + 1..n` advances
 //! it by `n − i − 1`); at the top of iteration `i` the counter is its value before the loop plus
 //! `Σ Δ(t)` over the iterations before `i`, and after the loop plus the sum over all of them.
+//! Lowering the body then rebinds the counter statement by statement as outside loops; that it
+//! ends the iteration at the top form plus `Δ` is checked (an internal error otherwise).
 //!
 //! What it does not know, and refuses with a message at the construct: a counter advanced in an
 //! `if` or a `match` (its value would depend on the branch), set (`=`, `*=`) inside a loop it
@@ -135,8 +137,9 @@ pub(super) enum State {
 
 /// What lowering needs after a loop to give the counters it advances their values there.
 pub(super) struct Advancing {
-    /// Each counter, its value before the loop, and how far an iteration advances it.
-    each: Vec<(usize, Closed, Closed)>,
+    /// Each counter, its value before the loop, how far an iteration advances it, and its value
+    /// at the end of an iteration as the pre-pass has it.
+    each: Vec<(usize, Closed, Closed, Closed)>,
     /// The loop variable, its first value and one past its last (`None`: no fact was pushed).
     var: Option<(Leaf, Closed, Closed)>,
     /// The range as written, for messages.
@@ -373,8 +376,13 @@ impl Lower<'_> {
             });
             match (step, top) {
                 (Ok(d), Some(top)) => {
+                    let Some(bottom) = top.add(&d) else {
+                        self.cx.error_spanned(&f.expr, overflow(&name));
+                        self.counters[c].state = State::Unknown(None);
+                        continue;
+                    };
                     self.counters[c].state = State::Known(top);
-                    each.push((c, entry, d));
+                    each.push((c, entry, d, bottom));
                 }
                 (Ok(_), None) => {
                     self.cx.error_spanned(&f.expr, not_summable(&name, var_text(f).as_deref()));
@@ -386,15 +394,19 @@ impl Lower<'_> {
         Advancing { each, var: Some((var, lo, end)), range }
     }
 
-    /// After the body of a loop: the values of the counters it advances.
-    pub(super) fn counters_after(&mut self, adv: Advancing) {
+    /// After the body of loop `f`: the values of the counters it advances.
+    pub(super) fn counters_after(&mut self, f: &ExprForLoop, adv: Advancing) {
         let Some((var, lo, end)) = adv.var else { return };
         self.facts.pop();
-        for (c, entry, d) in adv.each {
-            if !matches!(self.counters[c].state, State::Known(_)) {
+        for (c, entry, d, bottom) in adv.each {
+            let State::Known(lowered) = &self.counters[c].state else { continue };
+            let name = self.counters[c].name.clone();
+            // The body, lowered, advanced the counter as the pre-pass read it would.
+            if *lowered != bottom {
+                self.cx.error_spanned(&f.expr, format!("internal error in `#[grad]`: the closed form of the integer counter `{name}` at the end of an iteration is not the one its loop was summed with; please report this with the function that caused it"));
+                self.counters[c].state = State::Unknown(None);
                 continue;
             }
-            let name = self.counters[c].name.clone();
             self.counters[c].state = match self.loop_total(&d, &var, &lo, &end) {
                 Some(total) => match entry.add(&total) {
                     Some(p) => State::Known(p),
