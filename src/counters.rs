@@ -267,7 +267,9 @@ pub fn countdown_twin(x: [f64; 8]) -> f64 {
     s + x[2]
 }
 
-/// A counter over data of a length known at run time, read after the loop.
+/// A counter over data of a length known at run time, read after the loop; then one advanced
+/// over `1..data.len()`, which runs backwards for empty data (`data.len().saturating_sub(1)`
+/// iterations).
 #[grad(jvp, hvp, wrt(x))]
 pub fn run_time(x: [f64; 4], data: &[f64]) -> f64 {
     let mut s = 0.0;
@@ -276,7 +278,12 @@ pub fn run_time(x: [f64; 4], data: &[f64]) -> f64 {
         s += data[i] * x[idx % 4] * x[idx % 4];
         idx += 1;
     }
-    s * x[idx % 4]
+    let mut odd = 1;
+    for i in 1..data.len() {
+        s += data[i] * x[odd % 4];
+        odd += 2;
+    }
+    s * x[idx % 4] + x[odd % 4]
 }
 
 /// [`run_time`]'s twin.
@@ -286,7 +293,10 @@ pub fn run_time_twin(x: [f64; 4], data: &[f64]) -> f64 {
     for i in 0..data.len() {
         s += data[i] * x[(i + 1) % 4] * x[(i + 1) % 4];
     }
-    s * x[(data.len() + 1) % 4]
+    for i in 1..data.len() {
+        s += data[i] * x[(2 * i - 1) % 4];
+    }
+    s * x[(data.len() + 1) % 4] + x[(1 + 2 * data.len().saturating_sub(1)) % 4]
 }
 
 /// A counter advanced by the loop variable itself (`idx += i`: triangular numbers), and one
