@@ -179,11 +179,15 @@ pub fn strided_twin(x: [f64; 8]) -> f64 {
     s
 }
 
+/// Where [`two_loops`] starts: a `const` whose type `#[grad]` does not see (`idx += 1` tells
+/// that the counter is an integer).
+pub const FIRST: usize = 0;
+
 /// One counter across two loops and straight-line code: the second loop starts where the
 /// first left it, after a skipped element.
 #[grad(jvp, hvp, hessian)]
 pub fn two_loops(x: [f64; 7]) -> f64 {
-    let mut idx = 0;
+    let mut idx = FIRST;
     let mut a = 0.0;
     for i in 0..3 {
         a += x[idx] * (i as f64 + 1.0);

@@ -24,6 +24,14 @@ pub(super) fn first_assignment(e: &Expr, name: &str) -> Option<TokenStream> {
     w.out.iter().position(|n| n == name).map(|i| w.at[i].clone())
 }
 
+/// Whether `stmts` (those after `let mut name = ...;`) add or subtract an integer literal to
+/// `name` (`name += 1`), which Rust allows only on an integer.
+pub(super) fn stepped_by_integer(stmts: &[Stmt], name: &str) -> bool {
+    let mut w = Walker { scopes: vec![HashSet::new()], ..Walker::default() };
+    w.stmts(stmts);
+    w.int_steps.iter().any(|n| n == name)
+}
+
 /// The names a pattern binds.
 pub(super) fn pattern_names(pat: &Pat) -> Vec<String> {
     let mut w = Walker { scopes: vec![HashSet::new()], ..Walker::default() };
@@ -73,6 +81,8 @@ struct Walker {
     out: Vec<String>,
     /// ... and the tokens of that assignment.
     at: Vec<TokenStream>,
+    /// The names an integer literal is added to or subtracted from (`k += 1`).
+    int_steps: Vec<String>,
 }
 
 impl Walker {
@@ -102,13 +112,30 @@ impl Walker {
         }
     }
 
+    /// Records `k += 1` or `k -= 1` (an integer literal) for a variable `k` declared outside.
+    fn int_step(&mut self, b: &syn::ExprBinary) {
+        let int = matches!(&*b.right, Expr::Lit(l) if matches!(&l.lit, syn::Lit::Int(i) if !matches!(i.suffix(), "f64" | "f32")));
+        let plus_minus = matches!(b.op, syn::BinOp::AddAssign(_) | syn::BinOp::SubAssign(_));
+        let Some(id) = target_root(&b.left).filter(|_| int && plus_minus) else { return };
+        let name = symbol::unraw(id);
+        if !self.scopes.iter().any(|s| s.contains(&name)) {
+            self.int_steps.push(name);
+        }
+    }
+
     /// `block`, with `params` declared in it (a loop's variable).
     fn block(&mut self, block: &Block, params: &[&Pat]) {
         self.scopes.push(HashSet::new());
         for p in params {
             self.declare_pat(p);
         }
-        for stmt in &block.stmts {
+        self.stmts(&block.stmts);
+        self.scopes.pop();
+    }
+
+    /// The statements of a block, in its innermost scope.
+    fn stmts(&mut self, stmts: &[Stmt]) {
+        for stmt in stmts {
             match stmt {
                 Stmt::Local(l) => {
                     if let Some(init) = &l.init {
@@ -120,7 +147,6 @@ impl Walker {
                 Stmt::Item(_) | Stmt::Macro(_) => {}
             }
         }
-        self.scopes.pop();
     }
 
     fn expr(&mut self, e: &Expr) {
@@ -132,6 +158,7 @@ impl Walker {
             }
             Expr::Binary(b) if is_compound(&b.op) => {
                 self.assign(&b.left, e);
+                self.int_step(b);
                 self.indices(&b.left);
                 self.expr(&b.right);
             }

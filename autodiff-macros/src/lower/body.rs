@@ -94,7 +94,7 @@ impl Lower<'_> {
                 Stmt::Expr(e, None) if last && !gives_no_value(e) => {
                     value = Some(self.output(e, returns));
                 }
-                other => self.statement(other),
+                other => self.statement_before(other, &block.stmts[i + 1..]),
             }
         }
         value.unwrap_or_else(|| {
@@ -152,7 +152,7 @@ impl Lower<'_> {
     /// One statement that is not the block's value.
     pub(super) fn statement(&mut self, stmt: &Stmt) {
         match stmt {
-            Stmt::Local(local) => self.local(local),
+            Stmt::Local(local) => self.local(local, &[]),
             Stmt::Expr(e, _) => self.effect(e),
             Stmt::Item(item) => self.cx.error_spanned(
                 item,
@@ -172,7 +172,7 @@ impl Lower<'_> {
                 Stmt::Expr(e, None) if i + 1 == n && !gives_no_value(e) => {
                     return Some(self.value(e));
                 }
-                other => self.statement(other),
+                other => self.statement_before(other, &block.stmts[i + 1..]),
             }
         }
         None
@@ -181,14 +181,23 @@ impl Lower<'_> {
     /// The statements of `block`, for their effects (a loop's body, a branch used as a
     /// statement).
     pub(super) fn block_effects(&mut self, block: &Block) {
-        for stmt in &block.stmts {
-            self.statement(stmt);
+        for (i, stmt) in block.stmts.iter().enumerate() {
+            self.statement_before(stmt, &block.stmts[i + 1..]);
+        }
+    }
+
+    /// One statement, followed by `rest` in its block (where a `let mut` may be seen to be an
+    /// integer counter).
+    fn statement_before(&mut self, stmt: &Stmt, rest: &[Stmt]) {
+        match stmt {
+            Stmt::Local(local) => self.local(local, rest),
+            other => self.statement(other),
         }
     }
 
     /// `let x = e;`, `let mut y = [0.0; N];`, `let j: usize = (i + 1) % N;`, `let _ = e;`,
-    /// `let (a, b) = (x + y, x - y);`
-    fn local(&mut self, local: &Local) {
+    /// `let (a, b) = (x + y, x - y);`, followed by `rest` in its block.
+    fn local(&mut self, local: &Local, rest: &[Stmt]) {
         let (pat, ty) = match &local.pat {
             Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
             other => (other, None),
@@ -224,6 +233,16 @@ impl Lower<'_> {
             Some(Some(_)) => Kind::Real,
             Some(None) => Kind::Unknown,
             None => self.kind(&init.expr),
+        };
+        // `let mut idx = K;` (a `const` from outside, its type unseen) followed by `idx += 1`,
+        // which Rust allows only on an integer: a counter.
+        let kind = match (kind, &name) {
+            (Kind::Unknown, Some(name))
+                if mutable && super::assigned::stepped_by_integer(rest, name) =>
+            {
+                Kind::Int
+            }
+            _ => kind,
         };
         match kind {
             Kind::Int => {

@@ -222,7 +222,8 @@ fn supported_forms_report_nothing() {
     // A counter set and scaled outside loops, advanced in a block, in a `let`'s block, by an
     // immutable `let` of the loop (whose name is gone where the sum is read), in `for _`, over a
     // collection, by `for_each`, through a closure that reads it, and read in a loop bound, a
-    // condition and a cast.
+    // condition and a cast; and one starting at a `const` from outside (`base += 1` says it is
+    // an integer).
     no_errors(
         "fn f(x: [f64; 16], data: &[f64], n: usize) -> f64 {
             let mut s = 0.0;
@@ -249,6 +250,11 @@ fn supported_forms_report_nothing() {
                 k += 1;
             });
             let at = |j: usize| x[(k + j) % 16];
+            let mut base = OFFSET;
+            for _ in 0..2 {
+                s += x[base % 16];
+                base += 1;
+            }
             for j in k % 4..k % 4 + 2 {
                 if k % 2 == 1 {
                     s += at(j) * k as f64;
