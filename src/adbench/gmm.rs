@@ -15,7 +15,8 @@
 //!   ([`icf_len`]); the points are a slice, so `n` is known at run time.
 //! - ADBench walks the strictly lower part with a counter (`Lparamsidx++`); written when the
 //!   macro refused integer counters, the index here is computed, [`ltri`]'s formula written out
-//!   (the counter form is `src/counters.rs`'s GMM case, checked against this one).
+//!   (`src/counters.rs` has the counter form of this objective, checked against a twin that
+//!   computes the index).
 //! - `π` is `std::f64::consts::PI` (ADBench's `PI` is `3.14159265359`), which moves the constant
 //!   term by about 10⁻¹² relative; the gradient does not depend on it.
 //! - ADBench's `log_gamma_distrib` calls C's `lgamma`, which Rust's stable `std` does not have:
