@@ -14,6 +14,7 @@ use super::konst::Konst;
 use super::passed::Role;
 use super::{Binding, Lower};
 use crate::ir::{Arg, Call, CallKind, Callee, Name, Operand, Prec, Stmt, Ty};
+use crate::symbol;
 
 impl Lower<'_> {
     /// `g(args)` for a function `g` named by `p`.
@@ -54,7 +55,31 @@ impl Lower<'_> {
             outs: vec![out],
         };
         self.b.emit(Stmt::Call(Box::new(call)));
+        self.calls.insert(out, c.to_token_stream());
         Operand::Var(out)
+    }
+
+    /// The call whose value `e` is: a call of a user's function, or a variable bound to the
+    /// value of one and not reassigned since.
+    pub(super) fn call_value(&self, e: &Expr) -> Option<Operand> {
+        let Expr::Path(p) = e else { return None };
+        let name = symbol::unraw(p.path.get_ident()?);
+        let Some(Binding::Slot(s)) = self.lookup(&name) else { return None };
+        self.slots[*s].value.filter(|v| v.var().is_some_and(|v| self.calls.contains_key(&v)))
+    }
+
+    /// Reports at the call that the value `v` of a call is used as an array or a tuple (`how`),
+    /// once per call; whether `v` is the value of a call.
+    pub(super) fn vector_call(&mut self, v: Option<Operand>, how: &str) -> bool {
+        let Some(v) = v.and_then(|v| v.var()) else { return false };
+        let Some(call) = self.calls.get(&v).cloned() else { return false };
+        if self.reported_calls.insert(v) {
+            self.cx.error_spanned(
+                call,
+                format!("`#[grad]` does not support calls of functions returning arrays or tuples yet ({how}); it calls functions returning one `f64`"),
+            );
+        }
+        true
     }
 
     /// The arguments of a call with at least one value: values, constants filling a

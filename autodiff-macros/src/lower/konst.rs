@@ -1,6 +1,7 @@
 //! Constant expressions: ones that read no value of the IR, such as `n as f64`, `data[i]`, a
 //! `const` from outside, an index `(i + N - 1) % N` or a bound `data.len()`. They are kept as the
-//! user's tokens, re-rendered so that integer `let`s are replaced by their definitions.
+//! user's tokens, re-rendered so that integer `let`s are replaced by their definitions and
+//! integer counters by their closed forms (`counter`).
 
 use std::rc::Rc;
 
@@ -8,6 +9,7 @@ use proc_macro2::{TokenStream, TokenTree};
 use quote::{ToTokens, quote};
 use syn::{BinOp, Expr, Lit, UnOp};
 
+use super::counter::{Closed, poly_of};
 use super::{Binding, Kind, Lower};
 use crate::ir::{Affine, Ext, ExtId, Int, Linear, LoopId, Operand, Poly, Prec, Ty, Wrap};
 use crate::symbol;
@@ -35,13 +37,18 @@ pub(super) struct Konst {
     pub linear: Option<Linear>,
     /// The expression as a wrap-around index `(i + m - k) % m`, if it is one.
     pub wrap: Option<Wrap>,
-    /// The expression as a polynomial in names and loop indices, if it is one.
-    pub poly: Option<Poly>,
+    /// The expression as a polynomial in names and loop indices, if it is one: what the IR's
+    /// indices carry ([`Int::poly`]).
+    pub ipoly: Option<Poly>,
     /// The names it reads, with the serial number of the binding each had (`None`: unbound).
     pub deps: Vec<(String, Option<u32>)>,
     /// How many `&` were taken of the value the tokens write (`&data[i]` is `data[i]` with one):
     /// a reference to a constant is the constant, until a `*` undoes the `&`.
     pub refs: u32,
+    /// The integer expression as a polynomial over what it reads, when it is made of `+ - *`
+    /// (`None`: a literal's value, or the expression itself as one atom): what the closed forms
+    /// of counters are computed on.
+    pub poly: Option<Rc<Closed>>,
 }
 
 /// How an expression is read.
@@ -78,23 +85,24 @@ impl Konst {
             affine: None,
             linear: None,
             wrap: None,
-            poly: None,
+            ipoly: None,
             deps: Vec::new(),
             refs: 0,
+            poly: None,
         }
     }
 
     /// The integer literal `n`, spelled as written.
-    fn int_lit(tokens: TokenStream, n: Option<u64>) -> Self {
-        let (linear, poly) = (n.and_then(Linear::constant), n.and_then(Poly::constant));
-        Konst { value: n, linear, poly, ..Konst::atom(tokens) }
+    pub(super) fn int_lit(tokens: TokenStream, n: Option<u64>) -> Self {
+        let (linear, ipoly) = (n.and_then(Linear::constant), n.and_then(Poly::constant));
+        Konst { value: n, linear, ipoly, ..Konst::atom(tokens) }
     }
 
     /// From an integer of the IR (an array length).
     pub(super) fn from_int(int: &Int) -> Self {
         let tokens = int.operand(&|_| quote!(_));
-        let (linear, poly) = (int.linear.clone(), int.poly.clone());
-        Konst { value: int.value, generic: int.generic, linear, poly, ..Konst::atom(tokens) }
+        let (linear, ipoly) = (int.linear.clone(), int.poly.clone());
+        Konst { value: int.value, generic: int.generic, linear, ipoly, ..Konst::atom(tokens) }
     }
 
     /// The loop variable `ident` of loop `l`.
@@ -104,13 +112,13 @@ impl Konst {
             index: Some(l),
             affine: Some(Affine { index: l, offset: 0 }),
             linear: Some(Linear::index(l)),
-            poly: Some(Poly::index(l)),
+            ipoly: Some(Poly::index(l)),
             ..Konst::atom(ident.to_token_stream())
         }
     }
 
     /// The tokens as an operand of an operator binding at `prec`: parenthesised if needed.
-    fn operand(&self, prec: Prec) -> TokenStream {
+    pub(super) fn operand(&self, prec: Prec) -> TokenStream {
         let t = &self.tokens;
         if self.prec < prec { quote!((#t)) } else { t.clone() }
     }
@@ -161,7 +169,7 @@ impl Konst {
         int.affine = self.affine;
         int.linear = self.linear.clone();
         int.wrap = self.wrap.clone().map(Box::new);
-        int.poly = self.poly.clone();
+        int.poly = self.ipoly.clone();
         int.loops = self.loops.clone();
         int.params = self.params.clone();
         int.generic = self.generic;
@@ -181,7 +189,42 @@ fn shift(op: &BinOp, l: &Konst, r: &Konst) -> Option<Affine> {
     }
 }
 
-fn bin_prec(op: &BinOp) -> Option<Prec> {
+/// `l op r` for an arithmetic operator binding at `prec`, what it reads and what is known of it;
+/// as a polynomial too when `int` (an integer expression).
+pub(super) fn binary(op: &BinOp, prec: Prec, l: &Konst, r: &Konst, int: bool) -> Konst {
+    let (lt, rt) = (l.operand(prec), r.operand(next(prec)));
+    let mut k = Konst::combine(quote!(#lt #op #rt), prec, &[l, r]);
+    k.value = fold(op, l.value, r.value);
+    k.affine = shift(op, l, r);
+    let (ll, rl) = (l.linear.as_ref(), r.linear.as_ref());
+    (k.linear, k.wrap) = match op {
+        BinOp::Add(_) => (ll.zip(rl).and_then(|(a, b)| a.add(b)), None),
+        BinOp::Sub(_) => (ll.zip(rl).and_then(|(a, b)| a.sub(b)), None),
+        BinOp::Rem(_) => (None, ll.zip(rl).and_then(|(a, b)| Wrap::of(a, b))),
+        _ => (None, None),
+    };
+    let (lp, rp) = (l.ipoly.as_ref(), r.ipoly.as_ref());
+    k.ipoly = match op {
+        BinOp::Add(_) => lp.zip(rp).and_then(|(a, b)| a.add(b)),
+        BinOp::Sub(_) => lp.zip(rp).and_then(|(a, b)| a.sub(b)),
+        BinOp::Mul(_) => lp.zip(rp).and_then(|(a, b)| a.mul(b)),
+        _ => None,
+    };
+    if int && k.value.is_none() {
+        let (lp, rp) = (poly_of(l), poly_of(r));
+        k.poly = match op {
+            BinOp::Add(_) => lp.add(&rp),
+            BinOp::Sub(_) => lp.sub(&rp),
+            BinOp::Mul(_) => lp.mul(&rp),
+            _ => None,
+        }
+        .map(Rc::new);
+    }
+    k
+}
+
+/// The binding strength of an arithmetic operator, `None` for other operators.
+pub(super) fn bin_prec(op: &BinOp) -> Option<Prec> {
     Some(match op {
         BinOp::Add(_) | BinOp::Sub(_) => Prec::Sum,
         BinOp::Mul(_) | BinOp::Div(_) | BinOp::Rem(_) => Prec::Product,
@@ -246,25 +289,7 @@ impl Lower<'_> {
                 };
                 let l = self.konst(&b.left, mode)?;
                 let r = self.konst(&b.right, mode)?;
-                let (lt, op, rt) = (l.operand(prec), &b.op, r.operand(next(prec)));
-                let mut k = Konst::combine(quote!(#lt #op #rt), prec, &[&l, &r]);
-                k.value = fold(&b.op, l.value, r.value);
-                k.affine = shift(&b.op, &l, &r);
-                let (ll, rl) = (l.linear.as_ref(), r.linear.as_ref());
-                (k.linear, k.wrap) = match &b.op {
-                    BinOp::Add(_) => (ll.zip(rl).and_then(|(a, b)| a.add(b)), None),
-                    BinOp::Sub(_) => (ll.zip(rl).and_then(|(a, b)| a.sub(b)), None),
-                    BinOp::Rem(_) => (None, ll.zip(rl).and_then(|(a, b)| Wrap::of(a, b))),
-                    _ => (None, None),
-                };
-                let (lp, rp) = (l.poly.as_ref(), r.poly.as_ref());
-                k.poly = match &b.op {
-                    BinOp::Add(_) => lp.zip(rp).and_then(|(a, b)| a.add(b)),
-                    BinOp::Sub(_) => lp.zip(rp).and_then(|(a, b)| a.sub(b)),
-                    BinOp::Mul(_) => lp.zip(rp).and_then(|(a, b)| a.mul(b)),
-                    _ => None,
-                };
-                Ok(k)
+                Ok(binary(&b.op, prec, &l, &r, mode == Mode::Int))
             }
             Expr::Index(_) | Expr::MethodCall(_) if self.view_of_read(e) => match self.unview(e) {
                 Some(plain) => self.konst(&plain, mode),
@@ -348,7 +373,7 @@ impl Lower<'_> {
             let mut k = Konst::atom(e.to_token_stream());
             k.generic = self.generics.contains(&name);
             k.linear = (mode == Mode::Int).then(|| Linear::name(name.clone()));
-            k.poly = (mode == Mode::Int).then(|| Poly::name(name.clone()));
+            k.ipoly = (mode == Mode::Int).then(|| Poly::name(name.clone()));
             k.deps.push((name, None));
             return Ok(k);
         };
@@ -359,10 +384,12 @@ impl Lower<'_> {
                 match (mode, &slot.int_alias, &slot.alias) {
                     (Mode::Int, Some(alias), _)
                     | (Mode::Real | Mode::Container, _, Some(alias)) => Rc::clone(alias),
-                    // The parameter itself, by its own name: a copy (`let c2 = c;`) is not
-                    // in the derivatives, whose code reads the parameter's value as `c`.
-                    (Mode::Real, _, None)
-                        if self.call_args
+                    // A parameter left out of `wrt` is a value of the IR (so that it can be
+                    // copied and updated), and a constant where constant data is read, by its own
+                    // name: the base of `x0[i]`, or an argument of a call (a copy, `let c2 = c;`,
+                    // is not in the derivatives, whose code reads the parameter's value as `c`).
+                    (Mode::Real | Mode::Container, _, None)
+                        if (self.call_args || mode == Mode::Container)
                             && self.constant_input(slot.value)
                             && self.own_name(slot) =>
                     {
@@ -375,13 +402,14 @@ impl Lower<'_> {
                 }
             }
             Binding::Int(k) => k,
+            Binding::Counter(c) => return self.read_counter(c, id),
             Binding::Param(Kind::Real) if mode == Mode::Int => {
                 return Err(Bad::Real(e.to_token_stream()));
             }
             Binding::Param(_) => {
                 let mut k = Konst::atom(e.to_token_stream());
                 k.linear = (mode == Mode::Int).then(|| Linear::name(name.clone()));
-                k.poly = (mode == Mode::Int).then(|| Poly::name(name.clone()));
+                k.ipoly = (mode == Mode::Int).then(|| Poly::name(name.clone()));
                 k.params.push(name.clone());
                 k.deps.push(dep);
                 return Ok(k);
@@ -404,7 +432,7 @@ impl Lower<'_> {
 
     /// Reports the use `id` of an integer binding whose definition reads a name that means
     /// something else here (a loop variable shadowed by an inner loop's).
-    fn check_deps(&mut self, id: &proc_macro2::Ident, k: &Konst) -> Result<(), Bad> {
+    pub(super) fn check_deps(&mut self, id: &proc_macro2::Ident, k: &Konst) -> Result<(), Bad> {
         let stale = k.deps.iter().find(|(name, serial)| {
             self.env.get(name).map(|b| b.serial) != *serial && name != &symbol::unraw(id)
         });
@@ -428,8 +456,7 @@ impl Lower<'_> {
     ) -> Result<Konst, Bad> {
         let method = m.method.to_string();
         if method == symbol::LEN && m.args.is_empty() && m.turbofish.is_none() {
-            if let Some(Ty::Array(s)) =
-                self.array_ty(&m.receiver).or_else(|| self.const_array_ty(&m.receiver))
+            if let Some(Ty::Array(s)) = self.array_ty(&m.receiver)
                 && let Some(first) = s.dims.first()
             {
                 return Ok(Konst::from_int(first));
@@ -461,7 +488,7 @@ impl Lower<'_> {
             let mut k = Konst::combine(lit.clone(), Prec::Atom, &refs);
             k.value = Some(v);
             k.linear = Linear::constant(v);
-            k.poly = Poly::constant(v);
+            k.ipoly = Poly::constant(v);
             return Ok(k);
         }
         let same = parts.len() == 2 && parts[0].tokens.to_string() == parts[1].tokens.to_string();
@@ -479,16 +506,6 @@ impl Lower<'_> {
         let args: Vec<&TokenStream> = parts[1..].iter().map(|p| &p.tokens).collect();
         let (dot, name) = (&m.dot_token, &m.method);
         Ok(Konst::combine(quote!(#rt #dot #name(#(#args),*)), Prec::Atom, &refs))
-    }
-
-    /// The array type of a constant parameter named by `e` (`w` for `w: &[f64; N]`).
-    fn const_array_ty(&self, e: &Expr) -> Option<Ty> {
-        let Expr::Path(p) = super::value::peel(e) else { return None };
-        let name = symbol::unraw(p.path.get_ident()?);
-        match self.lookup(&name)? {
-            Binding::Param(_) => self.const_arrays.get(&name).cloned(),
-            _ => None,
-        }
     }
 
     /// `k` as an `f64` constant operand.
@@ -523,7 +540,7 @@ impl Lower<'_> {
         first.is_some_and(|first| first.name == slot.name)
     }
 
-    /// Whether `value` is an `f64` parameter's own value, not differentiated.
+    /// Whether `value` is the own value of an `f64` or array parameter, not differentiated.
     fn constant_input(&self, value: Option<Operand>) -> bool {
         let f = self.b.func();
         value
@@ -532,12 +549,28 @@ impl Lower<'_> {
     }
 
     /// `a`, an argument of a call, as a constant, if it is one: as elsewhere, and also when it
-    /// reads `f64` parameters left out of `wrt` (passed through to the callee, with no partial).
+    /// reads `f64` or array parameters left out of `wrt`, or lends constant data (`&x0`): passed
+    /// through to the callee, with no partial.
     pub(super) fn call_arg_konst(&mut self, a: &Expr) -> Option<Konst> {
         self.call_args = true;
-        let k = self.probe(|l| l.konst(a, Mode::Real)).ok();
+        let k = match a {
+            // `&x0` for constant data `x0`, lent as written.
+            Expr::Reference(r) if r.mutability.is_none() => {
+                self.probe(|l| l.konst(&r.expr, Mode::Container)).ok().map(|inner| {
+                    let t = inner.operand(Prec::Unary);
+                    Konst::combine(quote!(&#t), Prec::Unary, &[&inner])
+                })
+            }
+            _ => self.probe(|l| l.konst(a, Mode::Real)).ok(),
+        };
         self.call_args = false;
         k
+    }
+
+    /// Whether `e` is constant data, to be indexed (a parameter passed through, a parameter
+    /// left out of `wrt`, or a name bound to a constant expression).
+    pub(super) fn is_constant_data(&mut self, e: &Expr) -> bool {
+        self.probe(|l| l.konst(e, Mode::Container).is_ok())
     }
 
     /// Whether `e` reads no value of the IR (it can be kept as a constant).
