@@ -13,8 +13,8 @@ use crate::ir::{Func, verify};
 use crate::lower::{self, Lowered, Output};
 use crate::symbol;
 use crate::transform::{
-    Options, Seed, dead_code, first_touch, forward, fuse, grad_calls, hoist, join_branches, plan,
-    reverse, select_outputs, sink, split_wraps, storage, total,
+    Options, Seed, dead_code, first_touch, forward, forward_stores, fuse, grad_calls, hoist,
+    join_branches, plan, promote, reverse, select_outputs, sink, split_wraps, storage, total,
 };
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
@@ -178,6 +178,9 @@ pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Deriv
     // A loop over a ring is split at its wrap-around, so that its sweep indexes affinely.
     let split = checked(split_wraps(&primal), "splitting at wrap-arounds")?;
     let with_partials = checked(grad_calls(&split), "the calls' partials")?;
+    // The plan sees what the forward pass computes: a load of an element just stored is the
+    // stored value (the sweep then needs no copy of it).
+    let with_partials = checked(forward_stores(&with_partials), "store-to-load forwarding")?;
     let plans = plan(&with_partials, options);
     let seed = if vector { Seed::Inputs } else { Seed::One };
     let grad = checked(reverse(&with_partials, &plans, seed), "the reverse transform")?;
@@ -187,6 +190,7 @@ pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Deriv
     let grad = checked(dead_code(&fuse(&dead_code(&grad))), "loop fusion")?;
     let grad = checked(first_touch(&grad), "first-touch assignment")?;
     let grad = checked(join_branches(&grad), "branch joining")?;
+    let grad = checked(promote(&grad), "scalar promotion")?;
     let grad = checked(hoist(&grad), "loop-invariant code motion")?;
     let jvp = match args.jvp || args.jacobian.is_some() {
         true => Some(checked(hoist(&dead_code(&forward(&primal))), "the forward transform")?),

@@ -46,6 +46,8 @@ pub struct Int {
     pub wrap: Option<Box<Wrap>>,
     /// The expression as a polynomial in names and loop indices, when it is one (`j * M + k`).
     pub poly: Option<Poly>,
+    /// A bound it never exceeds, when the macro knows one but not the value (`min(n, 1)`).
+    pub at_most: Option<u64>,
     /// The loop indices it reads.
     pub loops: Vec<LoopId>,
     /// The non-differentiated parameters it reads.
@@ -65,6 +67,7 @@ impl Int {
             linear: Linear::constant(n),
             wrap: None,
             poly: Poly::constant(n),
+            at_most: None,
             loops: Vec::new(),
             params: Vec::new(),
             generic: false,
@@ -80,6 +83,7 @@ impl Int {
             linear: Some(Linear::index(l)),
             wrap: None,
             poly: Some(Poly::index(l)),
+            at_most: None,
             loops: vec![l],
             params: Vec::new(),
             generic: false,
@@ -95,6 +99,7 @@ impl Int {
             linear: None,
             wrap: None,
             poly: None,
+            at_most: None,
             loops: Vec::new(),
             params: Vec::new(),
             generic: false,
@@ -180,9 +185,10 @@ impl Int {
         if let Some(v) = self.value {
             return Int::lit(v.min(k));
         }
-        let (a, k) = (self.render(&|_| quote!(_)), Literal::u64_unsuffixed(k));
-        let mut out = self.combine(self, quote!(::core::cmp::min(#a, #k)));
+        let (a, k_tok) = (self.render(&|_| quote!(_)), Literal::u64_unsuffixed(k));
+        let mut out = self.combine(self, quote!(::core::cmp::min(#a, #k_tok)));
         out.form = Form::Tokens { tokens: out.render(&|_| quote!(_)), atom: true };
+        out.at_most = Some(k);
         out
     }
 
@@ -243,6 +249,7 @@ impl Int {
             linear: None,
             wrap: None,
             poly: None,
+            at_most: None,
             loops,
             params,
             generic: self.generic || other.generic,

@@ -9,17 +9,17 @@
 //!   are then saved) if they depend on them;
 //! - a load is recomputed (a load for a load) unless it depends on the carried values: then
 //!   it is saved;
-//! - a transcendental function is saved when it depends on the carried values and recomputed
-//!   otherwise (one libm call against a slot per iteration: the storage stays small);
-//! - the result of an inner loop or of a call is saved, whatever it depends on: recomputing it
-//!   costs its whole trip count, or the callee, again;
+//! - a transcendental function (a libm call), the result of an inner loop and that of a call
+//!   are saved, whatever they depend on: recomputing them costs the call, the whole trip count
+//!   or the callee again, against a store and a load;
 //! - an inner loop that saves values of its own has its whole storage saved too, one slot per
 //!   iteration, so that it never runs again in the sweep.
 //!
 //! A loop that saves no value of its own (a reduction, or a loop whose iterations its sweep
 //! recomputes entirely) does not save its inner loops' storage: they run again in its sweep,
 //! and once fusion has joined its sweep to its iteration ([`super::fuse()`]), that run is the
-//! forward one. When what inner loops and calls compute cannot be stored (the loop's length is
+//! forward one (and what the sweep loads from storage is the forward value itself, so the
+//! storage goes). When what inner loops and calls compute cannot be stored (the loop's length is
 //! known only at run time, or the storage exceeds the budget, that of the whole function
 //! included where the macro knows the sizes), it is recomputed as before: the inner loop runs
 //! again in the sweep, to fill its own storage, and that run gives its results. (Sizes that
@@ -84,9 +84,9 @@ pub struct Plans {
     pub active: Vec<bool>,
 }
 
-/// Plans every loop of `f` for its reverse sweep: saving what inner loops and calls compute,
-/// unless the storage that takes, where the macro knows its size, exceeds the budget; then
-/// recomputing those as before.
+/// Plans every loop of `f` for its reverse sweep: saving what libm calls, inner loops and calls
+/// compute, unless the storage that takes, where the macro knows its size, exceeds the budget;
+/// then recomputing those as before.
 pub fn plan(f: &Func, options: Options) -> Plans {
     let varied = varied(f);
     let active: Vec<bool> = varied.iter().zip(live(f)).map(|(v, l)| *v && l).collect();
@@ -169,7 +169,7 @@ impl Planner<'_> {
                 continue;
             }
             let mut recompute = must_run.contains(&i);
-            let costly = more && matches!(s, Stmt::For(_) | Stmt::Call(_));
+            let costly = more && matches!(s, Stmt::For(_) | Stmt::Call(_) | Stmt::Op { .. });
             for v in needed {
                 match dep {
                     // Cheap arithmetic is recomputed from what it reads (in the end, from the
@@ -378,6 +378,10 @@ fn snapshots(state: &Int, budget: u64) -> u64 {
 /// the index itself is the slot.
 fn size(range: &Range) -> Result<Int, &'static str> {
     let hi = &range.hi;
+    // `0..min(n, k)`: at most `k` slots (`min` cannot be an array length).
+    if let (None, Some(k)) = (hi.value, hi.at_most) {
+        return Ok(Int::lit(if range.inclusive { k.saturating_add(1) } else { k }));
+    }
     if !hi.loops.is_empty() {
         return Err("its end changes with an outer loop, so the storage has no fixed length");
     }
