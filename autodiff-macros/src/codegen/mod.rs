@@ -402,6 +402,7 @@ impl Context<'_> {
             vjp: &vjp,
             n: cols.tokens.clone(),
             m: rows.tokens.clone(),
+            rows: m.value,
             mode,
             ret: ret.clone(),
             outputs,
