@@ -18,6 +18,7 @@ mod konst;
 mod method;
 mod passed;
 mod pattern;
+mod returned;
 mod signature;
 mod sugar;
 mod types;
@@ -59,7 +60,7 @@ pub enum Output {
     Scalar,
     /// An array `[f64; M]` (nested or not): [`Func::outputs`] is the array variable.
     Array,
-    /// A tuple of `n` `f64` values: [`Func::outputs`] are the `n` scalars.
+    /// A tuple of `n` `f64` values and arrays: [`Func::outputs`] are the `n` parts.
     Tuple(usize),
 }
 
