@@ -75,7 +75,7 @@ pub fn mlp(
 }
 
 /// [`mlp`] written inline, without calls: the same network and the same operations.
-#[grad(wrt(w1, b1, w2, b2))]
+#[grad(wrt(w1, b1, w2, b2), hvp)]
 pub fn mlp_inline(
     w1: &[[f64; 4]; 4],
     b1: &[f64; 4],
