@@ -7,7 +7,7 @@ use quote::{ToTokens, quote};
 use syn::Item;
 
 use crate::args::{self, Args};
-use crate::codegen::{Context, Kind};
+use crate::codegen::{self, Context, Kind};
 use crate::ctxt::Ctxt;
 use crate::ir::{Func, verify};
 use crate::lower::{self, Lowered, Output};
@@ -48,7 +48,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             if !cx.is_ok() {
                 return with_item(cx.into_compile_errors(), item);
             }
-            let cx = Context { item: &item_fn, params: &lowered.params, budget };
+            let few_rows = |m| codegen::by_few_rows(&lowered.func, m);
+            let inline_vjp = vector && args.jacobian.is_some_and(few_rows);
+            let cx = Context { item: &item_fn, params: &lowered.params, budget, inline_vjp };
             // `f` is annotated for its derivatives: using only them is using it. (rustc's
             // `dead_code` lint does not report the generated functions, whose spans come from
             // the macro, so an annotated function that nothing uses goes unreported.)

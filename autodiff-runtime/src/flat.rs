@@ -125,6 +125,7 @@ impl<T: Flat> Part for T {
 
 /// Writes the `f64`s of `parts` laid end to end into `out`, as many as it holds: a sweep's
 /// result as one row, with one call per part (not one per scalar, as [`scalar`] takes).
+#[inline]
 pub fn write_parts(parts: &[&dyn Part], out: &mut [f64]) {
     let mut rest = out;
     for p in parts {
@@ -137,6 +138,7 @@ pub fn write_parts(parts: &[&dyn Part], out: &mut [f64]) {
 
 /// The `k`-th `f64` of `parts` laid end to end (NaN past the end, which the generated code never
 /// reads).
+#[inline]
 pub fn scalar(parts: &[&dyn Part], k: usize) -> f64 {
     let mut k = k;
     for p in parts {
@@ -150,6 +152,7 @@ pub fn scalar(parts: &[&dyn Part], k: usize) -> f64 {
 
 /// Sets the `k`-th `f64` of `parts` laid end to end to one: with every part zero before, they
 /// are then the `k`-th unit vector.
+#[inline]
 pub fn set_unit(parts: &mut [&mut dyn Part], k: usize) {
     let mut k = k;
     for p in parts.iter_mut() {

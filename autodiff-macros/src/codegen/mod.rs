@@ -104,6 +104,9 @@ pub struct Context<'a> {
     pub params: &'a [Param],
     /// The stack budget for stored values, in bytes.
     pub budget: u64,
+    /// Whether `f_vjp` is always inlined: it is the kernel of a Jacobian written out row by row
+    /// ([`by_few_rows`]), whose rows then share what they compute once inlined.
+    pub inline_vjp: bool,
 }
 
 impl Context<'_> {
@@ -380,7 +383,8 @@ impl Context<'_> {
             size.doc,
             n = wrappers::dim_text(&n),
         );
-        let cx = Context { item: self.item, params: &params, budget: self.budget };
+        let cx =
+            Context { item: self.item, params: &params, budget: self.budget, inline_vjp: false };
         let sizes: Vec<Ident> = size.generic.iter().cloned().collect();
         let piece = Piece {
             suffix: symbol::FN_HESSIAN,
@@ -410,12 +414,7 @@ impl Context<'_> {
         let args: Vec<Ident> = params.iter().map(|p| p.ident.clone()).collect();
         let deprecated = self.item.attrs.iter().any(|a| a.path().is_ident(symbol::DEPRECATED));
         let (n, m) = (Self::columns(f), rows(f));
-        // Sizes the macro knows decide the mode here; others, in the generated code.
-        let mode = match (mode, n.value, m.value) {
-            (Mode::Auto, Some(a), Some(b)) if a < b => Mode::Forward,
-            (Mode::Auto, Some(_), Some(_)) => Mode::Reverse,
-            (other, _, _) => other,
-        };
+        let mode = resolved(mode, &n, &m);
         let jacobian = signature::fn_ident(name, symbol::FN_JACOBIAN);
         let [rows_name, cols_name] = symbol::SIZES_JACOBIAN;
         let cols = wrappers::Size::new(
@@ -452,7 +451,8 @@ impl Context<'_> {
         let sizes = [(&rows, &m), (&cols, &n)];
         let doc = wrappers::jacobian_doc(name, (&jvp, &vjp), mode, sizes);
         let (ns, ms) = (&jac.n, &jac.m);
-        let cx = Context { item: self.item, params: &params, budget: self.budget };
+        let cx =
+            Context { item: self.item, params: &params, budget: self.budget, inline_vjp: false };
         let sizes: Vec<Ident> = rows.generic.iter().chain(&cols.generic).cloned().collect();
         let piece = Piece {
             suffix: symbol::FN_JACOBIAN,
@@ -587,6 +587,7 @@ impl Context<'_> {
         let remainder = attrs::has_remainder_test(body.clone())
             .then(|| quote!(#[allow(clippy::manual_is_multiple_of)]));
         let doc = doc.lines().map(|line| quote!(#[doc = #line]));
+        let hint = (suffix == symbol::FN_VJP && self.inline_vjp).then(|| quote!(#[inline(always)]));
         quote! {
             #(#doc)*
             #(#inherited)*
@@ -595,6 +596,7 @@ impl Context<'_> {
             #ranges
             #empty
             #remainder
+            #hint
             #vis fn #ident #generics(#(#user,)* #(#extra),*) -> #ret {
                 #body
             }
@@ -608,6 +610,24 @@ fn flat_size(ty: &Ty) -> Int {
         None => Int::lit(1),
         Some(s) => s.dims.iter().fold(Int::lit(1), |acc, d| acc.times(d)),
     }
+}
+
+/// The Jacobian's mode: sizes the macro knows decide it here; others, in the generated code.
+fn resolved(mode: Mode, n: &Int, m: &Int) -> Mode {
+    match (mode, n.value, m.value) {
+        (Mode::Auto, Some(a), Some(b)) if a < b => Mode::Forward,
+        (Mode::Auto, Some(_), Some(_)) => Mode::Reverse,
+        (other, _, _) => other,
+    }
+}
+
+/// Whether `f_jacobian` of the vector function `f` (the primal) in `mode` is written out row by
+/// row: by reverse sweeps, over a number of rows the macro knows and at most
+/// [`wrappers::UNROLLED_ROWS`].
+pub fn by_few_rows(f: &Func, mode: Mode) -> bool {
+    let m = rows(f);
+    resolved(mode, &Context::columns(f), &m) != Mode::Forward
+        && m.value.is_some_and(|m| m <= wrappers::UNROLLED_ROWS)
 }
 
 /// The number of scalar outputs of the vector function `f`.

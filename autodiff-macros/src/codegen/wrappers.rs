@@ -143,7 +143,7 @@ pub struct Jacobian<'a> {
 
 /// Up to how many rows, known to the macro, a Jacobian by rows is written out row by row rather
 /// than looped over (each row is one call of `f_vjp`, seeded by a constant).
-const UNROLLED_ROWS: u64 = 4;
+pub const UNROLLED_ROWS: u64 = 4;
 
 /// The body of `f_jacobian`: `(value, J)`, by columns (`f_jvp`) or rows (`f_vjp`).
 pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
