@@ -14,7 +14,8 @@ use crate::lower::{self, Lowered, Output};
 use crate::symbol;
 use crate::transform::{
     Options, Seed, dead_code, first_touch, forward, forward_stores, fuse, grad_calls, hoist,
-    join_branches, plan, promote, reverse, select_outputs, sink, split_wraps, storage, total,
+    hoist_storage, join_branches, plan, promote, reverse, select_outputs, sink, split_wraps,
+    storage, total,
 };
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
@@ -200,6 +201,7 @@ pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Deriv
     let grad = checked(first_touch(&grad), "first-touch assignment")?;
     let grad = checked(join_branches(&grad), "branch joining")?;
     let grad = checked(promote(&grad), "scalar promotion")?;
+    let grad = checked(hoist_storage(&grad), "storage made once")?;
     let grad = checked(hoist(&grad), "loop-invariant code motion")?;
     // A caller's H·v runs a vector callee's `f_jvp` in its forward pass and its `f_hvp` in its
     // sweep: `hvp` on a vector function gives both.

@@ -18,6 +18,7 @@ mod promote;
 mod residual;
 mod reverse;
 mod sink;
+mod storage_hoist;
 mod stores;
 mod wrap;
 
@@ -33,6 +34,7 @@ pub use plan::{Options, plan};
 pub use promote::promote;
 pub use reverse::{Seed, reverse};
 pub use sink::sink;
+pub use storage_hoist::hoist_storage;
 pub use stores::forward_stores;
 pub use wrap::split_wraps;
 
