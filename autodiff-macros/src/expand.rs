@@ -68,15 +68,14 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 out.extend(cx.jacobian(&lowered.func, mode));
             }
             // Stand-ins for what a caller of `f` could need and is not generated.
-            let (params, n) = (lowered.params.len(), lowered.func.active.len());
             if vector {
-                out.extend(cx.stand_in(Kind::Grad, params, &lowered.func));
+                out.extend(cx.stand_in(Kind::Grad, &lowered.func));
             } else {
                 if !args.jvp {
-                    out.extend(cx.stand_in(Kind::Jvp, params + n, &lowered.func));
+                    out.extend(cx.stand_in(Kind::Jvp, &lowered.func));
                 }
                 if !(args.hvp || args.hessian) {
-                    out.extend(cx.stand_in(Kind::Hvp, params + n, &lowered.func));
+                    out.extend(cx.stand_in(Kind::Hvp, &lowered.func));
                 }
             }
             out

@@ -296,3 +296,40 @@ pub const CONSTS: &[(&str, f64)] = &[
 pub fn unraw(id: &Ident) -> String {
     id.to_string().trim_start_matches("r#").to_owned()
 }
+
+/// The roots of the standard library's paths: a type named through one is not a struct of the
+/// user's.
+pub const STD_ROOTS: &[&str] = &["std", "core", "alloc"];
+/// Types of the standard library (and primitives other than numbers) that a signature or a
+/// struct's field may name without a path: constants, never differentiated.
+pub const CONSTANT_TYPES: &[&str] = &[
+    "bool",
+    "char",
+    "str",
+    "String",
+    "Vec",
+    "VecDeque",
+    "Option",
+    "Result",
+    "Box",
+    "Rc",
+    "Arc",
+    "Cow",
+    "HashMap",
+    "HashSet",
+    "BTreeMap",
+    "BTreeSet",
+    "PhantomData",
+    "Cell",
+    "RefCell",
+    "Duration",
+    "Instant",
+];
+/// The derive that makes a struct differentiable, and its trait.
+pub const DIFFERENTIABLE: &str = "Differentiable";
+/// The field attribute that keeps a field of a `Differentiable` struct out of the derivatives.
+pub const NO_GRAD: &str = "no_grad";
+/// The receiver of a method.
+pub const SELF_VALUE: &str = "self";
+/// The type of the receiver.
+pub const SELF_TYPE: &str = "Self";

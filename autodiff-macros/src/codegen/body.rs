@@ -186,7 +186,7 @@ impl<'a> Renderer<'a> {
                 let mut e = self.initial(*out, *value);
                 if let Some(shape) = self.f.ty(*out).shape() {
                     for d in shape.dims.iter().rev() {
-                        let n = self.int(d);
+                        let n = if d.inferred { quote!(_) } else { self.int(d) };
                         e = quote!([#e; #n]);
                     }
                 }

@@ -10,6 +10,7 @@ mod layout;
 mod names;
 mod reads;
 mod signature;
+mod structs;
 mod wrappers;
 
 use std::collections::{HashMap, HashSet};
@@ -102,8 +103,14 @@ pub struct Context<'a> {
 
 impl Context<'_> {
     fn wrt_list(&self, f: &Func) -> String {
-        let names: Vec<String> =
-            f.active.iter().map(|v| format!("`{}`", self.param_of(*v))).collect();
+        let names: Vec<String> = self
+            .components(f)
+            .iter()
+            .map(|c| match c {
+                structs::Component::Input(k) => format!("`{}`", self.param_of(f.active[*k])),
+                structs::Component::Struct(p, _) => format!("`{}`", p.ident),
+            })
+            .collect();
         names.join(", ")
     }
 
@@ -155,60 +162,23 @@ impl Context<'_> {
         let step = namer.local(symbol::STEP_COUNTER);
         let renderer = body::Renderer::new(f, &layout, &idents, &loops, &by_ref, (result, step));
         let stmts = renderer.block(&f.body);
-        let values = f.outputs.len() - kind.derived_outputs(f);
-        let groups = kind.groups(values, f.active.len());
-        let mut outputs = f.outputs.iter().map(|o| (renderer.value(*o), f.operand_ty(*o)));
-        let mut parts = Vec::new();
-        let mut types = Vec::new();
-        for n in &groups {
-            let (group, tys): (Vec<TokenStream>, Vec<Ty>) = outputs.by_ref().take(*n).unzip();
-            let tys: Vec<TokenStream> = tys.iter().map(signature::ty).collect();
-            if *n == 1 {
-                parts.push(quote!(#(#group)*));
-                types.push(quote!(#(#tys)*));
-            } else {
-                parts.push(quote!((#(#group),*)));
-                types.push(quote!((#(#tys),*)));
-            }
-        }
-        let used = self.used_params(f);
         let read: HashSet<crate::ir::Var> = {
             let mut read = HashSet::new();
             reads::collect(f, &mut read, &mut HashSet::new());
             read
         };
-        let names: Vec<Ident> = f.inputs[f.user_inputs..]
-            .iter()
-            .map(|v| {
-                let id = idents[v.index()].clone().unwrap_or_else(|| namer.local("_"));
-                match read.contains(v) {
-                    true => id,
-                    false => namer.local(&format!("_{id}")),
-                }
-            })
-            .collect();
-        let extra: Vec<(TokenStream, TokenStream)> = match kind {
-            // The cotangent of a vector function's value has the function's return type; a
-            // tuple's components are named in a pattern.
-            Kind::Vjp => {
-                let ret = match &self.item.sig.output {
-                    syn::ReturnType::Type(_, t) => t.to_token_stream(),
-                    syn::ReturnType::Default => quote!(()),
-                };
-                match names.as_slice() {
-                    [one] if !matches!(&self.item.sig.output, syn::ReturnType::Type(_, t) if matches!(**t, syn::Type::Tuple(_))) =>
-                    {
-                        vec![(quote!(#one), ret)]
-                    }
-                    many => vec![(quote!((#(#many),*)), ret)],
-                }
+        let (extra, names, dirs) = self.extra_params(kind, f, &idents, &read, &mut namer);
+        let fields = self.field_reads(f, &idents, &read, &dirs);
+        let (parts, types, assembly) = self.outputs(kind, f, &renderer, &mut namer);
+        let mut used = self.used_params(f);
+        // A struct whose fields are read, or whose gradient starts from its zero.
+        let gradient = matches!(kind, Kind::Grad | Kind::Vjp | Kind::Hvp);
+        for p in self.params {
+            let Some(s) = &p.strukt else { continue };
+            if gradient || s.fields.iter().any(|x| read.contains(&x.input)) {
+                used.insert(symbol::unraw(&p.ident));
             }
-            _ => names
-                .iter()
-                .zip(&f.inputs[f.user_inputs..])
-                .map(|(id, v)| (quote!(#id), self.extra_type(f, *v)))
-                .collect(),
-        };
+        }
         let mut doc = self.doc(kind, f, &names);
         for note in checkpoints::notes(f, &loops) {
             doc.push_str("\n\n");
@@ -217,7 +187,9 @@ impl Context<'_> {
         let check = self.stack_check(f);
         let body = quote! {
             #check
+            #fields
             #(#stmts)*
+            #assembly
             (#(#parts),*)
         };
         let piece = Piece {
@@ -230,6 +202,124 @@ impl Context<'_> {
             sizes: &[],
         };
         self.function(&mut namer, piece, quote!((#(#types),*)), body)
+    }
+
+    /// The parameters a derivative adds (directions, a cotangent), with their names for the doc
+    /// comment; and, for each struct parameter, its direction's name and whether it is read.
+    #[allow(clippy::type_complexity)]
+    fn extra_params(
+        &self,
+        kind: Kind,
+        f: &Func,
+        idents: &[Option<Ident>],
+        read: &HashSet<crate::ir::Var>,
+        namer: &mut Namer,
+    ) -> (Vec<(TokenStream, TokenStream)>, Vec<Ident>, Vec<(Ident, bool)>) {
+        let name_of = |v: &crate::ir::Var, namer: &mut Namer| {
+            let id = idents[v.index()].clone().unwrap_or_else(|| namer.local("_"));
+            match read.contains(v) {
+                true => id,
+                false => namer.local(&format!("_{id}")),
+            }
+        };
+        if kind == Kind::Vjp {
+            // The cotangent of a vector function's value has the function's return type; a
+            // tuple's components are named in a pattern.
+            let names: Vec<Ident> =
+                f.inputs[f.user_inputs..].iter().map(|v| name_of(v, namer)).collect();
+            let ret = match &self.item.sig.output {
+                syn::ReturnType::Type(_, t) => t.to_token_stream(),
+                syn::ReturnType::Default => quote!(()),
+            };
+            let tuple = matches!(&self.item.sig.output, syn::ReturnType::Type(_, t) if matches!(**t, syn::Type::Tuple(_)));
+            let extra = match names.as_slice() {
+                [one] if !tuple => vec![(quote!(#one), ret)],
+                many => vec![(quote!((#(#many),*)), ret)],
+            };
+            return (extra, names, Vec::new());
+        }
+        let (mut extra, mut names, mut dirs) = (Vec::new(), Vec::new(), Vec::new());
+        if kind == Kind::Grad {
+            return (extra, names, dirs);
+        }
+        for c in self.components(f) {
+            match c {
+                structs::Component::Input(k) => {
+                    let Some(v) = f.inputs.get(f.user_inputs + k) else { continue };
+                    let id = name_of(v, namer);
+                    extra.push((quote!(#id), self.extra_type(f, *v)));
+                    names.push(id);
+                }
+                structs::Component::Struct(p, fields) => {
+                    let used = Self::reads_direction(f, &fields, read);
+                    let want = format!("{}_{}", symbol::unraw(&p.ident), symbol::SUFFIX_DOT);
+                    let id = match used {
+                        true => namer.local(&want),
+                        false => namer.local(&format!("_{want}")),
+                    };
+                    let ty = &p.ty;
+                    extra.push((quote!(#id), quote!(#ty)));
+                    names.push(id.clone());
+                    dirs.push((id, used));
+                }
+            }
+        }
+        (extra, names, dirs)
+    }
+
+    /// The function's results: the value, then each group of derivatives (a gradient's
+    /// struct parameters written into values of their type by `assembly`), and their types.
+    fn outputs(
+        &self,
+        kind: Kind,
+        f: &Func,
+        renderer: &body::Renderer,
+        namer: &mut Namer,
+    ) -> (Vec<TokenStream>, Vec<TokenStream>, TokenStream) {
+        let values = f.outputs.len() - kind.derived_outputs(f);
+        let groups = kind.groups(values, f.active.len());
+        let rendered: Vec<(TokenStream, Ty)> =
+            f.outputs.iter().map(|o| (renderer.value(*o), f.operand_ty(*o))).collect();
+        let (mut parts, mut types, mut assembly) = (Vec::new(), Vec::new(), TokenStream::new());
+        let mut at = 0;
+        for (g, n) in groups.iter().enumerate() {
+            let slice = &rendered[at..at + n];
+            at += n;
+            let gradient = g > 0 && kind != Kind::Jvp;
+            let (items, tys): (Vec<TokenStream>, Vec<TokenStream>) = match gradient {
+                false => slice.iter().map(|(t, ty)| (t.clone(), signature::ty(ty))).unzip(),
+                true => {
+                    let suffix = match (kind, g) {
+                        (Kind::Hvp, 2) => format!("{}_{}", symbol::SUFFIX_BAR, symbol::SUFFIX_DOT),
+                        _ => symbol::SUFFIX_BAR.to_owned(),
+                    };
+                    let values: Vec<TokenStream> = slice.iter().map(|(t, _)| t.clone()).collect();
+                    let mut items = Vec::new();
+                    let mut tys = Vec::new();
+                    for c in self.components(f) {
+                        tys.push(self.component_type(f, &c));
+                        match c {
+                            structs::Component::Input(k) => items.push(values[k].clone()),
+                            structs::Component::Struct(p, fields) => {
+                                let (stmts, id) =
+                                    self.assemble(namer, p, &fields, &values, &suffix);
+                                assembly.extend(stmts);
+                                items.push(id.to_token_stream());
+                            }
+                        }
+                    }
+                    (items, tys)
+                }
+            };
+            if items.len() == 1 {
+                parts.push(quote!(#(#items)*));
+                types.push(quote!(#(#tys)*));
+            } else {
+                parts.push(quote!((#(#items),*)));
+                types.push(quote!((#(#tys),*)));
+            }
+        }
+        (parts, types, assembly)
     }
 
     /// A check, evaluated by rustc, that the stored values fit the budget, when their size is an
@@ -265,6 +355,19 @@ impl Context<'_> {
                 }
             }
         }
+        // A struct's array fields are bound by reference (`let m_w: &[f64; _] = &m.w;`).
+        for c in self.components(f) {
+            let structs::Component::Struct(_, fields) = c else { continue };
+            for (field, k) in fields {
+                if !matches!(f.ty(field.input), Ty::Array(_)) {
+                    continue;
+                }
+                out.insert(field.input);
+                if let Some(d) = f.inputs.get(f.user_inputs + k).filter(|_| directions) {
+                    out.insert(*d);
+                }
+            }
+        }
         out
     }
 
@@ -279,44 +382,80 @@ impl Context<'_> {
     }
 
     /// The parameters as a wrapper re-emits them (fresh hygienic names that cannot shadow the
-    /// kernels; `unnamed` for one written `_`, which the wrapper passes on), the checks that its
-    /// constants are `Copy`, and how it passes directions.
+    /// kernels, `self` kept; `unnamed` for one written `_`, which the wrapper passes on), the
+    /// checks that its constants are `Copy`, how it passes them, and the directions.
     fn wrapper_params(
         &self,
         namer: &mut Namer,
         f: &Func,
-    ) -> (Vec<Param>, TokenStream, Vec<(String, TokenStream, bool)>) {
+    ) -> (Vec<Param>, TokenStream, Vec<TokenStream>, Vec<wrappers::Dir>) {
         let params: Vec<Param> = self
             .params
             .iter()
             .map(|p| {
-                let ident = match symbol::unraw(&p.ident) == symbol::WILD {
-                    true => namer.local(symbol::WILD_PARAM),
-                    false => namer.local_param(&p.ident),
+                let ident = match symbol::unraw(&p.ident) {
+                    n if n == symbol::WILD => namer.local(symbol::WILD_PARAM),
+                    n if n == symbol::SELF_VALUE => p.ident.clone(),
+                    _ => namer.local_param(&p.ident),
                 };
                 Param { ident, ..p.clone() }
             })
             .collect();
-        let constants: Vec<&Param> = params.iter().filter(|p| p.input.is_none()).collect();
+        let constants: Vec<&Param> =
+            params.iter().filter(|p| p.input.is_none() && p.strukt.is_none()).collect();
         let checks = wrappers::copy_checks(namer, &constants);
-        let dirs = f
-            .active
+        // A struct taken by value is passed once per direction: cloned.
+        let args = params
             .iter()
-            .filter_map(|a| params.iter().find(|p| p.input == Some(*a)))
             .map(|p| {
-                let name = symbol::unraw(&p.ident);
-                match &p.ty {
-                    syn::Type::Reference(r) => (name, r.elem.to_token_stream(), true),
-                    other => (name, other.to_token_stream(), false),
+                let id = &p.ident;
+                match p.strukt.is_some() && !p.by_ref {
+                    true => quote!(::core::clone::Clone::clone(&#id)),
+                    false => quote!(#id),
                 }
             })
             .collect();
-        (params, checks, dirs)
+        let cx = Context { params: &params, ..*self };
+        let dirs = cx
+            .components(f)
+            .iter()
+            .map(|c| {
+                let p = match c {
+                    structs::Component::Input(k) => {
+                        params.iter().find(|p| p.input == Some(f.active[*k]))
+                    }
+                    structs::Component::Struct(p, _) => Some(*p),
+                };
+                let Some(p) = p else {
+                    return wrappers::Dir {
+                        name: String::new(),
+                        ty: quote!(f64),
+                        by_ref: false,
+                        zero: None,
+                    };
+                };
+                let (ty, by_ref) = match &p.ty {
+                    syn::Type::Reference(r) => (r.elem.to_token_stream(), true),
+                    other => (other.to_token_stream(), false),
+                };
+                let zero = p.strukt.as_ref().map(|_| {
+                    let id = &p.ident;
+                    let lent = if p.by_ref { quote!(#id) } else { quote!(&#id) };
+                    quote!(::autodiff_runtime::Differentiable::zero_like(#lent))
+                });
+                wrappers::Dir { name: symbol::unraw(&p.ident), ty, by_ref, zero }
+            })
+            .collect();
+        (params, checks, args, dirs)
     }
 
-    /// The number of differentiated scalars of `f` (array parameters count every element).
-    fn columns(f: &Func) -> Int {
-        f.active.iter().map(|a| flat_size(f.ty(*a))).fold(Int::lit(0), |acc, s| acc.add(&s))
+    /// The number of differentiated scalars of `f` (array parameters count every element, a
+    /// struct every differentiated scalar it has).
+    fn columns(&self, f: &Func) -> Int {
+        self.components(f)
+            .iter()
+            .map(|c| self.component_size(f, c))
+            .fold(Int::lit(0), |acc, s| acc.add(&s))
     }
 
     /// `f_hessian`, calling `f_hvp` once per unit direction.
@@ -324,20 +463,20 @@ impl Context<'_> {
         let mut namer = Namer::new(self.item.to_token_stream());
         let hvp = signature::fn_ident(&self.item.sig.ident, symbol::FN_HVP);
         namer.claim(&hvp.to_string());
-        let (params, checks, dirs) = self.wrapper_params(&mut namer, f);
-        let args: Vec<Ident> = params.iter().map(|p| p.ident.clone()).collect();
+        let (params, checks, args, dirs) = self.wrapper_params(&mut namer, f);
         // A deprecated `f` has a deprecated `f_hvp`, which its own Hessian may still call.
         let deprecated = self.item.attrs.iter().any(|a| a.path().is_ident(symbol::DEPRECATED));
-        let n = Self::columns(f);
+        let n = self.columns(f);
         let name = &self.item.sig.ident;
         let hessian = signature::fn_ident(name, symbol::FN_HESSIAN);
         let what = "the number of differentiated scalars";
         let size = wrappers::Size::new(&mut namer, &n, symbol::SIZE_HESSIAN, what, &hessian);
-        let call = wrappers::Call { args: &args, dirs: &dirs, deprecated };
+        let prefix = self.impl_prefix();
+        let call = wrappers::Call { args: &args, dirs: &dirs, prefix, deprecated };
         let body = wrappers::hessian(&mut namer, &hvp, &call, &size.tokens);
         let check = &size.check;
         let body = quote!(#check #checks #body);
-        let all: HashSet<String> = args.iter().map(symbol::unraw).collect();
+        let all: HashSet<String> = params.iter().map(|p| symbol::unraw(&p.ident)).collect();
         let doc = format!(
             " Hessian of `{name}`: the `{n}×{n}` matrix of second derivatives, as one call of\n `{hvp}` per unit direction.\n\n Generated by `#[grad(hessian)]`; row and column `i` belong to the `i`-th differentiated scalar (parameters in order, array elements in row-major order); row `i` is `H·eᵢ`.{}",
             size.doc,
@@ -369,10 +508,9 @@ impl Context<'_> {
             namer.claim(&k.to_string());
         }
         namer.claim(&name.to_string());
-        let (params, checks, dirs) = self.wrapper_params(&mut namer, f);
-        let args: Vec<Ident> = params.iter().map(|p| p.ident.clone()).collect();
+        let (params, checks, args, dirs) = self.wrapper_params(&mut namer, f);
         let deprecated = self.item.attrs.iter().any(|a| a.path().is_ident(symbol::DEPRECATED));
-        let (n, m) = (Self::columns(f), rows(f));
+        let (n, m) = (self.columns(f), rows(f));
         // Sizes the macro knows decide the mode here; others, in the generated code.
         let mode = match (mode, n.value, m.value) {
             (Mode::Auto, Some(a), Some(b)) if a < b => Mode::Forward,
@@ -406,11 +544,12 @@ impl Context<'_> {
             ret: ret.clone(),
             outputs,
         };
-        let call = wrappers::Call { args: &args, dirs: &dirs, deprecated };
+        let prefix = self.impl_prefix();
+        let call = wrappers::Call { args: &args, dirs: &dirs, prefix, deprecated };
         let body = wrappers::jacobian(&mut namer, &jac, &call);
         let (rc, cc) = (&rows.check, &cols.check);
         let body = quote!(#rc #cc #checks #body);
-        let all: HashSet<String> = args.iter().map(symbol::unraw).collect();
+        let all: HashSet<String> = params.iter().map(|p| symbol::unraw(&p.ident)).collect();
         let sizes = [(&rows, &m), (&cols, &n)];
         let doc = wrappers::jacobian_doc(name, (&jvp, &vjp), mode, sizes);
         let (ns, ms) = (&jac.n, &jac.m);
@@ -448,7 +587,12 @@ impl Context<'_> {
     /// `jvp`, ...): calling it, as a caller's derivatives do through a call of `f`, is a compile
     /// error at the call that says how to get the real one. It takes any arguments and never
     /// returns.
-    pub fn stand_in(&self, kind: Kind, arity: usize, f: &Func) -> TokenStream {
+    pub fn stand_in(&self, kind: Kind, f: &Func) -> TokenStream {
+        // The kernels take the parameters, then one direction per differentiated parameter.
+        let arity = match kind {
+            Kind::Jvp | Kind::Hvp => self.params.len() + self.components(f).len(),
+            Kind::Grad | Kind::Vjp => self.params.len(),
+        };
         let bound = match kind {
             Kind::Jvp => quote!(::autodiff_runtime::__private::JvpGenerated),
             Kind::Hvp => quote!(::autodiff_runtime::__private::HvpGenerated),
@@ -468,7 +612,8 @@ impl Context<'_> {
             syn::ReturnType::Type(_, t) => t.to_token_stream(),
             syn::ReturnType::Default => quote!(()),
         };
-        let grads: Vec<TokenStream> = f.active.iter().map(|a| signature::ty(f.ty(*a))).collect();
+        let grads: Vec<TokenStream> =
+            self.components(f).iter().map(|c| self.component_type(f, c)).collect();
         let grad = match grads.as_slice() {
             [one] => one.clone(),
             many => quote!((#(#many),*)),

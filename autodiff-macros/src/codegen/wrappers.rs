@@ -15,14 +15,28 @@ use crate::ir::Int;
 use crate::lower::Param;
 use crate::symbol;
 
-/// What a wrapper passes to a kernel: the user's parameters, and the differentiated ones' owned
-/// types (a direction is built owned and lent when the parameter is a reference).
+/// The direction of one differentiated parameter, as a wrapper builds it.
+pub struct Dir {
+    /// The parameter's name.
+    pub name: String,
+    /// Its owned type (a direction is built owned and lent when the parameter is a reference).
+    pub ty: TokenStream,
+    /// Whether the parameter is taken by reference.
+    pub by_ref: bool,
+    /// The zero to start from, when its type does not tell it (a struct's
+    /// `Differentiable::zero_like(m)`).
+    pub zero: Option<TokenStream>,
+}
+
+/// What a wrapper passes to a kernel: the user's parameters, and the differentiated ones'
+/// directions.
 pub struct Call<'a> {
-    /// The identifiers of the user's parameters, in order.
-    pub args: &'a [Ident],
-    /// For each differentiated parameter: its name, its owned type, and whether it is taken by
-    /// reference.
-    pub dirs: &'a [(String, TokenStream, bool)],
+    /// The user's parameters, in order, as passed (a struct taken by value is cloned).
+    pub args: &'a [TokenStream],
+    /// For each differentiated parameter, its direction.
+    pub dirs: &'a [Dir],
+    /// `Self::` when the kernels are associated functions, else nothing.
+    pub prefix: TokenStream,
     /// Whether the kernels are deprecated (as `f` is), so calling them needs an `allow`.
     pub deprecated: bool,
 }
@@ -34,10 +48,10 @@ impl Call<'_> {
         let names: Vec<Ident> = self
             .dirs
             .iter()
-            .map(|(name, _, _)| namer.local(&format!("{name}_{}", symbol::SUFFIX_DOT)))
+            .map(|d| namer.local(&format!("{}_{}", d.name, symbol::SUFFIX_DOT)))
             .collect();
-        let tys = self.dirs.iter().map(|(_, t, _)| t);
-        let zeros = self.dirs.iter().map(|(_, t, _)| zero(t));
+        let tys = self.dirs.iter().map(|d| &d.ty);
+        let zeros = self.dirs.iter().map(|d| d.zero.clone().unwrap_or_else(|| zero(&d.ty)));
         let bind = quote! {
             #(let mut #names: #tys = #zeros;)*
             ::autodiff_runtime::__private::set_unit(&mut [#(&mut #names),*], #k);
@@ -45,7 +59,7 @@ impl Call<'_> {
         let pass = names
             .iter()
             .zip(self.dirs)
-            .map(|(n, (_, _, by_ref))| if *by_ref { quote!(&#n) } else { quote!(#n) })
+            .map(|(n, d)| if d.by_ref { quote!(&#n) } else { quote!(#n) })
             .collect();
         (bind, pass)
     }
@@ -102,14 +116,14 @@ pub fn hessian(namer: &mut Namer, hvp: &Ident, call: &Call, n: &TokenStream) -> 
     let [h, row, i, j, x] = symbol::HESSIAN_LOCALS.map(|want| namer.local(want));
     let hv = namer.local("hv");
     let (unit, dirs) = call.unit(namer, &i);
-    let (args, allow) = (call.args, call.allow());
+    let (args, allow, prefix) = (call.args, call.allow(), &call.prefix);
     let get = scalar(&hv, call.dirs.len(), &j);
     quote! {
         let mut #h = [[0.0; #n]; #n];
         for (#i, #row) in #h.iter_mut().enumerate() {
             #unit
             #allow
-            let (_, _, #hv) = #hvp(#(#args,)* #(#dirs),*);
+            let (_, _, #hv) = #prefix #hvp(#(#args,)* #(#dirs),*);
             for (#j, #x) in #row.iter_mut().enumerate() {
                 *#x = #get;
             }
@@ -142,14 +156,14 @@ pub struct Jacobian<'a> {
 pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
     let [value, jm, row, i, j, x, sweep] = symbol::JACOBIAN_LOCALS.map(|want| namer.local(want));
     let Jacobian { f, jvp, vjp, n, m, mode, .. } = jac;
-    let (args, allow) = (call.args, call.allow());
+    let (args, allow, prefix) = (call.args, call.allow(), &call.prefix);
     let (unit, dirs) = call.unit(namer, &j);
     let column = scalar(&sweep, jac.outputs, &i);
     let forward = quote! {
         for #j in 0..#n {
             #unit
             #allow
-            let (_, #sweep) = #jvp(#(#args,)* #(#dirs),*);
+            let (_, #sweep) = #prefix #jvp(#(#args,)* #(#dirs),*);
             for (#i, #row) in #jm.iter_mut().enumerate() {
                 #row[#j] = #column;
             }
@@ -162,7 +176,7 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
         for (#i, #row) in #jm.iter_mut().enumerate() {
             #seed
             #allow
-            let (_, #sweep) = #vjp(#(#args,)* #out_bar);
+            let (_, #sweep) = #prefix #vjp(#(#args,)* #out_bar);
             for (#j, #x) in #row.iter_mut().enumerate() {
                 *#x = #row_of;
             }
@@ -175,7 +189,7 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
     };
     quote! {
         #allow
-        let #value = #f(#(#args),*);
+        let #value = #prefix #f(#(#args),*);
         let mut #jm = [[0.0; #n]; #m];
         #sweeps
         (#value, #jm)

@@ -173,6 +173,9 @@ impl Lower<'_> {
                 Some(chain) => self.expr(&chain),
                 None => Operand::Lit(0.0),
             },
+            Expr::Field(_) if self.field_input(e).is_some() => {
+                self.field_value(e).unwrap_or(Operand::Lit(0.0))
+            }
             Expr::Field(_) if self.tuple_component(e).is_some() => {
                 let v = self.value(e);
                 self.single(e, v)
@@ -293,6 +296,10 @@ impl Lower<'_> {
                 Operand::Lit(0.0)
             }
             Some(Binding::Poison | Binding::Tuple(_) | Binding::Closure(_) | Binding::View(_)) => {
+                Operand::Lit(0.0)
+            }
+            Some(Binding::Struct(_)) => {
+                self.whole_struct(e, name.as_deref().unwrap_or_default());
                 Operand::Lit(0.0)
             }
             Some(Binding::Param(_)) | None => self.passive(e, "paths"),

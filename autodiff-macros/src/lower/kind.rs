@@ -49,9 +49,13 @@ impl Lower<'_> {
                     Some(Binding::Int(_)) => Kind::Int,
                     Some(Binding::Param(k)) => *k,
                     Some(Binding::View(_)) => Kind::Array,
-                    Some(Binding::Poison | Binding::Tuple(_) | Binding::Closure(_)) | None => {
-                        Kind::Unknown
-                    }
+                    Some(
+                        Binding::Poison
+                        | Binding::Tuple(_)
+                        | Binding::Closure(_)
+                        | Binding::Struct(_),
+                    )
+                    | None => Kind::Unknown,
                 }
             }
             Expr::Paren(p) => self.kind(&p.expr),
@@ -95,6 +99,9 @@ impl Lower<'_> {
             Expr::Array(_) | Expr::Repeat(_) => Kind::Array,
             Expr::Reference(r) => self.kind(&r.expr),
             Expr::Match(m) => m.arms.first().map_or(Kind::Unknown, |a| self.kind(&a.body)),
+            Expr::Field(_) if self.field_kind(e).is_some() => {
+                self.field_kind(e).unwrap_or(Kind::Unknown)
+            }
             Expr::Field(_) => match self.tuple_component(e) {
                 Some(Binding::Int(_)) => Kind::Int,
                 Some(Binding::Slot(s)) => match self.slots[s].value {

@@ -90,7 +90,8 @@ impl Konst {
     pub(super) fn from_int(int: &Int) -> Self {
         let tokens = int.operand(&|_| quote!(_));
         let linear = int.linear.clone();
-        Konst { value: int.value, generic: int.generic, linear, ..Konst::atom(tokens) }
+        let params = int.params.clone();
+        Konst { value: int.value, generic: int.generic, linear, params, ..Konst::atom(tokens) }
     }
 
     /// The loop variable `ident` of loop `l`.
@@ -276,6 +277,10 @@ impl Lower<'_> {
                 Some(Binding::Poison) => Err(Bad::Reported),
                 _ => Err(Bad::Syntax(e.to_token_stream())),
             },
+            // A field of a differentiated struct that the body reads as a value is one.
+            Expr::Field(_) if mode != Mode::Int && self.field_input(e).is_some() => {
+                Err(Bad::Real(e.to_token_stream()))
+            }
             Expr::Field(f) => {
                 let base = self.konst(&f.base, Mode::Container)?;
                 let (bt, dot, member) = (base.operand(Prec::Atom), &f.dot_token, &f.member);
@@ -374,6 +379,13 @@ impl Lower<'_> {
                 return Ok(k);
             }
             Binding::Poison => return Err(Bad::Reported),
+            // A differentiated struct, as the base of a field read as a constant (`m.n`).
+            Binding::Struct(_) => {
+                let mut k = Konst::atom(e.to_token_stream());
+                k.params.push(name.clone());
+                k.deps.push(dep);
+                return Ok(k);
+            }
             Binding::Tuple(_) | Binding::Closure(_) | Binding::View(_) => {
                 return Err(Bad::Syntax(e.to_token_stream()));
             }

@@ -19,6 +19,7 @@ mod method;
 mod passed;
 mod pattern;
 mod signature;
+mod structs;
 mod sugar;
 mod types;
 mod value;
@@ -33,6 +34,7 @@ use syn::{ItemFn, Type};
 use crate::args::Args;
 use crate::ctxt::Ctxt;
 use crate::ir::{Builder, Func, Name, Operand, Var};
+use crate::symbol;
 use konst::Konst;
 use passed::ConstTy;
 
@@ -50,6 +52,29 @@ pub struct Param {
     /// array.
     #[allow(dead_code, reason = "for codegen, which does not emit array parameters yet")]
     pub by_ref: bool,
+    /// For a differentiated struct parameter: the inputs its fields are.
+    pub strukt: Option<StructParam>,
+}
+
+/// A differentiated struct parameter: the fields that the body reads as values, each an input
+/// of the IR.
+#[derive(Clone)]
+pub struct StructParam {
+    /// The struct's type without references: `Model` for `&Model`, `Self` for `&self`.
+    pub owned: Type,
+    /// The field inputs, in order of first read.
+    pub fields: Vec<FieldInput>,
+}
+
+/// A field of a struct parameter that is an input of the IR.
+#[derive(Clone)]
+pub struct FieldInput {
+    /// The fields from the parameter down (`[inner, c]` for `m.inner.c`).
+    pub path: Vec<syn::Member>,
+    /// The input.
+    pub input: Var,
+    /// The field's first read in the body (its spans).
+    pub at: proc_macro2::TokenStream,
 }
 
 /// What the function returns.
@@ -134,6 +159,8 @@ enum Binding {
     Closure(Rc<closure::Closure>),
     /// A view of an array's or a slice's elements: `let w = &x[i..i + 2];`.
     View(Rc<view::View>),
+    /// A differentiated struct parameter: an index into [`Lower::structs`].
+    Struct(usize),
     /// A name whose definition was refused: reads of it report nothing more.
     Poison,
 }
@@ -172,6 +199,8 @@ struct Lower<'a> {
     calls: HashMap<Var, proc_macro2::TokenStream>,
     /// The calls reported so (once each).
     reported_calls: std::collections::HashSet<Var>,
+    /// The differentiated struct parameters.
+    structs: Vec<structs::StructState>,
 }
 
 /// Lowers `item`, recording every unsupported construct in `cx`.
@@ -190,9 +219,17 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         param_tys: HashMap::new(),
         calls: HashMap::new(),
         reported_calls: std::collections::HashSet::new(),
+        structs: Vec::new(),
     };
-    let (params, returns) = lower.signature(&item.sig, args);
+    let (mut params, returns) = lower.signature(&item.sig, &item.block, args);
     let outputs = lower.body(&item.block, &returns);
+    for p in &mut params {
+        if let Some(s) = &mut p.strukt {
+            let name = symbol::unraw(&p.ident);
+            let state = lower.structs.iter().find(|st| st.name == name);
+            s.fields = state.map(|st| st.fields.clone()).unwrap_or_default();
+        }
+    }
     Lowered { func: lower.b.finish(outputs), params, output: returns.kind() }
 }
 

@@ -153,7 +153,11 @@ impl Lower<'_> {
         let Expr::Path(p) = peel(e) else { return None };
         let name = crate::symbol::unraw(p.path.get_ident()?);
         match self.lookup(&name)? {
-            b @ (Binding::Tuple(_) | Binding::Closure(_) | Binding::View(_) | Binding::Poison) => {
+            b @ (Binding::Tuple(_)
+            | Binding::Closure(_)
+            | Binding::View(_)
+            | Binding::Poison
+            | Binding::Struct(_)) => {
                 let b = b.clone();
                 Some(self.binding_value(e, &b))
             }
@@ -198,6 +202,11 @@ impl Lower<'_> {
                 }
             },
             Binding::Poison => Value::Int(None),
+            Binding::Struct(k) => {
+                let name = self.structs[*k].name.clone();
+                self.whole_struct(e, &name);
+                Value::Int(None)
+            }
             Binding::Param(_) => Value::real(self.expr(e)),
         }
     }

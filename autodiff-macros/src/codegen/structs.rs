@@ -1,0 +1,231 @@
+//! Struct parameters at the boundary of a generated function: the fields the IR reads are bound
+//! from the struct first (`let m_w: &[f64; _] = &m.w;`), a direction is one struct
+//! (`m_dot: &Model`, its fields bound likewise after `Differentiable::tangent` keeps only the
+//! differentiated ones), and a gradient is a value of the struct's type, written field by field
+//! into its zero (`let mut m_bar = Differentiable::zero_like(m); m_bar.w = m_w_bar;`), with the
+//! fields that are not differentiated cleared. `f_hessian` and `f_jacobian` number a struct's
+//! scalars through `Differentiable`.
+
+use std::collections::HashSet;
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{ToTokens, quote, quote_spanned};
+
+use super::Context;
+use super::names::Namer;
+use crate::ir::{Func, Int, Ty, Var};
+use crate::lower::{FieldInput, Param};
+use crate::symbol;
+
+/// What one differentiated parameter is among the inputs of the IR.
+pub(super) enum Component<'p> {
+    /// A parameter that is one input: the `k`-th of `f.active`.
+    Input(usize),
+    /// A struct: its field inputs, each the `k`-th of `f.active`.
+    Struct(&'p Param, Vec<(&'p FieldInput, usize)>),
+}
+
+/// `::autodiff_runtime::Differentiable`.
+fn trait_path() -> TokenStream {
+    let name = Ident::new(symbol::DIFFERENTIABLE, proc_macro2::Span::call_site());
+    quote!(::autodiff_runtime::#name)
+}
+
+/// The span of a field's first read.
+fn span_of(at: &TokenStream) -> proc_macro2::Span {
+    at.clone().into_iter().next().map_or(proc_macro2::Span::call_site(), |t| t.span())
+}
+
+/// `&p` for a struct taken by value, `p` for one taken by reference: a `&Struct` either way.
+fn borrowed(p: &Param, id: &TokenStream) -> TokenStream {
+    match p.by_ref {
+        true => id.clone(),
+        false => quote!(&#id),
+    }
+}
+
+/// The type a field input is bound with: `f64`, or a reference to an array whose lengths rustc
+/// infers (`&[[f64; _]; _]`).
+fn field_type(ty: &Ty) -> TokenStream {
+    match ty {
+        Ty::Array(_) => {
+            let t = super::signature::ty(ty);
+            quote!(&#t)
+        }
+        _ => quote!(f64),
+    }
+}
+
+impl Context<'_> {
+    /// The differentiated parameters, in order, as inputs of `f`.
+    pub(super) fn components(&self, f: &Func) -> Vec<Component<'_>> {
+        let at = |v: Var| f.active.iter().position(|a| *a == v);
+        self.params
+            .iter()
+            .filter_map(|p| match (&p.strukt, p.input.and_then(at)) {
+                (Some(s), _) => {
+                    let fields = s.fields.iter().filter_map(|x| Some((x, at(x.input)?))).collect();
+                    Some(Component::Struct(p, fields))
+                }
+                (None, Some(k)) => Some(Component::Input(k)),
+                (None, None) => None,
+            })
+            .collect()
+    }
+
+    /// The field inputs of struct parameters that `f` reads, bound from their structs; with
+    /// `dirs`, the directions of those fields too, from the struct directions named there (one
+    /// per struct parameter).
+    pub(super) fn field_reads(
+        &self,
+        f: &Func,
+        idents: &[Option<Ident>],
+        read: &HashSet<Var>,
+        dirs: &[(Ident, bool)],
+    ) -> TokenStream {
+        let mut out = TokenStream::new();
+        let mut structs = 0;
+        for comp in self.components(f) {
+            let Component::Struct(p, fields) = comp else { continue };
+            let direction = dirs.get(structs);
+            structs += 1;
+            for (field, _) in &fields {
+                if !read.contains(&field.input) {
+                    continue;
+                }
+                let (id, ty) = (&idents[field.input.index()], field_type(f.ty(field.input)));
+                let at = &field.at;
+                let value = match f.ty(field.input) {
+                    Ty::Array(_) => quote!(&#at),
+                    _ => at.clone(),
+                };
+                out.extend(quote_spanned!(span_of(at)=> let #id: #ty = #value;));
+            }
+            let Some((dir, used)) = direction else { continue };
+            if !used {
+                continue;
+            }
+            let d = dir.to_token_stream();
+            let tr = trait_path();
+            let lent = borrowed(p, &d);
+            out.extend(quote!(let #dir = &#tr::tangent(#lent);));
+            for (field, k) in &fields {
+                let Some(v) = f.inputs.get(f.user_inputs + k) else { continue };
+                if !read.contains(v) {
+                    continue;
+                }
+                let (id, ty) = (&idents[v.index()], field_type(f.ty(*v)));
+                let path = &field.path;
+                let value = match f.ty(*v) {
+                    Ty::Array(_) => quote!(&#dir #(.#path)*),
+                    _ => quote!(#dir #(.#path)*),
+                };
+                out.extend(quote!(let #id: #ty = #value;));
+            }
+        }
+        out
+    }
+
+    /// Whether `f` reads a direction of a field of the struct component `fields`.
+    pub(super) fn reads_direction(
+        f: &Func,
+        fields: &[(&FieldInput, usize)],
+        read: &HashSet<Var>,
+    ) -> bool {
+        fields
+            .iter()
+            .any(|(_, k)| f.inputs.get(f.user_inputs + k).is_some_and(|v| read.contains(v)))
+    }
+
+    /// The gradient (or H·v, `suffix` `bar_dot`) of one struct parameter, written field by field
+    /// from `values` (one rendered output per differentiated input of `f`): the statements, and
+    /// the local holding it.
+    pub(super) fn assemble(
+        &self,
+        namer: &mut Namer,
+        p: &Param,
+        fields: &[(&FieldInput, usize)],
+        values: &[TokenStream],
+        suffix: &str,
+    ) -> (TokenStream, Ident) {
+        let id = namer.local(&format!("{}_{suffix}", symbol::unraw(&p.ident)));
+        let tr = trait_path();
+        let param = p.ident.to_token_stream();
+        let lent = borrowed(p, &param);
+        let mut out = quote!(let mut #id = #tr::zero_like(#lent););
+        for (field, k) in fields {
+            let path = &field.path;
+            let value = &values[*k];
+            out.extend(quote!(#id #(.#path)* = #value;));
+        }
+        out.extend(quote!(#tr::clear_constants(&mut #id);));
+        (out, id)
+    }
+
+    /// The type of one component of a gradient.
+    pub(super) fn component_type(&self, f: &Func, c: &Component) -> TokenStream {
+        match c {
+            Component::Input(k) => super::signature::ty(f.ty(f.active[*k])),
+            Component::Struct(p, _) => {
+                p.strukt.as_ref().map_or_else(|| quote!(()), |s| s.owned.to_token_stream())
+            }
+        }
+    }
+
+    /// The number of differentiated scalars of one component: a struct's, through
+    /// `Differentiable::LEN`.
+    pub(super) fn component_size(&self, f: &Func, c: &Component) -> Int {
+        match c {
+            Component::Input(k) => super::flat_size(f.ty(f.active[*k])),
+            Component::Struct(p, _) => {
+                let owned = p.strukt.as_ref().map(|s| s.owned.to_token_stream());
+                let tr = trait_path();
+                let mut n = Int::tokens(quote!(<#owned as #tr>::LEN), true);
+                n.generic = mentions(&owned.unwrap_or_default(), &self.generics());
+                n
+            }
+        }
+    }
+
+    /// The names of the function's const generic parameters.
+    fn generics(&self) -> Vec<String> {
+        self.item
+            .sig
+            .generics
+            .params
+            .iter()
+            .filter_map(|g| match g {
+                syn::GenericParam::Const(c) => Some(symbol::unraw(&c.ident)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Whether the function is in an `impl` (it has a receiver or names `Self`): the generated
+    /// functions that call the others then name them `Self::f_hvp`.
+    pub(super) fn in_impl(&self) -> bool {
+        self.item.sig.receiver().is_some()
+            || mentions(&self.item.to_token_stream(), &[symbol::SELF_TYPE.to_owned()])
+    }
+
+    /// What the generated functions that call the others (`f_hessian`, `f_jacobian`) write
+    /// before their names: `Self::` in an `impl`.
+    pub(super) fn impl_prefix(&self) -> TokenStream {
+        match self.in_impl() {
+            true => {
+                let s = Ident::new(symbol::SELF_TYPE, self.item.sig.ident.span());
+                quote!(#s::)
+            }
+            false => TokenStream::new(),
+        }
+    }
+}
+
+/// Whether `tokens` name any of `names`.
+fn mentions(tokens: &TokenStream, names: &[String]) -> bool {
+    tokens.clone().into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(id) => names.contains(&symbol::unraw(&id)),
+        proc_macro2::TokenTree::Group(g) => mentions(&g.stream(), names),
+        _ => false,
+    })
+}

@@ -1,0 +1,107 @@
+//! Structs: a differentiated `&Model` parameter against the same loss with the fields as
+//! separate parameters (bit for bit), against finite differences in every mode, and methods of a
+//! struct (`&self`, `self`) against closed forms.
+
+use autodiff_runtime::{Differentiable, Tolerance, check_close, check_gradient, check_hvp};
+use autodiff_suite::structs::*;
+
+fn close(what: &str, values: &[f64], reference: &[f64], tol: f64) {
+    let tol = Tolerance { epsilon: tol, max_relative: tol };
+    if let Err(e) = check_close(values, reference, tol) {
+        panic!("{what}: {e}");
+    }
+}
+
+/// The differentiated scalars of `s`, in `Differentiable`'s order.
+fn scalars<T: Differentiable>(s: &T) -> Vec<f64> {
+    (0..T::LEN).map(|k| s.get(k)).collect()
+}
+
+/// `like` with its differentiated scalars replaced by `p`.
+fn with_scalars<T: Differentiable + Clone>(like: &T, p: &[f64]) -> T {
+    let mut s = like.clone();
+    p.iter().enumerate().for_each(|(k, v)| s.set(k, *v));
+    s
+}
+
+fn data() -> (Vec<[f64; 8]>, Vec<f64>) {
+    let x: Vec<[f64; 8]> =
+        (0..13).map(|k| std::array::from_fn(|j| ((k * 8 + j) as f64 * 0.37).sin() * 1.5)).collect();
+    let y = (0..13).map(|k| if (k * 7) % 3 == 0 { 1.0 } else { -1.0 }).collect();
+    (x, y)
+}
+
+fn model() -> Model {
+    Model { w: std::array::from_fn(|j| 0.3 - 0.11 * j as f64), b: -0.2, l2: 0.01 }
+}
+
+#[test]
+fn logistic_over_a_model_is_its_separate_parameter_twin_to_the_bit() {
+    let (x, y) = data();
+    let m = model();
+    let (v, g) = logistic_grad(&m, &x, &y);
+    let (vf, (gw, gb)) = logistic_flat_grad(&m.w, m.b, m.l2, &x, &y);
+    assert_eq!(v.to_bits(), vf.to_bits());
+    assert_eq!(v.to_bits(), logistic(&m, &x, &y).to_bits());
+    assert_eq!((g.w.map(f64::to_bits), g.b.to_bits()), (gw.map(f64::to_bits), gb.to_bits()));
+    assert_eq!(g.l2, 0.0, "a #[no_grad] field has no gradient");
+    let d = Model { w: std::array::from_fn(|j| 0.5 - 0.2 * j as f64), b: 0.7, l2: 100.0 };
+    let (_, slope) = logistic_jvp(&m, &x, &y, &d);
+    let (_, slope_flat) = logistic_flat_jvp(&m.w, m.b, m.l2, &x, &y, &d.w, d.b);
+    assert_eq!(slope.to_bits(), slope_flat.to_bits(), "a #[no_grad] field's direction is not read");
+    let (_, g2, hv) = logistic_hvp(&m, &x, &y, &d);
+    let (_, (gw2, gb2), (hw, hb)) = logistic_flat_hvp(&m.w, m.b, m.l2, &x, &y, &d.w, d.b);
+    assert_eq!((g2.w, g2.b), (gw2, gb2));
+    assert_eq!((hv.w.map(f64::to_bits), hv.b.to_bits()), (hw.map(f64::to_bits), hb.to_bits()));
+    assert_eq!(hv.l2, 0.0);
+    let h = logistic_hessian(&m, &x, &y);
+    let hf = logistic_flat_hessian(&m.w, m.b, m.l2, &x, &y);
+    assert_eq!(h, hf);
+}
+
+#[test]
+fn logistic_over_a_model_against_finite_differences() {
+    let (x, y) = data();
+    let m = model();
+    let f = |p: &[f64]| logistic(&with_scalars(&m, p), &x, &y);
+    let grad = |p: &[f64]| scalars(&logistic_grad(&with_scalars(&m, p), &x, &y).1);
+    let p = scalars(&m);
+    assert_eq!(p.len(), 9);
+    check_gradient(f, &p, &grad(&p), Tolerance::default()).expect("gradient");
+    let v: Vec<f64> = (0..9).map(|k| (k as f64 * 0.7).cos()).collect();
+    let (_, _, hv) = logistic_hvp(&m, &x, &y, &with_scalars(&m, &v));
+    check_hvp(grad, &p, &v, &scalars(&hv), Tolerance::default()).expect("H·v");
+    let h = logistic_hessian(&m, &x, &y);
+    for (i, row) in h.iter().enumerate() {
+        for (j, hij) in row.iter().enumerate() {
+            close("symmetry", &[*hij], &[h[j][i]], 1e-12);
+        }
+        let e: Vec<f64> = (0..9).map(|k| if k == i { 1.0 } else { 0.0 }).collect();
+        let (_, _, column) = logistic_hvp(&m, &x, &y, &with_scalars(&m, &e));
+        close("Hessian row", row, &scalars(&column), 0.0);
+    }
+    let (_, slope) = logistic_jvp(&m, &x, &y, &with_scalars(&m, &v));
+    let dot: f64 = grad(&p).iter().zip(&v).map(|(a, b)| a * b).sum();
+    close("jvp", &[slope], &[dot], 1e-12);
+}
+
+#[test]
+fn methods_on_self_by_reference_and_by_value_against_closed_forms() {
+    let s = Spring { k: 3.0, rest: 1.5 };
+    let x = 2.25;
+    let d = x - s.rest;
+    let (e, (gs, gx)) = s.energy_grad(x);
+    assert_eq!(e, s.energy(x));
+    close("∂/∂k, ∂/∂rest, ∂/∂x", &[gs.k, gs.rest, gx], &[d * d / 2.0, -s.k * d, s.k * d], 1e-15);
+    let (_, slope) = s.energy_jvp(x, &Spring { k: 1.0, rest: 0.5 }, 2.0);
+    close("jvp", &[slope], &[d * d / 2.0 - 0.5 * s.k * d + 2.0 * s.k * d], 1e-15);
+    // H over (k, rest, x): [[0, -d, d], [-d, k, -k], [d, -k, k]].
+    let h = s.energy_hessian(x);
+    let want = [[0.0, -d, d], [-d, s.k, -s.k], [d, -s.k, s.k]];
+    for (row, w) in h.iter().zip(&want) {
+        close("Hessian", row, w, 1e-15);
+    }
+    let (_, (go, gxo), (hs, hx)) = s.energy_owned_hvp(x, Spring { k: 0.0, rest: 1.0 }, 0.0);
+    assert_eq!((go, gxo), (gs, gx));
+    close("H·e_rest", &[hs.k, hs.rest, hx], &[-d, s.k, -s.k], 1e-15);
+}
