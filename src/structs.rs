@@ -83,3 +83,67 @@ impl Spring {
         0.5 * self.k * d * d
     }
 }
+
+/// A quaternion `w + xi + yj + zk`.
+#[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+pub struct Quat {
+    /// The real part.
+    pub w: f64,
+    /// The `i` part.
+    pub x: f64,
+    /// The `j` part.
+    pub y: f64,
+    /// The `k` part.
+    pub z: f64,
+}
+
+impl Quat {
+    /// The squared norm.
+    #[grad(jvp, hvp, hessian)]
+    pub fn norm2(&self) -> f64 {
+        self.w * self.w + self.x * self.x + self.y * self.y + self.z * self.z
+    }
+
+    /// The Hamilton product `self · o`: a function returning a struct.
+    #[grad(jvp, jacobian)]
+    pub fn mul(&self, o: &Quat) -> Quat {
+        Quat {
+            w: self.w * o.w - self.x * o.x - self.y * o.y - self.z * o.z,
+            x: self.w * o.x + self.x * o.w + self.y * o.z - self.z * o.y,
+            y: self.w * o.y - self.x * o.z + self.y * o.w + self.z * o.x,
+            z: self.w * o.z + self.x * o.y - self.y * o.x + self.z * o.w,
+        }
+    }
+
+    /// The conjugate, taken by value.
+    #[grad(jvp, jacobian)]
+    pub fn conj(self) -> Quat {
+        let q = Quat { w: self.w, x: 0.0, y: 0.0, z: 0.0 };
+        Quat { x: -self.x, y: -self.y, z: -self.z, ..q }
+    }
+
+    /// `v` rotated by this quaternion, `q p q* / |q|²` with `p = (0, v)`, the products written
+    /// with struct values of the body.
+    #[grad(jvp, jacobian)]
+    pub fn rotate(&self, v: [f64; 3]) -> [f64; 3] {
+        let p = Quat { w: 0.0, x: v[0], y: v[1], z: v[2] };
+        let mut c = Quat { w: self.w, x: self.x, y: self.y, z: self.z };
+        c.x = -c.x;
+        c.y = -c.y;
+        c.z = -c.z;
+        let qp = Quat {
+            w: self.w * p.w - self.x * p.x - self.y * p.y - self.z * p.z,
+            x: self.w * p.x + self.x * p.w + self.y * p.z - self.z * p.y,
+            y: self.w * p.y - self.x * p.z + self.y * p.w + self.z * p.x,
+            z: self.w * p.z + self.x * p.y - self.y * p.x + self.z * p.w,
+        };
+        let r = Quat {
+            w: qp.w * c.w - qp.x * c.x - qp.y * c.y - qp.z * c.z,
+            x: qp.w * c.x + qp.x * c.w + qp.y * c.z - qp.z * c.y,
+            y: qp.w * c.y - qp.x * c.z + qp.y * c.w + qp.z * c.x,
+            z: qp.w * c.z + qp.x * c.y - qp.y * c.x + qp.z * c.w,
+        };
+        let n = self.w * self.w + self.x * self.x + self.y * self.y + self.z * self.z;
+        [r.x / n, r.y / n, r.z / n]
+    }
+}

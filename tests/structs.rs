@@ -105,3 +105,92 @@ fn methods_on_self_by_reference_and_by_value_against_closed_forms() {
     assert_eq!((go, gxo), (gs, gx));
     close("H·e_rest", &[hs.k, hs.rest, hx], &[-d, s.k, -s.k], 1e-15);
 }
+
+/// The rotation of `v` by the unit quaternion `q / |q|`, from its rotation matrix.
+fn rotated(q: &Quat, v: [f64; 3]) -> [f64; 3] {
+    let n = q.norm2();
+    let (w, x, y, z) = (q.w, q.x, q.y, q.z);
+    let r = [
+        [w * w + x * x - y * y - z * z, 2.0 * (x * y - w * z), 2.0 * (x * z + w * y)],
+        [2.0 * (x * y + w * z), w * w - x * x + y * y - z * z, 2.0 * (y * z - w * x)],
+        [2.0 * (x * z - w * y), 2.0 * (y * z + w * x), w * w - x * x - y * y + z * z],
+    ];
+    std::array::from_fn(|i| (0..3).map(|j| r[i][j] * v[j]).sum::<f64>() / n)
+}
+
+/// The Jacobian of `f` at `p` by central differences.
+fn numeric_jacobian(f: impl Fn(&[f64]) -> Vec<f64>, p: &[f64]) -> Vec<Vec<f64>> {
+    let m = f(p).len();
+    let columns: Vec<Vec<f64>> = (0..p.len())
+        .map(|j| {
+            let h = 1e-6 * p[j].abs().max(1.0);
+            let (mut a, mut b) = (p.to_vec(), p.to_vec());
+            a[j] += h;
+            b[j] -= h;
+            f(&a).iter().zip(f(&b)).map(|(x, y)| (x - y) / (2.0 * h)).collect()
+        })
+        .collect();
+    (0..m).map(|i| columns.iter().map(|c| c[i]).collect()).collect()
+}
+
+fn jacobian_close(what: &str, j: &[Vec<f64>], numeric: &[Vec<f64>]) {
+    for (row, want) in j.iter().zip(numeric) {
+        close(what, row, want, 1e-7);
+    }
+}
+
+#[test]
+fn a_quaternion_rotation_with_struct_values_against_its_matrix_and_finite_differences() {
+    let q = Quat { w: 0.9, x: -0.3, y: 0.5, z: 0.2 };
+    let v = [1.0, -2.0, 0.5];
+    close("rotation", &q.rotate(v), &rotated(&q, v), 1e-14);
+    let (value, j) = q.rotate_jacobian(v);
+    assert_eq!(value, q.rotate(v));
+    assert_eq!(j.len(), 3);
+    let f = |p: &[f64]| {
+        let q = Quat { w: p[0], x: p[1], y: p[2], z: p[3] };
+        rotated(&q, [p[4], p[5], p[6]]).to_vec()
+    };
+    let numeric = numeric_jacobian(f, &[q.w, q.x, q.y, q.z, v[0], v[1], v[2]]);
+    let rows: Vec<Vec<f64>> = j.iter().map(|r| r.to_vec()).collect();
+    jacobian_close("∂ rotate", &rows, &numeric);
+    // The vjp with a unit cotangent is a row; the jvp along a unit direction a column.
+    let (_, (dq, dv)) = q.rotate_vjp(v, [0.0, 1.0, 0.0]);
+    close("vjp", &[dq.w, dq.x, dq.y, dq.z, dv[0], dv[1], dv[2]], &rows[1], 1e-13);
+    let (_, column) = q.rotate_jvp(v, &Quat { w: 0.0, x: 1.0, y: 0.0, z: 0.0 }, [0.0; 3]);
+    close("jvp", &column, &[rows[0][1], rows[1][1], rows[2][1]], 1e-13);
+}
+
+#[test]
+fn functions_returning_a_struct_against_finite_differences() {
+    let (q, o) =
+        (Quat { w: 0.9, x: -0.3, y: 0.5, z: 0.2 }, Quat { w: -0.4, x: 1.1, y: 0.7, z: -0.6 });
+    let f = |p: &[f64]| {
+        let a = Quat { w: p[0], x: p[1], y: p[2], z: p[3] };
+        let b = Quat { w: p[4], x: p[5], y: p[6], z: p[7] };
+        scalars(&a.mul(&b))
+    };
+    let p = [q.w, q.x, q.y, q.z, o.w, o.x, o.y, o.z];
+    let numeric = numeric_jacobian(f, &p);
+    let (value, j) = q.mul_jacobian(&o);
+    assert_eq!(value, q.mul(&o));
+    let rows: Vec<Vec<f64>> = j.iter().map(|r| r.to_vec()).collect();
+    jacobian_close("∂ mul", &rows, &numeric);
+    // A struct cotangent, and a struct tangent.
+    let (_, (dq, dor)) = q.mul_vjp(&o, Quat { w: 0.0, x: 0.0, y: 1.0, z: 0.0 });
+    let row: Vec<f64> = scalars(&dq).into_iter().chain(scalars(&dor)).collect();
+    close("vjp", &row, &rows[2], 1e-13);
+    let (_, dot) = q.mul_jvp(&o, &Quat { w: 0.0, x: 0.0, y: 0.0, z: 1.0 }, &o.zero_like());
+    close("jvp", &scalars(&dot), &[rows[0][3], rows[1][3], rows[2][3], rows[3][3]], 1e-13);
+    let (c, jc) = q.conj_jacobian();
+    assert_eq!(c, Quat { w: q.w, x: -q.x, y: -q.y, z: -q.z });
+    assert_eq!(
+        jc,
+        [[1.0, 0.0, 0.0, 0.0], [0.0, -1.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0], [0.0, 0.0, 0.0, -1.0]]
+    );
+    let (_, h) = (q.norm2(), q.norm2_hessian());
+    assert_eq!(
+        h,
+        [[2.0, 0.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0], [0.0, 0.0, 2.0, 0.0], [0.0, 0.0, 0.0, 2.0]]
+    );
+}

@@ -42,13 +42,17 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
     let budget = args.stack.unwrap_or(symbol::STACK_BUDGET);
     match derivatives(&lowered, &args, vector) {
-        Ok(derived) => {
+        Ok(mut derived) => {
+            if let Some(record) = &lowered.record {
+                crate::codegen::records::name_cotangents(&mut derived.grad, record);
+            }
             let fs = [Some(&derived.grad), derived.hvp.as_ref()];
             check_budget(&mut cx, &fs.into_iter().flatten().collect::<Vec<_>>(), budget);
             if !cx.is_ok() {
                 return with_item(cx.into_compile_errors(), item);
             }
-            let cx = Context { item: &item_fn, params: &lowered.params, budget };
+            let record = lowered.record.as_ref();
+            let cx = Context { item: &item_fn, params: &lowered.params, budget, record };
             // `f` is annotated for its derivatives: using only them is using it. (rustc's
             // `dead_code` lint does not report the generated functions, whose spans come from
             // the macro, so an annotated function that nothing uses goes unreported.)

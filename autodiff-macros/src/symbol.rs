@@ -329,6 +329,8 @@ pub const CONSTANT_TYPES: &[&str] = &[
 pub const DIFFERENTIABLE: &str = "Differentiable";
 /// The field attribute that keeps a field of a `Differentiable` struct out of the derivatives.
 pub const NO_GRAD: &str = "no_grad";
+/// The value of a function returning a struct, where its tangent is written from it.
+pub const OUT: &str = "out";
 /// The receiver of a method.
 pub const SELF_VALUE: &str = "self";
 /// The type of the receiver.

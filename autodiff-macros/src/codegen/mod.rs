@@ -9,6 +9,7 @@ mod indices;
 mod layout;
 mod names;
 mod reads;
+pub mod records;
 mod signature;
 mod structs;
 mod wrappers;
@@ -99,6 +100,8 @@ pub struct Context<'a> {
     pub params: &'a [Param],
     /// The stack budget for stored values, in bytes.
     pub budget: u64,
+    /// For a function returning a struct: where its fields are.
+    pub record: Option<&'a crate::lower::RecordOut>,
 }
 
 impl Context<'_> {
@@ -167,8 +170,14 @@ impl Context<'_> {
             reads::collect(f, &mut read, &mut HashSet::new());
             read
         };
-        let (extra, names, dirs) = self.extra_params(kind, f, &idents, &read, &mut namer);
-        let fields = self.field_reads(f, &idents, &read, &dirs);
+        let (mut extra, mut names, dirs) = self.extra_params(kind, f, &idents, &read, &mut namer);
+        let mut fields = self.field_reads(f, &idents, &read, &dirs);
+        if let (Kind::Vjp, Some(record)) = (kind, self.record) {
+            let (out_bar, reads) = self.record_cotangent(&mut namer, f, record, &idents, &read);
+            let ty = self.return_type();
+            (extra, names) = (vec![(quote!(#out_bar), ty)], vec![out_bar]);
+            fields.extend(reads);
+        }
         let (parts, types, assembly) = self.outputs(kind, f, &renderer, &mut namer);
         let mut used = self.used_params(f);
         // A struct whose fields are read, or whose gradient starts from its zero.
@@ -281,6 +290,24 @@ impl Context<'_> {
         let rendered: Vec<(TokenStream, Ty)> =
             f.outputs.iter().map(|o| (renderer.value(*o), f.operand_ty(*o))).collect();
         let (mut parts, mut types, mut assembly) = (Vec::new(), Vec::new(), TokenStream::new());
+        if let Some(record) = self.record {
+            let (values, rest) = rendered.split_at(values);
+            let values: Vec<TokenStream> = values.iter().map(|(t, _)| t.clone()).collect();
+            let ty = self.return_type();
+            if kind == Kind::Jvp {
+                let dots: Vec<TokenStream> = rest.iter().map(|(t, _)| t.clone()).collect();
+                let (stmts, value, dot) = self.record_jvp(namer, record, &values, &dots);
+                return (vec![quote!(#value), quote!(#dot)], vec![ty.clone(), ty], stmts);
+            }
+            parts.push(records::literal(record, &values));
+            types.push(ty);
+            let (items, tys) =
+                self.gradient_group(f, rest, &mut assembly, namer, symbol::SUFFIX_BAR);
+            let (items, tys) = (grouped(items), grouped(tys));
+            parts.push(items);
+            types.push(tys);
+            return (parts, types, assembly);
+        }
         let mut at = 0;
         for (g, n) in groups.iter().enumerate() {
             let slice = &rendered[at..at + n];
@@ -293,33 +320,40 @@ impl Context<'_> {
                         (Kind::Hvp, 2) => format!("{}_{}", symbol::SUFFIX_BAR, symbol::SUFFIX_DOT),
                         _ => symbol::SUFFIX_BAR.to_owned(),
                     };
-                    let values: Vec<TokenStream> = slice.iter().map(|(t, _)| t.clone()).collect();
-                    let mut items = Vec::new();
-                    let mut tys = Vec::new();
-                    for c in self.components(f) {
-                        tys.push(self.component_type(f, &c));
-                        match c {
-                            structs::Component::Input(k) => items.push(values[k].clone()),
-                            structs::Component::Struct(p, fields) => {
-                                let (stmts, id) =
-                                    self.assemble(namer, p, &fields, &values, &suffix);
-                                assembly.extend(stmts);
-                                items.push(id.to_token_stream());
-                            }
-                        }
-                    }
-                    (items, tys)
+                    self.gradient_group(f, slice, &mut assembly, namer, &suffix)
                 }
             };
-            if items.len() == 1 {
-                parts.push(quote!(#(#items)*));
-                types.push(quote!(#(#tys)*));
-            } else {
-                parts.push(quote!((#(#items),*)));
-                types.push(quote!((#(#tys),*)));
-            }
+            parts.push(grouped(items));
+            types.push(grouped(tys));
         }
         (parts, types, assembly)
+    }
+
+    /// One gradient (or H·v) in parameter order from `slice`, the rendered outputs of `f` that
+    /// are its components' inputs' derivatives: a struct parameter's written into a value of the
+    /// struct by statements added to `assembly` (its locals named `{param}_{suffix}`).
+    fn gradient_group(
+        &self,
+        f: &Func,
+        slice: &[(TokenStream, Ty)],
+        assembly: &mut TokenStream,
+        namer: &mut Namer,
+        suffix: &str,
+    ) -> (Vec<TokenStream>, Vec<TokenStream>) {
+        let values: Vec<TokenStream> = slice.iter().map(|(t, _)| t.clone()).collect();
+        let (mut items, mut tys) = (Vec::new(), Vec::new());
+        for c in self.components(f) {
+            tys.push(self.component_type(f, &c));
+            match c {
+                structs::Component::Input(k) => items.push(values[k].clone()),
+                structs::Component::Struct(p, fields) => {
+                    let (stmts, id) = self.assemble(namer, p, &fields, &values, suffix);
+                    assembly.extend(stmts);
+                    items.push(id.to_token_stream());
+                }
+            }
+        }
+        (items, tys)
     }
 
     /// A check, evaluated by rustc, that the stored values fit the budget, when their size is an
@@ -482,7 +516,7 @@ impl Context<'_> {
             size.doc,
             n = wrappers::dim_text(&n),
         );
-        let cx = Context { item: self.item, params: &params, budget: self.budget };
+        let cx = Context { params: &params, ..*self };
         let sizes: Vec<Ident> = size.generic.iter().cloned().collect();
         let piece = Piece {
             suffix: symbol::FN_HESSIAN,
@@ -510,7 +544,14 @@ impl Context<'_> {
         namer.claim(&name.to_string());
         let (params, checks, args, dirs) = self.wrapper_params(&mut namer, f);
         let deprecated = self.item.attrs.iter().any(|a| a.path().is_ident(symbol::DEPRECATED));
-        let (n, m) = (self.columns(f), rows(f));
+        let n = self.columns(f);
+        let m = match self.record {
+            Some(_) => {
+                let ret = self.return_type();
+                Int::tokens(quote!(<#ret as ::autodiff_runtime::Differentiable>::LEN), true)
+            }
+            None => rows(f),
+        };
         // Sizes the macro knows decide the mode here; others, in the generated code.
         let mode = match (mode, n.value, m.value) {
             (Mode::Auto, Some(a), Some(b)) if a < b => Mode::Forward,
@@ -543,6 +584,7 @@ impl Context<'_> {
             mode,
             ret: ret.clone(),
             outputs,
+            record: self.record.is_some(),
         };
         let prefix = self.impl_prefix();
         let call = wrappers::Call { args: &args, dirs: &dirs, prefix, deprecated };
@@ -553,7 +595,7 @@ impl Context<'_> {
         let sizes = [(&rows, &m), (&cols, &n)];
         let doc = wrappers::jacobian_doc(name, (&jvp, &vjp), mode, sizes);
         let (ns, ms) = (&jac.n, &jac.m);
-        let cx = Context { item: self.item, params: &params, budget: self.budget };
+        let cx = Context { params: &params, ..*self };
         let sizes: Vec<Ident> = rows.generic.iter().chain(&cols.generic).cloned().collect();
         let piece = Piece {
             suffix: symbol::FN_JACOBIAN,
@@ -705,6 +747,14 @@ impl Context<'_> {
                 #body
             }
         }
+    }
+}
+
+/// One part of a result: the bare item for one, a tuple for several.
+fn grouped(items: Vec<TokenStream>) -> TokenStream {
+    match items.as_slice() {
+        [one] => one.clone(),
+        many => quote!((#(#many),*)),
     }
 }
 

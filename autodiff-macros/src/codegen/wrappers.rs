@@ -150,6 +150,8 @@ pub struct Jacobian<'a> {
     pub ret: TokenStream,
     /// The number of parts of its value: a tuple's length, or 1 for an array.
     pub outputs: usize,
+    /// Whether the value is a struct (its zero is `Differentiable::zero_like(&value)`).
+    pub record: bool,
 }
 
 /// The body of `f_jacobian`: `(value, J)`, by columns (`f_jvp`) or rows (`f_vjp`).
@@ -170,7 +172,7 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
         }
     };
     let out_bar = namer.local(symbol::OUT_BAR);
-    let seed = cotangent(jac, &out_bar, &i);
+    let seed = cotangent(jac, &out_bar, &i, &value);
     let row_of = scalar(&sweep, call.dirs.len(), &j);
     let reverse = quote! {
         for (#i, #row) in #jm.iter_mut().enumerate() {
@@ -198,9 +200,12 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
 
 /// `let mut out_bar: R = …; set_unit(&mut [&mut out_bar.0, …], i);`: the `i`-th unit cotangent
 /// of the function's value.
-fn cotangent(jac: &Jacobian, out_bar: &Ident, i: &Ident) -> TokenStream {
+fn cotangent(jac: &Jacobian, out_bar: &Ident, i: &Ident, value: &Ident) -> TokenStream {
     let ret = &jac.ret;
     let (zero, parts) = match jac.outputs {
+        1 if jac.record => {
+            (quote!(::autodiff_runtime::Differentiable::zero_like(&#value)), quote!(&mut #out_bar))
+        }
         1 => (zero(ret), quote!(&mut #out_bar)),
         n => {
             let zeros = (0..n).map(|_| quote!(0.0));
@@ -260,7 +265,10 @@ impl Size {
 
 /// A size as the doc comments write it: `3`, `N`, `(N + 1)`.
 pub fn dim_text(n: &Int) -> String {
-    let text = n.render(&|_| quote!(_)).to_string();
+    let spaced = n.render(&|_| quote!(_)).to_string();
+    let text = [(" :: ", "::"), (":: ", "::"), ("< ", "<"), (" >", ">")]
+        .iter()
+        .fold(spaced, |t, (from, to)| t.replace(from, to));
     match text.contains(' ') {
         true => format!("({text})"),
         false => text,

@@ -131,6 +131,22 @@ impl Lower<'_> {
                 };
                 elems.into_iter().map(|x| self.real(x)).collect()
             }
+            Output::Record => match self.value(e) {
+                Value::Record(shape, parts) => {
+                    let mut ops = Vec::new();
+                    let record = self.record_output(e, &shape, parts, &mut ops);
+                    self.record = Some(record);
+                    ops
+                }
+                Value::Int(None) => vec![Operand::Lit(0.0)],
+                _ => {
+                    self.cx.error_spanned(
+                        e,
+                        "`#[grad]` needs a function returning a struct to end with a value of the struct: a literal (`Quat { w, x, y, z }`) or a variable bound to one",
+                    );
+                    vec![Operand::Lit(0.0)]
+                }
+            },
             Output::Array => {
                 let outer = std::mem::replace(&mut self.expected, returns.array.clone());
                 let v = self.expr(e);
@@ -392,14 +408,18 @@ impl Lower<'_> {
 
     /// `target = rhs` or `target op= rhs`, for a variable or an element of an array variable.
     fn assign(&mut self, e: &Expr, target: &Expr, op: Option<Prim>, rhs: &Expr) {
+        let (base, _) = super::arrays::index_chain(target);
+        if matches!(super::value::peel(base), Expr::Field(_)) {
+            return self.assign_field(e, target, op, rhs);
+        }
         let root = target_root(target).map(symbol::unraw);
         let binding = root.as_deref().and_then(|n| self.lookup(n)).cloned();
         let (name, slot) = match (root, binding) {
-            (Some(_), Some(Binding::Tuple(parts)))
+            (Some(_), Some(b @ (Binding::Tuple(_) | Binding::Record(..))))
                 if op.is_none() && matches!(super::value::peel(target), Expr::Path(_)) =>
             {
                 let v = self.value(rhs);
-                return self.assign_parts(rhs, &Binding::Tuple(parts), v);
+                return self.assign_parts(rhs, &b, v);
             }
             (Some(name), Some(Binding::Slot(s))) => (name, s),
             (_, Some(Binding::Poison)) => return,
@@ -412,6 +432,43 @@ impl Lower<'_> {
                 return;
             }
         };
+        self.assign_slot(e, target, (&name, slot), op, rhs);
+    }
+
+    /// `q.w = rhs`, `q.v[i] op= rhs`, `q.inner = rhs` for a struct value `q` of the body.
+    fn assign_field(&mut self, e: &Expr, target: &Expr, op: Option<Prim>, rhs: &Expr) {
+        let (base, indices) = super::arrays::index_chain(target);
+        match self.tuple_component(base) {
+            Some(Binding::Slot(s)) => {
+                let name = self.slots[s].name.clone();
+                self.assign_slot(e, target, (&name, s), op, rhs);
+            }
+            Some(b @ Binding::Record(..)) if indices.is_empty() && op.is_none() => {
+                let v = self.value(rhs);
+                self.assign_parts(rhs, &b, v);
+            }
+            Some(Binding::Poison) => {}
+            _ if self.field_kind(base).is_some() => self.cx.error_spanned(
+                target,
+                "`#[grad]` does not assign to a field of a parameter: the function must be pure; copy the value into a variable (`let mut w = m.w;`)",
+            ),
+            _ => self.cx.error_spanned(
+                target,
+                "`#[grad]` supports assignments to fields of struct values of the body (`q.w = ...` for `let mut q = Quat { .. };`) holding `f64` values or arrays",
+            ),
+        }
+    }
+
+    /// `target = rhs` or `target op= rhs` for the user variable `name` in `slot` (or an element
+    /// of it).
+    fn assign_slot(
+        &mut self,
+        e: &Expr,
+        target: &Expr,
+        (name, slot): (&str, usize),
+        op: Option<Prim>,
+        rhs: &Expr,
+    ) {
         let (_, indices) = super::arrays::index_chain(target);
         if !indices.is_empty() {
             return self.assign_element(target, slot, &indices, op, rhs);
@@ -450,7 +507,7 @@ impl Lower<'_> {
             );
             return;
         }
-        self.name_value(&name, value, since);
+        self.name_value(name, value, since);
         self.slots[slot].value = Some(value);
     }
 
@@ -468,6 +525,11 @@ impl Lower<'_> {
                 self.slots[*s].value = Some(op);
             }
             (Binding::Tuple(parts), Value::Tuple(values)) if parts.len() == values.len() => {
+                for (p, v) in parts.iter().zip(values) {
+                    self.assign_parts(rhs, p, v);
+                }
+            }
+            (Binding::Record(shape, parts), Value::Record(other, values)) if **shape == *other => {
                 for (p, v) in parts.iter().zip(values) {
                     self.assign_parts(rhs, p, v);
                 }

@@ -176,6 +176,12 @@ impl Lower<'_> {
             Expr::Field(_) if self.field_input(e).is_some() => {
                 self.field_value(e).unwrap_or(Operand::Lit(0.0))
             }
+            Expr::Field(_) if self.missing_field(e).is_some() => {
+                if let Some(shape) = self.missing_field(e) {
+                    self.no_such_field(e, &shape);
+                }
+                Operand::Lit(0.0)
+            }
             Expr::Field(_) if self.tuple_component(e).is_some() => {
                 let v = self.value(e);
                 self.single(e, v)
@@ -301,6 +307,10 @@ impl Lower<'_> {
             Some(Binding::Struct(_)) => {
                 self.whole_struct(e, name.as_deref().unwrap_or_default());
                 Operand::Lit(0.0)
+            }
+            Some(Binding::Record(..)) => {
+                let v = self.value(e);
+                self.single(e, v)
             }
             Some(Binding::Param(_)) | None => self.passive(e, "paths"),
         }

@@ -52,6 +52,7 @@ impl Lower<'_> {
                     Some(
                         Binding::Poison
                         | Binding::Tuple(_)
+                        | Binding::Record(..)
                         | Binding::Closure(_)
                         | Binding::Struct(_),
                     )

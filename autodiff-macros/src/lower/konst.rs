@@ -386,7 +386,7 @@ impl Lower<'_> {
                 k.deps.push(dep);
                 return Ok(k);
             }
-            Binding::Tuple(_) | Binding::Closure(_) | Binding::View(_) => {
+            Binding::Tuple(_) | Binding::Record(..) | Binding::Closure(_) | Binding::View(_) => {
                 return Err(Bad::Syntax(e.to_token_stream()));
             }
         };

@@ -86,6 +86,29 @@ pub enum Output {
     Array,
     /// A tuple of `n` `f64` values: [`Func::outputs`] are the `n` scalars.
     Tuple(usize),
+    /// A struct: [`Func::outputs`] are its fields that are values, as [`Lowered::record`] says.
+    Record,
+}
+
+/// The value of a function returning a struct: the struct's fields, each an output of the IR
+/// or a constant.
+#[derive(Clone)]
+pub struct RecordOut {
+    /// The struct's path, as the body's literal writes it.
+    pub path: syn::Path,
+    /// Its fields, in order.
+    pub fields: Vec<(syn::Member, FieldOut)>,
+}
+
+/// One field of a returned struct.
+#[derive(Clone)]
+pub enum FieldOut {
+    /// The `k`-th output of the IR.
+    Output(usize),
+    /// A constant, as written (an integer).
+    Const(proc_macro2::TokenStream),
+    /// A nested struct.
+    Record(RecordOut),
 }
 
 /// The lowered function and what codegen needs to re-emit its signature.
@@ -97,6 +120,8 @@ pub struct Lowered {
     /// What kind of value the function returns.
     #[allow(dead_code, reason = "for codegen, which does not emit vector outputs yet")]
     pub output: Output,
+    /// For a function returning a struct: where its fields are.
+    pub record: Option<RecordOut>,
 }
 
 /// What a value is, as far as lowering can tell from the syntax.
@@ -155,6 +180,9 @@ enum Binding {
     Param(Kind),
     /// A tuple: `let t = (a, b);`, its components bound as names are (`t.0`, `t.1`).
     Tuple(Vec<Binding>),
+    /// A struct value of the body: `let q = Quat { w, x, y, z };`, its fields bound as names
+    /// are (`q.w`).
+    Record(Rc<structs::Record>, Vec<Binding>),
     /// A closure, inlined where it is called.
     Closure(Rc<closure::Closure>),
     /// A view of an array's or a slice's elements: `let w = &x[i..i + 2];`.
@@ -201,6 +229,8 @@ struct Lower<'a> {
     reported_calls: std::collections::HashSet<Var>,
     /// The differentiated struct parameters.
     structs: Vec<structs::StructState>,
+    /// Where the fields of a returned struct are (set by the body's value).
+    record: Option<RecordOut>,
 }
 
 /// Lowers `item`, recording every unsupported construct in `cx`.
@@ -220,6 +250,7 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         calls: HashMap::new(),
         reported_calls: std::collections::HashSet::new(),
         structs: Vec::new(),
+        record: None,
     };
     let (mut params, returns) = lower.signature(&item.sig, &item.block, args);
     let outputs = lower.body(&item.block, &returns);
@@ -230,7 +261,8 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
             s.fields = state.map(|st| st.fields.clone()).unwrap_or_default();
         }
     }
-    Lowered { func: lower.b.finish(outputs), params, output: returns.kind() }
+    let record = lower.record.take();
+    Lowered { func: lower.b.finish(outputs), params, output: returns.kind(), record }
 }
 
 impl Lower<'_> {

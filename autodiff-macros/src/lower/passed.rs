@@ -228,7 +228,9 @@ impl Lower<'_> {
             // An integer; or a name whose definition was reported already.
             Some(Binding::Int(_) | Binding::Poison | Binding::Struct(_)) => ConstTy::Other,
             // A tuple, a closure or a view: not passed to a call as a constant.
-            Some(Binding::Tuple(_) | Binding::Closure(_) | Binding::View(_)) => ConstTy::Unknown,
+            Some(
+                Binding::Tuple(_) | Binding::Record(..) | Binding::Closure(_) | Binding::View(_),
+            ) => ConstTy::Unknown,
             // A const generic parameter: never an `f64` (a const parameter cannot be one).
             None if self.generics.iter().any(|g| g == name) => ConstTy::Other,
             None => ConstTy::Unknown,

@@ -410,6 +410,9 @@ impl Lower<'_> {
         {
             return Returns { output: Output::Tuple(t.elems.len()), array: None };
         }
+        if matches!(&**ty, Type::Path(_)) && is_struct(ty) {
+            return Returns { output: Output::Record, array: None };
+        }
         self.cx.error_spanned(
             ty,
             format!(

@@ -9,8 +9,10 @@
 //! field is `#[no_grad]` is left to the generated code, which asks the struct (through
 //! `Differentiable`) to clear such fields of a gradient and of a direction.
 
+mod record;
 mod scan;
 
+pub(super) use record::Record;
 pub(super) use scan::field_path;
 
 use proc_macro2::{Ident, TokenStream};
