@@ -76,6 +76,13 @@ impl Spring {
         0.5 * self.k * d * d
     }
 
+    /// The work to stretch the spring from `x0` to `x1`: two calls of [`Spring::energy`] by
+    /// method syntax, `self` passed whole.
+    #[grad(jvp, hvp, hessian)]
+    pub fn work(&self, x0: f64, x1: f64) -> f64 {
+        self.energy(x1) - self.energy(x0)
+    }
+
     /// The same energy, the spring taken by value.
     #[grad(hvp)]
     pub fn energy_owned(self, x: f64) -> f64 {
@@ -102,6 +109,19 @@ impl Quat {
     #[grad(jvp, hvp, hessian)]
     pub fn norm2(&self) -> f64 {
         self.w * self.w + self.x * self.x + self.y * self.y + self.z * self.z
+    }
+
+    /// The dot product of two quaternions.
+    #[grad(jvp, hvp)]
+    pub fn dot(&self, o: &Quat) -> f64 {
+        self.w * o.w + self.x * o.x + self.y * o.y + self.z * o.z
+    }
+
+    /// The cosine of the angle between two quaternions, from calls of [`Quat::dot`] and
+    /// [`Quat::norm2`] on the parameters.
+    #[grad(jvp, hvp, hessian)]
+    pub fn cos_angle(&self, o: &Quat) -> f64 {
+        self.dot(o) / (self.norm2() * o.norm2()).sqrt()
     }
 
     /// The Hamilton product `self · o`: a function returning a struct.
@@ -146,4 +166,12 @@ impl Quat {
         let n = self.w * self.w + self.x * self.x + self.y * self.y + self.z * self.z;
         [r.x / n, r.y / n, r.z / n]
     }
+}
+
+/// A function of two angles through quaternions built in the body and methods called on them.
+#[grad(jvp, hvp, hessian)]
+pub fn twist(a: f64, b: f64) -> f64 {
+    let q = Quat { w: a.cos(), x: a.sin(), y: b, z: 0.0 };
+    let p = Quat { w: 1.0, x: b * b, y: 0.0, z: a };
+    q.dot(&p) * q.norm2()
 }

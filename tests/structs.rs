@@ -194,3 +194,81 @@ fn functions_returning_a_struct_against_finite_differences() {
         [[2.0, 0.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0], [0.0, 0.0, 2.0, 0.0], [0.0, 0.0, 0.0, 2.0]]
     );
 }
+
+#[test]
+fn methods_calling_methods_by_method_syntax_against_closed_forms() {
+    let s = Spring { k: 3.0, rest: 1.5 };
+    let (x0, x1) = (0.5, 2.25);
+    let (d0, d1) = (x0 - s.rest, x1 - s.rest);
+    let (w, (gs, g0, g1)) = s.work_grad(x0, x1);
+    assert_eq!(w, s.work(x0, x1));
+    let want = [(d1 * d1 - d0 * d0) / 2.0, -s.k * (d1 - d0), -s.k * d0, s.k * d1];
+    close("∂W", &[gs.k, gs.rest, g0, g1], &want, 1e-14);
+    let (_, slope) = s.work_jvp(x0, x1, &Spring { k: 0.5, rest: -1.0 }, 1.0, 2.0);
+    let v = [0.5, -1.0, 1.0, 2.0];
+    let dot: f64 = want.iter().zip(&v).map(|(a, b)| a * b).sum();
+    close("jvp", &[slope], &[dot], 1e-14);
+    // H over (k, rest, x0, x1).
+    let h = s.work_hessian(x0, x1);
+    let want_h = [
+        [0.0, d0 - d1, -d0, d1],
+        [d0 - d1, 0.0, s.k, -s.k],
+        [-d0, s.k, -s.k, 0.0],
+        [d1, -s.k, 0.0, s.k],
+    ];
+    for (row, w) in h.iter().zip(&want_h) {
+        close("Hessian", row, w, 1e-14);
+    }
+}
+
+#[test]
+fn methods_on_struct_parameters_and_struct_values_against_finite_differences() {
+    let (q, o) =
+        (Quat { w: 0.9, x: -0.3, y: 0.5, z: 0.2 }, Quat { w: -0.4, x: 1.1, y: 0.7, z: -0.6 });
+    let split = |p: &[f64]| {
+        (Quat { w: p[0], x: p[1], y: p[2], z: p[3] }, Quat { w: p[4], x: p[5], y: p[6], z: p[7] })
+    };
+    let f = |p: &[f64]| {
+        let (a, b) = split(p);
+        a.cos_angle(&b)
+    };
+    let grad = |p: &[f64]| {
+        let (a, b) = split(p);
+        let (_, (da, db)) = a.cos_angle_grad(&b);
+        scalars(&da).into_iter().chain(scalars(&db)).collect::<Vec<f64>>()
+    };
+    let p: Vec<f64> = scalars(&q).into_iter().chain(scalars(&o)).collect();
+    check_gradient(f, &p, &grad(&p), Tolerance::default()).expect("cos_angle gradient");
+    let v = [0.3, -0.2, 0.9, 0.1, -0.5, 0.4, 0.0, 1.2];
+    let (dq, dob) = split(&v);
+    let (_, _, (hq, ho)) = q.cos_angle_hvp(&o, &dq, &dob);
+    let hv: Vec<f64> = scalars(&hq).into_iter().chain(scalars(&ho)).collect();
+    check_hvp(grad, &p, &v, &hv, Tolerance::default()).expect("cos_angle H·v");
+    let (_, slope) = q.cos_angle_jvp(&o, &dq, &dob);
+    let dot: f64 = grad(&p).iter().zip(&v).map(|(a, b)| a * b).sum();
+    close("jvp", &[slope], &[dot], 1e-13);
+    let h = q.cos_angle_hessian(&o);
+    for i in 0..8 {
+        for j in 0..8 {
+            close("symmetry", &[h[i][j]], &[h[j][i]], 1e-12);
+        }
+    }
+    close(
+        "Hessian · v",
+        &(0..8).map(|i| (0..8).map(|j| h[i][j] * v[j]).sum()).collect::<Vec<f64>>(),
+        &hv,
+        1e-12,
+    );
+    // Struct values of the body as receivers and arguments.
+    let f = |p: &[f64]| twist(p[0], p[1]);
+    let grad = |p: &[f64]| {
+        let (_, (da, db)) = twist_grad(p[0], p[1]);
+        vec![da, db]
+    };
+    let p = [0.7, -0.4];
+    check_gradient(f, &p, &grad(&p), Tolerance::default()).expect("twist gradient");
+    let (_, _, (ha, hb)) = twist_hvp(p[0], p[1], 1.0, -2.0);
+    check_hvp(grad, &p, &[1.0, -2.0], &[ha, hb], Tolerance::default()).expect("twist H·v");
+    let h = twist_hessian(p[0], p[1]);
+    close("symmetry", &[h[0][1]], &[h[1][0]], 1e-13);
+}

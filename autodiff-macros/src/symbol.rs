@@ -331,6 +331,8 @@ pub const DIFFERENTIABLE: &str = "Differentiable";
 pub const NO_GRAD: &str = "no_grad";
 /// The value of a function returning a struct, where its tangent is written from it.
 pub const OUT: &str = "out";
+/// The suffix of a struct parameter's scalars laid flat, where it is passed whole to a call.
+pub const FLAT: &str = "flat";
 /// The receiver of a method.
 pub const SELF_VALUE: &str = "self";
 /// The type of the receiver.

@@ -166,6 +166,21 @@ impl<T: Differentiable> Tangent for T {
     }
 }
 
+/// The differentiated scalars of `x` laid flat: what the generated code passes for a struct
+/// parameter that is passed whole to a call. `N` is `T::LEN` (the caller writes it).
+#[doc(hidden)]
+pub fn flat<T: Differentiable, const N: usize>(x: &T) -> [f64; N] {
+    core::array::from_fn(|k| x.get(k))
+}
+
+/// Adds `v`, scalars laid flat, to those of `x`.
+#[doc(hidden)]
+pub fn add_flat<T: Differentiable>(x: &mut T, v: &[f64]) {
+    for (k, e) in v.iter().enumerate() {
+        x.set(k, x.get(k) + e);
+    }
+}
+
 /// The lengths of an array's dimensions (nested arrays), for the generated code's loops over an
 /// array field of a struct, whose lengths the macro cannot read.
 #[doc(hidden)]

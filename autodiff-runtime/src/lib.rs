@@ -33,7 +33,7 @@ mod stack;
 /// Plumbing for the generated code; not part of the API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::differentiable::{Shape, Tangent, len_at};
+    pub use crate::differentiable::{Shape, Tangent, add_flat, flat, len_at};
     pub use crate::flat::{Flat, Part, scalar, set_unit, zero};
     pub use crate::missing::{HvpGenerated, JvpGenerated, ScalarCallee};
     pub use crate::revolve::{Online, revolve};

@@ -48,6 +48,9 @@ pub struct Renderer<'a> {
     pub read: HashSet<Var>,
     /// The variables whose type a method call needs to know (see [`receivers`]).
     pub receivers: HashSet<Var>,
+    /// The inputs that are struct parameters passed whole to calls (their scalars laid flat),
+    /// and their directions: passed as the structs themselves.
+    pub wholes: HashMap<Var, super::call::Whole>,
 }
 
 impl<'a> Renderer<'a> {
@@ -65,7 +68,8 @@ impl<'a> Renderer<'a> {
         let mut read = HashSet::new();
         super::reads::collect(f, &mut read, &mut HashSet::new());
         let receivers = receivers(&f.body, &defs);
-        Renderer { f, layout, idents, loops, defs, by_ref, result, step, read, receivers }
+        let wholes = HashMap::new();
+        Renderer { f, layout, idents, loops, defs, by_ref, result, step, read, receivers, wholes }
     }
 
     /// Whether an integer expression in `l` calls a method on `l`'s index (`x[i.abs_diff(1)]`).

@@ -2,7 +2,7 @@
 
 mod attrs;
 mod body;
-mod call;
+pub mod call;
 mod checkpoints;
 mod expr;
 mod indices;
@@ -163,14 +163,16 @@ impl Context<'_> {
         let by_ref = self.by_ref(f, matches!(kind, Kind::Jvp | Kind::Hvp));
         let result = namer.local(symbol::BRANCH_VALUE);
         let step = namer.local(symbol::STEP_COUNTER);
-        let renderer = body::Renderer::new(f, &layout, &idents, &loops, &by_ref, (result, step));
-        let stmts = renderer.block(&f.body);
+        let mut renderer =
+            body::Renderer::new(f, &layout, &idents, &loops, &by_ref, (result, step));
         let read: HashSet<crate::ir::Var> = {
             let mut read = HashSet::new();
             reads::collect(f, &mut read, &mut HashSet::new());
             read
         };
         let (mut extra, mut names, dirs) = self.extra_params(kind, f, &idents, &read, &mut namer);
+        renderer.wholes = self.wholes(f, &dirs);
+        let stmts = renderer.block(&f.body);
         let mut fields = self.field_reads(f, &idents, &read, &dirs);
         if let (Kind::Vjp, Some(record)) = (kind, self.record) {
             let (out_bar, reads) = self.record_cotangent(&mut namer, f, record, &idents, &read);
@@ -184,7 +186,8 @@ impl Context<'_> {
         let gradient = matches!(kind, Kind::Grad | Kind::Vjp | Kind::Hvp);
         for p in self.params {
             let Some(s) = &p.strukt else { continue };
-            if gradient || s.fields.iter().any(|x| read.contains(&x.input)) {
+            let whole = s.whole.is_some_and(|v| read.contains(&v));
+            if gradient || whole || s.fields.iter().any(|x| read.contains(&x.input)) {
                 used.insert(symbol::unraw(&p.ident));
             }
         }
@@ -260,7 +263,7 @@ impl Context<'_> {
                     names.push(id);
                 }
                 structs::Component::Struct(p, fields) => {
-                    let used = Self::reads_direction(f, &fields, read);
+                    let used = Self::reads_direction(f, p, &fields, read);
                     let want = format!("{}_{}", symbol::unraw(&p.ident), symbol::SUFFIX_DOT);
                     let id = match used {
                         true => namer.local(&want),
@@ -347,7 +350,7 @@ impl Context<'_> {
             match c {
                 structs::Component::Input(k) => items.push(values[k].clone()),
                 structs::Component::Struct(p, fields) => {
-                    let (stmts, id) = self.assemble(namer, p, &fields, &values, suffix);
+                    let (stmts, id) = self.assemble(namer, (f, p), &fields, &values, suffix);
                     assembly.extend(stmts);
                     items.push(id.to_token_stream());
                 }

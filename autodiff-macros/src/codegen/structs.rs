@@ -101,6 +101,15 @@ impl Context<'_> {
                 };
                 out.extend(quote_spanned!(span_of(at)=> let #id: #ty = #value;));
             }
+            // The struct passed whole, laid flat where it is read otherwise than by a call.
+            let mut flat_reads = HashSet::new();
+            read_outside_calls(&f.body, &mut flat_reads);
+            let whole = whole_of(f, p);
+            if let Some(v) = whole.map(|k| f.active[k]).filter(|v| flat_reads.contains(v)) {
+                let (id, ty) = (&idents[v.index()], super::signature::ty(f.ty(v)));
+                let lent = borrowed(p, &p.ident.to_token_stream());
+                out.extend(quote!(let #id: #ty = ::autodiff_runtime::__private::flat(#lent);));
+            }
             let Some((dir, used)) = direction else { continue };
             if !used {
                 continue;
@@ -122,19 +131,47 @@ impl Context<'_> {
                 };
                 out.extend(quote!(let #id: #ty = #value;));
             }
+            let dot = whole.and_then(|k| f.inputs.get(f.user_inputs + k));
+            if let Some(v) = dot.filter(|v| flat_reads.contains(v)) {
+                let (id, ty) = (&idents[v.index()], super::signature::ty(f.ty(*v)));
+                out.extend(quote!(let #id: #ty = ::autodiff_runtime::__private::flat(#dir);));
+            }
         }
         out
     }
 
-    /// Whether `f` reads a direction of a field of the struct component `fields`.
+    /// Whether `f` reads a direction of a field of the struct parameter `p` (`fields` its
+    /// field inputs), or its direction as a whole.
     pub(super) fn reads_direction(
         f: &Func,
+        p: &Param,
         fields: &[(&FieldInput, usize)],
         read: &HashSet<Var>,
     ) -> bool {
-        fields
-            .iter()
-            .any(|(_, k)| f.inputs.get(f.user_inputs + k).is_some_and(|v| read.contains(v)))
+        let direction =
+            |k: usize| f.inputs.get(f.user_inputs + k).is_some_and(|v| read.contains(v));
+        fields.iter().any(|(_, k)| direction(*k)) || whole_of(f, p).is_some_and(direction)
+    }
+
+    /// The inputs of `f` that struct parameters passed whole are, with how a call passes them;
+    /// with `dirs` (the struct directions, one per struct parameter), their directions too.
+    pub(super) fn wholes(
+        &self,
+        f: &Func,
+        dirs: &[(Ident, bool)],
+    ) -> std::collections::HashMap<Var, super::call::Whole> {
+        let mut out = std::collections::HashMap::new();
+        let structs = self.params.iter().filter(|p| p.strukt.is_some());
+        for (n, p) in structs.enumerate() {
+            let Some(k) = whole_of(f, p) else { continue };
+            let (tokens, owned) = (p.ident.to_token_stream(), !p.by_ref);
+            out.insert(f.active[k], super::call::Whole { tokens, reference: p.by_ref, owned });
+            if let (Some((d, true)), Some(v)) = (dirs.get(n), f.inputs.get(f.user_inputs + k)) {
+                let tokens = d.to_token_stream();
+                out.insert(*v, super::call::Whole { tokens, reference: true, owned });
+            }
+        }
+        out
     }
 
     /// The gradient (or H·v, `suffix` `bar_dot`) of one struct parameter, written field by field
@@ -143,7 +180,7 @@ impl Context<'_> {
     pub(super) fn assemble(
         &self,
         namer: &mut Namer,
-        p: &Param,
+        (f, p): (&Func, &Param),
         fields: &[(&FieldInput, usize)],
         values: &[TokenStream],
         suffix: &str,
@@ -157,6 +194,10 @@ impl Context<'_> {
             let path = &field.path;
             let value = &values[*k];
             out.extend(quote!(#id #(.#path)* = #value;));
+        }
+        if let Some(k) = whole_of(f, p) {
+            let value = &values[k];
+            out.extend(quote!(::autodiff_runtime::__private::add_flat(&mut #id, &#value);));
         }
         out.extend(quote!(#tr::clear_constants(&mut #id);));
         (out, id)
@@ -219,6 +260,42 @@ impl Context<'_> {
             false => TokenStream::new(),
         }
     }
+}
+
+/// The variables that `block` reads other than as arguments and directions of calls (a struct
+/// passed whole is passed as the struct; its scalars laid flat are read elsewhere only by the
+/// forward mode of a call's value, `ẏ = ∂y/∂m · ṁ`).
+fn read_outside_calls(block: &crate::ir::Block, out: &mut HashSet<Var>) {
+    use crate::ir::Stmt;
+    for s in block {
+        match s {
+            Stmt::Call(_) => {}
+            Stmt::For(l) => {
+                out.extend(l.carried.iter().filter_map(|c| c.init.var()));
+                out.extend(l.yields.iter().filter_map(|y| y.var()));
+                read_outside_calls(&l.body, out);
+            }
+            Stmt::If(b) => {
+                out.extend(b.then_yields.iter().chain(&b.else_yields).filter_map(|y| y.var()));
+                read_outside_calls(&b.then, out);
+                read_outside_calls(&b.otherwise, out);
+            }
+            Stmt::Checkpoint(c) => {
+                out.extend(c.state.iter().filter_map(|o| o.var()));
+                out.extend(c.adjoint.iter().filter_map(|a| a.init.var()));
+                out.extend(c.step_yields.iter().chain(&c.back_yields).filter_map(|y| y.var()));
+                read_outside_calls(&c.step, out);
+                read_outside_calls(&c.back, out);
+            }
+            other => out.extend(crate::ir::reads(other).into_iter().filter_map(|o| o.var())),
+        }
+    }
+}
+
+/// The position in `f.active` of the struct parameter `p` passed whole, if it is.
+pub(super) fn whole_of(f: &Func, p: &Param) -> Option<usize> {
+    let v = p.strukt.as_ref()?.whole?;
+    f.active.iter().position(|a| *a == v)
 }
 
 /// Whether `tokens` name any of `names`.

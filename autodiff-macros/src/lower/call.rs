@@ -13,7 +13,7 @@ use syn::{Expr, ExprCall, ExprPath};
 use super::konst::Konst;
 use super::passed::Role;
 use super::{Binding, Lower};
-use crate::ir::{Arg, Call, CallKind, Callee, Name, Operand, Prec, Stmt, Ty};
+use crate::ir::{Arg, Callee, Operand, Prec, Ty};
 use crate::symbol;
 
 impl Lower<'_> {
@@ -34,7 +34,8 @@ impl Lower<'_> {
             let k = Konst::combine(quote!(#func(#(#args),*)), Prec::Atom, &refs);
             return self.ext(k);
         }
-        let args = self.call_args(c);
+        let exprs: Vec<&Expr> = c.args.iter().collect();
+        let (args, groups) = self.call_arguments(&exprs, false);
         let segments = &p.path.segments;
         let Some(last) = segments.last() else { return Operand::Lit(0.0) };
         let prefix: TokenStream = {
@@ -46,17 +47,8 @@ impl Lower<'_> {
             &last.ident.to_string(),
             c.func.to_token_stream().into_iter().next().map_or(last.ident.span(), |t| t.span()),
         );
-        let out = self.b.fresh(Name::temp(), Ty::F64);
-        let call = Call {
-            callee: Callee { prefix, name },
-            kind: CallKind::Value,
-            args,
-            dirs: Vec::new(),
-            outs: vec![out],
-        };
-        self.b.emit(Stmt::Call(Box::new(call)));
-        self.calls.insert(out, c.to_token_stream());
-        Operand::Var(out)
+        let callee = Callee { prefix, name, method: false };
+        self.emit_call(callee, args, groups, c.to_token_stream())
     }
 
     /// The call whose value `e` is: a call of a user's function, or a variable bound to the
@@ -82,38 +74,34 @@ impl Lower<'_> {
         true
     }
 
-    /// The arguments of a call with at least one value: values, constants filling a
-    /// differentiated parameter, and constants passed through.
-    fn call_args(&mut self, c: &ExprCall) -> Vec<Arg> {
-        let mut args = Vec::new();
-        for a in &c.args {
-            let (inner, by_ref) = match a {
-                Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
-                other => (other, false),
-            };
-            match self.call_arg_konst(a) {
-                Some(k) => {
-                    let role = self.const_ty(a).role();
-                    let ext = self.ext_id(k);
-                    args.push(match role {
-                        Role::Fixed(zero) => Arg::Fixed { ext, zero },
-                        Role::Through => Arg::Const(ext),
-                        Role::Unknown => {
-                            self.unknown_constant(a);
-                            Arg::Const(ext)
-                        }
-                    });
-                }
-                None => {
-                    let op = self.expr(inner);
-                    if by_ref && !matches!(self.b.ty(op), Ty::Array(_)) {
-                        self.cx.error_spanned(a, "`#[grad]` passes arrays by reference to a called function, not `f64` values; write the value itself");
+    /// One argument of a call with at least one value: a value, a constant filling a
+    /// differentiated parameter, or a constant passed through.
+    pub(super) fn call_arg(&mut self, a: &Expr) -> Arg {
+        let (inner, by_ref) = match a {
+            Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
+            other => (other, false),
+        };
+        match self.call_arg_konst(a) {
+            Some(k) => {
+                let role = self.const_ty(a).role();
+                let ext = self.ext_id(k);
+                match role {
+                    Role::Fixed(zero) => Arg::Fixed { ext, zero },
+                    Role::Through => Arg::Const(ext),
+                    Role::Unknown => {
+                        self.unknown_constant(a);
+                        Arg::Const(ext)
                     }
-                    args.push(Arg::Value { op, by_ref });
                 }
             }
+            None => {
+                let op = self.expr(inner);
+                if by_ref && !matches!(self.b.ty(op), Ty::Array(_)) {
+                    self.cx.error_spanned(a, "`#[grad]` passes arrays by reference to a called function, not `f64` values; write the value itself");
+                }
+                Arg::Value { op, by_ref }
+            }
         }
-        args
     }
 
     /// Reports a constant argument whose type the macro cannot read: whether it fills one of the

@@ -239,6 +239,9 @@ impl Lower<'_> {
 
     /// `a + b`, `a - b`, `a * b`, `a / b`, and the operators that are reported.
     fn binary(&mut self, e: &Expr, b: &syn::ExprBinary) -> Operand {
+        if self.operator_on_struct(b) {
+            return Operand::Lit(0.0);
+        }
         let prim = match b.op {
             BinOp::Add(_) => Prim::Add,
             BinOp::Sub(_) => Prim::Sub,
@@ -355,6 +358,11 @@ impl Lower<'_> {
                 Some(plain) => self.expr(&plain),
                 None => Operand::Lit(0.0),
             };
+        }
+        let known =
+            symbol::method_prim(&m.method.to_string()).is_some() || m.method == symbol::SIN_COS;
+        if !known && self.is_struct_expr(&m.receiver) {
+            return self.user_method(m);
         }
         if let Some(t) = &m.turbofish {
             self.cx.error_spanned(t, "`#[grad]` does not support turbofish arguments here");

@@ -64,6 +64,8 @@ pub struct StructParam {
     pub owned: Type,
     /// The field inputs, in order of first read.
     pub fields: Vec<FieldInput>,
+    /// The whole struct as one input, its scalars laid flat, when it is passed whole to a call.
+    pub whole: Option<Var>,
 }
 
 /// A field of a struct parameter that is an input of the IR.
@@ -259,8 +261,11 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
             let name = symbol::unraw(&p.ident);
             let state = lower.structs.iter().find(|st| st.name == name);
             s.fields = state.map(|st| st.fields.clone()).unwrap_or_default();
+            s.whole = state.and_then(|st| st.whole);
         }
     }
+    // Inputs made while the body was lowered (a struct passed whole) are the user's too.
+    lower.b.func_mut().user_inputs = lower.b.func().inputs.len();
     let record = lower.record.take();
     Lowered { func: lower.b.finish(outputs), params, output: returns.kind(), record }
 }

@@ -9,6 +9,7 @@
 //! field is `#[no_grad]` is left to the generated code, which asks the struct (through
 //! `Differentiable`) to clear such fields of a gradient and of a direction.
 
+mod calls;
 mod record;
 mod scan;
 
@@ -31,6 +32,20 @@ pub(super) struct StructState {
     pub selected: Option<Vec<Vec<Member>>>,
     /// The field inputs made so far.
     pub fields: Vec<super::FieldInput>,
+    /// The struct's type, without references (`Model`, `Self`).
+    pub owned: Type,
+    /// The whole struct as one input, its scalars laid flat (made when it is passed whole to a
+    /// call).
+    pub whole: Option<Var>,
+}
+
+/// Whether `tokens` name any of `names`.
+pub(super) fn mentions_any(tokens: &TokenStream, names: &[String]) -> bool {
+    tokens.clone().into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(id) => names.contains(&symbol::unraw(&id)),
+        proc_macro2::TokenTree::Group(g) => mentions_any(&g.stream(), names),
+        _ => false,
+    })
 }
 
 /// The text of a field path, `inner.c`, for names and messages.
@@ -54,9 +69,17 @@ impl Lower<'_> {
         selected: Option<Vec<Vec<Member>>>,
     ) -> super::StructParam {
         let name = symbol::unraw(ident);
-        self.structs.push(StructState { name: name.clone(), selected, fields: Vec::new() });
+        let owned = crate::aggregate::owned(ty).clone();
+        let state = StructState {
+            name: name.clone(),
+            selected,
+            fields: Vec::new(),
+            owned: owned.clone(),
+            whole: None,
+        };
+        self.structs.push(state);
         self.bind_name(&name, Binding::Struct(self.structs.len() - 1));
-        super::StructParam { owned: crate::aggregate::owned(ty).clone(), fields: Vec::new() }
+        super::StructParam { owned, fields: Vec::new(), whole: None }
     }
 
     /// Makes an input of the IR for each field of a differentiated struct parameter that `body`
