@@ -59,6 +59,32 @@ pub fn logistic_flat(w: &[f64; 8], b: f64, l2: f64, x: &[[f64; 8]], y: &[f64]) -
     s / y.len() as f64 + l2 * r
 }
 
+impl Model {
+    /// The penalty's weight as the loss applies it: a plain method, not differentiated.
+    pub fn penalty_weight(&self) -> f64 {
+        2.0 * self.l2
+    }
+}
+
+/// `x²` scaled by a method of a constant model (left out by `wrt`): a call whose arguments are
+/// all constants is a constant, computed as written.
+#[grad(hvp, wrt(x))]
+pub fn scaled_by_model(x: f64, m: &Model) -> f64 {
+    x * x * m.penalty_weight()
+}
+
+/// The squared margin of one sample, differentiated in the weights only (`wrt(m.w)`): the
+/// gradient is still a `Model`, its bias component zero.
+#[grad(jvp, hvp, hessian, wrt(m.w))]
+#[allow(clippy::needless_range_loop)]
+pub fn margin_in_weights(m: &Model, x: &[f64; 8]) -> f64 {
+    let mut z = m.b;
+    for j in 0..8 {
+        z += m.w[j] * x[j];
+    }
+    z * z + m.l2 * m.b
+}
+
 /// A spring of stiffness `k` and rest length `rest` between two points on a line.
 #[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
 pub struct Spring {

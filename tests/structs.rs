@@ -272,3 +272,38 @@ fn methods_on_struct_parameters_and_struct_values_against_finite_differences() {
     let h = twist_hessian(p[0], p[1]);
     close("symmetry", &[h[0][1]], &[h[1][0]], 1e-13);
 }
+
+#[test]
+fn a_method_of_a_constant_struct_is_a_constant() {
+    let m = model();
+    let x = 1.5;
+    let (v, g) = scaled_by_model_grad(x, &m);
+    assert_eq!(v, x * x * 2.0 * m.l2);
+    assert_eq!(g, 2.0 * x * 2.0 * m.l2);
+    let (_, _, hv) = scaled_by_model_hvp(x, &m, 1.0);
+    assert_eq!(hv, 2.0 * 2.0 * m.l2);
+}
+
+#[test]
+fn wrt_a_field_differentiates_that_field_only() {
+    let m = model();
+    let x: [f64; 8] = std::array::from_fn(|j| 0.2 * j as f64 - 0.5);
+    let z = m.b + (0..8).map(|j| m.w[j] * x[j]).sum::<f64>();
+    let (v, g) = margin_in_weights_grad(&m, &x);
+    close("value", &[v], &[z * z + m.l2 * m.b], 1e-14);
+    close("∂/∂w", &g.w, &x.map(|xj| 2.0 * z * xj), 1e-14);
+    assert_eq!((g.b, g.l2), (0.0, 0.0), "fields left out of wrt have no gradient");
+    // A direction's bias is not read: H·v is 2 x (x·v_w).
+    let d = Model { w: [1.0; 8], b: 100.0, l2: 0.0 };
+    let (_, _, hv) = margin_in_weights_hvp(&m, &x, &d);
+    let xv: f64 = x.iter().sum();
+    close("H·v", &hv.w, &x.map(|xj| 2.0 * xj * xv), 1e-13);
+    assert_eq!(hv.b, 0.0);
+    let (_, slope) = margin_in_weights_jvp(&m, &x, &d);
+    close("jvp", &[slope], &[2.0 * z * xv], 1e-13);
+    // The Hessian numbers every differentiated scalar of the struct: the bias's row is zero.
+    let h = margin_in_weights_hessian(&m, &x);
+    assert_eq!(h.len(), 9);
+    close("H[0][1]", &[h[0][1]], &[2.0 * x[0] * x[1]], 1e-14);
+    assert_eq!(h[8], [0.0; 9]);
+}

@@ -17,7 +17,7 @@ mod wrappers;
 use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Ident, TokenStream};
-use quote::{ToTokens, quote};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::ItemFn;
 
 use crate::args::Mode;
@@ -469,18 +469,24 @@ impl Context<'_> {
                         ty: quote!(f64),
                         by_ref: false,
                         zero: None,
+                        span: None,
                     };
                 };
                 let (ty, by_ref) = match &p.ty {
                     syn::Type::Reference(r) => (r.elem.to_token_stream(), true),
                     other => (other.to_token_stream(), false),
                 };
-                let zero = p.strukt.as_ref().map(|_| {
+                let zero = p.strukt.as_ref().map(|s| {
                     let id = &p.ident;
                     let lent = if p.by_ref { quote!(#id) } else { quote!(&#id) };
-                    quote!(::autodiff_runtime::Differentiable::zero_like(#lent))
+                    let span = syn::spanned::Spanned::span(&s.owned);
+                    let owned = &s.owned;
+                    // At the struct's type: a struct without the derive is reported there.
+                    let z = quote_spanned!(span=> <#owned as ::autodiff_runtime::Differentiable>::zero_like);
+                    (quote!(#z(#lent)), span)
                 });
-                wrappers::Dir { name: symbol::unraw(&p.ident), ty, by_ref, zero }
+                let (zero, span) = (zero.as_ref().map(|z| z.0.clone()), zero.map(|z| z.1));
+                wrappers::Dir { name: symbol::unraw(&p.ident), ty, by_ref, zero, span }
             })
             .collect();
         (params, checks, args, dirs)

@@ -25,10 +25,27 @@ pub(super) enum Component<'p> {
     Struct(&'p Param, Vec<(&'p FieldInput, usize)>),
 }
 
-/// `::autodiff_runtime::Differentiable`.
-fn trait_path() -> TokenStream {
-    let name = Ident::new(symbol::DIFFERENTIABLE, proc_macro2::Span::call_site());
-    quote!(::autodiff_runtime::#name)
+/// `::autodiff_runtime::Differentiable`, spanned at `span`.
+fn trait_path_at(span: proc_macro2::Span) -> TokenStream {
+    let name = Ident::new(symbol::DIFFERENTIABLE, span);
+    quote_spanned!(span=> ::autodiff_runtime::#name)
+}
+
+/// `<Model as ::autodiff_runtime::Differentiable>` for the struct parameter `p`, spanned at its
+/// type: rustc reports a struct that does not derive the trait there.
+fn qualified(p: &Param) -> TokenStream {
+    let span = type_span(p);
+    let tr = trait_path_at(span);
+    let owned = p.strukt.as_ref().map(|s| s.owned.to_token_stream());
+    quote_spanned!(span=> <#owned as #tr>)
+}
+
+/// The span of struct parameter `p`'s type (`Model` in `m: &Model`, `self` for a receiver): where
+/// the code asking the struct for its derivatives is spanned, so that a struct that does not
+/// derive `Differentiable` is reported there, once.
+fn type_span(p: &Param) -> proc_macro2::Span {
+    use syn::spanned::Spanned;
+    p.strukt.as_ref().map_or_else(|| p.ident.span(), |s| s.owned.span())
 }
 
 /// The span of a field's first read.
@@ -89,7 +106,9 @@ impl Context<'_> {
             let Component::Struct(p, fields) = comp else { continue };
             let direction = dirs.get(structs);
             structs += 1;
-            for (field, _) in &fields {
+            // Every field input, differentiated or not (left out by `wrt`).
+            let all = p.strukt.as_ref().map_or(&[][..], |s| &s.fields[..]);
+            for field in all {
                 if !read.contains(&field.input) {
                     continue;
                 }
@@ -114,10 +133,9 @@ impl Context<'_> {
             if !used {
                 continue;
             }
-            let d = dir.to_token_stream();
-            let tr = trait_path();
-            let lent = borrowed(p, &d);
-            out.extend(quote!(let #dir = &#tr::tangent(#lent);));
+            let (span, tr) = (type_span(p), qualified(p));
+            let lent = borrowed(p, &dir.to_token_stream());
+            out.extend(quote_spanned!(span=> let #dir = &#tr::tangent(#lent);));
             for (field, k) in &fields {
                 let Some(v) = f.inputs.get(f.user_inputs + k) else { continue };
                 if !read.contains(v) {
@@ -186,10 +204,11 @@ impl Context<'_> {
         suffix: &str,
     ) -> (TokenStream, Ident) {
         let id = namer.local(&format!("{}_{suffix}", symbol::unraw(&p.ident)));
-        let tr = trait_path();
+        let span = type_span(p);
+        let tr = qualified(p);
         let param = p.ident.to_token_stream();
         let lent = borrowed(p, &param);
-        let mut out = quote!(let mut #id = #tr::zero_like(#lent););
+        let mut out = quote_spanned!(span=> let mut #id = #tr::zero_like(#lent););
         for (field, k) in fields {
             let path = &field.path;
             let value = &values[*k];
@@ -199,7 +218,7 @@ impl Context<'_> {
             let value = &values[k];
             out.extend(quote!(::autodiff_runtime::__private::add_flat(&mut #id, &#value);));
         }
-        out.extend(quote!(#tr::clear_constants(&mut #id);));
+        out.extend(quote_spanned!(span=> #tr::clear_constants(&mut #id);));
         (out, id)
     }
 
@@ -220,7 +239,7 @@ impl Context<'_> {
             Component::Input(k) => super::flat_size(f.ty(f.active[*k])),
             Component::Struct(p, _) => {
                 let owned = p.strukt.as_ref().map(|s| s.owned.to_token_stream());
-                let tr = trait_path();
+                let tr = trait_path_at(type_span(p));
                 let mut n = Int::tokens(quote!(<#owned as #tr>::LEN), true);
                 n.generic = mentions(&owned.unwrap_or_default(), &self.generics());
                 n

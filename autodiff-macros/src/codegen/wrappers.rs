@@ -26,6 +26,8 @@ pub struct Dir {
     /// The zero to start from, when its type does not tell it (a struct's
     /// `Differentiable::zero_like(m)`).
     pub zero: Option<TokenStream>,
+    /// For a struct, its type's span: where the code asking it for its scalars is spanned.
+    pub span: Option<proc_macro2::Span>,
 }
 
 /// What a wrapper passes to a kernel: the user's parameters, and the differentiated ones'
@@ -52,9 +54,16 @@ impl Call<'_> {
             .collect();
         let tys = self.dirs.iter().map(|d| &d.ty);
         let zeros = self.dirs.iter().map(|d| d.zero.clone().unwrap_or_else(|| zero(&d.ty)));
+        let lent = names.iter().zip(self.dirs).map(|(n, d)| match d.span {
+            Some(span) => {
+                let ty = &d.ty;
+                quote_spanned!(span=> <#ty as ::autodiff_runtime::__private::Part>::part_mut(&mut #n))
+            }
+            None => quote!(&mut #n),
+        });
         let bind = quote! {
             #(let mut #names: #tys = #zeros;)*
-            ::autodiff_runtime::__private::set_unit(&mut [#(&mut #names),*], #k);
+            ::autodiff_runtime::__private::set_unit(&mut [#(#lent),*], #k);
         };
         let pass = names
             .iter()
@@ -94,20 +103,35 @@ fn zero(ty: &TokenStream) -> TokenStream {
     }
 }
 
-/// `&[&v.0, &v.1, …]` for a result that is a tuple of `n` parts, `&[&v]` for one part.
-fn parts(v: &Ident, n: usize) -> TokenStream {
+/// `&[&v.0, &v.1, …]` for a result that is a tuple of `n` parts, `&[&v]` for one part; a part
+/// that is a struct (its direction in `dirs` says so) is lent through `Part::part`, spanned at
+/// the struct's type, where a struct that does not derive `Differentiable` is then reported.
+fn parts(v: &Ident, n: usize, dirs: &[Dir]) -> TokenStream {
+    let lent = |part: TokenStream, k: usize| match dirs.get(k).and_then(|d| Some((d, d.span?))) {
+        Some((d, span)) => {
+            let ty = &d.ty;
+            quote_spanned!(span=> <#ty as ::autodiff_runtime::__private::Part>::part(&#part))
+        }
+        None => quote!(&#part),
+    };
     match n {
-        1 => quote!(&[&#v]),
+        1 => {
+            let part = lent(quote!(#v), 0);
+            quote!(&[#part])
+        }
         _ => {
-            let fields = (0..n).map(syn::Index::from);
-            quote!(&[#(&#v.#fields),*])
+            let all = (0..n).map(|k| {
+                let field = syn::Index::from(k);
+                lent(quote!(#v.#field), k)
+            });
+            quote!(&[#(#all),*])
         }
     }
 }
 
-/// The `k`-th scalar of the result `v` of `n` parts.
-fn scalar(v: &Ident, n: usize, k: &Ident) -> TokenStream {
-    let parts = parts(v, n);
+/// The `k`-th scalar of the result `v` of `n` parts (`dirs` as [`parts`] reads them).
+fn scalar(v: &Ident, n: usize, k: &Ident, dirs: &[Dir]) -> TokenStream {
+    let parts = parts(v, n, dirs);
     quote!(::autodiff_runtime::__private::scalar(#parts, #k))
 }
 
@@ -117,7 +141,7 @@ pub fn hessian(namer: &mut Namer, hvp: &Ident, call: &Call, n: &TokenStream) -> 
     let hv = namer.local("hv");
     let (unit, dirs) = call.unit(namer, &i);
     let (args, allow, prefix) = (call.args, call.allow(), &call.prefix);
-    let get = scalar(&hv, call.dirs.len(), &j);
+    let get = scalar(&hv, call.dirs.len(), &j, call.dirs);
     quote! {
         let mut #h = [[0.0; #n]; #n];
         for (#i, #row) in #h.iter_mut().enumerate() {
@@ -160,7 +184,7 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
     let Jacobian { f, jvp, vjp, n, m, mode, .. } = jac;
     let (args, allow, prefix) = (call.args, call.allow(), &call.prefix);
     let (unit, dirs) = call.unit(namer, &j);
-    let column = scalar(&sweep, jac.outputs, &i);
+    let column = scalar(&sweep, jac.outputs, &i, &[]);
     let forward = quote! {
         for #j in 0..#n {
             #unit
@@ -173,7 +197,7 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
     };
     let out_bar = namer.local(symbol::OUT_BAR);
     let seed = cotangent(jac, &out_bar, &i, &value);
-    let row_of = scalar(&sweep, call.dirs.len(), &j);
+    let row_of = scalar(&sweep, call.dirs.len(), &j, call.dirs);
     let reverse = quote! {
         for (#i, #row) in #jm.iter_mut().enumerate() {
             #seed

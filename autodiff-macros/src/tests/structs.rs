@@ -63,10 +63,10 @@ fn a_struct_parameter_reads_its_fields_and_returns_its_gradient_as_the_struct() 
                 }
                 m_b_bar -= t2;
             }
-            let mut m_bar = ::autodiff_runtime::Differentiable::zero_like(m);
+            let mut m_bar = <Model as ::autodiff_runtime::Differentiable>::zero_like(m);
             m_bar.b = m_b_bar;
             m_bar.w = m_w_bar;
-            ::autodiff_runtime::Differentiable::clear_constants(&mut m_bar);
+            <Model as ::autodiff_runtime::Differentiable>::clear_constants(&mut m_bar);
             (s / m.n as f64, m_bar)
         }
     "#]].assert_eq(grad);
@@ -117,12 +117,12 @@ fn a_function_returning_a_struct_rebuilds_it_and_takes_a_struct_cotangent() {
             let self_z_bar = -z_bar;
             let self_y_bar = -y_bar;
             let self_x_bar = -x_bar;
-            let mut self_bar = ::autodiff_runtime::Differentiable::zero_like(&self);
+            let mut self_bar = <Self as ::autodiff_runtime::Differentiable>::zero_like(&self);
             self_bar.w = w_bar;
             self_bar.x = self_x_bar;
             self_bar.y = self_y_bar;
             self_bar.z = self_z_bar;
-            ::autodiff_runtime::Differentiable::clear_constants(&mut self_bar);
+            <Self as ::autodiff_runtime::Differentiable>::clear_constants(&mut self_bar);
             (
                 Quat {
                     w: self_w,
@@ -141,7 +141,7 @@ fn a_function_returning_a_struct_rebuilds_it_and_takes_a_struct_cotangent() {
             let self_x: f64 = self.x;
             let self_y: f64 = self.y;
             let self_z: f64 = self.z;
-            let self_dot = &::autodiff_runtime::Differentiable::tangent(&self_dot);
+            let self_dot = &<Self as ::autodiff_runtime::Differentiable>::tangent(&self_dot);
             let self_w_dot: f64 = self_dot.w;
             let self_x_dot: f64 = self_dot.x;
             let self_y_dot: f64 = self_dot.y;

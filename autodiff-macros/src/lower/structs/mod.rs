@@ -83,7 +83,7 @@ impl Lower<'_> {
     }
 
     /// Makes an input of the IR for each field of a differentiated struct parameter that `body`
-    /// reads as a value; returns them by parameter.
+    /// reads as a value (differentiated unless `wrt` lists other fields of it).
     pub(super) fn struct_inputs(&mut self, body: &syn::Block) {
         if self.structs.is_empty() {
             return;
@@ -95,7 +95,7 @@ impl Lower<'_> {
                 None => true,
                 Some(paths) => paths.iter().any(|p| starts_with(&u.path, p)),
             };
-            if !u.value || !wanted {
+            if !u.value {
                 continue;
             }
             let base = self.field_tokens(&u.root, &u.path, &u.first);
@@ -105,7 +105,11 @@ impl Lower<'_> {
             };
             let text = path_text(&u.path).replace('.', "_");
             let input = self.b.input(Name::user(&format!("{}_{text}", u.root)), ty);
-            self.b.func_mut().active.push(input);
+            // A field left out of `wrt` is an input too, not differentiated: a constant value
+            // of its type.
+            if wanted {
+                self.b.func_mut().active.push(input);
+            }
             let field = super::FieldInput { path: u.path, input, at: u.first };
             self.structs[k].fields.push(field);
         }
@@ -129,7 +133,8 @@ impl Lower<'_> {
     }
 
     /// The input of the IR that the field read `e` is, if it is one (a field read only as an
-    /// integer, or left out of `wrt`, is a constant: `None`).
+    /// integer is a constant: `None`; a field left out of `wrt` is an input that is not
+    /// differentiated).
     pub(super) fn field_input(&self, e: &Expr) -> Option<Var> {
         let (k, path) = self.struct_field(e)?;
         self.structs[k].fields.iter().find(|f| f.path == path).map(|f| f.input)
