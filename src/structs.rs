@@ -109,8 +109,15 @@ impl Spring {
         self.energy(x1) - self.energy(x0)
     }
 
+    /// The energy at `x` and at `2x`: calls of [`Spring::energy_owned`], which takes `self` by
+    /// value.
+    #[grad(jvp, hvp)]
+    pub fn energy_owned_twice(self, x: f64) -> f64 {
+        self.energy_owned(x) + self.energy_owned(2.0 * x)
+    }
+
     /// The same energy, the spring taken by value.
-    #[grad(hvp)]
+    #[grad(jvp, hvp)]
     pub fn energy_owned(self, x: f64) -> f64 {
         let d = x - self.rest;
         0.5 * self.k * d * d

@@ -101,7 +101,7 @@ fn methods_on_self_by_reference_and_by_value_against_closed_forms() {
     for (row, w) in h.iter().zip(&want) {
         close("Hessian", row, w, 1e-15);
     }
-    let (_, (go, gxo), (hs, hx)) = s.energy_owned_hvp(x, Spring { k: 0.0, rest: 1.0 }, 0.0);
+    let (_, (go, gxo), (hs, hx)) = s.energy_owned_hvp(x, &Spring { k: 0.0, rest: 1.0 }, 0.0);
     assert_eq!((go, gxo), (gs, gx));
     close("H·e_rest", &[hs.k, hs.rest, hx], &[-d, s.k, -s.k], 1e-15);
 }
@@ -306,4 +306,21 @@ fn wrt_a_field_differentiates_that_field_only() {
     assert_eq!(h.len(), 9);
     close("H[0][1]", &[h[0][1]], &[2.0 * x[0] * x[1]], 1e-14);
     assert_eq!(h[8], [0.0; 9]);
+}
+
+#[test]
+fn calls_of_a_method_taking_self_by_value_against_closed_forms() {
+    let s = Spring { k: 3.0, rest: 1.5 };
+    let x = 0.75;
+    let (d1, d2) = (x - s.rest, 2.0 * x - s.rest);
+    let (e, (gs, gx)) = s.energy_owned_twice_grad(x);
+    assert_eq!(e, s.energy_owned_twice(x));
+    let want = [(d1 * d1 + d2 * d2) / 2.0, -s.k * (d1 + d2), s.k * (d1 + 2.0 * d2)];
+    close("∂", &[gs.k, gs.rest, gx], &want, 1e-14);
+    let v = Spring { k: 0.5, rest: -1.0 };
+    let (_, slope) = s.energy_owned_twice_jvp(x, &v, 2.0);
+    close("jvp", &[slope], &[0.5 * want[0] - want[1] + 2.0 * want[2]], 1e-14);
+    // H·(0, 0, 1): ∂²/∂x∂(k, rest, x) = (d1 + 2 d2, -3k, 5k).
+    let (_, _, (hs, hx)) = s.energy_owned_twice_hvp(x, &s.zero_like(), 1.0);
+    close("H·e_x", &[hs.k, hs.rest, hx], &[d1 + 2.0 * d2, -3.0 * s.k, 5.0 * s.k], 1e-14);
 }

@@ -270,7 +270,11 @@ impl Context<'_> {
                         false => namer.local(&format!("_{want}")),
                     };
                     let ty = &p.ty;
-                    extra.push((quote!(#id), quote!(#ty)));
+                    let ty = match structs::direction_by_ref(p) && !p.by_ref {
+                        true => quote!(&#ty),
+                        false => quote!(#ty),
+                    };
+                    extra.push((quote!(#id), ty));
                     names.push(id.clone());
                     dirs.push((id, used));
                 }
@@ -474,7 +478,7 @@ impl Context<'_> {
                 };
                 let (ty, by_ref) = match &p.ty {
                     syn::Type::Reference(r) => (r.elem.to_token_stream(), true),
-                    other => (other.to_token_stream(), false),
+                    other => (other.to_token_stream(), structs::direction_by_ref(p)),
                 };
                 let zero = p.strukt.as_ref().map(|s| {
                     let id = &p.ident;

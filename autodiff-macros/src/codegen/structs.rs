@@ -53,6 +53,13 @@ fn span_of(at: &TokenStream) -> proc_macro2::Span {
     at.clone().into_iter().next().map_or(proc_macro2::Span::call_site(), |t| t.span())
 }
 
+/// Whether the direction of the struct parameter `p` is a reference: when `p` is one, and for a
+/// receiver `self` taken by value too, whose direction is `&Self` (a caller calls a method by
+/// method syntax, not knowing how it takes `self`, and passes `&Self` either way).
+pub(super) fn direction_by_ref(p: &Param) -> bool {
+    p.by_ref || (p.strukt.is_some() && symbol::unraw(&p.ident) == symbol::SELF_VALUE)
+}
+
 /// `&p` for a struct taken by value, `p` for one taken by reference: a `&Struct` either way.
 fn borrowed(p: &Param, id: &TokenStream) -> TokenStream {
     match p.by_ref {
@@ -134,7 +141,10 @@ impl Context<'_> {
                 continue;
             }
             let (span, tr) = (type_span(p), qualified(p));
-            let lent = borrowed(p, &dir.to_token_stream());
+            let lent = match direction_by_ref(p) {
+                true => dir.to_token_stream(),
+                false => quote!(&#dir),
+            };
             out.extend(quote_spanned!(span=> let #dir = &#tr::tangent(#lent);));
             for (field, k) in &fields {
                 let Some(v) = f.inputs.get(f.user_inputs + k) else { continue };

@@ -72,17 +72,17 @@ fn refuse(cx: &mut Ctxt, ty: &Type) {
     );
 }
 
-/// `::autodiff_runtime::__private::Tangent`, spanned at `ty` (so that a field whose type does
-/// not derive the trait is reported there).
+/// `<T as ::autodiff_runtime::__private::Tangent>` for the field type `ty`, spanned there (so
+/// that a field whose type does not derive the trait is reported there, once).
 fn tangent_trait(ty: &Type) -> TokenStream {
-    quote_spanned!(ty.span()=> ::autodiff_runtime::__private::Tangent)
+    quote_spanned!(ty.span()=> <#ty as ::autodiff_runtime::__private::Tangent>)
 }
 
 impl Field {
     /// `<T as Tangent>::LEN`, the number of scalars of a differentiated field.
     fn len(&self) -> TokenStream {
-        let (ty, tr) = (&self.ty, tangent_trait(&self.ty));
-        quote_spanned!(ty.span()=> <#ty as #tr>::LEN)
+        let tr = tangent_trait(&self.ty);
+        quote_spanned!(self.ty.span()=> #tr::LEN)
     }
 
     /// `m: value` in `Self { … }`, with `op` for a differentiated field (`zero_like`,
