@@ -12,6 +12,7 @@ pub mod bench_fns;
 pub mod branch_sides;
 pub mod calls;
 pub mod checkpoint;
+pub mod counters;
 pub mod hunt;
 pub mod hygiene;
 pub mod idioms;
@@ -23,6 +24,7 @@ pub mod programs;
 mod quiet;
 pub mod regressions;
 pub mod structs;
+pub mod vcalls;
 pub mod worked;
 
 /// The derivatives of the functions in the private module `quiet`, which are otherwise unused.

@@ -1,11 +1,12 @@
-//! A call of another function, `g`, `g_grad`, `g_jvp` or `g_hvp`, with its results destructured.
-//! The callee's derivative functions have one partial and one direction per differentiated
-//! parameter (an `f64`, an array of `f64` or a struct): a value's partial is bound and its
-//! tangent passed; a constant's partial is `_` and its direction zero; other constants pass
-//! through. A struct value of the caller's body is written back into a literal from its fields
-//! (and its partial destructured into theirs); a struct parameter passed whole is passed as it
-//! is (its partial laid flat with `flat`). A method is called by method syntax, its receiver
-//! first.
+//! A call of another function, `g`, `g_grad`, `g_jvp`, `g_hvp` or `g_vjp`, with its results
+//! destructured. The callee's derivative functions have one partial and one direction per
+//! differentiated parameter (an `f64`, an array of `f64` or a struct): a value's partial is bound
+//! and its tangent passed; a constant's partial is `_` and its direction zero; other constants
+//! pass through. A struct value of the caller's body is written back into a literal from its
+//! fields (and its partial destructured into theirs); a struct parameter passed whole is passed
+//! as it is (its partial laid flat with `flat`). A method is called by method syntax, its
+//! receiver first. The cotangent of a callee's value (and its tangent) has the callee's return
+//! type: one value, or a tuple of its parts.
 
 use std::collections::HashMap;
 
@@ -13,7 +14,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::body::{Renderer, located_at};
-use crate::ir::{Arg, Call, CallKind, GroupField, GroupShape, Operand, Prec, Var, Zero};
+use crate::ir::{Arg, Call, CallKind, GroupField, GroupShape, Operand, Prec, Ret, Var, Zero};
+use crate::symbol;
 
 /// A differentiated parameter of the callee, as the call fills it.
 enum Slot<'c> {
@@ -94,23 +96,33 @@ impl Renderer<'_> {
         }
     }
 
-    /// A call of `g`, `g_grad`, `g_jvp` or `g_hvp`, its results destructured (`_` for those not
-    /// read and for the partials of constants).
+    /// A call of `g` or one of its derivative functions, its results destructured (`_` for
+    /// those not read and for the partials of constants).
     pub(super) fn call(&self, c: &Call) -> TokenStream {
         let suffix = match c.kind {
             CallKind::Value => None,
-            CallKind::Grad => Some(crate::symbol::FN_GRAD),
-            CallKind::Jvp => Some(crate::symbol::FN_JVP),
-            CallKind::Hvp => Some(crate::symbol::FN_HVP),
+            CallKind::Grad => Some(symbol::FN_GRAD),
+            CallKind::Jvp => Some(symbol::FN_JVP),
+            CallKind::Hvp | CallKind::VjpJvp => Some(symbol::FN_HVP),
+            CallKind::Vjp => Some(symbol::FN_VJP),
         };
         let base = &c.callee.name;
         let name = match suffix {
             None => base.clone(),
             Some(s) => quote::format_ident!("{}_{}", base, s, span = base.span()),
         };
-        let directions = matches!(c.kind, CallKind::Jvp | CallKind::Hvp);
         let (args, dirs, slots) = self.arguments(c);
-        let dirs = if directions { dirs } else { Vec::new() };
+        let dirs = match c.kind {
+            CallKind::Value | CallKind::Grad => Vec::new(),
+            CallKind::Jvp | CallKind::Hvp => dirs,
+            CallKind::Vjp => vec![self.cotangent(c.ret, c.bars())],
+            CallKind::VjpJvp => {
+                let mut all = vec![self.cotangent(c.ret, c.bars())];
+                all.extend(dirs);
+                all.push(self.cotangent(c.ret, c.bar_dots()));
+                all
+            }
+        };
         let (pattern, ascribed, flats) = self.destructure(c, &slots);
         // The call is located at the callee's name in the user's call (keeping the hygiene of
         // what it passes), so that rustc's errors about it (a derivative function not generated,
@@ -142,7 +154,7 @@ impl Renderer<'_> {
             match a {
                 Arg::Value { op, by_ref } => {
                     items.push(self.pass(*op, *by_ref, receiver));
-                    let d = c.dirs.get(values).copied().unwrap_or(Operand::Lit(0.0));
+                    let d = c.arg_dirs().get(values).copied().unwrap_or(Operand::Lit(0.0));
                     // A receiver's direction is `&Self`.
                     dirs.push(self.pass(d, *by_ref || receiver, false));
                     values += 1;
@@ -208,11 +220,22 @@ impl Renderer<'_> {
         (args, ds, slots)
     }
 
+    /// The cotangent (or its tangent) of a callee's value, as its return type has it: one
+    /// operand, or a tuple of them.
+    fn cotangent(&self, ret: Ret, parts: &[Operand]) -> TokenStream {
+        let parts: Vec<TokenStream> = parts.iter().map(|p| self.operand(*p).tokens).collect();
+        match ret {
+            Ret::Tuple(_) => quote!((#(#parts),*)),
+            Ret::Scalar | Ret::Array => quote!(#(#parts)*),
+        }
+    }
+
     /// The pattern of a call's results, their type, and the statements that lay the partials of
-    /// whole struct parameters flat. One partial per differentiated parameter (a bare one for
-    /// one, a tuple for several), each a value's own type, `f64` or `_` for a constant's and a
-    /// struct's. The written type makes a callee that differentiates other parameters than the
-    /// call fills a type error at the call.
+    /// whole struct parameters flat. The callee's value as it returns it; one partial per
+    /// differentiated parameter (a bare one for one, a tuple for several), each a value's own
+    /// type, `f64` or `_` (for an array or a struct) for a constant's and a struct's. The written
+    /// types make a callee that returns or differentiates otherwise than the call says a type
+    /// error at the call.
     fn destructure(&self, c: &Call, slots: &[Slot]) -> (TokenStream, TokenStream, TokenStream) {
         let pat = |v: &Var| match self.read.contains(v) {
             true => self.ident(*v),
@@ -222,40 +245,54 @@ impl Renderer<'_> {
             [one] => one.clone(),
             many => quote!((#(#many),*)),
         };
-        let m = c.values().len();
+        let (k, values) = (c.value_count(), c.values());
+        let m = values.len();
+        let tuple = matches!(c.ret, Ret::Tuple(_));
+        let vals = |from: usize| {
+            let parts: Vec<TokenStream> = c.outs[from..from + k].iter().map(pat).collect();
+            match tuple {
+                true => quote!((#(#parts),*)),
+                false => quote!(#(#parts)*),
+            }
+        };
+        let value_ty = {
+            let parts = c.outs[..k].iter().map(|o| super::signature::ty(self.f.ty(*o)));
+            match tuple {
+                true => quote!((#(#parts),*)),
+                false => quote!(#(#parts)*),
+            }
+        };
         let partials = |from: usize| {
             group(
                 slots
                     .iter()
                     .map(|s| match s {
-                        Slot::Value(k) => pat(&c.outs[from + k]),
+                        Slot::Value(j) => pat(&c.outs[from + j]),
                         Slot::Fixed(_) => quote!(_),
                         Slot::Group(shape, owned) => struct_pattern(shape, &|i| {
-                            owned.get(&i).map_or(quote!(_), |k| pat(&c.outs[from + k]))
+                            owned.get(&i).map_or(quote!(_), |j| pat(&c.outs[from + j]))
                         }),
                     })
                     .collect(),
             )
         };
-        let types = || {
-            group(
-                slots
-                    .iter()
-                    .map(|s| match s {
-                        Slot::Value(k) if self.whole_partial(c, *k) => quote!(_),
-                        Slot::Value(k) => super::signature::ty(self.f.ty(c.outs[1 + k])),
-                        Slot::Fixed(Zero::Scalar) => quote!(f64),
-                        Slot::Fixed(_) | Slot::Group(..) => quote!(_),
-                    })
-                    .collect(),
-            )
-        };
+        let types = group(
+            slots
+                .iter()
+                .map(|s| match s {
+                    Slot::Value(j) if self.whole_partial(c, *j) => quote!(_),
+                    Slot::Value(j) => super::signature::ty(&self.f.operand_ty(values[*j].0)),
+                    Slot::Fixed(Zero::Scalar) => quote!(f64),
+                    Slot::Fixed(_) | Slot::Group(..) => quote!(_),
+                })
+                .collect(),
+        );
         let mut flats = TokenStream::new();
         let mut flat = |from: usize| {
             for s in slots {
-                let Slot::Value(k) = s else { continue };
-                let v = c.outs[from + k];
-                if !self.whole_partial(c, *k) || !self.read.contains(&v) {
+                let Slot::Value(j) = s else { continue };
+                let v = c.outs[from + j];
+                if !self.whole_partial(c, *j) || !self.read.contains(&v) {
                     continue;
                 }
                 let id = self.ident(v);
@@ -263,25 +300,32 @@ impl Renderer<'_> {
                 flats.extend(quote!(let #id: #ty = ::autodiff_runtime::__private::flat(&#id);));
             }
         };
-        let out = match c.kind {
-            CallKind::Value => (pat(&c.outs[0]), TokenStream::new()),
-            CallKind::Jvp => {
-                let (y, d) = (pat(&c.outs[0]), pat(&c.outs[1]));
-                (quote!((#y, #d)), quote!(: (f64, f64)))
+        let (parts, tys): (Vec<TokenStream>, Vec<TokenStream>) = match c.kind {
+            // A scalar callee's value needs no type: rustc infers it from its use.
+            CallKind::Value if !tuple && c.ret.is_scalar() => {
+                return (vals(0), TokenStream::new(), flats);
             }
-            CallKind::Grad => {
-                flat(1);
-                let (y, g, t) = (pat(&c.outs[0]), partials(1), types());
-                (quote!((#y, #g)), quote!(: (f64, #t)))
+            CallKind::Value => return (vals(0), quote!(: #value_ty), flats),
+            CallKind::Jvp => (vec![vals(0), vals(k)], vec![value_ty.clone(), value_ty]),
+            CallKind::Grad | CallKind::Vjp => {
+                flat(k);
+                (vec![vals(0), partials(k)], vec![value_ty, types])
             }
             CallKind::Hvp => {
                 flat(1);
                 flat(1 + m);
-                let (y, g, h, t) = (pat(&c.outs[0]), partials(1), partials(1 + m), types());
-                (quote!((#y, #g, #h)), quote!(: (f64, #t, #t)))
+                (vec![vals(0), partials(1), partials(1 + m)], vec![value_ty, types.clone(), types])
+            }
+            CallKind::VjpJvp => {
+                flat(k);
+                flat(2 * k + m);
+                (
+                    vec![vals(0), partials(k), vals(k + m), partials(2 * k + m)],
+                    vec![value_ty.clone(), types.clone(), value_ty, types],
+                )
             }
         };
-        (out.0, out.1, flats)
+        (quote!((#(#parts),*)), quote!(: (#(#tys),*)), flats)
     }
 
     /// Whether the `k`-th argument value of `c` is a struct parameter passed whole (its partial

@@ -99,13 +99,15 @@ impl Context<'_> {
 
     /// The field inputs of struct parameters that `f` reads, bound from their structs; with
     /// `dirs`, the directions of those fields too, from the struct directions named there (one
-    /// per struct parameter).
+    /// per struct parameter), the directions among the inputs of `f` starting at the `at`-th
+    /// added one.
     pub(super) fn field_reads(
         &self,
         f: &Func,
         idents: &[Option<Ident>],
         read: &HashSet<Var>,
         dirs: &[(Ident, bool)],
+        at: usize,
     ) -> TokenStream {
         let mut out = TokenStream::new();
         let mut structs = 0;
@@ -147,7 +149,7 @@ impl Context<'_> {
             };
             out.extend(quote_spanned!(span=> let #dir = &#tr::tangent(#lent);));
             for (field, k) in &fields {
-                let Some(v) = f.inputs.get(f.user_inputs + k) else { continue };
+                let Some(v) = f.inputs.get(f.user_inputs + at + k) else { continue };
                 if !read.contains(v) {
                     continue;
                 }
@@ -159,7 +161,7 @@ impl Context<'_> {
                 };
                 out.extend(quote!(let #id: #ty = #value;));
             }
-            let dot = whole.and_then(|k| f.inputs.get(f.user_inputs + k));
+            let dot = whole.and_then(|k| f.inputs.get(f.user_inputs + at + k));
             if let Some(v) = dot.filter(|v| flat_reads.contains(v)) {
                 let (id, ty) = (&idents[v.index()], super::signature::ty(f.ty(*v)));
                 out.extend(quote!(let #id: #ty = ::autodiff_runtime::__private::flat(#dir);));
@@ -169,24 +171,28 @@ impl Context<'_> {
     }
 
     /// Whether `f` reads a direction of a field of the struct parameter `p` (`fields` its
-    /// field inputs), or its direction as a whole.
+    /// field inputs), or its direction as a whole (the directions starting at the `at`-th added
+    /// input).
     pub(super) fn reads_direction(
         f: &Func,
         p: &Param,
         fields: &[(&FieldInput, usize)],
         read: &HashSet<Var>,
+        at: usize,
     ) -> bool {
         let direction =
-            |k: usize| f.inputs.get(f.user_inputs + k).is_some_and(|v| read.contains(v));
+            |k: usize| f.inputs.get(f.user_inputs + at + k).is_some_and(|v| read.contains(v));
         fields.iter().any(|(_, k)| direction(*k)) || whole_of(f, p).is_some_and(direction)
     }
 
     /// The inputs of `f` that struct parameters passed whole are, with how a call passes them;
-    /// with `dirs` (the struct directions, one per struct parameter), their directions too.
+    /// with `dirs` (the struct directions, one per struct parameter, from the `at`-th added
+    /// input), their directions too.
     pub(super) fn wholes(
         &self,
         f: &Func,
         dirs: &[(Ident, bool)],
+        at: usize,
     ) -> std::collections::HashMap<Var, super::call::Whole> {
         let mut out = std::collections::HashMap::new();
         let structs = self.params.iter().filter(|p| p.strukt.is_some());
@@ -194,7 +200,8 @@ impl Context<'_> {
             let Some(k) = whole_of(f, p) else { continue };
             let (tokens, owned) = (p.ident.to_token_stream(), !p.by_ref);
             out.insert(f.active[k], super::call::Whole { tokens, reference: p.by_ref, owned });
-            if let (Some((d, true)), Some(v)) = (dirs.get(n), f.inputs.get(f.user_inputs + k)) {
+            if let (Some((d, true)), Some(v)) = (dirs.get(n), f.inputs.get(f.user_inputs + at + k))
+            {
                 let tokens = d.to_token_stream();
                 out.insert(*v, super::call::Whole { tokens, reference: true, owned });
             }

@@ -232,7 +232,7 @@ fn cotangent(jac: &Jacobian, out_bar: &Ident, i: &Ident, value: &Ident) -> Token
         }
         1 => (zero(ret), quote!(&mut #out_bar)),
         n => {
-            let zeros = (0..n).map(|_| quote!(0.0));
+            let zeros = (0..n).map(|_| quote!(::autodiff_runtime::__private::zero()));
             let fields = (0..n).map(syn::Index::from);
             (quote!((#(#zeros),*)), quote!(#(&mut #out_bar.#fields),*))
         }

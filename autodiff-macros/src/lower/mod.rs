@@ -11,6 +11,7 @@ mod call;
 mod closure;
 mod cond;
 mod control;
+mod counter;
 mod expr;
 mod int;
 mod kind;
@@ -18,6 +19,7 @@ mod konst;
 mod method;
 mod passed;
 mod pattern;
+mod returned;
 mod signature;
 mod structs;
 mod sugar;
@@ -86,7 +88,7 @@ pub enum Output {
     Scalar,
     /// An array `[f64; M]` (nested or not): [`Func::outputs`] is the array variable.
     Array,
-    /// A tuple of `n` `f64` values: [`Func::outputs`] are the `n` scalars.
+    /// A tuple of `n` `f64` values and arrays: [`Func::outputs`] are the `n` parts.
     Tuple(usize),
     /// A struct: [`Func::outputs`] are its fields that are values, as [`Lowered::record`] says.
     Record,
@@ -178,6 +180,9 @@ enum Binding {
     Slot(usize),
     /// An integer: a loop variable or an integer `let`, substituted where it is read.
     Int(Rc<Konst>),
+    /// An integer declared `let mut` (a counter): an index into `counters`, its closed form
+    /// substituted where it is read.
+    Counter(usize),
     /// A parameter passed through as a constant, of the given kind.
     Param(Kind),
     /// A tuple: `let t = (a, b);`, its components bound as names are (`t.0`, `t.1`).
@@ -233,6 +238,13 @@ struct Lower<'a> {
     structs: Vec<structs::StructState>,
     /// Where the fields of a returned struct are (set by the body's value).
     record: Option<RecordOut>,
+    /// The integer counters, by [`Binding::Counter`].
+    counters: Vec<counter::Counter>,
+    /// How many branches (`if` arms) are open here.
+    branches: usize,
+    /// What is known of the variables of the loops open here (for the closed forms of
+    /// counters), innermost last.
+    facts: Vec<counter::Fact<counter::Leaf>>,
 }
 
 /// Lowers `item`, recording every unsupported construct in `cx`.
@@ -253,6 +265,9 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         reported_calls: std::collections::HashSet::new(),
         structs: Vec::new(),
         record: None,
+        counters: Vec::new(),
+        branches: 0,
+        facts: Vec::new(),
     };
     let (mut params, returns) = lower.signature(&item.sig, &item.block, args);
     let outputs = lower.body(&item.block, &returns);

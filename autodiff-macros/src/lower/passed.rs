@@ -243,7 +243,9 @@ impl Lower<'_> {
                 self.param_tys.get(name).cloned().unwrap_or(ConstTy::Unknown)
             }
             // An integer; or a name whose definition was reported already.
-            Some(Binding::Int(_) | Binding::Poison | Binding::Struct(_)) => ConstTy::Other,
+            Some(Binding::Int(_) | Binding::Counter(_) | Binding::Poison | Binding::Struct(_)) => {
+                ConstTy::Other
+            }
             // A tuple, a closure or a view: not passed to a call as a constant.
             Some(
                 Binding::Tuple(_) | Binding::Record(..) | Binding::Closure(_) | Binding::View(_),

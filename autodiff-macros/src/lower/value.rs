@@ -221,6 +221,7 @@ impl Lower<'_> {
                 self.whole_struct(e, &name);
                 Value::Int(None)
             }
+            Binding::Counter(_) => Value::Int(self.int_konst(e, IntCtx::Let).map(Rc::new)),
             Binding::Param(_) => Value::real(self.expr(e)),
         }
     }

@@ -92,9 +92,8 @@ fn early_return_and_integer_variables() {
             s
         }",
         expect![[r#"
-            `#[grad]` does not support an early `return`; return only at the end of the function @ `return s`
-            `#[grad]` does not support assigning to the integer variable `k`: integer variables must be immutable; compute each value from the loop variables, as in `let k = 2 * i + 1;` @ `k += 1`
             `#[grad]` cannot assign an `f64` value to the integer variable `k`; declare an `f64` variable instead, such as `let mut k = 0.0;` @ `k = y`
+            `#[grad]` does not support an early `return`; return only at the end of the function @ `return s`
             `i` is an integer; convert it with `i as f64` to use it as an `f64` @ `i`
         "#]],
     );
@@ -187,7 +186,7 @@ fn signatures_with_arrays_vectors_and_generics() {
         expect![[r#"
             `#[grad]` does not support type or lifetime parameters; write the function for `f64` (const generic parameters such as `const N: usize` are supported) @ `'a`
             `#[grad]` does not support type or lifetime parameters; write the function for `f64` (const generic parameters such as `const N: usize` are supported) @ `T`
-            `#[grad]` functions must return `f64`, an array `[f64; N]` or a tuple `(f64, f64)`, not `Vec<f64>` @ `Vec<f64>`
+            `#[grad]` functions must return `f64`, an array `[f64; N]` or a tuple of those (`(f64, f64)`, `(f64, [f64; N])`), not `Vec<f64>` @ `Vec<f64>`
             `#[grad]` differentiates `f64` values and arrays of `f64`, not `[f32; N]`; to pass `x` through as a constant, list the differentiated parameters with `wrt(...)` @ `[f32; N]`
         "#]],
     );
@@ -226,7 +225,7 @@ fn signatures_with_arrays_vectors_and_generics() {
         expect![[r#"
             `wrt` names `v`, of type `&[f64]`, but only `f64` parameters and arrays of `f64` can be differentiated @ `v`
             `wrt` names `idx`, of type `[usize; 3]`, but only `f64` parameters and arrays of `f64` can be differentiated @ `idx`
-            `#[grad]` needs a function returning a tuple to end with a tuple of 2 `f64` values, such as `(a, b)` @ `x`
+            `#[grad]` needs a function returning a tuple to end with a tuple of 2 values, such as `(a, b)` @ `x`
         "#]],
     );
 }

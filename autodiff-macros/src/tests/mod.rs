@@ -5,6 +5,7 @@
 
 mod branches;
 mod calls;
+mod counters;
 mod fence;
 mod first_touch;
 mod interp;
@@ -19,6 +20,7 @@ mod sink;
 mod size;
 mod snapshots;
 mod structs;
+mod vcalls;
 mod wrap;
 
 use proc_macro2::TokenStream;

@@ -20,8 +20,7 @@ use super::super::konst::Konst;
 use super::super::{Binding, Lower};
 use super::Record;
 use crate::ir::{
-    Arg, Call, CallKind, Callee, Elem, Group, GroupField, GroupShape, Int, Name, Operand, Prec,
-    Stmt, Ty, Var, Zero,
+    Arg, Callee, Elem, Group, GroupField, GroupShape, Int, Name, Operand, Prec, Ret, Ty, Var, Zero,
 };
 use crate::symbol;
 
@@ -118,24 +117,20 @@ impl Lower<'_> {
             let k = Konst::combine(quote!(#recv #dot #method(#(#args),*)), Prec::Atom, &refs);
             return self.ext(k);
         }
-        let (args, groups) = self.call_arguments(&exprs, true);
+        let args = self.call_arguments(&exprs, true);
         let name = proc_macro2::Ident::new(&m.method.to_string(), m.method.span());
         let callee = Callee { prefix: proc_macro2::TokenStream::new(), name, method: true };
-        self.emit_call(callee, args, groups, m.to_token_stream())
+        self.emit_method_call(callee, args, m.to_token_stream())
     }
 
-    /// Emits the call of `callee` with `args`, returning its value.
-    pub(in crate::lower) fn emit_call(
+    /// Emits the call of the method `callee` with `args`, returning its value (one `f64`).
+    fn emit_method_call(
         &mut self,
         callee: Callee,
-        args: Vec<Arg>,
-        groups: Vec<Group>,
+        args: (Vec<Arg>, Vec<Group>),
         tokens: proc_macro2::TokenStream,
     ) -> Operand {
-        let out = self.b.fresh(Name::temp(), Ty::F64);
-        let call =
-            Call { callee, kind: CallKind::Value, args, dirs: Vec::new(), outs: vec![out], groups };
-        self.b.emit(Stmt::Call(Box::new(call)));
+        let out = self.emit_call(callee, Ret::Scalar, args, &[Ty::F64])[0];
         self.calls.insert(out, tokens);
         Operand::Var(out)
     }
