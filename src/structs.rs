@@ -201,6 +201,40 @@ impl Quat {
     }
 }
 
+impl Quat {
+    /// The Hamilton product `self · o`, as the array `[w, x, y, z]` (a method returning an
+    /// array, which a `#[grad]` body can call).
+    #[grad(jvp, hvp)]
+    pub fn times(&self, o: &Quat) -> [f64; 4] {
+        [
+            self.w * o.w - self.x * o.x - self.y * o.y - self.z * o.z,
+            self.w * o.x + self.x * o.w + self.y * o.z - self.z * o.y,
+            self.w * o.y - self.x * o.z + self.y * o.w + self.z * o.x,
+            self.w * o.z + self.x * o.y - self.y * o.x + self.z * o.w,
+        ]
+    }
+
+    /// The conjugate, as the array `[w, x, y, z]`.
+    #[grad(jvp, hvp)]
+    pub fn conjugate(&self) -> [f64; 4] {
+        [self.w, -self.x, -self.y, -self.z]
+    }
+
+    /// [`Quat::rotate`] written with methods: `q p q* / |q|²` as `self.times(&p)`, then
+    /// `.times(&c)` with `c` from `self.conjugate()`, and `self.norm2()`.
+    #[grad(jvp, hvp, jacobian)]
+    pub fn rotate_by_methods(&self, v: [f64; 3]) -> [f64; 3] {
+        let p = Quat { w: 0.0, x: v[0], y: v[1], z: v[2] };
+        let [w, x, y, z] = self.times(&p);
+        let qp = Quat { w, x, y, z };
+        let [cw, cx, cy, cz] = self.conjugate();
+        let c = Quat { w: cw, x: cx, y: cy, z: cz };
+        let r: [f64; 4] = qp.times(&c);
+        let n = self.norm2();
+        [r[1] / n, r[2] / n, r[3] / n]
+    }
+}
+
 /// A function of two angles through quaternions built in the body and methods called on them.
 #[grad(jvp, hvp, hessian)]
 pub fn twist(a: f64, b: f64) -> f64 {

@@ -324,3 +324,41 @@ fn calls_of_a_method_taking_self_by_value_against_closed_forms() {
     let (_, _, (hs, hx)) = s.energy_owned_twice_hvp(x, &s.zero_like(), 1.0);
     close("H·e_x", &[hs.k, hs.rest, hx], &[d1 + 2.0 * d2, -3.0 * s.k, 5.0 * s.k], 1e-14);
 }
+
+#[test]
+fn a_quaternion_rotation_through_methods_against_its_matrix_and_finite_differences() {
+    let q = Quat { w: 0.9, x: -0.3, y: 0.5, z: 0.2 };
+    let v = [1.0, -2.0, 0.5];
+    close("rotation", &q.rotate_by_methods(v), &rotated(&q, v), 1e-14);
+    let (value, j) = q.rotate_by_methods_jacobian(v);
+    assert_eq!(value, q.rotate_by_methods(v));
+    let f = |p: &[f64]| {
+        let q = Quat { w: p[0], x: p[1], y: p[2], z: p[3] };
+        rotated(&q, [p[4], p[5], p[6]]).to_vec()
+    };
+    let p = [q.w, q.x, q.y, q.z, v[0], v[1], v[2]];
+    let numeric = numeric_jacobian(f, &p);
+    let rows: Vec<Vec<f64>> = j.iter().map(|r| r.to_vec()).collect();
+    jacobian_close("∂ rotate_by_methods", &rows, &numeric);
+    // The vjp with a cotangent u is the gradient of u·R(q, v); its H·w against finite differences
+    // of that gradient, through the forward mode of the calls' vjps.
+    let u = [0.3, -1.0, 0.7];
+    let grad = |p: &[f64]| {
+        let q = Quat { w: p[0], x: p[1], y: p[2], z: p[3] };
+        let (_, (dq, dv)) = q.rotate_by_methods_vjp([p[4], p[5], p[6]], u);
+        scalars(&dq).into_iter().chain(dv).collect::<Vec<f64>>()
+    };
+    let row: Vec<f64> = (0..7).map(|c| (0..3).map(|r| u[r] * rows[r][c]).sum()).collect();
+    close("vjp", &grad(&p), &row, 1e-13);
+    let w = [0.2, 0.1, -0.4, 0.3, 1.0, 0.5, -0.5];
+    let dq = Quat { w: w[0], x: w[1], y: w[2], z: w[3] };
+    let (_, (gq, gv), _, (hq, hv)) =
+        q.rotate_by_methods_hvp(v, u, &dq, [w[4], w[5], w[6]], [0.0; 3]);
+    let g: Vec<f64> = scalars(&gq).into_iter().chain(gv).collect();
+    close("hvp's gradient", &g, &row, 1e-13);
+    let hw: Vec<f64> = scalars(&hq).into_iter().chain(hv).collect();
+    check_hvp(grad, &p, &w, &hw, Tolerance::default()).expect("H·w of u·R");
+    let (_, dot) = q.rotate_by_methods_jvp(v, &dq, [w[4], w[5], w[6]]);
+    let column: Vec<f64> = (0..3).map(|r| (0..7).map(|c| rows[r][c] * w[c]).sum()).collect();
+    close("jvp", &dot, &column, 1e-13);
+}

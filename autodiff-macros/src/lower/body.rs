@@ -387,6 +387,12 @@ impl Lower<'_> {
             Some(Kind::Int)
         } else if f64_array(ty, &self.generics).is_some() {
             Some(Kind::Array)
+        } else if crate::aggregate::kind(ty) == crate::aggregate::TypeKind::Struct {
+            self.cx.error_spanned(
+                ty,
+                "`#[grad]` binds struct values without a type, from struct literals (`let q = Quat { .. };`); calls of functions returning a struct are not supported yet: return an array or a tuple of `f64`s from the function, or write the struct literal here",
+            );
+            None
         } else {
             self.cx.error_spanned(
                 ty,

@@ -106,7 +106,15 @@ impl Lower<'_> {
     pub(super) fn untyped_call(&mut self, call: TokenStream, how: Use) {
         let text =
             syn::parse2::<Expr>(call.clone()).map_or_else(|_| call.to_string(), |e| expr_text(&e));
+        if let Use::Member = how {
+            self.cx.error_spanned(
+                call,
+                format!("the value of this call is read as a struct, but `#[grad]` does not support calls of functions returning a struct yet (a macro sees tokens, not types, and cannot name the struct's fields); return an array or a tuple of `f64`s from the function and bind it with its type, as in `let y: [f64; N] = {text};`, or write the struct literal in the caller"),
+            );
+            return;
+        }
         let (what, example) = match how {
+            Use::Member => return,
             Use::Indexed => ("indexed", format!("`let y: [f64; N] = {text};`")),
             Use::Field => (
                 "read as a tuple",
@@ -228,6 +236,8 @@ pub(super) enum Use {
     Indexed,
     /// `y.0`
     Field,
+    /// `y.w`: a struct's field.
+    Member,
 }
 
 /// A name for a local holding `a`: its last name in lower case (`k` for `K`, `scale` for

@@ -208,15 +208,12 @@ impl Lower<'_> {
                 Operand::Lit(0.0)
             }
             Expr::Field(f) if matches!(&*f.base, Expr::Call(_)) => {
-                self.untyped_call(
-                    quote::ToTokens::to_token_stream(&*f.base),
-                    super::call::Use::Field,
-                );
+                self.untyped_call(quote::ToTokens::to_token_stream(&*f.base), field_use(f));
                 Operand::Lit(0.0)
             }
             Expr::Field(f) => {
                 let call = self.call_value(&f.base);
-                match self.vector_call(call, super::call::Use::Field) {
+                match self.vector_call(call, field_use(f)) {
                     true => Operand::Lit(0.0),
                     false => self.passive(e, "field access"),
                 }
@@ -462,5 +459,13 @@ pub(super) fn chain_root(e: &Expr) -> String {
         Expr::Reference(r) => chain_root(&r.expr),
         Expr::Path(p) => p.path.get_ident().map(symbol::unraw).unwrap_or_else(|| "data".into()),
         _ => "data".into(),
+    }
+}
+
+/// How `f` reads the value of a call: a tuple's field, or a struct's.
+fn field_use(f: &syn::ExprField) -> super::call::Use {
+    match f.member {
+        syn::Member::Named(_) => super::call::Use::Member,
+        syn::Member::Unnamed(_) => super::call::Use::Field,
     }
 }

@@ -92,10 +92,39 @@ impl Lower<'_> {
     /// `recv.method(args)` for a method of the user's struct (`recv` a struct): a call of
     /// `method`, by method syntax, with the receiver first.
     pub(in crate::lower) fn user_method(&mut self, m: &ExprMethodCall) -> Operand {
+        match self.method_parts(m) {
+            Ok((callee, args)) => self.emit_method_call(callee, args, m.to_token_stream()),
+            Err(op) => op,
+        }
+    }
+
+    /// `recv.method(args)` whose value is typed `ret` (`tys` its parts) where it is bound (see
+    /// `returned.rs`): its results; `None` after reporting it.
+    pub(in crate::lower) fn typed_method(
+        &mut self,
+        m: &ExprMethodCall,
+        ret: Ret,
+        tys: &[Ty],
+    ) -> Option<Vec<Var>> {
+        let (callee, args) = self.method_parts(m).ok()?;
+        Some(self.emit_call(callee, ret, args, tys))
+    }
+
+    /// The receiver and arguments of `recv.method(args)`, in order.
+    pub(in crate::lower) fn method_exprs(m: &ExprMethodCall) -> Vec<&Expr> {
+        std::iter::once(&*m.receiver).chain(m.args.iter()).collect()
+    }
+
+    /// The callee and arguments of `recv.method(args)`; or its value when it is a constant (all
+    /// its arguments are), or after reporting it.
+    fn method_parts(
+        &mut self,
+        m: &ExprMethodCall,
+    ) -> Result<(Callee, (Vec<Arg>, Vec<Group>)), Operand> {
         if let Some(t) = &m.turbofish {
             self.cx
                 .error_spanned(t, "`#[grad]` supports calls of methods without generic arguments");
-            return Operand::Lit(0.0);
+            return Err(Operand::Lit(0.0));
         }
         if let Some((root, _)) = super::field_path(unref(&m.receiver).0)
             && matches!(self.lookup(&root), Some(Binding::Struct(_)))
@@ -105,9 +134,9 @@ impl Lower<'_> {
                 &m.receiver,
                 format!("`#[grad]` calls methods on a struct parameter (`{root}.{}(..)`) or on a struct value of the body, not on a struct field of a parameter: a macro cannot name its type to pass it whole; copy it into a struct value (`let inner = {} {{ .. }};`) or call the method on `{root}`", m.method, "Inner"),
             );
-            return Operand::Lit(0.0);
+            return Err(Operand::Lit(0.0));
         }
-        let exprs: Vec<&Expr> = std::iter::once(&*m.receiver).chain(m.args.iter()).collect();
+        let exprs = Self::method_exprs(m);
         // Every argument constant: the call is a constant.
         let consts: Option<Vec<Konst>> = exprs.iter().map(|a| self.call_arg_konst(a)).collect();
         if let Some(parts) = consts {
@@ -115,12 +144,12 @@ impl Lower<'_> {
             let (dot, method) = (&m.dot_token, &m.method);
             let refs: Vec<&Konst> = parts.iter().collect();
             let k = Konst::combine(quote!(#recv #dot #method(#(#args),*)), Prec::Atom, &refs);
-            return self.ext(k);
+            return Err(self.ext(k));
         }
         let args = self.call_arguments(&exprs, true);
         let name = proc_macro2::Ident::new(&m.method.to_string(), m.method.span());
         let callee = Callee { prefix: proc_macro2::TokenStream::new(), name, method: true };
-        self.emit_method_call(callee, args, m.to_token_stream())
+        Ok((callee, args))
     }
 
     /// Emits the call of the method `callee` with `args`, returning its value (one `f64`).
