@@ -248,9 +248,9 @@ fn methods_on_struct_parameters_and_struct_values_against_finite_differences() {
     let dot: f64 = grad(&p).iter().zip(&v).map(|(a, b)| a * b).sum();
     close("jvp", &[slope], &[dot], 1e-13);
     let h = q.cos_angle_hessian(&o);
-    for i in 0..8 {
-        for j in 0..8 {
-            close("symmetry", &[h[i][j]], &[h[j][i]], 1e-12);
+    for (i, row) in h.iter().enumerate() {
+        for (j, hij) in row.iter().enumerate() {
+            close("symmetry", &[*hij], &[h[j][i]], 1e-12);
         }
     }
     close(

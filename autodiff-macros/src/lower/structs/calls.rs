@@ -24,6 +24,9 @@ use crate::ir::{
 };
 use crate::symbol;
 
+/// The arguments of a call, and the struct values of the body among them.
+type CallArgs = (Vec<Arg>, Vec<Group>);
+
 /// What an argument of a call is, when it is a struct.
 enum StructArg {
     /// A struct value of the body, with the bindings of its fields.
@@ -117,10 +120,7 @@ impl Lower<'_> {
 
     /// The callee and arguments of `recv.method(args)`; or its value when it is a constant (all
     /// its arguments are), or after reporting it.
-    fn method_parts(
-        &mut self,
-        m: &ExprMethodCall,
-    ) -> Result<(Callee, (Vec<Arg>, Vec<Group>)), Operand> {
+    fn method_parts(&mut self, m: &ExprMethodCall) -> Result<(Callee, CallArgs), Operand> {
         if let Some(t) = &m.turbofish {
             self.cx
                 .error_spanned(t, "`#[grad]` supports calls of methods without generic arguments");
