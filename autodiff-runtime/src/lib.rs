@@ -34,7 +34,7 @@ mod stack;
 pub mod __private {
     pub use crate::flat::{Flat, zero};
     pub use crate::missing::{HvpGenerated, JvpGenerated, ScalarCallee};
-    pub use crate::revolve::revolve;
+    pub use crate::revolve::{Online, revolve};
     pub use crate::stack::check_stack;
 }
 
