@@ -238,6 +238,16 @@ pub const FN_JACOBIAN_MODE: &str = "jacobian_mode";
 pub const BRANCH_VALUE: &str = "value";
 /// The step counter of a checkpointed sweep (which step, from 0, the runtime asks for).
 pub const STEP_COUNTER: &str = "step";
+/// The flag of a loop body whose iteration left early by `break` (or `return`): the loop ends.
+pub const FLAG_DONE: &str = "done";
+/// The flag of a loop body whose iteration left early by `continue`.
+pub const FLAG_SKIP: &str = "skip";
+/// The flag of a function that has its value before its end (an early `return`).
+pub const FLAG_RETURNED: &str = "returned";
+/// The value of a function given by an early `return`.
+pub const RETURN_VALUE: &str = "ret";
+/// The tape of online checkpoints that a loop of unknown length fills for its sweep.
+pub const TAPE: &str = "tape";
 /// Locals of the generated Hessian function.
 pub const HESSIAN_LOCALS: [&str; 5] = ["hessian", "row", "i", "j", "h"];
 /// Locals of the generated Jacobian function.

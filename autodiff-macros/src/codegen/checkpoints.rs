@@ -4,7 +4,7 @@
 use proc_macro2::Ident;
 use quote::quote;
 
-use crate::ir::{Block, Checkpoint, Func, Int, Stmt};
+use crate::ir::{Block, Checkpoint, Func, Int, Source, Stmt};
 
 /// One paragraph per checkpointed loop of `f`.
 /// `loops` names each loop's index, as the generated code does.
@@ -19,6 +19,7 @@ fn walk(f: &Func, loops: &[Ident], block: &Block, out: &mut Vec<String>) {
         match s {
             Stmt::Checkpoint(c) => out.push(note(f, loops, c)),
             Stmt::For(l) => walk(f, loops, &l.body, out),
+            Stmt::While(w) => walk(f, loops, &w.body, out),
             Stmt::If(b) => {
                 walk(f, loops, &b.then, out);
                 walk(f, loops, &b.otherwise, out);
@@ -34,7 +35,10 @@ fn text(i: &Int, loops: &[Ident]) -> String {
 }
 
 fn note(f: &Func, loops: &[Ident], c: &Checkpoint) -> String {
-    let r = &c.range;
+    let r = match &c.source {
+        Source::Range(r) => r,
+        Source::Tape(_) => return online(f, c),
+    };
     let dots = if r.inclusive { "..=" } else { ".." };
     let range = format!("{}{dots}{}", text(&r.lo, loops), text(&r.hi, loops));
     let range = if r.rev { format!("({range}).rev()") } else { range };
@@ -62,6 +66,20 @@ fn note(f: &Func, loops: &[Ident], c: &Checkpoint) -> String {
     };
     format!(
         " The loop over `{range}` is checkpointed (binomial checkpointing, Griewank & Walther's revolve): its\n reverse sweep keeps {memory} on the stack instead of every step's values, and {cost}."
+    )
+}
+
+/// The paragraph of a loop checkpointed online, from its tape.
+fn online(f: &Func, c: &Checkpoint) -> String {
+    let bytes: u64 = c.step_params.iter().map(|p| f.ty(*p).bytes().value.unwrap_or(0)).sum();
+    let s = c.slots;
+    let memory = match bytes {
+        0 => format!("{s} snapshots of its state"),
+        b => format!("{s} snapshots of its state, {} bytes", b * s),
+    };
+    format!(
+        " A loop whose length is decided while it runs (`while`, `loop`, or `for` with `break`) is\n checkpointed online (Wang, Moin & Iaccarino's dynamic checkpointing): as it runs it keeps {memory}\n on the stack (and {} bytes of bookkeeping) instead of every step's values. For n steps, its\n reverse sweep recomputes none while n ≤ {s}, and past that at most r·n − C({s} + r, r − 1) steps\n in all, r the least with C({s} + r, {s}) ≥ n, no step more than r times\n (`autodiff_runtime::revolve::online_steps(n, {s})` counts them exactly).",
+        56 * s + 48
     )
 }
 

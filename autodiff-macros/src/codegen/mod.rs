@@ -149,7 +149,9 @@ impl Context<'_> {
         let by_ref = self.by_ref(f, matches!(kind, Kind::Jvp | Kind::Hvp));
         let result = namer.local(symbol::BRANCH_VALUE);
         let step = namer.local(symbol::STEP_COUNTER);
-        let renderer = body::Renderer::new(f, &layout, &idents, &loops, &by_ref, (result, step));
+        let mut renderer =
+            body::Renderer::new(f, &layout, &idents, &loops, &by_ref, (result, step));
+        renderer.tapes = names::tapes(&mut namer, f);
         let stmts = renderer.block(&f.body);
         let values = f.outputs.len() - kind.derived_outputs(f);
         let groups = kind.groups(values, f.active.len());

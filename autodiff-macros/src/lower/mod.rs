@@ -23,6 +23,7 @@ mod sugar;
 mod types;
 mod value;
 mod view;
+mod whiles;
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -170,6 +171,9 @@ struct Lower<'a> {
     expected: Option<crate::ir::Ty>,
     /// The type of each parameter, as written (for the constant arguments of calls).
     param_tys: HashMap<String, ConstTy>,
+    /// The `bool` variables that the rewrite of early exits declares (the user's own are
+    /// refused).
+    flags: std::collections::HashSet<String>,
 }
 
 /// Lowers `item`, recording every unsupported construct in `cx`.
@@ -187,6 +191,7 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         expected: None,
         const_arrays: HashMap::new(),
         param_tys: HashMap::new(),
+        flags: std::collections::HashSet::new(),
     };
     let (params, returns) = lower.signature(&item.sig, args);
     let outputs = lower.body(&item.block, &returns);

@@ -18,6 +18,7 @@ mod robustness;
 mod sink;
 mod size;
 mod snapshots;
+mod whiles;
 mod wrap;
 
 use proc_macro2::TokenStream;

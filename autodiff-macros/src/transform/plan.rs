@@ -22,7 +22,9 @@ use std::collections::{HashMap, HashSet};
 use super::activity::varied;
 use super::cleanup::live;
 use super::residual::residuals;
-use crate::ir::{Block, Func, Int, Loop, LoopId, Operand, Range, Stmt, Var, reads, stmt_defs};
+use crate::ir::{
+    Block, Func, Int, Loop, LoopId, Operand, Range, Stmt, Var, While, reads, stmt_defs,
+};
 use crate::symbol::DEFAULT_SNAPSHOTS;
 
 /// What one loop saves per iteration.
@@ -149,6 +151,12 @@ impl Planner<'_> {
                 }
                 need.extend(plan.free_needs.iter().copied());
             }
+            // A loop of unknown length runs again in the sweep, to fill its tape.
+            Stmt::While(w) if w.carried.iter().any(|c| self.active[c.param.index()]) => {
+                let plan = self.plan_while(w);
+                must_run.insert(i);
+                need.extend(plan.free_needs.iter().copied());
+            }
             // The sweep of `g_grad`'s call multiplies by the partials it returned.
             Stmt::Call(c) if self.active[c.outs[0].index()] => {
                 need.extend(c.outs.iter().skip(1).copied());
@@ -205,6 +213,24 @@ impl Planner<'_> {
             }
         }
         self.plans.loops.insert(l.index, plan.clone());
+        plan
+    }
+
+    /// Plans a loop of unknown length (and the loops inside it): its sweep is always
+    /// checkpointed, from a tape of snapshots that the loop fills as it runs, and reads what the
+    /// loop reads.
+    fn plan_while(&mut self, w: &While) -> Plan {
+        let l = w.as_loop();
+        let dep = self.dependence(&l);
+        self.block_needs(&w.body, Some(&dep), &mut Vec::new());
+        let state =
+            w.carried.iter().fold(Int::lit(0), |acc, c| acc.add(&self.f.ty(c.param).bytes()));
+        let slots =
+            self.options.snapshots.unwrap_or_else(|| snapshots(&state, self.options.budget));
+        let stmt = Stmt::While(Box::new(w.clone()));
+        let free_needs = reads(&stmt).into_iter().filter_map(Operand::var).collect();
+        let plan = Plan { saved: Vec::new(), size: None, free_needs, checkpoint: Some(slots) };
+        self.plans.loops.insert(w.index, plan.clone());
         plan
     }
 
@@ -266,6 +292,10 @@ fn defs_in(block: &Block) -> HashSet<Var> {
             Stmt::For(l) => {
                 out.extend(l.carried.iter().map(|c| c.param));
                 out.extend(defs_in(&l.body));
+            }
+            Stmt::While(w) => {
+                out.extend(w.carried.iter().map(|c| c.param));
+                out.extend(defs_in(&w.body));
             }
             Stmt::If(b) => {
                 out.extend(defs_in(&b.then));

@@ -1,0 +1,162 @@
+//! Loops that stop when they are done: `while`, `loop` with `break`, `break` and `continue` in
+//! `for` loops, and `return` from inside a loop, differentiated through the iterations that ran
+//! (their sweeps from a tape of snapshots placed online, on the stack). Each beside a twin with
+//! the same arithmetic in the same order over a length given in advance, stored or checkpointed
+//! offline, which `tests/whiles.rs` checks them against bit for bit, and all against closed forms
+//! and finite differences.
+
+use autodiff_runtime::grad;
+
+/// A pendulum `θ″ = −g sin θ` integrated by semi-implicit Euler from rest at `theta0`, while the
+/// time, accumulated in floating point, is below `t_end`: the angle at the end.
+#[grad(hvp)]
+pub fn pendulum(theta0: f64, g: f64, dt: f64, t_end: f64) -> f64 {
+    let mut t = 0.0;
+    let mut theta = theta0;
+    let mut omega = 0.0;
+    while t < t_end {
+        omega -= dt * g * theta.sin();
+        theta += dt * omega;
+        t += dt;
+    }
+    theta
+}
+
+/// The number of steps [`pendulum`] runs, counted in an `f64`.
+#[grad]
+pub fn pendulum_steps(dt: f64, t_end: f64) -> f64 {
+    let mut t = 0.0;
+    let mut n = 0.0;
+    while t < t_end {
+        t += dt;
+        n += 1.0;
+    }
+    n
+}
+
+/// [`pendulum`] over a number of steps given at run time (checkpointed offline, by revolve).
+#[grad(hvp, wrt(theta0, g, dt, t_end))]
+pub fn pendulum_for(theta0: f64, g: f64, dt: f64, t_end: f64, steps: usize) -> f64 {
+    let mut t = 0.0;
+    let mut theta = theta0;
+    let mut omega = 0.0;
+    for _ in 0..steps {
+        omega -= dt * g * theta.sin();
+        theta += dt * omega;
+        t += dt;
+    }
+    theta + 0.0 * (t - t_end)
+}
+
+/// [`pendulum`] over 2001 steps, stored.
+#[grad(hvp)]
+pub fn pendulum_stored(theta0: f64, g: f64, dt: f64, t_end: f64) -> f64 {
+    let mut t = 0.0;
+    let mut theta = theta0;
+    let mut omega = 0.0;
+    for _ in 0..2001 {
+        omega -= dt * g * theta.sin();
+        theta += dt * omega;
+        t += dt;
+    }
+    theta + 0.0 * (t - t_end)
+}
+
+/// The eccentric anomaly `E` of Kepler's equation `E − e sin E = M`, by Newton's method from
+/// `E = M` until the step is below `1e-14`.
+#[grad(hvp)]
+pub fn kepler(m: f64, e: f64) -> f64 {
+    let mut big_e = m;
+    loop {
+        let step = (big_e - e * big_e.sin() - m) / (1.0 - e * big_e.cos());
+        big_e -= step;
+        if step.abs() < 1e-14 {
+            break;
+        }
+    }
+    big_e
+}
+
+/// `Σ xᵢ²` over the first elements, until the sum passes `limit`: a `for` with `break`.
+#[grad(hvp)]
+pub fn sum_until(x: [f64; 8], limit: f64) -> f64 {
+    let mut s = 0.0;
+    for v in x {
+        s += v * v;
+        if s > limit {
+            break;
+        }
+    }
+    s
+}
+
+/// `Σ sin xᵢ` over the positive elements: a `for` with `continue`.
+#[grad(hvp)]
+pub fn sum_positive(x: [f64; 8]) -> f64 {
+    let mut s = 0.0;
+    for v in x {
+        if v < 0.0 {
+            continue;
+        }
+        s += v.sin();
+    }
+    s
+}
+
+/// The root of `x³ = a` in `[lo, hi]` by bisection until the bracket is below `1e-12`: the root
+/// is a weighted mean of `lo` and `hi`, whose weights the comparisons decide.
+#[grad]
+pub fn bisection(a: f64, lo: f64, hi: f64) -> f64 {
+    let mut l = lo;
+    let mut h = hi;
+    while h - l > 1e-12 {
+        let mid = 0.5 * (l + h);
+        if mid * mid * mid > a {
+            h = mid;
+        } else {
+            l = mid;
+        }
+    }
+    0.5 * (l + h)
+}
+
+/// [`bisection`] as a `for` loop over at most 100 halvings, with `break`.
+#[grad]
+pub fn bisection_for(a: f64, lo: f64, hi: f64) -> f64 {
+    let mut l = lo;
+    let mut h = hi;
+    for _ in 0..100 {
+        let mid = 0.5 * (l + h);
+        if mid * mid * mid > a {
+            h = mid;
+        } else {
+            l = mid;
+        }
+        if h - l <= 1e-12 {
+            break;
+        }
+    }
+    0.5 * (l + h)
+}
+
+/// `x ← k x + 0.1` until `x` passes 1 (then `2x`), or 100 steps: `return` from a loop.
+#[grad(hvp)]
+pub fn first_crossing(x0: f64, k: f64) -> f64 {
+    let mut x = x0;
+    for _ in 0..100 {
+        x = k * x + 0.1;
+        if x > 1.0 {
+            return 2.0 * x;
+        }
+    }
+    x
+}
+
+/// `√x` for positive `x`, `0` otherwise: an early `return` (a guard clause).
+#[grad(hvp)]
+pub fn guarded_sqrt(x: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    x.sqrt()
+}
