@@ -160,3 +160,95 @@ pub fn guarded_sqrt(x: f64) -> f64 {
     }
     x.sqrt()
 }
+
+/// `x ← x + h·p·sin x` while `t < n`, `t ← t + 1`: `⌈n⌉` steps from `x0`, its sweep from 4
+/// snapshots placed online (none recomputed up to 4 steps).
+#[grad(hvp, checkpoint(s = 4))]
+pub fn drift_online(x0: f64, p: f64, h: f64, n: f64) -> f64 {
+    let mut x = x0;
+    let mut t = 0.0;
+    while t < n {
+        x += h * p * x.sin();
+        t += 1.0;
+    }
+    x
+}
+
+/// [`drift_online`] over `steps` steps given at run time: checkpointed offline (revolve).
+#[grad(hvp, checkpoint(s = 4), wrt(x0, p, h))]
+pub fn drift_offline(x0: f64, p: f64, h: f64, steps: usize) -> f64 {
+    let mut x = x0;
+    let mut t = 0.0;
+    for _ in 0..steps {
+        x += h * p * x.sin();
+        t += 1.0;
+    }
+    x + 0.0 * t
+}
+
+/// [`drift_online`] over `N` steps: stored.
+#[grad(hvp)]
+pub fn drift_stored<const N: usize>(x0: f64, p: f64, h: f64) -> f64 {
+    let mut x = x0;
+    let mut t = 0.0;
+    for _ in 0..N {
+        x += h * p * x.sin();
+        t += 1.0;
+    }
+    x + 0.0 * t
+}
+
+std::thread_local! {
+    /// The calls of [`tick`]'s derivative functions on this thread.
+    static TICKS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The calls of [`tick`]'s derivative functions on this thread since the last [`reset_ticks`].
+pub fn ticks() -> usize {
+    TICKS.with(std::cell::Cell::get)
+}
+
+/// Counts from zero again.
+pub fn reset_ticks() {
+    TICKS.with(|t| t.set(0));
+}
+
+fn count_tick() {
+    TICKS.with(|t| t.set(t.get() + 1));
+}
+
+/// The identity, whose hand-written derivative functions count their calls: one per step a
+/// derivative runs, forward or recomputed.
+pub fn tick(x: f64) -> f64 {
+    x
+}
+
+/// [`tick`]'s value and derivative, counted.
+pub fn tick_grad(x: f64) -> (f64, f64) {
+    count_tick();
+    (x, 1.0)
+}
+
+/// [`tick`]'s tangent, counted.
+pub fn tick_jvp(x: f64, v: f64) -> (f64, f64) {
+    count_tick();
+    (x, v)
+}
+
+/// [`tick`]'s value, derivative and second derivative along `v`, counted.
+pub fn tick_hvp(x: f64, _v: f64) -> (f64, f64, f64) {
+    count_tick();
+    (x, 1.0, 0.0)
+}
+
+/// [`drift_online`] with every step counted by [`tick`].
+#[grad(checkpoint(s = 4))]
+pub fn drift_counted(x0: f64, p: f64, h: f64, n: f64) -> f64 {
+    let mut x = x0;
+    let mut t = 0.0;
+    while t < n {
+        x = tick(x + h * p * x.sin());
+        t += 1.0;
+    }
+    x
+}

@@ -132,3 +132,52 @@ fn a_guard_clause_returns_early() {
     assert_eq!(guarded_sqrt_grad(4.0), (2.0, 0.25));
     assert_eq!(guarded_sqrt_hvp(4.0, 1.0), (2.0, 0.25, -1.0 / 32.0));
 }
+
+#[test]
+fn online_offline_and_stored_sweeps_agree_to_the_bit() {
+    fn check<const N: usize>() {
+        let (x0, p, h) = (0.4, 1.3, 0.05);
+        let n = N as f64;
+        let (v0, vp, vh) = (0.7, -0.2, 0.4);
+        let online = drift_online_grad(x0, p, h, n);
+        let offline = drift_offline_grad(x0, p, h, N);
+        let stored = drift_stored_grad::<N>(x0, p, h);
+        assert_eq!(online.0.to_bits(), stored.0.to_bits(), "value, {N} steps");
+        let g = (online.1.0, online.1.1, online.1.2);
+        assert_eq!(g, offline.1, "online against offline, {N} steps");
+        assert_eq!(g, stored.1, "online against stored, {N} steps");
+        assert_eq!(online.1.3, 0.0);
+        let online = drift_online_hvp(x0, p, h, n, v0, vp, vh, 1.0);
+        let offline = drift_offline_hvp(x0, p, h, N, v0, vp, vh);
+        let stored = drift_stored_hvp::<N>(x0, p, h, v0, vp, vh);
+        let hv = (online.2.0, online.2.1, online.2.2);
+        assert_eq!(hv, offline.2, "H·v online against offline, {N} steps");
+        assert_eq!(hv, stored.2, "H·v online against stored, {N} steps");
+    }
+    // One and two steps, as many as the snapshots (4), one more, and longer runs.
+    check::<1>();
+    check::<2>();
+    check::<4>();
+    check::<5>();
+    check::<64>();
+    check::<1000>();
+    check::<5000>();
+}
+
+#[test]
+fn the_sweep_recomputes_the_steps_the_formula_says() {
+    use autodiff_runtime::revolve::{online_steps, schedule_steps};
+    for n in [1, 2, 3, 4, 5, 10, 100, 1000, 10_000] {
+        reset_ticks();
+        let (value, _) = drift_counted_grad(0.4, 1.3, 0.05, n as f64);
+        assert_eq!(value, drift_online(0.4, 1.3, 0.05, n as f64));
+        // The loop's n steps, the sweep's recomputation, and the sweep of each step, which
+        // runs its step once more.
+        let recomputed = ticks() - 2 * n;
+        assert_eq!(recomputed, online_steps(n, 4), "{n} steps");
+        assert!(recomputed <= schedule_steps(n, 4), "{n} steps: at most revolve's");
+        if n <= 4 {
+            assert_eq!(recomputed, 0, "every state kept");
+        }
+    }
+}
