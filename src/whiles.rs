@@ -252,3 +252,39 @@ pub fn drift_counted(x0: f64, p: f64, h: f64, n: f64) -> f64 {
     }
     x
 }
+
+/// A trip count the macro cannot read, small: its storage fits, so it is stored.
+pub const FEW: usize = 100;
+
+/// A trip count the macro cannot read, large: 16 MB of storage, so it is checkpointed.
+pub const MANY: usize = 1_000_000;
+
+/// `x ← tick(x + h·p·sin x)` for [`FEW`] steps, with no option: rustc chooses the stored sweep.
+#[grad(hvp)]
+pub fn drift_few(x0: f64, p: f64, h: f64) -> f64 {
+    let mut x = x0;
+    for _ in 0..FEW {
+        x = tick(x + h * p * x.sin());
+    }
+    x
+}
+
+/// The same for [`MANY`] steps: rustc chooses the checkpointed sweep.
+#[grad(hvp)]
+pub fn drift_many(x0: f64, p: f64, h: f64) -> f64 {
+    let mut x = x0;
+    for _ in 0..MANY {
+        x = tick(x + h * p * x.sin());
+    }
+    x
+}
+
+/// The same for a const generic number of steps.
+#[grad(hvp)]
+pub fn drift_n<const N: usize>(x0: f64, p: f64, h: f64) -> f64 {
+    let mut x = x0;
+    for _ in 0..N {
+        x = tick(x + h * p * x.sin());
+    }
+    x
+}

@@ -181,3 +181,30 @@ fn the_sweep_recomputes_the_steps_the_formula_says() {
         }
     }
 }
+
+#[test]
+fn a_const_trip_count_is_stored_when_it_fits_and_checkpointed_when_it_does_not() {
+    use autodiff_runtime::revolve::schedule_steps;
+    // Stored: the loop's steps, and the sweep of each step, which calls `tick_grad` again for its
+    // partial; checkpointed: revolve's recomputation besides.
+    let stored = |n: usize| 2 * n;
+    let checkpointed = |n: usize| 2 * n + schedule_steps(n, 32);
+    let runs: [(&str, usize, &dyn Fn() -> (f64, (f64, f64, f64))); 4] = [
+        ("FEW", stored(FEW), &|| drift_few_grad(0.4, 1.3, 1e-3)),
+        ("MANY", checkpointed(MANY), &|| drift_many_grad(0.4, 1.3, 1e-3)),
+        ("N = 100", stored(100), &|| drift_n_grad::<100>(0.4, 1.3, 1e-3)),
+        ("N = 40000", checkpointed(40_000), &|| drift_n_grad::<40_000>(0.4, 1.3, 1e-3)),
+    ];
+    for (name, want, run) in runs {
+        reset_ticks();
+        run();
+        assert_eq!(ticks(), want, "{name}");
+    }
+    // The same derivatives either way.
+    let a = drift_n_grad::<100>(0.4, 1.3, 1e-3);
+    let b = drift_few_grad(0.4, 1.3, 1e-3);
+    assert_eq!(a, b);
+    let h = drift_n_hvp::<40_000>(0.4, 1.3, 1e-3, 1.0, 0.5, -0.5);
+    let g = drift_n_grad::<40_000>(0.4, 1.3, 1e-3);
+    assert_eq!(h.1, g.1);
+}

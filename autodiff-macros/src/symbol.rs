@@ -246,6 +246,10 @@ pub const FLAG_SKIP: &str = "skip";
 pub const FLAG_RETURNED: &str = "returned";
 /// The value of a function given by an early `return`.
 pub const RETURN_VALUE: &str = "ret";
+/// The closure of a derivative function that stores its loops' values, when rustc chooses.
+pub const STORED_VARIANT: &str = "stored";
+/// The closure of a derivative function that checkpoints them, when rustc chooses.
+pub const CHECKPOINTED_VARIANT: &str = "checkpointed";
 /// The tape of online checkpoints that a loop of unknown length fills for its sweep.
 pub const TAPE: &str = "tape";
 /// Locals of the generated Hessian function.

@@ -7,13 +7,13 @@ pub const fn check_stack(bytes: usize, budget: usize) {
     if bytes <= budget {
         return;
     }
-    let mut buf = [0u8; 400];
+    let mut buf = [0u8; 480];
     let mut n = 0;
     n = push(&mut buf, n, b"the reverse sweep of this `#[grad]` function stores ");
     n = push_number(&mut buf, n, bytes);
     n = push(&mut buf, n, b" bytes on the stack, over the budget of ");
     n = push_number(&mut buf, n, budget);
-    n = push(&mut buf, n, b" bytes; checkpoint its loops with `#[grad(checkpoint)]` (a few snapshots instead of every step), or raise the budget with `#[grad(stack = BYTES)]` (the thread must have that much stack to spare)");
+    n = push(&mut buf, n, b" bytes; checkpoint its loops with `#[grad(checkpoint)]` (a few snapshots instead of every step) or take fewer snapshots with `#[grad(checkpoint(s = 4))]`, or raise the budget with `#[grad(stack = BYTES)]` (the thread must have that much stack to spare)");
     let (text, _) = buf.split_at(n);
     match core::str::from_utf8(text) {
         Ok(message) => panic!("{}", message),
@@ -23,7 +23,7 @@ pub const fn check_stack(bytes: usize, budget: usize) {
     }
 }
 
-const fn push(buf: &mut [u8; 400], mut n: usize, text: &[u8]) -> usize {
+const fn push(buf: &mut [u8; 480], mut n: usize, text: &[u8]) -> usize {
     let mut i = 0;
     while i < text.len() && n < buf.len() {
         buf[n] = text[i];
@@ -33,7 +33,7 @@ const fn push(buf: &mut [u8; 400], mut n: usize, text: &[u8]) -> usize {
     n
 }
 
-const fn push_number(buf: &mut [u8; 400], n: usize, value: usize) -> usize {
+const fn push_number(buf: &mut [u8; 480], n: usize, value: usize) -> usize {
     let mut digits = [0u8; 20];
     let (mut len, mut v) = (0, value);
     loop {

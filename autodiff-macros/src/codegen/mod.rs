@@ -67,6 +67,22 @@ impl Kind {
     }
 }
 
+/// The body of a derivative function, rendered, and what its signature needs.
+struct Rendered {
+    /// Its statements, the last one its value.
+    stmts: Vec<TokenStream>,
+    /// Its return type.
+    ret: TokenStream,
+    /// The user's parameters it reads.
+    used: HashSet<String>,
+    /// The names of the inputs a transform added (directions, cotangents)...
+    names: Vec<Ident>,
+    /// ... and whether the body reads each.
+    read: Vec<bool>,
+    /// A paragraph of its doc comment per checkpointed loop.
+    notes: Vec<String>,
+}
+
 /// What distinguishes one generated function's signature.
 struct Piece<'a> {
     /// `grad`, `jvp`, ...
@@ -142,17 +158,87 @@ impl Context<'_> {
     /// A derivative function `f_<kind>` with the body `f`.
     pub fn derivative(&self, kind: Kind, f: &Func) -> TokenStream {
         let mut namer = Namer::new(self.item.to_token_stream());
+        let r = self.render(&mut namer, kind, f);
+        let check = self.stack_check(f);
+        let stmts = &r.stmts;
+        let body = quote! {
+            #check
+            #(#stmts)*
+        };
+        let mut doc = self.doc(kind, f, &r.names);
+        for note in &r.notes {
+            doc.push_str("\n\n");
+            doc.push_str(note);
+        }
+        self.assemble(&mut namer, kind, f, &r, doc, body)
+    }
+
+    /// A derivative function whose loops over `0..STEPS` (a `const` item or a const generic) store
+    /// their values in arrays whose size only rustc knows: `stored` when that storage fits the
+    /// budget, `checkpointed` (the same function with those loops checkpointed) otherwise, chosen
+    /// by a condition on the constants that rustc evaluates at compile time. Each variant is a
+    /// closure of its own, so that the one not taken takes no stack (in a debug build, every local
+    /// of a function has its stack slot, on any path).
+    pub fn derivative_choice(&self, kind: Kind, stored: &Func, checkpointed: &Func) -> TokenStream {
+        let mut namer = Namer::new(self.item.to_token_stream());
+        let (a, b) = (
+            self.render(&mut Namer::new(self.item.to_token_stream()), kind, stored),
+            self.render(&mut Namer::new(self.item.to_token_stream()), kind, checkpointed),
+        );
+        let check = self.stack_check(checkpointed);
+        let (sa, sb) = (a.stmts.clone(), b.stmts.clone());
+        let bytes = crate::transform::total(&crate::transform::storage(stored));
+        let bytes_text = bytes.render(&|_| quote!(_));
+        let budget = proc_macro2::Literal::u64_unsuffixed(self.budget);
+        let (keep, revolve) =
+            (namer.local(symbol::STORED_VARIANT), namer.local(symbol::CHECKPOINTED_VARIANT));
+        // A value read by either body is a used parameter.
+        let mut r = a;
+        r.used.extend(b.used.iter().cloned());
+        for (read, also) in r.read.iter_mut().zip(&b.read) {
+            *read |= *also;
+        }
+        let body = quote! {
+            if #bytes_text <= #budget {
+                let #keep = || {
+                    #(#sa)*
+                };
+                #keep()
+            } else {
+                let #revolve = || {
+                    #check
+                    #(#sb)*
+                };
+                #revolve()
+            }
+        };
+        let mut doc = self.doc(kind, stored, &r.names);
+        let text = bytes.render(&|_| quote!(_)).to_string().replace(' ', "");
+        doc.push_str(&format!(
+            "\n\n Its loops whose storage the macro cannot size store their values when those take\n `{text}` bytes of stack or fewer (the budget, {}), and are checkpointed otherwise:\n rustc decides, from the constants' values.",
+            self.budget
+        ));
+        for note in &b.notes {
+            doc.push_str("\n\n");
+            doc.push_str(note);
+        }
+        self.assemble(&mut namer, kind, stored, &r, doc, body)
+    }
+
+    /// The statements of the derivative function `f_<kind>` with the body `f`, ending with its
+    /// value, and what its signature needs.
+    fn render(&self, namer: &mut Namer, kind: Kind, f: &Func) -> Rendered {
         let layout = layout::layout(f);
         let params: HashMap<_, _> =
             self.params.iter().filter_map(|p| Some((p.input?, p.ident.clone()))).collect();
-        let (idents, loops) = names::assign(&mut namer, f, &params, &layout);
+        let (idents, loops) = names::assign(namer, f, &params, &layout);
         let by_ref = self.by_ref(f, matches!(kind, Kind::Jvp | Kind::Hvp));
         let result = namer.local(symbol::BRANCH_VALUE);
         let step = namer.local(symbol::STEP_COUNTER);
         let mut renderer =
             body::Renderer::new(f, &layout, &idents, &loops, &by_ref, (result, step));
-        renderer.tapes = names::tapes(&mut namer, f);
-        let stmts = renderer.block(&f.body);
+        renderer.tapes = names::tapes(namer, f);
+        let mut stmts = renderer.block(&f.body);
         let values = f.outputs.len() - kind.derived_outputs(f);
         let groups = kind.groups(values, f.active.len());
         let mut outputs = f.outputs.iter().map(|o| (renderer.value(*o), f.operand_ty(*o)));
@@ -169,20 +255,37 @@ impl Context<'_> {
                 types.push(quote!((#(#tys),*)));
             }
         }
+        stmts.push(quote!((#(#parts),*)));
         let used = self.used_params(f);
-        let read: HashSet<crate::ir::Var> = {
-            let mut read = HashSet::new();
-            reads::collect(f, &mut read, &mut HashSet::new());
-            read
-        };
-        let names: Vec<Ident> = f.inputs[f.user_inputs..]
+        let mut read = HashSet::new();
+        reads::collect(f, &mut read, &mut HashSet::new());
+        let extra = &f.inputs[f.user_inputs..];
+        let names: Vec<Ident> = extra
             .iter()
-            .map(|v| {
-                let id = idents[v.index()].clone().unwrap_or_else(|| namer.local("_"));
-                match read.contains(v) {
-                    true => id,
-                    false => namer.local(&format!("_{id}")),
-                }
+            .map(|v| idents[v.index()].clone().unwrap_or_else(|| namer.local("_")))
+            .collect();
+        let read = extra.iter().map(|v| read.contains(v)).collect();
+        let notes = checkpoints::notes(f, &loops);
+        Rendered { stmts, ret: quote!((#(#types),*)), used, names, read, notes }
+    }
+
+    /// The function `f_<kind>` with `body`, from what [`Context::render`] gave.
+    fn assemble(
+        &self,
+        namer: &mut Namer,
+        kind: Kind,
+        f: &Func,
+        r: &Rendered,
+        doc: String,
+        body: TokenStream,
+    ) -> TokenStream {
+        let names: Vec<Ident> = r
+            .names
+            .iter()
+            .zip(&r.read)
+            .map(|(id, read)| match read {
+                true => id.clone(),
+                false => namer.local(&format!("_{id}")),
             })
             .collect();
         let extra: Vec<(TokenStream, TokenStream)> = match kind {
@@ -207,26 +310,15 @@ impl Context<'_> {
                 .map(|(id, v)| (quote!(#id), self.extra_type(f, *v)))
                 .collect(),
         };
-        let mut doc = self.doc(kind, f, &names);
-        for note in checkpoints::notes(f, &loops) {
-            doc.push_str("\n\n");
-            doc.push_str(&note);
-        }
-        let check = self.stack_check(f);
-        let body = quote! {
-            #check
-            #(#stmts)*
-            (#(#parts),*)
-        };
         let piece = Piece {
             suffix: kind.suffix(),
             doc: &doc,
-            used: &used,
+            used: &r.used,
             extra: &extra,
             sweeps: true,
             may_be_empty: attrs::may_be_empty(&f.body),
         };
-        self.function(&mut namer, piece, quote!((#(#types),*)), body)
+        self.function(namer, piece, r.ret.clone(), body)
     }
 
     /// A check, evaluated by rustc, that the stored values fit the budget, when their size is an

@@ -24,7 +24,14 @@ fn lowered(item: proc_macro2::TokenStream) -> Func {
 fn snapshot(item: proc_macro2::TokenStream, lowered_ir: Expect, reversed: Expect) {
     let f = lowered(item);
     lowered_ir.assert_eq(&print(&f));
-    let plans = plan(&f, crate::transform::Options { budget: 1 << 20, snapshots: Some(4) });
+    let plans = plan(
+        &f,
+        crate::transform::Options {
+            budget: 1 << 20,
+            snapshots: Some(4),
+            checkpoint_unsized: false,
+        },
+    );
     reversed.assert_eq(&print(&dead_code(&reverse(&f, &plans, Seed::One))));
 }
 

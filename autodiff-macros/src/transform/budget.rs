@@ -18,6 +18,8 @@ pub struct Storage {
     pub bytes: Int,
     /// The loop (its `for`).
     pub span: Span,
+    /// Whether the loop stores its values (not snapshots of a checkpointed sweep).
+    pub stored: bool,
 }
 
 /// Every storage array of `f`, one entry per loop that carries some.
@@ -45,7 +47,7 @@ fn walk(f: &Func, block: &Block, out: &mut Vec<Storage>) {
                 if bytes.value != Some(0) {
                     let span =
                         f.loops.get(l.index.0 as usize).map_or(Span::call_site(), |i| i.span);
-                    out.push(Storage { bytes, span });
+                    out.push(Storage { bytes, span, stored: true });
                 }
                 walk(f, &l.body, out);
             }
@@ -73,7 +75,7 @@ fn walk(f: &Func, block: &Block, out: &mut Vec<Storage>) {
                     Source::Tape(_) => bytes.add(&Int::lit(TAPE_FIXED)),
                 };
                 let span = f.loops.get(c.index.0 as usize).map_or(Span::call_site(), |i| i.span);
-                out.push(Storage { bytes, span });
+                out.push(Storage { bytes, span, stored: false });
                 walk(f, &c.step, out);
                 walk(f, &c.back, out);
             }

@@ -47,6 +47,10 @@ pub struct Options {
     pub budget: u64,
     /// `checkpoint(s = N)`: checkpoint every loop that would save values, with `N` snapshots.
     pub snapshots: Option<u64>,
+    /// Checkpoint the loops whose storage the macro cannot size (an expression of a `const`
+    /// item or a const generic) instead of storing them: the other variant of a function whose
+    /// choice rustc makes, from the constants' values.
+    pub checkpoint_unsized: bool,
 }
 
 /// The plans of every loop that has a reverse sweep, and the activity they were made from.
@@ -195,8 +199,11 @@ impl Planner<'_> {
                 .as_ref()
                 .and_then(|n| n.times(&per_iteration).value)
                 .is_some_and(|b| b > self.options.budget);
+            let unsized_checkpointed = |n: &Int| {
+                self.options.checkpoint_unsized && n.times(&per_iteration).value.is_none()
+            };
             match (size, self.options.snapshots) {
-                (Some(n), None) if !over => plan.size = Some(n),
+                (Some(n), None) if !over && !unsized_checkpointed(&n) => plan.size = Some(n),
                 (_, asked) => {
                     // The sweep recomputes every iteration from its state, so it reads what the
                     // loop reads, and saves nothing.
