@@ -288,3 +288,44 @@ pub fn drift_n<const N: usize>(x0: f64, p: f64, h: f64) -> f64 {
     }
     x
 }
+
+/// [`kepler`] differentiated implicitly, at the solution `E` of `E − e sin E = M` (the loop is
+/// labelled, and `implicit` names its label).
+#[grad(hvp, implicit('newton))]
+pub fn kepler_implicit(m: f64, e: f64) -> f64 {
+    let mut big_e = m;
+    'newton: loop {
+        let step = (big_e - e * big_e.sin() - m) / (1.0 - e * big_e.cos());
+        big_e -= step;
+        if step.abs() < 1e-14 {
+            break;
+        }
+    }
+    big_e
+}
+
+/// `x = cos(a x) / 2 + b`, a contraction, iterated from 0 until a step moves `x` by less than
+/// 10⁻¹⁵ (in floating point the iterates may end up alternating between two neighbours, so
+/// `x != last` need not end): implicitly.
+#[grad(hvp, implicit('fixed))]
+pub fn cosine_fixed_point(a: f64, b: f64) -> f64 {
+    let mut x: f64 = 0.0;
+    let mut last: f64 = 1.0;
+    'fixed: while (x - last).abs() > 1e-15 {
+        last = x;
+        x = 0.5 * (a * x).cos() + b;
+    }
+    x
+}
+
+/// [`cosine_fixed_point`] differentiated through its iterations.
+#[grad(hvp)]
+pub fn cosine_iterated(a: f64, b: f64) -> f64 {
+    let mut x: f64 = 0.0;
+    let mut last: f64 = 1.0;
+    while (x - last).abs() > 1e-15 {
+        last = x;
+        x = 0.5 * (a * x).cos() + b;
+    }
+    x
+}

@@ -208,3 +208,44 @@ fn a_const_trip_count_is_stored_when_it_fits_and_checkpointed_when_it_does_not()
     let g = drift_n_grad::<40_000>(0.4, 1.3, 1e-3);
     assert_eq!(h.1, g.1);
 }
+
+#[test]
+fn kepler_implicitly_has_the_closed_form_derivatives() {
+    for (m, e) in [(0.3, 0.1), (1.2, 0.5), (2.9, 0.9), (-1.0, 0.3)] {
+        let (big_e, (de_dm, de_de)) = kepler_implicit_grad(m, e);
+        assert_eq!(big_e, kepler(m, e));
+        let d = 1.0 - e * big_e.cos();
+        close("dE/dM", &[de_dm], &[1.0 / d], 1e-12);
+        close("dE/de", &[de_de], &[big_e.sin() / d], 1e-12);
+        let (_, through) = kepler_grad(m, e);
+        close("through the iterations", &[de_dm, de_de], &[through.0, through.1], 1e-12);
+        let v = [0.4, -0.7];
+        let (_, _, hv) = kepler_implicit_hvp(m, e, v[0], v[1]);
+        let grad = |p: &[f64]| {
+            let (_, (a, b)) = kepler_implicit_grad(p[0], p[1]);
+            vec![a, b]
+        };
+        close("Kepler H·v, implicitly", &[hv.0, hv.1], &numeric_hvp(grad, &[m, e], &v), 1e-6);
+    }
+}
+
+#[test]
+fn a_contraction_implicitly_and_through_its_iterations() {
+    for (a, b) in [(0.5, 0.2), (1.5, -0.3), (0.9, 1.0)] {
+        let (x, (da, db)) = cosine_fixed_point_grad(a, b);
+        assert_eq!(x, cosine_iterated(a, b));
+        // x = cos(a x)/2 + b: dx = (−sin(a x)/2)(x da + a dx) + db.
+        let s = -0.5 * (a * x).sin();
+        let d = 1.0 - s * a;
+        close("implicit", &[da, db], &[s * x / d, 1.0 / d], 1e-12);
+        let (_, through) = cosine_iterated_grad(a, b);
+        close("through the iterations", &[da, db], &[through.0, through.1], 1e-10);
+        let v = [0.3, -0.8];
+        let (_, _, hv) = cosine_fixed_point_hvp(a, b, v[0], v[1]);
+        let grad = |p: &[f64]| {
+            let (_, (a, b)) = cosine_fixed_point_grad(p[0], p[1]);
+            vec![a, b]
+        };
+        close("H·v, implicitly", &[hv.0, hv.1], &numeric_hvp(grad, &[a, b], &v), 1e-6);
+    }
+}

@@ -53,6 +53,10 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             // `dead_code` lint does not report the generated functions, whose spans come from
             // the macro, so an annotated function that nothing uses goes unreported.)
             let mut out = quiet_unless_user_says(&item_fn, item);
+            // The labels `implicit(...)` names are read by the macro, not by a `break`.
+            if !args.implicit.is_empty() {
+                out = quote!(#[allow(unused_labels)] #out);
+            }
             let kind = if vector { Kind::Vjp } else { Kind::Grad };
             // With loops whose storage only rustc can size, rustc chooses between the stored
             // sweep and the checkpointed one.

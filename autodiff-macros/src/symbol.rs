@@ -198,13 +198,25 @@ pub const OPT_STACK: &str = "stack";
 pub const STACK_BUDGET: u64 = 512 * 1024;
 /// Option: checkpoint the loops that would store values.
 pub const OPT_CHECKPOINT: &str = "checkpoint";
+/// Differentiate the loops with these labels implicitly, at their fixed point.
+pub const OPT_IMPLICIT: &str = "implicit";
+/// The most iterations of the adjoint fixed-point iteration of a loop differentiated implicitly.
+pub const IMPLICIT_ITERATIONS: u64 = 1000;
 /// `checkpoint(s = N)`: the number of snapshots.
 pub const OPT_SNAPSHOTS: &str = "s";
 /// Snapshots of a checkpointed loop when the attribute does not say.
 pub const DEFAULT_SNAPSHOTS: u64 = 32;
 /// Every option, for messages.
-pub const OPTIONS: &[&str] =
-    &[OPT_WRT, OPT_JVP, OPT_HVP, OPT_HESSIAN, OPT_JACOBIAN, OPT_STACK, OPT_CHECKPOINT];
+pub const OPTIONS: &[&str] = &[
+    OPT_WRT,
+    OPT_JVP,
+    OPT_HVP,
+    OPT_HESSIAN,
+    OPT_JACOBIAN,
+    OPT_STACK,
+    OPT_CHECKPOINT,
+    OPT_IMPLICIT,
+];
 
 /// Suffix of the adjoint of a value.
 pub const SUFFIX_BAR: &str = "bar";
@@ -250,6 +262,8 @@ pub const RETURN_VALUE: &str = "ret";
 pub const STORED_VARIANT: &str = "stored";
 /// The closure of a derivative function that checkpoints them, when rustc chooses.
 pub const CHECKPOINTED_VARIANT: &str = "checkpointed";
+/// A loop's exit test, computed before the loop's variables take their next values.
+pub const LOOP_EXIT: &str = "stop";
 /// The tape of online checkpoints that a loop of unknown length fills for its sweep.
 pub const TAPE: &str = "tape";
 /// Locals of the generated Hessian function.

@@ -53,6 +53,8 @@ pub struct Renderer<'a> {
     pub receivers: HashSet<Var>,
     /// The name of the tape of each loop that fills one.
     pub tapes: HashMap<LoopId, Ident>,
+    /// A name for a loop's exit test, computed before the loop's variables are assigned.
+    pub stop: Ident,
 }
 
 impl<'a> Renderer<'a> {
@@ -70,8 +72,21 @@ impl<'a> Renderer<'a> {
         let mut read = HashSet::new();
         super::reads::collect(f, &mut read, &mut HashSet::new());
         let receivers = receivers(&f.body, &defs);
-        let tapes = HashMap::new();
-        Renderer { f, layout, idents, loops, defs, by_ref, result, step, read, receivers, tapes }
+        let (tapes, stop) = (HashMap::new(), Ident::new("stop", proc_macro2::Span::mixed_site()));
+        Renderer {
+            f,
+            layout,
+            idents,
+            loops,
+            defs,
+            by_ref,
+            result,
+            step,
+            read,
+            receivers,
+            tapes,
+            stop,
+        }
     }
 
     /// Whether an integer expression in `l` calls a method on `l`'s index (`x[i.abs_diff(1)]`).

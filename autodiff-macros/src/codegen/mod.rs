@@ -238,6 +238,7 @@ impl Context<'_> {
         let mut renderer =
             body::Renderer::new(f, &layout, &idents, &loops, &by_ref, (result, step));
         renderer.tapes = names::tapes(namer, f);
+        renderer.stop = namer.local(symbol::LOOP_EXIT);
         let mut stmts = renderer.block(&f.body);
         let values = f.outputs.len() - kind.derived_outputs(f);
         let groups = kind.groups(values, f.active.len());

@@ -309,6 +309,10 @@ pub struct While {
     /// start of every iteration on a tape of this many snapshots (online checkpointing), which
     /// the [`Checkpoint`] with the same index and a [`Source::Tape`] reverses, in the same block.
     pub tape: Option<u64>,
+    /// Differentiated implicitly (the user's promise): the carried values converge to a fixed
+    /// point of the body, whose derivatives the sweep computes there, by an adjoint fixed-point
+    /// iteration, instead of through the iterations that ran.
+    pub implicit: bool,
 }
 
 impl While {

@@ -154,7 +154,10 @@ fn stmt(f: &Func, s: &Stmt, depth: usize, out: &mut String) {
                 }
                 None => String::new(),
             };
-            let tape = w.tape.map(|s| format!(" tape{s}")).unwrap_or_default();
+            let mut tape = w.tape.map(|s| format!(" tape{s}")).unwrap_or_default();
+            if w.implicit {
+                tape.push_str(" implicit");
+            }
             let carried: Vec<String> = w
                 .carried
                 .iter()

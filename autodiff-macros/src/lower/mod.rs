@@ -174,6 +174,9 @@ struct Lower<'a> {
     /// The `bool` variables that the rewrite of early exits declares (the user's own are
     /// refused).
     flags: std::collections::HashSet<String>,
+    /// The labels of the loops differentiated implicitly (`implicit('solve)`), and those found.
+    implicit: Vec<Ident>,
+    implicit_found: std::collections::HashSet<String>,
 }
 
 /// Lowers `item`, recording every unsupported construct in `cx`.
@@ -192,9 +195,12 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         const_arrays: HashMap::new(),
         param_tys: HashMap::new(),
         flags: std::collections::HashSet::new(),
+        implicit: args.implicit.clone(),
+        implicit_found: std::collections::HashSet::new(),
     };
     let (params, returns) = lower.signature(&item.sig, args);
     let outputs = lower.body(&item.block, &returns);
+    lower.implicit_labels_found();
     Lowered { func: lower.b.finish(outputs), params, output: returns.kind() }
 }
 

@@ -26,12 +26,14 @@ struct Parts<'a> {
     body: &'a LoopBody,
     /// The loop's keyword.
     span: Span,
+    /// Differentiated at its fixed point (its label is named by `implicit(...)`).
+    implicit: bool,
 }
 
 impl Lower<'_> {
     /// `while cond { body }`.
     pub(super) fn while_loop(&mut self, w: &ExprWhile) {
-        self.no_label(w.label.as_ref());
+        let implicit = self.implicit_label(w.label.as_ref());
         if let Expr::Let(l) = &*w.cond {
             self.cx.error_spanned(
                 l.let_token,
@@ -40,14 +42,19 @@ impl Lower<'_> {
             return;
         }
         let body = self.loop_body(&w.body);
-        let parts =
-            Parts { range: None, test: Some(&w.cond), body: &body, span: w.while_token.span };
+        let parts = Parts {
+            range: None,
+            test: Some(&w.cond),
+            body: &body,
+            span: w.while_token.span,
+            implicit,
+        };
         self.lower_while(parts);
     }
 
     /// `loop { body }`, which needs a `break` (or a `return`).
     pub(super) fn loop_loop(&mut self, l: &ExprLoop) {
-        self.no_label(l.label.as_ref());
+        let implicit = self.implicit_label(l.label.as_ref());
         let body = self.loop_body(&l.body);
         if body.exit.is_none() {
             self.cx.error_spanned(
@@ -60,15 +67,46 @@ impl Lower<'_> {
             self.b.end();
             return;
         }
-        let parts = Parts { range: None, test: None, body: &body, span: l.loop_token.span };
+        let span = l.loop_token.span;
+        let parts = Parts { range: None, test: None, body: &body, span, implicit };
         self.lower_while(parts);
     }
 
     /// A `for` loop over a range whose body may end the loop early (`break`, `return`).
     pub(super) fn for_while(&mut self, f: &ExprForLoop, body: &LoopBody) {
-        let parts =
-            Parts { range: Some((&f.expr, &f.pat)), test: None, body, span: f.for_token.span };
+        let parts = Parts {
+            range: Some((&f.expr, &f.pat)),
+            test: None,
+            body,
+            span: f.for_token.span,
+            implicit: false,
+        };
         self.lower_while(parts);
+    }
+
+    /// Whether the label of a `loop` or `while` loop names it for `implicit(...)` (any other
+    /// label is reported).
+    fn implicit_label(&mut self, label: Option<&syn::Label>) -> bool {
+        let Some(label) = label else { return false };
+        let name = label.name.ident.to_string();
+        if self.implicit.iter().any(|l| *l == name) {
+            self.implicit_found.insert(name);
+            return true;
+        }
+        self.no_label(Some(label));
+        false
+    }
+
+    /// Reports the labels `implicit(...)` names that no `loop` or `while` loop has.
+    pub(super) fn implicit_labels_found(&mut self) {
+        for label in self.implicit.clone() {
+            if !self.implicit_found.contains(&label.to_string()) {
+                self.cx.error_spanned(
+                    &label,
+                    format!("`implicit('{label})` names no loop: label the `loop` or `while` loop to differentiate at its fixed point, as in `'{label}: loop {{ … }}`"),
+                );
+            }
+        }
     }
 
     /// Reports a loop label: loops are left one at a time.
@@ -136,7 +174,9 @@ impl Lower<'_> {
         for s in unset {
             self.slots[s].value = None;
         }
-        let w = While { index, range, first, carried, body, yields, cond, outs, tape: None };
+        let implicit = p.implicit;
+        let w =
+            While { index, range, first, carried, body, yields, cond, outs, tape: None, implicit };
         self.b.emit_while(w);
     }
 

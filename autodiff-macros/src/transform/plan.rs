@@ -38,6 +38,8 @@ pub struct Plan {
     pub free_needs: HashSet<Var>,
     /// Checkpointed in this many snapshots instead of saving values.
     pub checkpoint: Option<u64>,
+    /// A loop of unknown length differentiated at its fixed point (see `While::implicit`).
+    pub implicit: bool,
 }
 
 /// What the planning follows from the attribute.
@@ -158,7 +160,9 @@ impl Planner<'_> {
             // A loop of unknown length runs again in the sweep, to fill its tape.
             Stmt::While(w) if w.carried.iter().any(|c| self.active[c.param.index()]) => {
                 let plan = self.plan_while(w);
-                must_run.insert(i);
+                if !plan.implicit {
+                    must_run.insert(i);
+                }
                 need.extend(plan.free_needs.iter().copied());
             }
             // The sweep of `g_grad`'s call multiplies by the partials it returned.
@@ -190,7 +194,8 @@ impl Planner<'_> {
         let params: HashSet<Var> = l.carried.iter().map(|c| c.param).collect();
         let free_needs =
             need.into_iter().filter(|v| !defined.contains(v) && !params.contains(v)).collect();
-        let mut plan = Plan { saved: carried, size: None, free_needs, checkpoint: None };
+        let mut plan =
+            Plan { saved: carried, size: None, free_needs, checkpoint: None, implicit: false };
         if !plan.saved.is_empty() {
             let per_iteration =
                 plan.saved.iter().fold(Int::lit(0), |acc, v| acc.add(&self.f.ty(*v).bytes()));
@@ -235,10 +240,28 @@ impl Planner<'_> {
         let slots =
             self.options.snapshots.unwrap_or_else(|| snapshots(&state, self.options.budget));
         let stmt = Stmt::While(Box::new(w.clone()));
-        let free_needs = reads(&stmt).into_iter().filter_map(Operand::var).collect();
-        let plan = Plan { saved: Vec::new(), size: None, free_needs, checkpoint: Some(slots) };
+        let mut free_needs: HashSet<Var> =
+            reads(&stmt).into_iter().filter_map(Operand::var).collect();
+        let implicit = w.implicit && self.implicit_fits(w, &l);
+        if implicit {
+            // The sweep runs at the fixed point: the loop's results.
+            free_needs.extend(w.outs.iter().copied());
+        }
+        let checkpoint = (!implicit).then_some(slots);
+        let plan = Plan { saved: Vec::new(), size: None, free_needs, checkpoint, implicit };
         self.plans.loops.insert(w.index, plan.clone());
         plan
+    }
+
+    /// Whether the loop marked implicit can be differentiated at its fixed point: its
+    /// differentiated carried values are `f64`s (compared one by one to stop the adjoint
+    /// iteration) that the body does not only add to, and its index is not read (a fixed point
+    /// is the same in every iteration). Otherwise it is differentiated through its iterations.
+    fn implicit_fits(&self, w: &While, l: &Loop) -> bool {
+        let scalar = |k: usize| *self.f.ty(w.carried[k].param) == crate::ir::Ty::F64;
+        let active: Vec<usize> =
+            (0..w.carried.len()).filter(|k| self.active[w.carried[*k].param.index()]).collect();
+        w.range.is_none() && active.iter().all(|k| scalar(*k) && !super::additive::additive(l, *k))
     }
 
     /// Which values of `l`'s body depend on what the loop carries.

@@ -58,7 +58,21 @@ impl Renderer<'_> {
             Operand::Bool(true) => quote!(#head { #push #(#body)* #yields }),
             cond => {
                 let exit = self.negated(cond);
-                quote!(#head { #push #(#body)* #yields if #exit { break; } })
+                // The test reads the values before the carried variables are assigned.
+                let overwritten: Vec<usize> = w
+                    .carried
+                    .iter()
+                    .zip(&w.yields)
+                    .filter(|(c, y)| !self.layout.same_slot(Operand::Var(c.param), **y))
+                    .filter_map(|(c, _)| self.layout.slot(c.param))
+                    .collect();
+                match self.reads_slots(cond, &overwritten) {
+                    false => quote!(#head { #push #(#body)* #yields if #exit { break; } }),
+                    true => {
+                        let stop = &self.stop;
+                        quote!(#head { #push #(#body)* let #stop = #exit; #yields if #stop { break; } })
+                    }
+                }
             }
         };
         let run = match w.first {

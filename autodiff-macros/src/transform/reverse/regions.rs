@@ -25,7 +25,12 @@ struct Sweep {
 
 impl Rev<'_> {
     /// The variables that `block` (with `yields`) reads from outside and that have adjoints.
-    fn outer_adjoints(&self, block: &Block, yields: &[Operand], inner: &[Var]) -> Vec<Var> {
+    pub(super) fn outer_adjoints(
+        &self,
+        block: &Block,
+        yields: &[Operand],
+        inner: &[Var],
+    ) -> Vec<Var> {
         free_vars(block, yields)
             .into_iter()
             .filter(|v| !inner.contains(v) && self.varied[v.index()] && self.f.ty(*v).is_real())
@@ -74,6 +79,9 @@ impl Rev<'_> {
     /// (online checkpointing), one iteration of the loop to recompute states and the sweep of one
     /// iteration from its state, as a checkpointed `for` loop's.
     pub(super) fn rev_while(&mut self, w: &While, adj: &mut Adj) {
+        if self.plans.loops.get(&w.index).is_some_and(|p| p.implicit) {
+            return self.rev_implicit(w, adj);
+        }
         let l = w.as_loop();
         let Some((seeds, sweep)) = self.sweep_start(&l, adj) else { return };
         let slots = self.plans.loops.get(&w.index).and_then(|p| p.checkpoint);
@@ -122,6 +130,7 @@ impl Rev<'_> {
                 cond: substitute_operand(cond, &map),
                 outs: all_outs,
                 tape: None,
+                implicit: false,
             });
             return self.sweep_end(&l, seeds, (kept, outs), adj);
         }
@@ -356,7 +365,7 @@ impl Rev<'_> {
     }
 
     /// New variables with the names and types of `carried`'s (the results of a sweep).
-    fn fresh_like(&mut self, carried: &[Carry]) -> Vec<Var> {
+    pub(super) fn fresh_like(&mut self, carried: &[Carry]) -> Vec<Var> {
         carried
             .iter()
             .map(|c| {
@@ -367,7 +376,7 @@ impl Rev<'_> {
             .collect()
     }
 
-    fn fresh_bar(&mut self, v: Var) -> Var {
+    pub(super) fn fresh_bar(&mut self, v: Var) -> Var {
         let name = self.f.derived_name(v, Suffix::Bar);
         self.b.fresh(name, self.f.ty(v).clone())
     }

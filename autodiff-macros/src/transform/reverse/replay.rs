@@ -205,8 +205,19 @@ impl Rev<'_> {
                 self.b.map(*o, Operand::Var(*new));
             }
         }
-        let (index, range) = (w.index, w.range.clone());
-        self.b.emit_while(While { index, range, first, carried, body, yields, cond, outs, tape });
+        let (index, range, implicit) = (w.index, w.range.clone(), w.implicit);
+        self.b.emit_while(While {
+            index,
+            range,
+            first,
+            carried,
+            body,
+            yields,
+            cond,
+            outs,
+            tape,
+            implicit,
+        });
     }
 
     fn replay_branch(&mut self, br: &Branch, fresh: bool) {
