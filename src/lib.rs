@@ -12,6 +12,7 @@ pub mod bench_fns;
 pub mod branch_sides;
 pub mod calls;
 pub mod checkpoint;
+pub mod counters;
 pub mod hunt;
 pub mod hygiene;
 pub mod idioms;
@@ -22,6 +23,7 @@ pub mod oracles;
 pub mod programs;
 mod quiet;
 pub mod regressions;
+pub mod vcalls;
 pub mod whiles;
 pub mod worked;
 

@@ -496,7 +496,15 @@ impl<'a> Renderer<'a> {
             Source::Range(_) => {
                 // The two closures' state parameters take the state's type.
                 let state = (0..c.state.len())
-                    .map(|j| self.initial_of(&[c.step_params[j], c.back_params[j]], c.state[j]))
+                    .map(|j| {
+                        let init =
+                            self.initial_of(&[c.step_params[j], c.back_params[j]], c.state[j]);
+                        // A parameter taken by reference starts the state with a copy.
+                        match c.state[j].var() {
+                            Some(v) if self.by_ref.contains(&v) => quote!(*#init),
+                            _ => init,
+                        }
+                    })
                     .collect();
                 let state = tuple(state);
                 let slots = proc_macro2::Literal::u64_unsuffixed(c.slots);

@@ -1,6 +1,6 @@
 //! Lowering of statements: `let` (of values, integers and constants), reassignment and compound
-//! assignment of variables and elements (renamed into single assignment), blocks, and the
-//! function's final value.
+//! assignment of variables and elements (renamed into single assignment; integer counters
+//! rebound to their closed forms by `counter`), blocks, and the function's final value.
 
 use std::rc::Rc;
 
@@ -98,7 +98,7 @@ impl Lower<'_> {
                 Stmt::Expr(e, None) if last && !gives_no_value(e) => {
                     value = Some(self.output(e, returns));
                 }
-                other => self.statement(other),
+                other => self.statement_before(other, &block.stmts[i + 1..]),
             }
         }
         value.unwrap_or_else(|| {
@@ -121,19 +121,29 @@ impl Lower<'_> {
         match returns.output {
             Output::Scalar => vec![self.real(e)],
             Output::Tuple(n) => {
+                let want = super::returned::Returned::Tuple(returns.parts.clone());
+                if let Some(Value::Tuple(parts)) = self.typed_call(e, &want) {
+                    return parts.into_iter().map(|p| self.single(e, p)).collect();
+                }
                 let elems = match e {
                     Expr::Tuple(t) if t.elems.len() == n => t.elems.iter().collect::<Vec<_>>(),
                     _ => {
                         self.cx.error_spanned(
                             e,
-                            format!("`#[grad]` needs a function returning a tuple to end with a tuple of {n} `f64` values, such as `(a, b)`"),
+                            format!("`#[grad]` needs a function returning a tuple to end with a tuple of {n} values, such as `(a, b)`"),
                         );
                         return vec![Operand::Lit(0.0); n];
                     }
                 };
-                elems.into_iter().map(|x| self.real(x)).collect()
+                let parts = returns.parts.iter();
+                elems.into_iter().zip(parts).map(|(x, want)| self.output_part(x, want)).collect()
             }
             Output::Array => {
+                if let Some(want) = returns.array.clone().map(super::returned::Returned::Array)
+                    && let Some(v) = self.typed_call(e, &want)
+                {
+                    return vec![self.single(e, v)];
+                }
                 let outer = std::mem::replace(&mut self.expected, returns.array.clone());
                 let v = self.expr(e);
                 self.expected = outer;
@@ -153,10 +163,32 @@ impl Lower<'_> {
         }
     }
 
+    /// One part of a tuple the function returns, checked against its type `want`.
+    fn output_part(&mut self, e: &Expr, want: &Ty) -> Operand {
+        if *want == Ty::F64 {
+            return self.real(e);
+        }
+        let outer = self.expected.replace(want.clone());
+        let v = self.expr(e);
+        self.expected = outer;
+        let ty = self.b.ty(v);
+        if v.var().is_some() && !same_shape(&ty, want) {
+            self.cx.error_spanned(
+                e,
+                format!(
+                    "the function returns `{}` here, but this value is of type `{}`",
+                    ty_text(want),
+                    ty_text(&ty)
+                ),
+            );
+        }
+        v
+    }
+
     /// One statement that is not the block's value.
     pub(super) fn statement(&mut self, stmt: &Stmt) {
         match stmt {
-            Stmt::Local(local) => self.local(local),
+            Stmt::Local(local) => self.local(local, &[]),
             Stmt::Expr(e, _) => self.effect(e),
             Stmt::Item(item) => self.cx.error_spanned(
                 item,
@@ -176,7 +208,7 @@ impl Lower<'_> {
                 Stmt::Expr(e, None) if i + 1 == n && !gives_no_value(e) => {
                     return Some(self.value(e));
                 }
-                other => self.statement(other),
+                other => self.statement_before(other, &block.stmts[i + 1..]),
             }
         }
         None
@@ -185,14 +217,23 @@ impl Lower<'_> {
     /// The statements of `block`, for their effects (a loop's body, a branch used as a
     /// statement).
     pub(super) fn block_effects(&mut self, block: &Block) {
-        for stmt in &block.stmts {
-            self.statement(stmt);
+        for (i, stmt) in block.stmts.iter().enumerate() {
+            self.statement_before(stmt, &block.stmts[i + 1..]);
+        }
+    }
+
+    /// One statement, followed by `rest` in its block (where a `let mut` may be seen to be an
+    /// integer counter).
+    fn statement_before(&mut self, stmt: &Stmt, rest: &[Stmt]) {
+        match stmt {
+            Stmt::Local(local) => self.local(local, rest),
+            other => self.statement(other),
         }
     }
 
     /// `let x = e;`, `let mut y = [0.0; N];`, `let j: usize = (i + 1) % N;`, `let _ = e;`,
-    /// `let (a, b) = (x + y, x - y);`
-    fn local(&mut self, local: &Local) {
+    /// `let (a, b) = (x + y, x - y);`, followed by `rest` in its block.
+    fn local(&mut self, local: &Local, rest: &[Stmt]) {
         let (pat, ty) = match &local.pat {
             Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
             other => (other, None),
@@ -218,6 +259,9 @@ impl Lower<'_> {
         if let Some((else_token, _)) = &init.diverge {
             self.cx.error_spanned(else_token, "`#[grad]` does not support `let ... else`");
         }
+        if self.let_call(&local.pat, pat, ty, &init.expr) {
+            return;
+        }
         let Some((name, mutable)) = simple else {
             let v = self.value(&init.expr);
             return self.bind(&local.pat, v);
@@ -229,12 +273,28 @@ impl Lower<'_> {
             Some(None) => Kind::Unknown,
             None => self.kind(&init.expr),
         };
+        // `let mut idx = K;` (a `const` from outside, its type unseen) followed by `idx += 1`,
+        // which Rust allows only on an integer: a counter.
+        let kind = match (kind, &name) {
+            (Kind::Unknown, Some(name))
+                if mutable && super::assigned::stepped_by_integer(rest, name) =>
+            {
+                Kind::Int
+            }
+            _ => kind,
+        };
         match kind {
             Kind::Int => {
                 let k = self.int_konst(&init.expr, IntCtx::Let);
-                if let Some(name) = name {
-                    let binding = k.map_or(Binding::Poison, |k| Binding::Int(Rc::new(k)));
-                    self.bind_name(&name, binding);
+                match (name, k) {
+                    (Some(name), Some(k)) if mutable => self.declare_counter(&name, &k),
+                    (Some(name), Some(k)) => {
+                        self.bind_name(&name, Binding::Int(Rc::new(k)));
+                    }
+                    (Some(name), None) => {
+                        self.bind_name(&name, Binding::Poison);
+                    }
+                    (None, _) => {}
                 }
             }
             Kind::Bool if name.as_ref().is_some_and(|n| self.flags.contains(n)) => {
@@ -253,8 +313,21 @@ impl Lower<'_> {
                 let expected =
                     ty.and_then(|t| f64_array(super::pattern::strip_refs(t), &self.generics));
                 let outer = std::mem::replace(&mut self.expected, expected);
-                let v = self.value(&init.expr);
+                let since = self.mark();
+                let mut v = self.value(&init.expr);
                 self.expected = outer;
+                // A constant typed as an array (`let mut x: [f64; 2] = INIT;`) is one.
+                if let (Some(ty), Some(Some(Kind::Array)), Value::Real { op: Operand::Ext(_), .. }) =
+                    (ty, &annotated, &v)
+                    && let Some(want) = f64_array(ty, &self.generics)
+                {
+                    match self.constant_array(&init.expr, &want) {
+                        Some(array) => {
+                            v = Value::Real { op: array, aliases: Aliases::default(), since }
+                        }
+                        None => return self.poison(pat),
+                    }
+                }
                 if let (Some(ty), Some(Some(_)), Value::Real { op, .. }) = (ty, &annotated, &v) {
                     self.check_annotation(ty, &init.expr, *op);
                 }
@@ -318,6 +391,9 @@ impl Lower<'_> {
         let want = f64_array(ty, &self.generics).unwrap_or(Ty::F64);
         let got = self.b.ty(value);
         if value.var().is_some() && !same_shape(&want, &got) {
+            if got == Ty::F64 && self.vector_call(Some(value), super::call::Use::Indexed) {
+                return;
+            }
             self.cx.error_spanned(
                 init,
                 format!("this value is of type `{}`, not `{}`", ty_text(&got), ty_text(&want)),
@@ -356,6 +432,7 @@ impl Lower<'_> {
                 let _ = self.call_closure(c);
             }
             Expr::Call(c) if self.is_poisoned(&c.func) => {}
+            Expr::Call(c) if self.writes_into_args(c) => {}
             // The early `return`s the rewrite did not reach (a `return` with a label-less loop
             // around it is rewritten; one in a closure is not).
             Expr::Return(_) => self.cx.error_spanned(
@@ -379,7 +456,11 @@ impl Lower<'_> {
             (Some(_), Some(Binding::Tuple(parts)))
                 if op.is_none() && matches!(super::value::peel(target), Expr::Path(_)) =>
             {
-                let v = self.value(rhs);
+                let v = match self.tuple_type(&parts) {
+                    Some(want) => self.typed_call(rhs, &want),
+                    None => None,
+                };
+                let v = v.unwrap_or_else(|| self.value(rhs));
                 return self.assign_parts(rhs, &Binding::Tuple(parts), v);
             }
             (Some(_), Some(Binding::Slot(s))) if op.is_none() && self.is_flag_slot(s) => {
@@ -388,6 +469,7 @@ impl Lower<'_> {
             (Some(name), Some(Binding::Slot(s))) => (name, s),
             (_, Some(Binding::Poison)) => return,
             (Some(name), Some(Binding::Int(_))) => return self.assign_int(e, &name, rhs),
+            (Some(_), Some(Binding::Counter(c))) => return self.assign_counter(e, c, op, rhs),
             _ => {
                 self.cx.error_spanned(
                     target,
@@ -403,7 +485,7 @@ impl Lower<'_> {
         let current = self.slots[slot].value;
         let since = self.mark();
         let value = match (op, current) {
-            (None, _) => self.expr(rhs),
+            (None, _) => self.assigned_value(rhs, current),
             (Some(prim), Some(current)) if self.b.ty(current) == Ty::F64 => {
                 let r = self.real(rhs);
                 self.b.push(prim, &[current, r])
@@ -438,6 +520,29 @@ impl Lower<'_> {
         self.slots[slot].value = Some(value);
     }
 
+    /// The value `rhs` assigned to a variable holding `current`: a call returns an array of
+    /// its type.
+    fn assigned_value(&mut self, rhs: &Expr, current: Option<Operand>) -> Operand {
+        let ty = current.map(|c| self.b.ty(c));
+        if let Some(ty @ Ty::Array(_)) = ty
+            && let Some(v) = self.typed_call(rhs, &super::returned::Returned::Array(ty))
+        {
+            return self.single(rhs, v);
+        }
+        self.expr(rhs)
+    }
+
+    /// What a call assigned to a tuple of the given parts returns: a tuple of their types,
+    /// when each is an `f64` or an array that holds a value.
+    fn tuple_type(&self, parts: &[Binding]) -> Option<super::returned::Returned> {
+        let ty = |b: &Binding| match b {
+            Binding::Slot(s) => self.slots[*s].value.map(|v| self.b.ty(v)),
+            _ => None,
+        };
+        let tys = parts.iter().map(ty).collect::<Option<Vec<Ty>>>()?;
+        Some(super::returned::Returned::Tuple(tys))
+    }
+
     /// `t = rhs` for a tuple `t`: each part of the value to the slot of that part.
     fn assign_parts(&mut self, rhs: &Expr, b: &Binding, v: Value) {
         match (b, v) {
@@ -464,15 +569,22 @@ impl Lower<'_> {
         }
     }
 
-    /// An assignment to an integer variable: refused, saying why.
+    /// An assignment to an integer variable not declared `mut` (a loop variable, an integer
+    /// `let`): refused, saying why.
     fn assign_int(&mut self, e: &Expr, name: &str, rhs: &Expr) {
-        let message = if self.kind(rhs) == Kind::Real {
+        let is_loop_variable =
+            matches!(self.lookup(name), Some(Binding::Int(k)) if k.index.is_some());
+        let message = if is_loop_variable {
+            format!(
+                "`#[grad]` does not support assigning to the loop variable `{name}`; a loop runs over its whole range, one value of `{name}` per iteration"
+            )
+        } else if self.kind(rhs) == Kind::Real {
             format!(
                 "`#[grad]` cannot assign an `f64` value to the integer variable `{name}`; declare an `f64` variable instead, such as `let mut {name} = 0.0;`"
             )
         } else {
             format!(
-                "`#[grad]` does not support assigning to the integer variable `{name}`: integer variables must be immutable; compute each value from the loop variables, as in `let {name} = 2 * i + 1;`"
+                "`#[grad]` does not support assigning to the integer variable `{name}`, which is not a counter: a counter is declared with `let mut {name} = ...;` (then `{name} += 1` is read as its closed form); or compute each value from the loop variables, as in `let {name} = 2 * i + 1;`"
             )
         };
         self.cx.error_spanned(e, message);

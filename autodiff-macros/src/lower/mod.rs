@@ -11,6 +11,7 @@ mod call;
 mod closure;
 mod cond;
 mod control;
+mod counter;
 mod expr;
 mod int;
 mod kind;
@@ -18,6 +19,7 @@ mod konst;
 mod method;
 mod passed;
 mod pattern;
+mod returned;
 mod signature;
 mod sugar;
 mod types;
@@ -40,12 +42,12 @@ use passed::ConstTy;
 /// One parameter of the user's function, as the generated functions re-emit it.
 #[derive(Clone)]
 pub struct Param {
-    /// The parameter's name, with the user's span.
+    /// The parameter's name, with the user's span (`_` for a parameter written `_`).
     pub ident: Ident,
     /// Its type, as written.
     pub ty: Type,
-    /// The IR input, for `f64` and array parameters; `None` for parameters passed through as
-    /// constants.
+    /// The IR input, for `f64` and array parameters (differentiated or not); `None` for
+    /// parameters passed through as constants.
     pub input: Option<Var>,
     /// Whether the parameter is taken by reference (`&[f64; N]`); its gradient is still an owned
     /// array.
@@ -60,7 +62,7 @@ pub enum Output {
     Scalar,
     /// An array `[f64; M]` (nested or not): [`Func::outputs`] is the array variable.
     Array,
-    /// A tuple of `n` `f64` values: [`Func::outputs`] are the `n` scalars.
+    /// A tuple of `n` `f64` values and arrays: [`Func::outputs`] are the `n` parts.
     Tuple(usize),
 }
 
@@ -127,6 +129,9 @@ enum Binding {
     Slot(usize),
     /// An integer: a loop variable or an integer `let`, substituted where it is read.
     Int(Rc<Konst>),
+    /// An integer declared `let mut` (a counter): an index into `counters`, its closed form
+    /// substituted where it is read.
+    Counter(usize),
     /// A parameter passed through as a constant, of the given kind.
     Param(Kind),
     /// A tuple: `let t = (a, b);`, its components bound as names are (`t.0`, `t.1`).
@@ -163,9 +168,6 @@ struct Lower<'a> {
     call_args: bool,
     /// The function's names, and fresh ones for what the sugar introduces.
     names: sugar::Names,
-    /// The array types of the parameters passed through as constants (`w: &[f64; N]` left out
-    /// of `wrt`), for their lengths.
-    const_arrays: HashMap<String, crate::ir::Ty>,
     /// The type the value being lowered is bound to, when written (`let y: [f64; N] = ...`, the
     /// return type): what `from_fn` builds.
     expected: Option<crate::ir::Ty>,
@@ -177,6 +179,18 @@ struct Lower<'a> {
     /// The labels of the loops differentiated implicitly (`implicit('solve)`), and those found.
     implicit: Vec<Ident>,
     implicit_found: std::collections::HashSet<String>,
+    /// The value of each call of a user's function, with the call's tokens: where to report a
+    /// call whose result is used as an array or a tuple.
+    calls: HashMap<Var, proc_macro2::TokenStream>,
+    /// The calls reported so (once each).
+    reported_calls: std::collections::HashSet<Var>,
+    /// The integer counters, by [`Binding::Counter`].
+    counters: Vec<counter::Counter>,
+    /// How many branches (`if` arms) are open here.
+    branches: usize,
+    /// What is known of the variables of the loops open here (for the closed forms of
+    /// counters), innermost last.
+    facts: Vec<counter::Fact<counter::Leaf>>,
 }
 
 /// Lowers `item`, recording every unsupported construct in `cx`.
@@ -192,11 +206,15 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         call_args: false,
         names: sugar::Names::of(item),
         expected: None,
-        const_arrays: HashMap::new(),
         param_tys: HashMap::new(),
         flags: std::collections::HashSet::new(),
         implicit: args.implicit.clone(),
         implicit_found: std::collections::HashSet::new(),
+        calls: HashMap::new(),
+        reported_calls: std::collections::HashSet::new(),
+        counters: Vec::new(),
+        branches: 0,
+        facts: Vec::new(),
     };
     let (params, returns) = lower.signature(&item.sig, args);
     let outputs = lower.body(&item.block, &returns);

@@ -14,6 +14,9 @@ use crate::args::Args;
 use crate::ir::{Name, Operand, Ty, Var};
 use crate::symbol;
 
+const MUT_REF: &str = "`#[grad]` does not support `&mut` parameters: the function must be pure; pass values or shared references";
+const IMPL_TRAIT: &str = "`#[grad]` does not support generic functions (`impl Trait` parameters); write the function for `f64` and concrete types";
+
 /// What the function returns, as lowering checks the body's value against it.
 #[derive(Clone)]
 pub(super) struct Returns {
@@ -21,6 +24,8 @@ pub(super) struct Returns {
     pub output: Output,
     /// The type of an array output.
     pub array: Option<Ty>,
+    /// The types of a tuple output's parts: `f64`s and arrays of `f64`.
+    pub parts: Vec<Ty>,
 }
 
 impl Returns {
@@ -94,18 +99,20 @@ impl Lower<'_> {
                 // dropped, so that `f` and `f_grad` always take the same parameters.
                 self.cx.error_spanned(attr, "`#[grad]` does not support attributes on parameters");
             }
-            let Pat::Ident(pi) = &*pt.pat else {
-                self.cx.error_spanned(
-                    &pt.pat,
-                    "`#[grad]` needs every parameter to be a plain name, such as `x: f64`",
-                );
-                continue;
+            let pi = match &*pt.pat {
+                Pat::Ident(pi) => pi,
+                Pat::Wild(w) => {
+                    params.push(self.unnamed(w, &pt.ty));
+                    continue;
+                }
+                other => {
+                    self.cx.error_spanned(
+                        other,
+                        "`#[grad]` needs every parameter to be a plain name, such as `x: f64`, or `_`",
+                    );
+                    continue;
+                }
             };
-            if pi.by_ref.is_some() || pi.subpat.is_some() {
-                self.cx
-                    .error_spanned(&pt.pat, "`#[grad]` needs every parameter to be a plain name");
-                continue;
-            }
             let ident = pi.ident.clone();
             let listed =
                 wrt.and_then(|w| w.iter().find(|id| symbol::unraw(id) == symbol::unraw(&ident)));
@@ -129,7 +136,7 @@ impl Lower<'_> {
     }
 
     /// Reports a function without a differentiated parameter, saying what to use instead of a
-    /// `Vec<f64>` when there is one.
+    /// `Vec<f64>` taken by reference when there is one (one taken by value is refused already).
     fn nothing_to_differentiate(&mut self, sig: &Signature, params: &[Param]) {
         let name = &sig.ident;
         match params.iter().find(|p| is_vec_of_f64(&p.ty)) {
@@ -147,6 +154,19 @@ impl Lower<'_> {
         }
     }
 
+    /// A parameter `_: T`: never read, so a constant passed through, whatever its type (`&mut`
+    /// and `impl Trait` aside, as for a named one). The generated functions that pass it on name
+    /// it (see `codegen`).
+    fn unnamed(&mut self, w: &syn::PatWild, ty: &Type) -> Param {
+        if has_mut_ref(ty) {
+            self.cx.error_spanned(ty, MUT_REF);
+        } else if let Type::ImplTrait(_) = ty {
+            self.cx.error_spanned(ty, IMPL_TRAIT);
+        }
+        let ident = proc_macro2::Ident::new(symbol::WILD, w.underscore_token.span);
+        Param { ident, ty: ty.clone(), input: None, by_ref: matches!(ty, Type::Reference(_)) }
+    }
+
     /// Classifies one parameter; returns its IR input if it is differentiable, and whether it is
     /// taken by reference.
     fn param(
@@ -159,24 +179,32 @@ impl Lower<'_> {
         let name = symbol::unraw(ident);
         self.param_tys.insert(name.clone(), ConstTy::of(ty));
         if has_mut_ref(ty) {
-            self.cx.error_spanned(
-                ty,
-                "`#[grad]` does not support `&mut` parameters: the function must be pure; pass values or shared references",
-            );
+            self.cx.error_spanned(ty, MUT_REF);
             self.bind_name(&name, Binding::Poison);
             return (None, false);
         }
         if let Type::ImplTrait(_) = ty {
+            self.cx.error_spanned(ty, IMPL_TRAIT);
+            self.bind_name(&name, Binding::Poison);
+            return (None, false);
+        }
+        // A `Vec<f64>` taken by value looks like the function's numbers, but the macro
+        // differentiates only what it can size at compile time.
+        if differentiate && is_vec_of_f64(ty) && !matches!(ty, Type::Reference(_)) {
             self.cx.error_spanned(
                 ty,
-                "`#[grad]` does not support generic functions (`impl Trait` parameters); write the function for `f64` and concrete types",
+                format!(
+                    "`#[grad]` does not differentiate `{}`; take `{ident}` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data",
+                    type_text(ty)
+                ),
             );
             self.bind_name(&name, Binding::Poison);
             return (None, false);
         }
         match classify(ty, &self.generics) {
-            // An `f64` is an input even when not differentiated: it is read as a value.
-            ParamTy::Real(t, by_ref) if differentiate || t == Ty::F64 => {
+            // An `f64` or an array of them is an input even when not differentiated: it is read
+            // as a value (copied into a variable and updated, `let mut x = x0; x[0] *= a;`).
+            ParamTy::Real(t, by_ref) => {
                 let v = self.b.input(Name::user(&name), t);
                 if differentiate {
                     self.b.func_mut().active.push(v);
@@ -212,11 +240,6 @@ impl Lower<'_> {
                 );
                 self.bind_name(&name, Binding::Poison);
                 (None, false)
-            }
-            ParamTy::Real(t, by_ref) => {
-                self.bind_name(&name, Binding::Param(Kind::Real));
-                self.const_arrays.insert(name, t);
-                (None, by_ref)
             }
             ParamTy::Float => {
                 self.bind_name(&name, Binding::Param(Kind::Real));
@@ -265,7 +288,7 @@ impl Lower<'_> {
 
     /// What the function returns: `f64`, an array of `f64`, or a tuple of `f64` values.
     fn returns(&mut self, sig: &Signature) -> Returns {
-        let scalar = Returns { output: Output::Scalar, array: None };
+        let scalar = Returns { output: Output::Scalar, array: None, parts: Vec::new() };
         let ty = match &sig.output {
             ReturnType::Type(_, ty) => ty,
             ReturnType::Default => {
@@ -280,18 +303,22 @@ impl Lower<'_> {
             return scalar;
         }
         if let Some(t) = f64_array(ty, &self.generics) {
-            return Returns { output: Output::Array, array: Some(t) };
+            return Returns { output: Output::Array, array: Some(t), parts: Vec::new() };
         }
+        let part = |t: &Type| match is_f64(t) {
+            true => Some(Ty::F64),
+            false => f64_array(t, &self.generics),
+        };
         if let Type::Tuple(t) = &**ty
             && t.elems.len() >= 2
-            && t.elems.iter().all(is_f64)
+            && let Some(parts) = t.elems.iter().map(part).collect::<Option<Vec<Ty>>>()
         {
-            return Returns { output: Output::Tuple(t.elems.len()), array: None };
+            return Returns { output: Output::Tuple(t.elems.len()), array: None, parts };
         }
         self.cx.error_spanned(
             ty,
             format!(
-                "`#[grad]` functions must return `f64`, an array `[f64; N]` or a tuple `(f64, f64)`, not `{}`",
+                "`#[grad]` functions must return `f64`, an array `[f64; N]` or a tuple of those (`(f64, f64)`, `(f64, [f64; N])`), not `{}`",
                 type_text(ty)
             ),
         );

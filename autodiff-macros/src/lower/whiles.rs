@@ -122,7 +122,7 @@ impl Lower<'_> {
     fn lower_while(&mut self, p: Parts) {
         let (range, ident) = match p.range {
             Some((e, pat)) => {
-                let range = self.range(e);
+                let range = Self::range(self.bounds(e).as_ref());
                 let ident = if range.is_some() { self.loop_pattern(pat) } else { None };
                 (range, ident)
             }
@@ -133,7 +133,9 @@ impl Lower<'_> {
             None => Operand::Bool(true),
         };
         let block = syn::Block { brace_token: Default::default(), stmts: p.body.stmts.clone() };
-        let assigned = self.outer_slots(&assigned::in_block(&block));
+        let names = assigned::in_block(&block);
+        self.no_counters(&names, p.span);
+        let assigned = self.outer_slots(&names);
         let (slots, unset): (Vec<usize>, Vec<usize>) =
             assigned.into_iter().partition(|&s| self.slots[s].value.is_some());
         let index = self.b.new_loop(LoopInfo { ident: ident.clone(), span: p.span });
@@ -178,6 +180,20 @@ impl Lower<'_> {
         let w =
             While { index, range, first, carried, body, yields, cond, outs, tape: None, implicit };
         self.b.emit_while(w);
+    }
+
+    /// Reports the integer counters among `names` (assigned in a loop of unknown length, whose
+    /// closed forms need the trip count of each loop around them), and poisons them.
+    fn no_counters(&mut self, names: &[String], span: Span) {
+        for name in names {
+            if matches!(self.lookup(name), Some(Binding::Counter(_))) {
+                self.cx.error_at(
+                    span,
+                    format!("`#[grad]` does not support updating the integer counter `{name}` in a loop that may end early (`while`, `loop`, or a `for` loop with `break` or `return`): its value there has no closed form; in a `for` loop over a range without `break`, compute the index from the loop variable"),
+                );
+                self.bind_name(name, Binding::Poison);
+            }
+        }
     }
 
     /// A condition as a boolean operand: a flag's value (which may be a literal), or a test.

@@ -39,14 +39,14 @@ fn each_constant_argument_is_classified_by_its_type() {
               std::f64::consts::PI, usize::MAX, flag, 1.0f32, v[n], [c, 1.0], -c, c.sqrt())
         }",
         expect![[r#"
-            in x%0 c%1 active x%0
-            a%2 = array x%0 x%0 x%0
-            %3 = call g Value (x%0, c%1) dirs ()
-            %4 = array c%1 1.0
-            %5 = sqrt c%1
-            %6 = call g Value (x%0, ext2/0.0, ext3/0.0, ext4/0.0, ext5/zero(), ext6, ext7, ext8, ext9/0.0, ext10, ext11/0.0, ext12/0.0, ext13/0.0, &a%2, ext14/&zero(), ext15/zero(), ext16/0.0, ext17, ext18, ext19, ext20/0.0, %4, ext21/0.0, %5) dirs ()
-            %7 = add %3 %6
-            out %7
+            in x%0 c%1 w%2 active x%0
+            a%3 = array x%0 x%0 x%0
+            %4 = call g Value (x%0, c%1) dirs ()
+            %5 = array c%1 1.0
+            %6 = sqrt c%1
+            %7 = call g Value (x%0, ext2/0.0, ext3/0.0, ext4/0.0, ext5/zero(), ext6, ext7, ext8, ext9/0.0, ext10, ext11/0.0, ext12/0.0, ext13/0.0, &a%3, ext14/&zero(), ext15/zero(), ext16/0.0, ext17, ext18, ext19, ext20/0.0, %5, ext21/0.0, %6) dirs ()
+            %8 = add %4 %7
+            out %8
             ext0 = K loops [] params []
             ext1 = m [n] loops [] params [m n]
             ext2 = 2.0 loops [] params []

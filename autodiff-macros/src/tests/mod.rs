@@ -5,6 +5,7 @@
 
 mod branches;
 mod calls;
+mod counters;
 mod fence;
 mod first_touch;
 mod interp;
@@ -18,6 +19,7 @@ mod robustness;
 mod sink;
 mod size;
 mod snapshots;
+mod vcalls;
 mod whiles;
 mod wrap;
 

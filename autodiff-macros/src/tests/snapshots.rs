@@ -108,10 +108,12 @@ fn lesson_example_all_modes() {
         fn g_hessian(x1: f64, x2: f64) -> [[f64; 2]; 2] {
             let mut hessian = [[0.0; 2]; 2];
             for (i, row) in hessian.iter_mut().enumerate() {
-                let (x1_dot, x2_dot): (f64, f64) = ::autodiff_runtime::__private::Flat::unit(i);
+                let mut x1_dot: f64 = 0.0;
+                let mut x2_dot: f64 = 0.0;
+                ::autodiff_runtime::__private::set_unit(&mut [&mut x1_dot, &mut x2_dot], i);
                 let (_, _, hv) = g_hvp(x1, x2, x1_dot, x2_dot);
                 for (j, h) in row.iter_mut().enumerate() {
-                    *h = ::autodiff_runtime::__private::Flat::get(&hv, j);
+                    *h = ::autodiff_runtime::__private::scalar(&[&hv.0, &hv.1], j);
                 }
             }
             hessian

@@ -1,5 +1,5 @@
 // Checks that several unsupported forms of control flow in one function (an iterator chain that
-// collects, a `while let` loop and an assignment to an integer variable) are all reported.
+// collects, a `while let` loop and an integer counter set inside a loop) are all reported.
 use autodiff_runtime::grad;
 
 #[grad]

@@ -354,6 +354,17 @@ impl Lower<'_> {
         match peel(e) {
             Expr::MethodCall(m) => self.adaptor(m),
             Expr::Range(r) => self.range_seq(r),
+            Expr::Reference(_) if self.view(e).is_some() => {
+                let v = self.view(e)?;
+                let (base, start) = (v.base, v.start);
+                Some(Seq {
+                    len: v.len,
+                    elem: Rc::new(move |p| Tree::Expr(quote!(&#base[#start + #p]))),
+                    backward: false,
+                    stages: Vec::new(),
+                    range: None,
+                })
+            }
             Expr::Reference(r) if r.mutability.is_none() => self.seq(&r.expr),
             other => Some(self.source(other)),
         }
