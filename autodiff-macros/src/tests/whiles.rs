@@ -305,3 +305,49 @@ fn loops_of_unknown_length_nested_in_other_regions() {
     let v = array(&[1.0, 2.0, 0.5]);
     check_with(&power, &[v, f(0.9)], &[array(&[0.1, -0.3, 0.2]), f(0.5)], &consts);
 }
+
+#[test]
+fn the_doc_comment_states_the_sweeps_cost_beside_offline_revolve_and_the_memory() {
+    let online = super::expand_pretty(
+        quote!(checkpoint(s = 16)),
+        quote! {
+            fn halve(x: f64, tol: f64) -> f64 {
+                let mut y = x;
+                while y > tol {
+                    y *= 0.5;
+                }
+                y
+            }
+        },
+    );
+    let doc: String = online.lines().filter(|l| l.trim_start().starts_with("///")).collect();
+    for words in [
+        "checkpointed online",
+        "16 snapshots of its state, 128 bytes",
+        "944 bytes of bookkeeping",
+        "online_steps(n, 16)",
+        "none while n ≤ 16",
+        "schedule_steps(n, 16)` = r·n − C(16 + r, r − 1)",
+    ] {
+        assert!(doc.contains(words), "{words:?} missing from the doc:\n{doc}");
+    }
+    let implicit = super::expand_pretty(
+        quote!(implicit('solve)),
+        quote! {
+            fn root(a: f64) -> f64 {
+                let mut x = a;
+                'solve: loop {
+                    let step = (x * x - a) / (2.0 * x);
+                    x -= step;
+                    if step.abs() < 1e-14 {
+                        break;
+                    }
+                }
+                x
+            }
+        },
+    );
+    let doc: String = implicit.lines().filter(|l| l.trim_start().starts_with("///")).collect();
+    assert!(doc.contains("differentiated at its fixed point"), "{doc}");
+    assert!(!doc.contains("checkpointed online"), "{doc}");
+}
