@@ -189,7 +189,8 @@ fn a_const_trip_count_is_stored_when_it_fits_and_checkpointed_when_it_does_not()
     // partial; checkpointed: revolve's recomputation besides.
     let stored = |n: usize| 2 * n;
     let checkpointed = |n: usize| 2 * n + schedule_steps(n, 32);
-    let runs: [(&str, usize, &dyn Fn() -> (f64, (f64, f64, f64))); 4] = [
+    type Run<'a> = (&'a str, usize, &'a dyn Fn() -> (f64, (f64, f64, f64)));
+    let runs: [Run; 4] = [
         ("FEW", stored(FEW), &|| drift_few_grad(0.4, 1.3, 1e-3)),
         ("MANY", checkpointed(MANY), &|| drift_many_grad(0.4, 1.3, 1e-3)),
         ("N = 100", stored(100), &|| drift_n_grad::<100>(0.4, 1.3, 1e-3)),
