@@ -76,6 +76,22 @@ impl Kind {
     }
 }
 
+/// The body of a derivative function, rendered, and what its signature needs.
+struct Rendered {
+    /// Its statements, the last one its value.
+    stmts: Vec<TokenStream>,
+    /// Its return type.
+    ret: TokenStream,
+    /// The user's parameters it reads.
+    used: HashSet<String>,
+    /// The parameters a transform added (directions, cotangents), with their types...
+    extra: Vec<(TokenStream, TokenStream)>,
+    /// ... and the names the doc comment gives as the directions.
+    doc_names: Vec<Ident>,
+    /// A paragraph of its doc comment per checkpointed loop.
+    notes: Vec<String>,
+}
+
 /// What distinguishes one generated function's signature.
 struct Piece<'a> {
     /// `grad`, `jvp`, ...
@@ -165,10 +181,74 @@ impl Context<'_> {
     /// A derivative function `f_<kind>` with the body `f`.
     pub fn derivative(&self, kind: Kind, f: &Func) -> TokenStream {
         let mut namer = Namer::new(self.item.to_token_stream());
+        let r = self.render(&mut namer, kind, f);
+        let check = self.stack_check(f);
+        let stmts = &r.stmts;
+        let body = quote! {
+            #check
+            #(#stmts)*
+        };
+        let tail: String = r.notes.iter().map(|note| format!("\n\n{note}")).collect();
+        self.assemble(&mut namer, kind, f, &r, &tail, body)
+    }
+
+    /// A derivative function whose loops over `0..STEPS` (a `const` item or a const generic) store
+    /// their values in arrays whose size only rustc knows: `stored` when that storage fits the
+    /// budget, `checkpointed` (the same function with those loops checkpointed) otherwise, chosen
+    /// by a condition on the constants that rustc evaluates at compile time. Each variant is a
+    /// closure of its own, so that the one not taken takes no stack (in a debug build, every local
+    /// of a function has its stack slot, on any path).
+    pub fn derivative_choice(&self, kind: Kind, stored: &Func, checkpointed: &Func) -> TokenStream {
+        let mut namer = Namer::new(self.item.to_token_stream());
+        let (a, b) = (
+            self.render(&mut Namer::new(self.item.to_token_stream()), kind, stored),
+            self.render(&mut Namer::new(self.item.to_token_stream()), kind, checkpointed),
+        );
+        let check = self.stack_check(checkpointed);
+        let (sa, sb) = (a.stmts.clone(), b.stmts.clone());
+        let bytes = crate::transform::total(&crate::transform::storage(stored));
+        let bytes_text = bytes.render(&|_| quote!(_));
+        let budget = proc_macro2::Literal::u64_unsuffixed(self.budget);
+        let (keep, revolve) =
+            (namer.local(symbol::STORED_VARIANT), namer.local(symbol::CHECKPOINTED_VARIANT));
+        // A value read by either body is a used parameter. (The two read the same directions:
+        // they are one function, its loops swept in two ways.)
+        let mut r = a;
+        r.used.extend(b.used.iter().cloned());
+        let body = quote! {
+            if #bytes_text <= #budget {
+                let #keep = || {
+                    #(#sa)*
+                };
+                #keep()
+            } else {
+                let #revolve = || {
+                    #check
+                    #(#sb)*
+                };
+                #revolve()
+            }
+        };
+        let text = bytes.render(&|_| quote!(_)).to_string().replace(' ', "");
+        let mut doc = String::new();
+        doc.push_str(&format!(
+            "\n\n Its loops whose storage the macro cannot size store their values when those take\n `{text}` bytes of stack or fewer (the budget, {}), and are checkpointed otherwise:\n rustc decides, from the constants' values.",
+            self.budget
+        ));
+        for note in &b.notes {
+            doc.push_str("\n\n");
+            doc.push_str(note);
+        }
+        self.assemble(&mut namer, kind, stored, &r, &doc, body)
+    }
+
+    /// The statements of the derivative function `f_<kind>` with the body `f`, ending with its
+    /// value, and what its signature needs.
+    fn render(&self, namer: &mut Namer, kind: Kind, f: &Func) -> Rendered {
         let layout = layout::layout(f);
         let params: HashMap<_, _> =
             self.params.iter().filter_map(|p| Some((p.input?, p.ident.clone()))).collect();
-        let (idents, loops) = names::assign(&mut namer, f, &params, &layout);
+        let (idents, loops) = names::assign(namer, f, &params, &layout);
         // The directions follow the cotangent of the value in a vector function's `f_hvp`.
         let values = f.outputs.len() - kind.derived_outputs(f);
         let dirs_at = match kind {
@@ -181,23 +261,25 @@ impl Context<'_> {
         let step = namer.local(symbol::STEP_COUNTER);
         let mut renderer =
             body::Renderer::new(f, &layout, &idents, &loops, &by_ref, (result, step));
-        let read: HashSet<crate::ir::Var> = {
-            let mut read = HashSet::new();
-            reads::collect(f, &mut read, &mut HashSet::new());
-            read
-        };
+        renderer.tapes = names::tapes(namer, f);
+        renderer.stop = namer.local(symbol::LOOP_EXIT);
+        let mut read = HashSet::new();
+        reads::collect(f, &mut read, &mut HashSet::new());
         let (mut extra, mut names, dirs) =
-            self.extra_params(kind, f, &idents, &read, &mut namer, values);
+            self.extra_params(kind, f, &idents, &read, namer, values);
         renderer.wholes = self.wholes(f, &dirs, dirs_at.unwrap_or(0));
-        let stmts = renderer.block(&f.body);
         let mut fields = self.field_reads(f, &idents, &read, &dirs, dirs_at.unwrap_or(0));
         if let (Kind::Vjp, Some(record)) = (kind, self.record) {
-            let (out_bar, reads) = self.record_cotangent(&mut namer, f, record, &idents, &read);
+            let (out_bar, reads) = self.record_cotangent(namer, f, record, &idents, &read);
             let ty = self.return_type();
             (extra, names) = (vec![(quote!(#out_bar), ty)], vec![out_bar]);
             fields.extend(reads);
         }
-        let (parts, types, assembly) = self.outputs(kind, f, &renderer, &mut namer);
+        let mut stmts = vec![fields];
+        stmts.extend(renderer.block(&f.body));
+        let (parts, types, assembly) = self.outputs(kind, f, &renderer, namer);
+        stmts.push(assembly);
+        stmts.push(quote!((#(#parts),*)));
         let mut used = self.used_params(f);
         // A struct whose fields are read, or whose gradient starts from its zero.
         let gradient = matches!(kind, Kind::Grad | Kind::Vjp | Kind::Hvp | Kind::VectorHvp);
@@ -209,33 +291,35 @@ impl Context<'_> {
             }
         }
         // A vector function's `f_hvp` names its directions after the value's cotangent.
-        let doc_dirs = match kind {
-            Kind::VectorHvp => &names[values.min(names.len())..],
-            _ => &names[..],
+        let doc_names = match kind {
+            Kind::VectorHvp => names[values.min(names.len())..].to_vec(),
+            _ => names,
         };
-        let mut doc = self.doc(kind, f, doc_dirs);
-        for note in checkpoints::notes(f, &loops) {
-            doc.push_str("\n\n");
-            doc.push_str(&note);
-        }
-        let check = self.stack_check(f);
-        let body = quote! {
-            #check
-            #fields
-            #(#stmts)*
-            #assembly
-            (#(#parts),*)
-        };
+        let notes = checkpoints::notes(f, &loops);
+        Rendered { stmts, ret: quote!((#(#types),*)), used, extra, doc_names, notes }
+    }
+
+    /// The function `f_<kind>` with `body`, from what [`Context::render`] gave.
+    fn assemble(
+        &self,
+        namer: &mut Namer,
+        kind: Kind,
+        f: &Func,
+        r: &Rendered,
+        tail: &str,
+        body: TokenStream,
+    ) -> TokenStream {
+        let doc = self.doc(kind, f, &r.doc_names) + tail;
         let piece = Piece {
             suffix: kind.suffix(),
             doc: &doc,
-            used: &used,
-            extra: &extra,
+            used: &r.used,
+            extra: &r.extra,
             sweeps: true,
             may_be_empty: attrs::may_be_empty(&f.body),
             sizes: &[],
         };
-        self.function(&mut namer, piece, quote!((#(#types),*)), body)
+        self.function(namer, piece, r.ret.clone(), body)
     }
 
     /// The parameters a derivative adds (directions, a cotangent), with their names for the doc
@@ -394,7 +478,7 @@ impl Context<'_> {
             match c {
                 structs::Component::Input(k) => items.push(values[k].clone()),
                 structs::Component::Struct(p, fields) => {
-                    let (stmts, id) = self.assemble(namer, (f, p), &fields, &values, suffix);
+                    let (stmts, id) = self.assemble_struct(namer, (f, p), &fields, &values, suffix);
                     assembly.extend(stmts);
                     items.push(id.to_token_stream());
                 }

@@ -212,7 +212,7 @@ impl Context<'_> {
     /// The gradient (or H·v, `suffix` `bar_dot`) of one struct parameter, written field by field
     /// from `values` (one rendered output per differentiated input of `f`): the statements, and
     /// the local holding it.
-    pub(super) fn assemble(
+    pub(super) fn assemble_struct(
         &self,
         namer: &mut Namer,
         (f, p): (&Func, &Param),

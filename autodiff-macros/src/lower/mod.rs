@@ -26,6 +26,7 @@ mod sugar;
 mod types;
 mod value;
 mod view;
+mod whiles;
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -229,6 +230,12 @@ struct Lower<'a> {
     expected: Option<crate::ir::Ty>,
     /// The type of each parameter, as written (for the constant arguments of calls).
     param_tys: HashMap<String, ConstTy>,
+    /// The `bool` variables that the rewrite of early exits declares (the user's own are
+    /// refused).
+    flags: std::collections::HashSet<String>,
+    /// The labels of the loops differentiated implicitly (`implicit('solve)`), and those found.
+    implicit: Vec<Ident>,
+    implicit_found: std::collections::HashSet<String>,
     /// The value of each call of a user's function, with the call's tokens: where to report a
     /// call whose result is used as an array or a tuple.
     calls: HashMap<Var, proc_macro2::TokenStream>,
@@ -261,6 +268,9 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         names: sugar::Names::of(item),
         expected: None,
         param_tys: HashMap::new(),
+        flags: std::collections::HashSet::new(),
+        implicit: args.implicit.clone(),
+        implicit_found: std::collections::HashSet::new(),
         calls: HashMap::new(),
         reported_calls: std::collections::HashSet::new(),
         structs: Vec::new(),
@@ -279,6 +289,7 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
             s.whole = state.and_then(|st| st.whole);
         }
     }
+    lower.implicit_labels_found();
     // Inputs made while the body was lowered (a struct passed whole) are the user's too.
     lower.b.func_mut().user_inputs = lower.b.func().inputs.len();
     let record = lower.record.take();

@@ -21,6 +21,7 @@ mod size;
 mod snapshots;
 mod structs;
 mod vcalls;
+mod whiles;
 mod wrap;
 
 use proc_macro2::TokenStream;
