@@ -86,6 +86,14 @@ impl<T: Flat, const N: usize> Flat for [T; N] {
 
 /// A value made of `f64`s seen through a reference: [`Flat`] without its constructors, so that
 /// values of different types can be listed together (`&[&x_bar, &y_bar]`).
+///
+/// A struct implements it through `#[derive(Differentiable)]`: a struct without the derive is
+/// reported as [`crate::Differentiable`] reports it (one message where both are needed).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not `Differentiable`: `#[grad]` differentiates a struct through the trait that `#[derive(Differentiable)]` implements",
+    label = "a struct that `#[grad]` differentiates",
+    note = "add `#[derive(Differentiable)]` to the definition of `{Self}` (`use autodiff_runtime::Differentiable;`), or leave it out of the derivatives with `wrt(...)` listing the parameters to differentiate"
+)]
 pub trait Part {
     /// How many `f64`s it holds.
     fn len(&self) -> usize;
@@ -102,7 +110,28 @@ pub trait Part {
     fn set(&mut self, k: usize, value: f64);
 
     /// Writes its `f64`s, in row-major order, into `out` (as many as both hold).
-    fn write(&self, out: &mut [f64]);
+    fn write(&self, out: &mut [f64]) {
+        for (k, o) in out.iter_mut().take(self.len()).enumerate() {
+            *o = self.get(k);
+        }
+    }
+
+    /// Itself, as a `&dyn Part` (the generated code lends a struct through it, so that a struct
+    /// that does not derive `Differentiable` is reported at its type).
+    fn part(&self) -> &dyn Part
+    where
+        Self: Sized,
+    {
+        self
+    }
+
+    /// Itself, as a `&mut dyn Part`.
+    fn part_mut(&mut self) -> &mut dyn Part
+    where
+        Self: Sized,
+    {
+        self
+    }
 }
 
 impl<T: Flat> Part for T {

@@ -7,7 +7,9 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use crate::ir::{Block, Branch, Builder, Carry, Cond, Func, Loop, Operand, Stmt, Var, stmt_defs};
+use crate::ir::{
+    Block, Branch, Builder, Carry, Cond, Func, Loop, Operand, Stmt, Var, While, stmt_defs,
+};
 
 /// `f` with repeated computations merged.
 pub fn cse(f: &Func) -> Func {
@@ -133,6 +135,29 @@ impl Canon<'_> {
                 self.block(&l.body, &l.yields);
                 "}".to_owned()
             }
+            // A loop that fills a tape is one of a kind: the sweep after it reads its tape.
+            Stmt::While(w) if w.tape.is_some() => format!("while {:p};", &**w),
+            Stmt::While(w) => {
+                let inits: Vec<Operand> = w.carried.iter().map(|c| c.init).collect();
+                let range = w
+                    .range
+                    .as_ref()
+                    .map(|r| format!("{}..{}{}{}", r.lo.key(), r.hi.key(), r.inclusive, r.rev));
+                let head = format!(
+                    "while@{} {range:?} if {} ({}) {{",
+                    w.index.0,
+                    self.op(w.first),
+                    self.ops(&inits)
+                );
+                self.out.push_str(&head);
+                for c in &w.carried {
+                    self.define(c.param);
+                }
+                let mut yields = w.yields.clone();
+                yields.push(w.cond);
+                self.block(&w.body, &yields);
+                "}".to_owned()
+            }
             Stmt::Checkpoint(c) => format!("checkpoint {:p};", &**c),
             Stmt::Call(c) => {
                 let args: Vec<String> = c
@@ -195,6 +220,7 @@ fn collect_fills(f: &Func, block: &Block, out: &mut HashMap<Var, String>) {
                 out.insert(*v, fill_key(f, *v, *value));
             }
             Stmt::For(l) => collect_fills(f, &l.body, out),
+            Stmt::While(w) => collect_fills(f, &w.body, out),
             Stmt::If(b) => {
                 collect_fills(f, &b.then, out);
                 collect_fills(f, &b.otherwise, out);
@@ -231,6 +257,24 @@ fn block(b: &mut Builder, stmts: &Block, regions: &mut Regions) {
                 let (body, yields) = b.end_yielding(&l.yields);
                 let l = Loop { carried, body, yields, ..(**l).clone() };
                 region(b, Stmt::For(Box::new(l)), regions);
+            }
+            Stmt::While(w) => {
+                let carried: Vec<Carry> = w
+                    .carried
+                    .iter()
+                    .map(|c| Carry { param: c.param, init: b.resolve(c.init) })
+                    .collect();
+                let first = b.resolve(w.first);
+                b.begin();
+                regions.scopes.push(HashMap::new());
+                block(b, &w.body, regions);
+                regions.scopes.pop();
+                let mut ys = w.yields.clone();
+                ys.push(w.cond);
+                let (body, mut yields) = b.end_yielding(&ys);
+                let cond = yields.pop().unwrap_or(w.cond);
+                let w = While { first, carried, body, yields, cond, ..(**w).clone() };
+                region(b, Stmt::While(Box::new(w)), regions);
             }
             Stmt::If(br) => {
                 b.begin();

@@ -15,7 +15,7 @@ use super::additive::additive;
 use super::cleanup::dead_code;
 use super::cse::{cse, same};
 use crate::ir::{
-    Block, Branch, Checkpoint, Func, Int, Loop, Operand, Range, Stmt, Var, reads, stmt_defs,
+    Block, Branch, Checkpoint, Func, Int, Loop, Operand, Range, Stmt, Var, While, reads, stmt_defs,
     substitute, substitute_operand,
 };
 
@@ -135,6 +135,8 @@ fn fuse_first(block: &Block) -> Option<Block> {
             Stmt::For(l) => {
                 fuse_first(&l.body).map(|body| Stmt::For(Box::new(Loop { body, ..(**l).clone() })))
             }
+            Stmt::While(w) => fuse_first(&w.body)
+                .map(|body| Stmt::While(Box::new(While { body, ..(**w).clone() }))),
             Stmt::If(b) => fuse_first(&b.then)
                 .map(|then| Branch { then, ..(**b).clone() })
                 .or_else(|| {
@@ -271,6 +273,10 @@ fn movable(
     let Some(j) = def_at.get(&v).copied() else { return false };
     if hoist.contains(&j) {
         return true;
+    }
+    // A loop of unknown length may fill a tape that its sweep reads: it stays where it is.
+    if matches!(stmts[j], Stmt::While(_)) {
+        return false;
     }
     hoist.insert(j);
     reads(&stmts[j])

@@ -39,7 +39,7 @@ use super::activity::varied;
 use super::cleanup::live;
 use super::residual::residuals;
 use crate::ir::{
-    Block, CallKind, Func, Int, Loop, LoopId, Operand, Range, Stmt, Var, reads, stmt_defs,
+    Block, CallKind, Func, Int, Loop, LoopId, Operand, Range, Stmt, Var, While, reads, stmt_defs,
 };
 use crate::symbol::DEFAULT_SNAPSHOTS;
 
@@ -57,6 +57,8 @@ pub struct Plan {
     pub free_needs: HashSet<Var>,
     /// Checkpointed in this many snapshots instead of saving values.
     pub checkpoint: Option<u64>,
+    /// A loop of unknown length differentiated at its fixed point (see `While::implicit`).
+    pub implicit: bool,
 }
 
 impl Plan {
@@ -73,6 +75,10 @@ pub struct Options {
     pub budget: u64,
     /// `checkpoint(s = N)`: checkpoint every loop that would save values, with `N` snapshots.
     pub snapshots: Option<u64>,
+    /// Checkpoint the loops whose storage the macro cannot size (an expression of a `const`
+    /// item or a const generic) instead of storing them: the other variant of a function whose
+    /// choice rustc makes, from the constants' values.
+    pub checkpoint_unsized: bool,
 }
 
 /// The plans of every loop that has a reverse sweep, and the activity they were made from.
@@ -125,6 +131,17 @@ fn per_iteration(f: &Func, plans: &Plans, p: &Plan) -> Int {
     })
 }
 
+/// Whether a statement must run again in the sweep.
+enum Rerun {
+    /// It need not.
+    No,
+    /// A loop that saves values of its own: it runs again to fill its storage, unless the loop
+    /// around saves that storage each iteration.
+    Nestable(LoopId),
+    /// A loop of unknown length: it runs again to fill its tape.
+    Always,
+}
+
 struct Planner<'a> {
     f: &'a Func,
     active: &'a [bool],
@@ -156,13 +173,12 @@ impl Planner<'_> {
         let mut must_run = HashSet::new();
         let nests = dep.is_some() && more;
         for (i, s) in block.iter().enumerate() {
-            if let Some(l) = self.residuals(s, &mut need) {
-                match nests {
-                    true => nested.push(l),
-                    false => {
-                        must_run.insert(i);
-                    }
+            match self.residuals(s, &mut need) {
+                Rerun::Nestable(l) if nests => nested.push(l),
+                Rerun::Nestable(_) | Rerun::Always => {
+                    must_run.insert(i);
                 }
+                Rerun::No => {}
             }
         }
         for (i, s) in block.iter().enumerate().rev() {
@@ -197,10 +213,10 @@ impl Planner<'_> {
         need
     }
 
-    /// Adds to `need` what the adjoint of `s` reads. Returns the loop, if `s` is one that saves
-    /// values of its own: it must run again in the sweep (to fill its storage), or the loop
-    /// around saves its storage.
-    fn residuals(&mut self, s: &Stmt, need: &mut HashSet<Var>) -> Option<LoopId> {
+    /// Adds to `need` what the adjoint of `s` reads. Says whether `s` must run again in the
+    /// sweep: a loop that saves values of its own (to fill its storage, unless the loop around
+    /// saves that storage), a loop of unknown length (to fill its tape).
+    fn residuals(&mut self, s: &Stmt, need: &mut HashSet<Var>) -> Rerun {
         match s {
             Stmt::Op { out, prim, args } if self.active[out.index()] => {
                 let wanted: Vec<bool> = args.iter().map(|a| self.is_active(*a)).collect();
@@ -213,7 +229,17 @@ impl Planner<'_> {
             Stmt::For(l) if l.carried.iter().any(|c| self.active[c.param.index()]) => {
                 let plan = self.plan_loop(l);
                 need.extend(plan.free_needs.iter().copied());
-                return plan.stores().then_some(l.index);
+                if plan.stores() {
+                    return Rerun::Nestable(l.index);
+                }
+            }
+            // A loop of unknown length runs again in the sweep, to fill its tape.
+            Stmt::While(w) if w.carried.iter().any(|c| self.active[c.param.index()]) => {
+                let plan = self.plan_while(w);
+                need.extend(plan.free_needs.iter().copied());
+                if !plan.implicit {
+                    return Rerun::Always;
+                }
             }
             // The sweep of `g_grad`'s call multiplies by the partials it returned; that of a
             // vector callee's calls `g_vjp` with the same arguments.
@@ -232,7 +258,7 @@ impl Planner<'_> {
             }
             _ => {}
         }
-        None
+        Rerun::No
     }
 
     /// Plans `l` (and the loops inside it) and records the plan: storing what its sweep needs,
@@ -245,13 +271,22 @@ impl Planner<'_> {
             p.size.as_ref().and_then(|n| n.times(&per_iteration(r.f, &r.plans, p)).value)
                 > Some(r.options.budget)
         };
-        let unstorable = plan.size.is_none() || over(&plan, self);
+        // Asked to, a length that only rustc knows (a const generic) is checkpointed: the
+        // function then also has the stored variant, and rustc picks one.
+        let unsized_checkpointed = |p: &Plan, r: &Self| {
+            r.options.checkpoint_unsized
+                && p.size
+                    .as_ref()
+                    .is_some_and(|n| n.times(&per_iteration(r.f, &r.plans, p)).value.is_none())
+        };
+        let unstorable =
+            plan.size.is_none() || over(&plan, self) || unsized_checkpointed(&plan, self);
         if self.store_more && plan.stores() && unstorable {
             plan = self.stored(l, false);
         }
         if plan.stores() {
             match (&plan.size, self.options.snapshots) {
-                (Some(_), None) if !over(&plan, self) => {}
+                (Some(_), None) if !over(&plan, self) && !unsized_checkpointed(&plan, self) => {}
                 (_, asked) => {
                     // The sweep recomputes every iteration from its state, so it reads what the
                     // loop reads, and saves nothing.
@@ -297,7 +332,43 @@ impl Planner<'_> {
             true => None,
             false => size(&l.range).ok(),
         };
-        Plan { saved: carried, nested, size, free_needs, checkpoint: None }
+        Plan { saved: carried, nested, size, free_needs, checkpoint: None, implicit: false }
+    }
+
+    /// Plans a loop of unknown length (and the loops inside it): its sweep is always
+    /// checkpointed, from a tape of snapshots that the loop fills as it runs, and reads what the
+    /// loop reads.
+    fn plan_while(&mut self, w: &While) -> Plan {
+        let l = w.as_loop();
+        let dep = self.dependence(&l);
+        self.block_needs(&w.body, Some(&dep), (&mut Vec::new(), &mut Vec::new()), false);
+        let state =
+            w.carried.iter().fold(Int::lit(0), |acc, c| acc.add(&self.f.ty(c.param).bytes()));
+        let slots =
+            self.options.snapshots.unwrap_or_else(|| snapshots(&state, self.options.budget));
+        let stmt = Stmt::While(Box::new(w.clone()));
+        let mut free_needs: HashSet<Var> =
+            reads(&stmt).into_iter().filter_map(Operand::var).collect();
+        let implicit = w.implicit && self.implicit_fits(w, &l);
+        if implicit {
+            // The sweep runs at the fixed point: the loop's results.
+            free_needs.extend(w.outs.iter().copied());
+        }
+        let checkpoint = (!implicit).then_some(slots);
+        let plan = Plan { free_needs, checkpoint, implicit, ..Plan::default() };
+        self.plans.loops.insert(w.index, plan.clone());
+        plan
+    }
+
+    /// Whether the loop marked implicit can be differentiated at its fixed point: its
+    /// differentiated carried values are `f64`s (compared one by one to stop the adjoint
+    /// iteration) that the body does not only add to, and its index is not read (a fixed point
+    /// is the same in every iteration). Otherwise it is differentiated through its iterations.
+    fn implicit_fits(&self, w: &While, l: &Loop) -> bool {
+        let scalar = |k: usize| *self.f.ty(w.carried[k].param) == crate::ir::Ty::F64;
+        let active: Vec<usize> =
+            (0..w.carried.len()).filter(|k| self.active[w.carried[*k].param.index()]).collect();
+        w.range.is_none() && active.iter().all(|k| scalar(*k) && !super::additive::additive(l, *k))
     }
 
     /// Which values of `l`'s body depend on what the loop carries.
@@ -358,6 +429,10 @@ fn defs_in(block: &Block) -> HashSet<Var> {
             Stmt::For(l) => {
                 out.extend(l.carried.iter().map(|c| c.param));
                 out.extend(defs_in(&l.body));
+            }
+            Stmt::While(w) => {
+                out.extend(w.carried.iter().map(|c| c.param));
+                out.extend(defs_in(&w.body));
             }
             Stmt::If(b) => {
                 out.extend(defs_in(&b.then));
