@@ -329,3 +329,30 @@ pub fn cosine_iterated(a: f64, b: f64) -> f64 {
     }
     x
 }
+
+/// The same for a number of steps known at run time, with a budget of 16384 bytes (half of it
+/// for the plan, with `hvp`): every step's values are stored when `n` is at most the capacity
+/// that holds ([`DRIFT_CAPACITY`]), and the loop is checkpointed otherwise.
+#[grad(hvp, stack = 16384)]
+pub fn drift_len(x0: f64, p: f64, h: f64, n: usize) -> f64 {
+    let mut x = x0;
+    for _ in 0..n {
+        x = tick(x + h * p * x.sin());
+    }
+    x
+}
+
+/// The capacity of [`drift_len`]'s storage: 8192 bytes (half the budget: with `hvp`, each stored
+/// value has its tangent) over the 24 a step takes in the plan (the state, `sin x` and the
+/// partial of `tick`), 341.
+pub const DRIFT_CAPACITY: usize = 341;
+
+/// [`drift_len`] always checkpointed, for the bitwise comparison of the two sweeps.
+#[grad(hvp, checkpoint)]
+pub fn drift_len_checkpointed(x0: f64, p: f64, h: f64, n: usize) -> f64 {
+    let mut x = x0;
+    for _ in 0..n {
+        x = tick(x + h * p * x.sin());
+    }
+    x
+}

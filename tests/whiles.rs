@@ -250,3 +250,46 @@ fn a_contraction_implicitly_and_through_its_iterations() {
         close("H·v, implicitly", &[hv.0, hv.1], &numeric_hvp(grad, &[a, b], &v), 1e-6);
     }
 }
+
+#[test]
+fn a_run_time_trip_count_is_stored_up_to_its_capacity_and_checkpointed_past_it() {
+    use autodiff_runtime::revolve::schedule_steps;
+    let (x0, p, h) = (0.4, 1.3, 1e-3);
+    let stored = |n: usize| 2 * n;
+    let checkpointed = |n: usize| 2 * n + schedule_steps(n, 32);
+    // The direction's `h` component is of `h`'s scale, for the finite differences' sake.
+    let v = (1.0, 0.5, -5e-4);
+    for (n, want) in [
+        (DRIFT_CAPACITY - 1, stored(DRIFT_CAPACITY - 1)),
+        (DRIFT_CAPACITY, stored(DRIFT_CAPACITY)),
+        (DRIFT_CAPACITY + 1, checkpointed(DRIFT_CAPACITY + 1)),
+        (3 * DRIFT_CAPACITY, checkpointed(3 * DRIFT_CAPACITY)),
+    ] {
+        reset_ticks();
+        let (value, grad) = drift_len_grad(x0, p, h, n);
+        assert_eq!(ticks(), want, "n = {n}");
+        // The same derivatives, to the bit, as the sweep that is always checkpointed.
+        let (c_value, c_grad) = drift_len_checkpointed_grad(x0, p, h, n);
+        assert_eq!(value.to_bits(), c_value.to_bits(), "n = {n}");
+        assert_eq!(grad, c_grad, "n = {n}");
+        let hvp = drift_len_hvp(x0, p, h, n, v.0, v.1, v.2);
+        let c_hvp = drift_len_checkpointed_hvp(x0, p, h, n, v.0, v.1, v.2);
+        assert_eq!(hvp, c_hvp, "n = {n}");
+        assert_eq!(hvp.1, grad, "n = {n}");
+        // And against finite differences.
+        let x = [x0, p, h];
+        let f = |q: &[f64]| drift_len(q[0], q[1], q[2], n);
+        let fd: Vec<f64> = (0..3).map(|i| central_difference(f, &x, i, 1e-6)).collect();
+        close("drift_len gradient", &[grad.0, grad.1, grad.2], &fd, 1e-6);
+        let g = |q: &[f64]| {
+            let (_, (a, b, c)) = drift_len_grad(q[0], q[1], q[2], n);
+            vec![a, b, c]
+        };
+        let fd_hv = numeric_hvp(g, &x, &[v.0, v.1, v.2]);
+        close("drift_len H·v", &[hvp.2.0, hvp.2.1, hvp.2.2], &fd_hv, 1e-5);
+    }
+    // Just past the capacity, the same as a stored sweep of the length known to rustc.
+    let n = DRIFT_CAPACITY + 1;
+    let known = drift_n_grad::<{ DRIFT_CAPACITY + 1 }>(x0, p, h);
+    assert_eq!(drift_len_grad(x0, p, h, n), known);
+}

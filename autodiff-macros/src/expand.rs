@@ -75,7 +75,8 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
             let kind = if vector { Kind::Vjp } else { Kind::Grad };
             // With loops whose storage only rustc can size, rustc chooses between the stored
-            // sweep and the checkpointed one.
+            // sweep and the checkpointed one; with loops of run-time length stored up to a
+            // capacity, their lengths choose, when the function starts.
             let other = derived.checkpointed.as_deref();
             out.extend(match other.filter(|_| unsized_storage(&derived.grad)) {
                 Some(c) => cx.derivative_choice(kind, &derived.grad, &c.grad),
@@ -224,9 +225,12 @@ pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Deriv
     Ok(derived)
 }
 
-/// Whether `f` stores values in arrays whose size the macro cannot read.
+/// Whether `f` stores values in arrays whose size the macro cannot read, or in arrays of a
+/// capacity that a loop's run-time length may exceed: then it has a variant with those loops
+/// checkpointed, for the generated code to choose.
 pub fn unsized_storage(f: &Func) -> bool {
     storage(f).iter().any(|part| part.bytes.value.is_none() && part.stored)
+        || !crate::transform::capacities(f).is_empty()
 }
 
 /// The transforms, with the loops whose storage the macro cannot size checkpointed if

@@ -98,14 +98,27 @@ pub struct Plans {
 pub fn plan(f: &Func, options: Options) -> Plans {
     let varied = varied(f);
     let active: Vec<bool> = varied.iter().zip(live(f)).map(|(v, l)| *v && l).collect();
-    let run = |store_more: bool| {
-        let mut p = Planner { f, active: &active, plans: Plans::default(), options, store_more };
+    let run = |store_more: bool, capacity: bool| {
+        let mut p = Planner {
+            f,
+            active: &active,
+            plans: Plans::default(),
+            options,
+            store_more,
+            capacity: capacity && !options.checkpoint_unsized && options.snapshots.is_none(),
+        };
         p.block_needs(&f.body, None, (&mut Vec::new(), &mut Vec::new()), false);
         p.plans
     };
-    let mut plans = run(true);
-    if total(f, &plans).is_some_and(|bytes| bytes > options.budget) {
-        plans = run(false);
+    let over = |plans: &Plans| total(f, plans).is_some_and(|bytes| bytes > options.budget);
+    let mut plans = run(true, true);
+    if over(&plans) {
+        plans = run(false, true);
+    }
+    // Several loops of run-time length, each given the whole budget, do not fit together: they
+    // are checkpointed, as the other variant's.
+    if over(&plans) {
+        plans = run(false, false);
     }
     plans.varied = varied;
     plans.active = active;
@@ -150,6 +163,9 @@ struct Planner<'a> {
     /// Whether a stored loop may save the results of its inner loops and calls (and nest the
     /// storage of its inner loops) rather than run them again in its sweep.
     store_more: bool,
+    /// Whether a loop of run-time length stores its values in an array of the capacity the
+    /// budget holds of its iterations (see [`Planner::fit_capacity`]).
+    capacity: bool,
 }
 
 impl Planner<'_> {
@@ -267,6 +283,7 @@ impl Planner<'_> {
     /// stored either, checkpointed.
     fn plan_loop(&mut self, l: &Loop) -> Plan {
         let mut plan = self.stored(l, self.store_more);
+        self.fit_capacity(l, &mut plan);
         let over = |p: &Plan, r: &Self| {
             p.size.as_ref().and_then(|n| n.times(&per_iteration(r.f, &r.plans, p)).value)
                 > Some(r.options.budget)
@@ -283,6 +300,7 @@ impl Planner<'_> {
             plan.size.is_none() || over(&plan, self) || unsized_checkpointed(&plan, self);
         if self.store_more && plan.stores() && unstorable {
             plan = self.stored(l, false);
+            self.fit_capacity(l, &mut plan);
         }
         if plan.stores() {
             match (&plan.size, self.options.snapshots) {
@@ -306,6 +324,25 @@ impl Planner<'_> {
         }
         self.plans.loops.insert(l.index, plan.clone());
         plan
+    }
+
+    /// A loop of run-time length (`0..n`, `0..xs.len()`) whose storage has no length: given
+    /// the capacity that the budget holds of its iterations, when the macro knows what one
+    /// takes. The generated function stores its values when its length is at most that, at run
+    /// time, and runs the variant that checkpoints it otherwise.
+    fn fit_capacity(&self, l: &Loop, plan: &mut Plan) {
+        if !self.capacity
+            || plan.size.is_some()
+            || !plan.stores()
+            || run_time_end(&l.range).is_none()
+        {
+            return;
+        }
+        let per = per_iteration(self.f, &self.plans, plan).value.filter(|b| *b > 0);
+        let cap = per.map_or(0, |b| self.options.budget / b);
+        if cap >= 2 {
+            plan.size = Some(Int::lit(cap));
+        }
     }
 
     /// The plan of `l` that stores what its sweep needs (its length unchecked). A loop that
@@ -451,6 +488,17 @@ fn snapshots(state: &Int, budget: u64) -> u64 {
         Some(b) if b > 0 => (budget / 2 / b).clamp(2, DEFAULT_SNAPSHOTS),
         _ => DEFAULT_SNAPSHOTS,
     }
+}
+
+/// The end of `range` (excluded), when the number of iterations is known only at run time and
+/// before any loop runs: an expression of the function's parameters only (`n`, `xs.len()`).
+pub fn run_time_end(range: &Range) -> Option<Int> {
+    let hi = &range.hi;
+    let run_time = hi.value.is_none() && hi.at_most.is_none() && !hi.generic && !hi.inferred;
+    if !run_time || !hi.loops.is_empty() || hi.params.is_empty() {
+        return None;
+    }
+    Some(if range.inclusive { hi.plus(1) } else { hi.clone() })
 }
 
 /// The length of a storage array for `range`: one slot per index value below its end, so that
