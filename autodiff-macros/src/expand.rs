@@ -207,8 +207,9 @@ pub struct Derived {
     /// Value, gradient and H·v: `forward(reverse(f))`.
     pub hvp: Option<Func>,
     /// When `grad` (or `hvp`) stores values in arrays whose size only rustc knows (the trip
-    /// count of a `const` item or a const generic): the same with those loops checkpointed, for
-    /// the generated code to choose from by that size.
+    /// count of a `const` item or a const generic), or of a capacity that a run-time trip count
+    /// may exceed: the same with those loops checkpointed, for the generated code to choose from
+    /// by that size, or by those lengths when it starts.
     pub checkpointed: Option<Box<Derived>>,
 }
 

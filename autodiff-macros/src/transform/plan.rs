@@ -28,10 +28,15 @@
 //! Carried values that the loop only adds to (reductions, see [`super::additive`]) are never
 //! needed, so a reduction saves nothing and takes any number of iterations.
 //!
+//! A loop whose number of iterations is known only at run time, before any loop runs (`0..n`,
+//! `0..xs.len()`), is stored in arrays of the capacity the budget holds of its iterations, when
+//! the macro knows what one takes: the generated function runs that sweep when the length is at
+//! most the capacity, and the variant planned with [`Options::checkpoint_unsized`] otherwise.
+//!
 //! A loop whose storage would not fit even so (its number of iterations is known only at run
-//! time, or the storage would exceed the stack budget), or whose plan is asked to, is
-//! checkpointed instead: it saves nothing, and its sweep recomputes the states from a few
-//! snapshots (binomial checkpointing, see `autodiff_runtime::revolve`).
+//! time and it has no capacity, or the storage would exceed the stack budget), or whose plan is
+//! asked to, is checkpointed instead: it saves nothing, and its sweep recomputes the states from a
+//! few snapshots (binomial checkpointing, see `autodiff_runtime::revolve`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -77,7 +82,8 @@ pub struct Options {
     pub snapshots: Option<u64>,
     /// Checkpoint the loops whose storage the macro cannot size (an expression of a `const`
     /// item or a const generic) instead of storing them: the other variant of a function whose
-    /// choice rustc makes, from the constants' values.
+    /// choice rustc makes, from the constants' values. Without it, a loop of run-time length is
+    /// stored up to a capacity; with it, it is checkpointed (the variant run past the capacity).
     pub checkpoint_unsized: bool,
 }
 
