@@ -391,3 +391,13 @@ fn bug24_a_loop_whose_sweep_writes_nothing() {
     let (y, g) = cancelling_state_grad([1.0, 2.0], &[0.5]);
     assert_eq!((y, g), (cancelling_state([1.0, 2.0], &[0.5]), [1.0, 1.25]));
 }
+
+#[test]
+fn bug25_filter_over_the_tuples_of_enumerate_and_zip() {
+    compiles("filter_over_tuples");
+}
+
+#[test]
+fn bug26_min_and_max_of_lengths_in_a_constant() {
+    compiles("min_in_a_constant");
+}

@@ -1,12 +1,12 @@
 //! The generated file: per program, a module with the functions it calls, the `#[grad]` function
-//! `f` (and its checkpointed twin `f_ck`), its hyper-dual twin `f_dual`, its source text, and glue
-//! that calls them through flat slices, so that the test (`tests/fuzz.rs`) checks every program
-//! the same way.
+//! `f` (and its checkpointed twin `f_ck`, its iterator form `f_it`), its hyper-dual twin
+//! `f_dual`, its source text, and glue that calls them through flat slices, so that the test
+//! (`tests/fuzz.rs`) checks every program the same way.
 
 use std::collections::HashSet;
 use std::fmt::Write;
 
-use super::ast::{Checkpoint, Def, Modes, Output, Param, Pass, Program};
+use super::ast::{Body, Checkpoint, Def, Expr, Modes, Output, Param, Pass, Program, Stmt};
 use super::manual;
 use super::print::{Flavor, Printer, array_type, mutated, output_type, real};
 
@@ -32,8 +32,25 @@ fn param_type(p: &Param, flavor: Flavor) -> String {
 /// The function `name` of `prog` in `flavor`, with the attribute for the macro (and
 /// `checkpoint` in it if given).
 fn function(prog: &Program, flavor: Flavor, name: &str, checkpoint: Option<Checkpoint>) -> String {
+    written(prog, flavor, name, checkpoint, (&prog.body, &prog.tail))
+}
+
+/// The iterator form `f_it` of `prog`, if it has one.
+fn iterated(prog: &Program) -> Option<String> {
+    let Body { stmts, tail, .. } = prog.idiomatic.as_ref()?;
+    Some(written(prog, Flavor::Macro, "f_it", None, (stmts, tail)))
+}
+
+/// [`function`] with the body `body` in place of the program's.
+fn written(
+    prog: &Program,
+    flavor: Flavor,
+    name: &str,
+    checkpoint: Option<Checkpoint>,
+    body: (&[Stmt], &Expr),
+) -> String {
     let mut set = HashSet::new();
-    mutated(&prog.body, &mut set);
+    mutated(body.0, &mut set);
     let mut p = Printer::new(flavor, set);
     if flavor == Flavor::Macro {
         let mut opts = Vec::new();
@@ -80,8 +97,9 @@ fn function(prog: &Program, flavor: Flavor, name: &str, checkpoint: Option<Check
         params.join(", "),
         output_type(prog.output, flavor)
     );
-    p.stmts(&prog.body, 1);
-    let tail = p.expr(&prog.tail, 0);
+    p.stmts(body.0, 1);
+    p.depth = 1;
+    let tail = p.expr(body.1, 0);
     let _ = writeln!(p.out, "    {tail}\n}}");
     p.out
 }
@@ -118,13 +136,17 @@ fn callees(prog: &Program) -> Vec<(String, String)> {
     out
 }
 
-/// The callees and `f` as the macro sees them, and a line on the checkpointed twin.
+/// The callees and `f` as the macro sees them, a line on the checkpointed twin, and the
+/// iterator form.
 fn functions(prog: &Program) -> String {
     let mut s: String = callees(prog).into_iter().map(|(text, _)| text).collect();
     s += &function(prog, Flavor::Macro, "f", None);
     if let Some(ck) = prog.checkpoint {
         let attr = function(prog, Flavor::Macro, "f_ck", Some(ck));
         let _ = writeln!(s, "// and `f_ck`, the same under {}", attr.lines().next().unwrap_or(""));
+    }
+    if let Some(text) = iterated(prog) {
+        s += &text;
     }
     s
 }
@@ -227,8 +249,32 @@ fn scalar_glue(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> Strin
     } else {
         "None"
     };
+    let iterated = if prog.idiomatic.is_some() {
+        let _ = write!(
+            s,
+            "fn value_it(p: &Point) -> f64 {{\n{load}f_it({a})\n}}\n\
+             fn grad_it(p: &Point) -> (f64, Vec<f64>) {{\n{load}let (y, g) = f_it_grad({a});\n(y, flat(&g))\n}}\n\
+             fn jvp_it(p: &Point, v: &[f64]) -> (f64, f64) {{\n{load}{load_dirs}f_it_jvp({a}, {d})\n}}\n\
+             fn hvp_it(p: &Point, v: &[f64]) -> Hvp {{\n{load}{load_dirs}let (y, g, hv) = f_it_hvp({a}, {d});\n(y, flat(&g), flat(&hv))\n}}\n"
+        );
+        let hessian = if hessian == "None" {
+            "None"
+        } else {
+            let _ = write!(
+                s,
+                "fn hessian_it(p: &Point) -> Vec<f64> {{\n{load}flat(&f_it_hessian({a}))\n}}\n"
+            );
+            "Some(hessian_it)"
+        };
+        let exact = prog.idiomatic.as_ref().is_some_and(|b| b.exact);
+        format!(
+            "Some(Iterated {{ value: value_it, grad: grad_it, jvp: jvp_it, hvp: hvp_it, hessian: {hessian}, exact: {exact} }})"
+        )
+    } else {
+        "None".to_string()
+    };
     format!(
-        "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed} }}"
+        "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed}, iterated: {iterated} }}"
     )
 }
 
@@ -264,8 +310,23 @@ fn vector_glue(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String {
         Modes::Vector { forced: Some(mode) } => format!("Some({mode:?})"),
         _ => "None".to_string(),
     };
+    let iterated = if prog.idiomatic.is_some() {
+        let _ = write!(
+            s,
+            "fn value_it(p: &Point) -> Vec<f64> {{\n{load}flat(&f_it({a}))\n}}\n\
+             fn vjp_it(p: &Point, u: &[f64]) -> Values {{\n{load}let u: {out_ty} = unflat(u);\nlet (y, g) = f_it_vjp({a}, u);\n(flat(&y), flat(&g))\n}}\n\
+             fn jvp_it(p: &Point, v: &[f64]) -> Values {{\n{load}{load_dirs}let (y, t) = f_it_jvp({a}, {d});\n(flat(&y), flat(&t))\n}}\n\
+             fn jacobian_it(p: &Point) -> Values {{\n{load}let (y, j) = f_it_jacobian({a});\n(flat(&y), flat(&j))\n}}\n"
+        );
+        let exact = prog.idiomatic.as_ref().is_some_and(|b| b.exact);
+        format!(
+            "Some(IteratedVector {{ value: value_it, vjp: vjp_it, jvp: jvp_it, jacobian: jacobian_it, exact: {exact} }})"
+        )
+    } else {
+        "None".to_string()
+    };
     format!(
-        "Fns::Vector {{ value, vjp, jvp, jacobian, mode: f_jacobian_mode, forced: {forced}, dual, checkpointed: {checkpointed} }}"
+        "Fns::Vector {{ value, vjp, jvp, jacobian, mode: f_jacobian_mode, forced: {forced}, dual, checkpointed: {checkpointed}, iterated: {iterated} }}"
     )
 }
 
@@ -317,6 +378,9 @@ pub fn module(k: usize, prog: &Program) -> String {
     s += &function(prog, Flavor::Macro, "f", None);
     if let Some(ck) = prog.checkpoint {
         s += &function(prog, Flavor::Macro, "f_ck", Some(ck));
+    }
+    if let Some(text) = iterated(prog) {
+        s += &text;
     }
     s += &function(prog, Flavor::Dual, "f_dual", None);
     s += &glue(prog);

@@ -7,6 +7,7 @@ mod branch;
 mod call;
 mod cond;
 mod expr;
+mod guard;
 mod int;
 mod loops;
 mod stmt;
@@ -266,5 +267,19 @@ pub fn program(seed: u64) -> Program {
     let checkpoint = (steps || (loops && g.rng.chance(25))).then(|| Checkpoint {
         snapshots: if steps || g.rng.chance(50) { Some(g.rng.between(1, 3)) } else { None },
     });
-    Program { seed, consts: g.consts, params, body, tail, output, modes, wrt, callees, checkpoint }
+    let mut prog = Program {
+        seed,
+        consts: g.consts,
+        params,
+        body,
+        tail,
+        output,
+        modes,
+        wrt,
+        callees,
+        checkpoint,
+        idiomatic: None,
+    };
+    prog.idiomatic = super::idiom::program(&prog);
+    prog
 }

@@ -5,8 +5,10 @@
 mod ast;
 mod emit;
 mod generate;
+mod idiom;
 mod manual;
 mod print;
+mod print_idiom;
 mod rng;
 
 /// The generated file for `count` programs, seeds `seed`, `seed + 1`, ...: one module per

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::dual::{Hd, largest, margin, reset_margin};
-use crate::{Checkpointed, Fns, Hvp, Point, Program, Values};
+use crate::{Checkpointed, Fns, Hvp, Iterated, IteratedVector, Point, Program, Values};
 
 /// Two analytic results that differ only by rounding: relative to the largest component.
 const EXACT: f64 = 1e-9;
@@ -27,14 +27,22 @@ pub struct Stats {
     pub fd_skipped: usize,
     /// Gradient (or Jacobian) components compared with the oracle.
     pub components: usize,
+    /// Points where the iterator form was compared, and of those, where to rounding only.
+    pub twins: usize,
+    pub twins_rounding: usize,
 }
 
 impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} points, {} checked ({} without finite differences, near a kink), {} derivative components",
-            self.points, self.checked, self.fd_skipped, self.components
+            "{} points, {} checked ({} without finite differences, near a kink), {} derivative components, {} against the iterator form ({} of them to rounding)",
+            self.points,
+            self.checked,
+            self.fd_skipped,
+            self.components,
+            self.twins,
+            self.twins_rounding
         )
     }
 }
@@ -160,6 +168,53 @@ fn checkpointed(
     all_bits("H·w of the checkpointed f_hvp", &hw, &hvp.2)
 }
 
+/// Derivatives of the iterator form against the program's: to the bit when `exact`, else to
+/// rounding.
+fn twin(what: &str, a: &[f64], b: &[f64], exact: bool) -> Result<(), String> {
+    match exact {
+        true => all_bits(what, a, b),
+        false => close(&format!("{what} (to rounding)"), a, b, EXACT),
+    }
+}
+
+/// The iterator form's value, `f_grad`, `f_jvp` (along `v`), `f_hvp` (along `w`) and
+/// `f_hessian` against the program's: the values to the bit, the derivatives too when the
+/// generator says they keep their bits.
+fn iterated_scalar(it: &Iterated, prog: &Fns, p: &Point, s: &Sample) -> Result<(), String> {
+    let Fns::Scalar { value, grad, jvp, hvp, hessian, .. } = prog else { return Ok(()) };
+    all_bits("value of f_it", &[(it.value)(p)], &[value(p)])?;
+    let ((y, g), (yr, gr)) = ((it.grad)(p), grad(p));
+    all_bits("value of f_it_grad", &[y], &[yr])?;
+    twin("gradient of f_it_grad", &g, &gr, it.exact)?;
+    let ((y, t), (yr, tr)) = ((it.jvp)(p, &s.v), jvp(p, &s.v));
+    all_bits("value of f_it_jvp", &[y], &[yr])?;
+    twin("slope of f_it_jvp", &[t], &[tr], it.exact)?;
+    let ((y, g, hw), (yr, gr, hwr)) = ((it.hvp)(p, &s.w), hvp(p, &s.w));
+    all_bits("value of f_it_hvp", &[y], &[yr])?;
+    twin("gradient of f_it_hvp", &g, &gr, it.exact)?;
+    twin("H·w of f_it_hvp", &hw, &hwr, it.exact)?;
+    if let (Some(h), Some(hr)) = (it.hessian, hessian) {
+        twin("f_it_hessian", &h(p), &hr(p), it.exact)?;
+    }
+    Ok(())
+}
+
+/// The iterator form's values, `f_vjp` (along `u`), `f_jvp` (along `v`) and `f_jacobian`
+/// against the program's, as [`iterated_scalar`] compares them.
+fn iterated_vector(it: &IteratedVector, prog: &Fns, p: &Point, s: &Sample) -> Result<(), String> {
+    let Fns::Vector { value, vjp, jvp, jacobian, .. } = prog else { return Ok(()) };
+    all_bits("values of f_it", &(it.value)(p), &value(p))?;
+    let ((y, g), (yr, gr)) = ((it.vjp)(p, &s.u), vjp(p, &s.u));
+    all_bits("values of f_it_vjp", &y, &yr)?;
+    twin("cotangents of f_it_vjp", &g, &gr, it.exact)?;
+    let ((y, t), (yr, tr)) = ((it.jvp)(p, &s.v), jvp(p, &s.v));
+    all_bits("values of f_it_jvp", &y, &yr)?;
+    twin("tangents of f_it_jvp", &t, &tr, it.exact)?;
+    let ((y, j), (yr, jr)) = ((it.jacobian)(p), jacobian(p));
+    all_bits("values of f_it_jacobian", &y, &yr)?;
+    twin("f_it_jacobian", &j, &jr, it.exact)
+}
+
 /// Central differences of `f` (with `m` outputs) along each input at `x`, with steps `h` and
 /// `h / 2` combined (Richardson), or `None` when the two steps disagree (a kink, or rounding) or
 /// when the rounding of `f` itself could reach the tolerance (large values, small slopes).
@@ -208,7 +263,9 @@ fn duals<T>(n: usize, w: &[f64], eval: impl Fn(&[f64], &[f64]) -> T) -> (Vec<T>,
 }
 
 fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
-    let Fns::Scalar { value, grad, jvp, hvp, hessian, dual, checkpointed: ck } = &prog.fns else {
+    let Fns::Scalar { value, grad, jvp, hvp, hessian, dual, checkpointed: ck, iterated } =
+        &prog.fns
+    else {
         return Ok(());
     };
     let (p, n) = (s.point(), prog.n);
@@ -261,11 +318,16 @@ fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
     let hd_vw = dual(&p, &s.v, &s.w);
     let hw_cols: Vec<f64> = (0..n).map(|i| (0..n).map(|j| cols[j][i] * s.w[j]).sum()).collect();
     close("v·H·w against the hyper-dual oracle", &[dot(&s.v, &hw_cols)], &[hd_vw.ab], EXACT)?;
-    close("∇f·v against the hyper-dual oracle", &[slope], &[hd_vw.a], EXACT)
+    close("∇f·v against the hyper-dual oracle", &[slope], &[hd_vw.a], EXACT)?;
+    let Some(it) = iterated else { return Ok(()) };
+    stats.twins += 1;
+    stats.twins_rounding += usize::from(!it.exact);
+    iterated_scalar(it, &prog.fns, &p, s)
 }
 
 fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
-    let Fns::Vector { value, vjp, jvp, jacobian, mode, forced, dual, checkpointed: ck } = &prog.fns
+    let Fns::Vector { value, vjp, jvp, jacobian, mode, forced, dual, checkpointed: ck, iterated } =
+        &prog.fns
     else {
         return Ok(());
     };
@@ -317,5 +379,9 @@ fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
         all_bits("cotangents of the checkpointed f_vjp", &gc, &g)?;
     }
     let ut_j: Vec<f64> = (0..n).map(|j| (0..m).map(|i| s.u[i] * jac[i * n + j]).sum()).collect();
-    close("f_vjp against uᵀJ", &g, &ut_j, EXACT)
+    close("f_vjp against uᵀJ", &g, &ut_j, EXACT)?;
+    let Some(it) = iterated else { return Ok(()) };
+    stats.twins += 1;
+    stats.twins_rounding += usize::from(!it.exact);
+    iterated_vector(it, &prog.fns, &p, s)
 }

@@ -445,6 +445,14 @@ impl Lower<'_> {
         if same && matches!(method.as_str(), "min" | "max") {
             return Ok(parts.swap_remove(0));
         }
+        if let ("min" | "max", [a, b]) = (method.as_str(), parts.as_slice()) {
+            // `Ord::min` cannot be called in a constant, and a loop's trip count is one where it
+            // sizes what the sweep stores (`x.iter().zip(y)` has `N.min(M)` elements).
+            let (a, b) = (a.operand(Prec::Sum), b.operand(Prec::Sum));
+            let op = if method == "min" { quote!(<=) } else { quote!(>=) };
+            let tokens = quote!(if #a #op #b { #a } else { #b });
+            return Ok(Konst::combine(tokens, Prec::If, &refs));
+        }
         // A literal receiver (a length the macro knows, `4.saturating_sub(k)`) gets its type.
         let rt = match parts[0].value {
             Some(v) => {
