@@ -140,3 +140,139 @@ pub fn softplus_ring_inlined(x: [f64; 5]) -> f64 {
     }
     s
 }
+
+/// The log density of a normal distribution with mean `mean` and standard deviation `sd` at
+/// `x`, up to the constant `−½ ln 2π`. Its derivative functions have one partial and one
+/// direction per parameter, and its callers pass it values and constants in any position.
+#[grad(jvp, hvp)]
+pub fn normal_lpdf(x: f64, mean: f64, sd: f64) -> f64 {
+    let z = (x - mean) / sd;
+    -0.5 * z * z - sd.ln()
+}
+
+/// The log density of a hierarchical model (the "eight schools", four of them), issue 20's bug
+/// 7: `θⱼ ~ N(μ, τ)`, `yⱼ ~ N(θⱼ, σ)` with data `y`, a known `σ` and a prior `μ ~ N(0, 5)`.
+/// `normal_lpdf` is called with values in every position, with the constants `y[j]` and `sigma`
+/// in the first and last, and with two literals.
+#[grad(jvp, hvp, hessian, wrt(theta, mu, tau))]
+#[allow(clippy::needless_range_loop)]
+pub fn schools(theta: [f64; 4], mu: f64, tau: f64, y: &[f64; 4], sigma: f64) -> f64 {
+    let mut lp = normal_lpdf(mu, 0.0, 5.0);
+    for j in 0..4 {
+        lp += normal_lpdf(theta[j], mu, tau);
+        lp += normal_lpdf(y[j], theta[j], sigma);
+    }
+    lp
+}
+
+/// A copy of a constant parameter passed to a call, `let c2 = c;`: it was passed by its own
+/// name, which the derivatives do not have (they read the parameter `c`).
+#[grad(jvp, hvp, wrt(x))]
+pub fn copied_constant(x: f64, c: f64) -> f64 {
+    let c2 = c;
+    normal_lpdf(x, c2, 1.5) + c2
+}
+
+/// `c · xⁿ`, with its derivatives written by hand below: a rule with an integer parameter `n`
+/// (no partial, no direction) and two differentiated ones.
+pub fn scaled_powi(x: f64, c: f64, n: i32) -> f64 {
+    c * x.powi(n)
+}
+
+/// Value and the partials `(∂/∂x, ∂/∂c)` of [`scaled_powi`] (hand-written).
+pub fn scaled_powi_grad(x: f64, c: f64, n: i32) -> (f64, (f64, f64)) {
+    let dx = c * f64::from(n) * x.powi(n - 1);
+    (scaled_powi(x, c, n), (dx, x.powi(n)))
+}
+
+/// Value and derivative of [`scaled_powi`] along `(dx, dc)` (hand-written).
+pub fn scaled_powi_jvp(x: f64, c: f64, n: i32, dx: f64, dc: f64) -> (f64, f64) {
+    let (y, (gx, gc)) = scaled_powi_grad(x, c, n);
+    (y, gx * dx + gc * dc)
+}
+
+/// Value, partials and H·(dx, dc) of [`scaled_powi`] (hand-written).
+pub fn scaled_powi_hvp(x: f64, c: f64, n: i32, dx: f64, dc: f64) -> (f64, (f64, f64), (f64, f64)) {
+    let (y, g) = scaled_powi_grad(x, c, n);
+    let nf = f64::from(n);
+    let (hxx, hxc) = (c * nf * (nf - 1.0) * x.powi(n - 2), nf * x.powi(n - 1));
+    (y, g, (hxx * dx + hxc * dc, hxc * dx))
+}
+
+/// `a · b` of two arrays taken by reference, with its derivatives written by hand below.
+pub fn dot3(a: &[f64; 3], b: &[f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// Value and the partials `(b, a)` of [`dot3`] (hand-written).
+pub fn dot3_grad(a: &[f64; 3], b: &[f64; 3]) -> (f64, ([f64; 3], [f64; 3])) {
+    (dot3(a, b), (*b, *a))
+}
+
+/// Value and derivative of [`dot3`] along `(da, db)` (hand-written).
+pub fn dot3_jvp(a: &[f64; 3], b: &[f64; 3], da: &[f64; 3], db: &[f64; 3]) -> (f64, f64) {
+    (dot3(a, b), dot3(da, b) + dot3(a, db))
+}
+
+/// Value, partials and H·(da, db) = `(db, da)` of [`dot3`] (hand-written).
+#[allow(clippy::type_complexity)]
+pub fn dot3_hvp(
+    a: &[f64; 3],
+    b: &[f64; 3],
+    da: &[f64; 3],
+    db: &[f64; 3],
+) -> (f64, ([f64; 3], [f64; 3]), ([f64; 3], [f64; 3])) {
+    (dot3(a, b), (*b, *a), (*db, *da))
+}
+
+/// Calls of hand-written rules with constants in differentiated positions (`2.5`, `w`, whose
+/// directions are zero) and an integer argument: `2.5 x³ + y x² + w·x + x·x`.
+#[grad(jvp, hvp, hessian, wrt(x, y))]
+pub fn hand_written_callers(x: f64, y: f64, w: &[f64; 3]) -> f64 {
+    let v = [x, y, x * y];
+    scaled_powi(x, 2.5, 3) + scaled_powi(x, y, 2) + dot3(&v, w) + dot3(&v, &v)
+}
+
+/// Calls in both sides of a branch inside a loop, with a constant `c` left out of `wrt` in
+/// different positions: `Σᵢ (xᵢ > 0 ? lpdf(xᵢ; c, 1.5) : lpdf(0.5; xᵢ, c + 1))`.
+#[grad(jvp, hvp, hessian, wrt(x))]
+#[allow(clippy::needless_range_loop)]
+pub fn branchy_calls(x: [f64; 3], c: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..3 {
+        if x[i] > 0.0 {
+            s += normal_lpdf(x[i], c, 1.5);
+        } else {
+            s += normal_lpdf(0.5, x[i], c + 1.0);
+        }
+    }
+    s
+}
+
+/// A relaxation `x ← x + h · lpdf(target; x, k)` for 40 steps, the call's first argument a
+/// constant: stored, and checkpointed in 3 snapshots.
+#[grad(jvp, hvp, wrt(x0, k))]
+pub fn relax_stored(x0: f64, k: f64, target: f64) -> f64 {
+    let mut x = x0;
+    for _ in 0..40 {
+        x += 0.05 * normal_lpdf(target, x, k).exp();
+    }
+    x * x
+}
+
+/// [`relax_stored`], checkpointed.
+#[grad(jvp, hvp, wrt(x0, k), checkpoint(s = 3))]
+pub fn relax_checkpointed(x0: f64, k: f64, target: f64) -> f64 {
+    let mut x = x0;
+    for _ in 0..40 {
+        x += 0.05 * normal_lpdf(target, x, k).exp();
+    }
+    x * x
+}
+
+/// A vector function calling a scalar helper with mixed constness:
+/// `(lpdf(x₀; c, 1), lpdf(1; x₁, x₀), lpdf(x₀ x₁; 0, c))`.
+#[grad(jacobian, wrt(x))]
+pub fn lpdf_vector(x: [f64; 2], c: f64) -> [f64; 3] {
+    [normal_lpdf(x[0], c, 1.0), normal_lpdf(1.0, x[1], x[0]), normal_lpdf(x[0] * x[1], 0.0, c)]
+}

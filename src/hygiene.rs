@@ -88,6 +88,72 @@ pub fn hessian(grad: f64, hessian: f64) -> f64 {
     out * grad - hessian
 }
 
+/// `i·Σ (k+1)·xₖ + i²`: the loop index `i` shadows the `f64` parameter `i`, which the loop's
+/// sweep reads (`x_bar[i] = i * t0` took the index for the parameter, E0277); the index is
+/// renamed `i_1` where its loop reads another `i`.
+#[grad(jvp, hvp, hessian)]
+#[allow(clippy::needless_range_loop)]
+pub fn index_shadows_parameter(x: [f64; 3], i: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..3 {
+        s += x[i] * (i as f64 + 1.0);
+    }
+    s * i + i * i
+}
+
+/// `Σ ((k+2)·xₖ)²`: a `let i` in the loop shadows the loop's index `i`, which the sweep reads after
+/// the `let`.
+#[grad(jvp, hvp, hessian)]
+#[allow(clippy::needless_range_loop)]
+pub fn let_shadows_index(x: [f64; 3]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..3 {
+        let i = x[i] * (i as f64 + 2.0);
+        s += i * i;
+    }
+    s
+}
+
+/// `y²·Σ xₖ² + y`: a `let y` in the loop shadows the parameter `y`, which its own definition reads.
+#[grad(jvp, hvp, hessian)]
+#[allow(clippy::needless_range_loop)]
+pub fn let_shadows_parameter(x: [f64; 3], y: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..3 {
+        let y = x[i] * y;
+        s += y * y;
+    }
+    s + y
+}
+
+/// `(x₀₀ + x₁₀)·(x₀₀ + x₁₁)`: an inner loop's index `i` shadows the outer loop's `i` (refused
+/// before: indices were kept as the user's tokens, so a name had to mean one loop).
+#[grad(jvp, hvp, hessian)]
+#[allow(clippy::needless_range_loop)]
+pub fn nested_index_shadows_outer(x: [[f64; 2]; 2]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..2 {
+        let w = x[i][0];
+        for i in 0..2 {
+            s += w * x[i][i];
+        }
+    }
+    s
+}
+
+/// `x₀x₁·s` with `s` from the loop `s ← s + xᵢ·cos s`: a local `i` outside the loop, whose adjoint
+/// the sweep of the loop over `i` starts from.
+#[grad(jvp, hvp, hessian)]
+#[allow(clippy::needless_range_loop)]
+pub fn local_named_like_index(x: [f64; 3]) -> f64 {
+    let i = x[0] * x[1];
+    let mut s = 0.0_f64;
+    for i in 0..3 {
+        s += x[i] * s.cos();
+    }
+    s * i
+}
+
 /// Derivatives generated in a module where the prelude and the crate roots are shadowed.
 ///
 /// Generated code that names `Option`, `Some`, `Vec`, `Default`, `core::...` or

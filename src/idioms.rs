@@ -315,7 +315,7 @@ pub fn matches(x: [f64; 2], mode: usize) -> f64 {
     }
 }
 
-/// [`matches`]'s twin.
+/// [`matches()`]'s twin.
 #[grad(jvp, hvp, hessian)]
 #[allow(clippy::manual_range_contains, clippy::manual_is_multiple_of)]
 pub fn matches_twin(x: [f64; 2], mode: usize) -> f64 {
@@ -408,4 +408,40 @@ pub fn stepped_twin(x: [f64; 2], steps: usize) -> f64 {
         q += dt * p;
     }
     q * q + p * p
+}
+
+// ---------------------------------------------------------------------------------------------
+// The benchmark workloads in iterator form (`benches/interleaved_idioms.rs`)
+
+/// The lessons' function Σᵢ sin(xᵢ)·xᵢ₋₁ (cyclic) with `enumerate`: its index-loop twin is
+/// `loops::lessons`.
+#[grad(jvp, hvp)]
+pub fn lessons_iter<const M: usize>(x: [f64; M]) -> f64 {
+    x.iter().enumerate().map(|(i, xi)| xi.sin() * x[(i + M - 1) % M]).sum()
+}
+
+/// The extended Rosenbrock function by `windows(2)`: its index-loop twin is
+/// `loops::ext_rosenbrock`.
+#[grad(jvp, hvp)]
+pub fn ext_rosenbrock_windows<const M: usize>(x: [f64; M]) -> f64 {
+    x.windows(2)
+        .map(|w| {
+            let a = w[1] - w[0] * w[0];
+            let b = 1.0 - w[0];
+            100.0 * a * a + b * b
+        })
+        .sum()
+}
+
+/// The extended Rosenbrock function by `zip` with the array shifted by one.
+#[grad(jvp, hvp)]
+pub fn ext_rosenbrock_zip<const M: usize>(x: [f64; M]) -> f64 {
+    x.iter()
+        .zip(&x[1..])
+        .map(|(xi, next)| {
+            let a = next - xi * xi;
+            let b = 1.0 - xi;
+            100.0 * a * a + b * b
+        })
+        .sum()
 }

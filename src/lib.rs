@@ -7,9 +7,12 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod adbench;
 pub mod bench_fns;
+pub mod branch_sides;
 pub mod calls;
 pub mod checkpoint;
+pub mod counters;
 pub mod hunt;
 pub mod hygiene;
 pub mod idioms;

@@ -232,3 +232,387 @@ pub fn ring_to(x: [f64; 8], n: usize) -> f64 {
     }
     s
 }
+
+/// `Σ (k+1)/2·aₖ² + Σ aₖ aₖ₊₁ + a₀ a₆ a₁₂` over 13 scalars: `f_hessian` needed the runtime's `Flat`
+/// on the tuples of 13 directions and of 13 H·v components, which it implemented for tuples of up
+/// to 12 (E0277 at the attribute); the rows are now laid out part by part, with no limit.
+#[grad(hessian)]
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
+pub fn chain13(
+    a0: f64,
+    a1: f64,
+    a2: f64,
+    a3: f64,
+    a4: f64,
+    a5: f64,
+    a6: f64,
+    a7: f64,
+    a8: f64,
+    a9: f64,
+    a10: f64,
+    a11: f64,
+    a12: f64,
+) -> f64 {
+    let a = [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12];
+    let mut s = 0.0;
+    for k in 0..13 {
+        s += (k as f64 + 1.0) * 0.5 * a[k] * a[k];
+    }
+    for k in 0..12 {
+        s += a[k] * a[k + 1];
+    }
+    s + a[0] * a[6] * a[12]
+}
+
+/// [`chain13`]'s sum over 20 scalars.
+#[grad(hessian)]
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
+pub fn chain20(
+    a0: f64,
+    a1: f64,
+    a2: f64,
+    a3: f64,
+    a4: f64,
+    a5: f64,
+    a6: f64,
+    a7: f64,
+    a8: f64,
+    a9: f64,
+    a10: f64,
+    a11: f64,
+    a12: f64,
+    a13: f64,
+    a14: f64,
+    a15: f64,
+    a16: f64,
+    a17: f64,
+    a18: f64,
+    a19: f64,
+) -> f64 {
+    let a =
+        [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19];
+    let mut s = 0.0;
+    for k in 0..20 {
+        s += (k as f64 + 1.0) * 0.5 * a[k] * a[k];
+    }
+    for k in 0..19 {
+        s += a[k] * a[k + 1];
+    }
+    s + a[0] * a[6] * a[12]
+}
+
+/// `(a₀a₁, a₁a₂, …, a₁₂a₀)`: 13 parameters and 13 outputs, by columns (13 directions laid out
+/// as a row of `f_jvp`'s arguments, each column read from a 13-tuple).
+#[grad(jacobian(forward))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub fn ring13_forward(
+    a0: f64,
+    a1: f64,
+    a2: f64,
+    a3: f64,
+    a4: f64,
+    a5: f64,
+    a6: f64,
+    a7: f64,
+    a8: f64,
+    a9: f64,
+    a10: f64,
+    a11: f64,
+    a12: f64,
+) -> (f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64) {
+    (
+        a0 * a1,
+        a1 * a2,
+        a2 * a3,
+        a3 * a4,
+        a4 * a5,
+        a5 * a6,
+        a6 * a7,
+        a7 * a8,
+        a8 * a9,
+        a9 * a10,
+        a10 * a11,
+        a11 * a12,
+        a12 * a0,
+    )
+}
+
+/// [`ring13_forward`] by rows (a 13-tuple cotangent, rows read from 13 partials).
+#[grad(jacobian(reverse))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub fn ring13_reverse(
+    a0: f64,
+    a1: f64,
+    a2: f64,
+    a3: f64,
+    a4: f64,
+    a5: f64,
+    a6: f64,
+    a7: f64,
+    a8: f64,
+    a9: f64,
+    a10: f64,
+    a11: f64,
+    a12: f64,
+) -> (f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64) {
+    (
+        a0 * a1,
+        a1 * a2,
+        a2 * a3,
+        a3 * a4,
+        a4 * a5,
+        a5 * a6,
+        a6 * a7,
+        a7 * a8,
+        a8 * a9,
+        a9 * a10,
+        a10 * a11,
+        a11 * a12,
+        a12 * a0,
+    )
+}
+
+/// `(a₀a₇, a₁a₈, …, a₁₂a₁₉)`: 20 parameters and 13 outputs, by columns.
+#[grad(jacobian(forward))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub fn pick20_forward(
+    a0: f64,
+    a1: f64,
+    a2: f64,
+    a3: f64,
+    a4: f64,
+    a5: f64,
+    a6: f64,
+    a7: f64,
+    a8: f64,
+    a9: f64,
+    a10: f64,
+    a11: f64,
+    a12: f64,
+    a13: f64,
+    a14: f64,
+    a15: f64,
+    a16: f64,
+    a17: f64,
+    a18: f64,
+    a19: f64,
+) -> (f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64) {
+    (
+        a0 * a7,
+        a1 * a8,
+        a2 * a9,
+        a3 * a10,
+        a4 * a11,
+        a5 * a12,
+        a6 * a13,
+        a7 * a14,
+        a8 * a15,
+        a9 * a16,
+        a10 * a17,
+        a11 * a18,
+        a12 * a19,
+    )
+}
+
+/// [`pick20_forward`] by rows.
+#[grad(jacobian(reverse))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub fn pick20_reverse(
+    a0: f64,
+    a1: f64,
+    a2: f64,
+    a3: f64,
+    a4: f64,
+    a5: f64,
+    a6: f64,
+    a7: f64,
+    a8: f64,
+    a9: f64,
+    a10: f64,
+    a11: f64,
+    a12: f64,
+    a13: f64,
+    a14: f64,
+    a15: f64,
+    a16: f64,
+    a17: f64,
+    a18: f64,
+    a19: f64,
+) -> (f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64) {
+    (
+        a0 * a7,
+        a1 * a8,
+        a2 * a9,
+        a3 * a10,
+        a4 * a11,
+        a5 * a12,
+        a6 * a13,
+        a7 * a14,
+        a8 * a15,
+        a9 * a16,
+        a10 * a17,
+        a11 * a18,
+        a12 * a19,
+    )
+}
+
+/// `y·Σ xᵢ² + y³` of a const generic array and a scalar: the Hessian has `N + 1` rows, which
+/// stable Rust does not take as an array length in a generic function (`f_hessian` returned
+/// `[[f64; N + 1]; N + 1]` and did not compile). It takes the size as `const M: usize` from the
+/// caller's type of the result, and checks it.
+#[grad(hessian)]
+#[allow(clippy::needless_range_loop)]
+pub fn generic_and_scalar<const N: usize>(x: [f64; N], y: f64) -> f64 {
+    let mut s = y * y * y;
+    for i in 0..N {
+        s += y * x[i] * x[i];
+    }
+    s
+}
+
+/// `[y·Σ xᵢ, Σ xᵢ² + y²]`: a Jacobian with `N + 1` columns, taken as `const COLS: usize`.
+#[grad(jacobian)]
+#[allow(clippy::needless_range_loop)]
+pub fn generic_pair<const N: usize>(x: [f64; N], y: f64) -> [f64; 2] {
+    let mut s = 0.0;
+    let mut q = y * y;
+    for i in 0..N {
+        s += x[i];
+        q += x[i] * x[i];
+    }
+    [y * s, q]
+}
+
+/// `[[y·xᵢ], [xᵢ²]]`: `2·N` rows and `N + 1` columns, both taken from the result's type
+/// (`const ROWS: usize, const COLS: usize`), by reverse mode.
+#[grad(jacobian(reverse))]
+#[allow(clippy::needless_range_loop)]
+pub fn generic_rows<const N: usize>(x: [f64; N], y: f64) -> [[f64; N]; 2] {
+    let mut out = [[0.0; N]; 2];
+    for i in 0..N {
+        out[0][i] = y * x[i];
+        out[1][i] = x[i] * x[i];
+    }
+    out
+}
+
+/// `x·x·y` with two parameters written `_`: they are constants (never differentiated, not in
+/// the gradient), re-emitted as `_` by the kernels and named `unnamed`, `unnamed_1` by
+/// `f_hessian`, which passes them on (the attribute refused `_` as a parameter).
+#[grad(jvp, hvp, hessian)]
+pub fn unnamed_params(x: f64, _: f64, y: f64, _: &[f64]) -> f64 {
+    x * x * y
+}
+
+/// `[x², x]` after a `_` parameter, with a Jacobian.
+#[grad(jvp, jacobian)]
+pub fn unnamed_vector(_: usize, x: f64) -> [f64; 2] {
+    [x * x, x]
+}
+
+/// `(a·p)² + a·q` from a constant array `x0 = (p, q)` copied into a mutable local and updated
+/// with a differentiated value: `x[0] *= a` was refused ("this indexes an `f64`"), as the
+/// constant array was not a value of the IR.
+#[grad(wrt(a), jvp, hvp, hessian)]
+pub fn updated_copy(a: f64, x0: [f64; 2]) -> f64 {
+    let mut x = x0;
+    x[0] *= a;
+    x[0] * x[0] + x[1] * a
+}
+
+/// [`updated_copy`] with the copy typed, and the constant taken by reference.
+#[grad(wrt(a), jvp, hvp, hessian)]
+pub fn updated_typed_copy(a: f64, x0: &[f64; 2]) -> f64 {
+    let mut x: [f64; 2] = *x0;
+    x[0] *= a;
+    x[0] * x[0] + x[1] * a
+}
+
+/// `[a·p, q]`: the same copy as a vector function (one column: constants are not numbered).
+#[grad(wrt(a), jvp, jacobian)]
+pub fn updated_copy_vector(a: f64, x0: [f64; 2]) -> [f64; 2] {
+    let mut x = x0;
+    x[0] *= a;
+    x
+}
+
+/// The number of steps of [`lqr_rollout`] and [`lqr_gain`].
+pub const LQR_STEPS: usize = 10;
+
+/// The cost `Σₖ |xₖ₊₁|² + ρ uₖ²` of the rollout `xₖ₊₁ = A xₖ + B uₖ` of a two-state system from a
+/// constant initial state `x0`, as a function of the controls `u`.
+#[grad(wrt(u), jvp, hvp, hessian)]
+#[allow(clippy::needless_range_loop)]
+pub fn lqr_rollout(u: [f64; LQR_STEPS], x0: [f64; 2], a: [[f64; 2]; 2], b: [f64; 2]) -> f64 {
+    let mut x = x0;
+    let mut cost = 0.0;
+    for k in 0..LQR_STEPS {
+        x = [
+            a[0][0] * x[0] + a[0][1] * x[1] + b[0] * u[k],
+            a[1][0] * x[0] + a[1][1] * x[1] + b[1] * u[k],
+        ];
+        cost += x[0] * x[0] + x[1] * x[1] + 0.1 * u[k] * u[k];
+    }
+    cost
+}
+
+/// The cost of the same system under the feedback `uₖ = −G xₖ`, as a function of the gain `G`,
+/// from an initial state taken by reference.
+#[grad(wrt(g), jvp, hvp, hessian)]
+pub fn lqr_gain(g: [f64; 2], x0: &[f64; 2], a: [[f64; 2]; 2], b: [f64; 2]) -> f64 {
+    let mut x: [f64; 2] = *x0;
+    let mut cost = 0.0;
+    for _ in 0..LQR_STEPS {
+        let u = -(g[0] * x[0] + g[1] * x[1]);
+        x = [
+            a[0][0] * x[0] + a[0][1] * x[1] + b[0] * u,
+            a[1][0] * x[0] + a[1][1] * x[1] + b[1] * u,
+        ];
+        cost += x[0] * x[0] + x[1] * x[1] + 0.1 * u * u;
+    }
+    cost
+}
+
+/// `x·c₀ + c₁` with `c` lent (a callee of [`passes_constant_array`], which passes constants to
+/// `c`: their partials are dropped and their directions zero).
+#[grad(jvp, hvp)]
+pub fn scaled_by(x: f64, c: &[f64; 2]) -> f64 {
+    x * c[0] + c[1]
+}
+
+/// [`scaled_by`] with `c` by value.
+#[grad(jvp, hvp)]
+pub fn scaled_by_value(x: f64, c: [f64; 2]) -> f64 {
+    x * c[0] + c[1]
+}
+
+/// `x·c`.
+#[grad(jvp, hvp)]
+pub fn times_constant(x: f64, c: f64) -> f64 {
+    x * c
+}
+
+/// A constant array that is also copied and updated, passed on to calls by reference, by value
+/// and by element: each is a constant argument, whose partial the call drops, as before the
+/// array became a value (`&x0` became a differentiated argument on the way).
+#[grad(wrt(a), jvp, hvp, hessian)]
+pub fn passes_constant_array(a: f64, x0: [f64; 2]) -> f64 {
+    let mut x = x0;
+    x[1] *= a;
+    scaled_by(a, &x0) + scaled_by_value(a, x0) + times_constant(a * a, x0[1]) + x[1]
+}
+
+/// A matrix of constants, for [`copied_constants`].
+pub const COPIED: [[f64; 2]; 2] = [[1.0, 2.0], [3.0, 4.0]];
+
+/// `3a + 2 + d₁₁ a²`: a `const` item and a row of constant data, each copied into a variable typed
+/// as an array and then updated with differentiated values (the copies were `f64` constants to
+/// the macro, and their updates refused).
+#[grad(jvp, hvp, hessian)]
+pub fn copied_constants(a: f64, data: &[[f64; 2]]) -> f64 {
+    let mut x: [[f64; 2]; 2] = COPIED;
+    let mut y: [f64; 2] = data[1];
+    x[1][0] *= a;
+    y[1] *= a * a;
+    x[1][0] + x[0][1] + y[1]
+}

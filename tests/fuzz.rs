@@ -38,11 +38,16 @@
 //! and kinks (`abs`, `max`, `min`, `hypot`, branches).
 //!
 //! Programs call functions defined before them (up to two, each of which may call the one
-//! before it), with `f64` and array arguments, by value and by reference, constants among them:
-//! small random programs under `#[grad(jvp, hvp)]` (with `wrt(...)` when they take constants),
-//! and closed forms whose `g_grad`, `g_jvp` and `g_hvp` are written by hand (`build/fuzz/
-//! manual.rs`), the custom-derivative path. The oracle calls their hyper-dual twins `g_dual`,
-//! which share nothing with the hand-written derivatives. A program with loops may have a twin
+//! before it): small random programs under `#[grad(jvp, hvp)]`, which differentiate all their
+//! `f64` and array parameters (no `wrt`, as a callee's derivative functions must fit every
+//! call) and sometimes take a trip count `steps: usize`, and closed forms whose `g_grad`,
+//! `g_jvp` and `g_hvp` are written by hand (`build/fuzz/manual.rs`), the custom-derivative
+//! path, one of them with an integer parameter. Call by call, each `f64` or array parameter of a
+//! callee gets a value or a constant in any position (a literal, a constant parameter or an
+//! element of one, an integer cast, data, a constant array whole, as `c` or `*c`), so that the
+//! caller keeps some partials, drops others and passes zero directions for them; an integer
+//! parameter gets an integer. The oracle calls the callees' hyper-dual twins `g_dual`, which
+//! share nothing with the hand-written derivatives. A program with loops may have a twin
 //! `f_ck` under `#[grad(checkpoint)]` or `checkpoint(s = N)` (every program with `steps` has
 //! one): its `f_grad` and `f_hvp` (or `f_vjp`) must equal the stored sweep's to the bit.
 //!

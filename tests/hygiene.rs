@@ -15,6 +15,17 @@ use autodiff_suite::hygiene::{
     temp_names_hessian, temp_names_hvp, temp_names_jvp, wave, wave_grad, wave_hessian, wave_hvp,
     wave_jvp,
 };
+use autodiff_suite::hygiene::{
+    index_shadows_parameter, index_shadows_parameter_grad, index_shadows_parameter_hessian,
+    index_shadows_parameter_hvp, index_shadows_parameter_jvp, let_shadows_index,
+    let_shadows_index_grad, let_shadows_index_hessian, let_shadows_index_hvp,
+    let_shadows_index_jvp, let_shadows_parameter, let_shadows_parameter_grad,
+    let_shadows_parameter_hessian, let_shadows_parameter_hvp, let_shadows_parameter_jvp,
+    local_named_like_index, local_named_like_index_grad, local_named_like_index_hessian,
+    local_named_like_index_hvp, local_named_like_index_jvp, nested_index_shadows_outer,
+    nested_index_shadows_outer_grad, nested_index_shadows_outer_hessian,
+    nested_index_shadows_outer_hvp, nested_index_shadows_outer_jvp,
+};
 
 /// Finite differences against analytic derivatives.
 const FD: Tolerance = Tolerance { epsilon: 1e-6, max_relative: 1e-6 };
@@ -286,4 +297,225 @@ fn a_single_differentiated_parameter_next_to_a_slice_in_a_shadowed_prelude() {
         let [[h]] = weighted_hessian(x, &w);
         assert!(EXACT.agree(h, d2), "{h} vs {d2}");
     }
+}
+
+/// What a flattened `f_hvp` returns: value, gradient, H·v.
+type FlatHvp = (f64, Vec<f64>, Vec<f64>);
+/// A closed form of the gradient of a function of four scalars.
+type ClosedGrad<'a> = &'a dyn Fn(&[f64]) -> [f64; 4];
+/// A closed form of its Hessian.
+type ClosedHessian<'a> = &'a dyn Fn(&[f64]) -> [[f64; 4]; 4];
+
+/// A function of four scalars (its parameters flattened) and its generated derivatives,
+/// flattened too.
+struct Four {
+    name: &'static str,
+    f: fn(&[f64]) -> f64,
+    grad: fn(&[f64]) -> (f64, Vec<f64>),
+    jvp: fn(&[f64], &[f64]) -> (f64, f64),
+    hvp: fn(&[f64], &[f64]) -> FlatHvp,
+    hessian: fn(&[f64]) -> [[f64; 4]; 4],
+}
+
+impl Four {
+    /// Every generated derivative at `points` against the closed forms of the gradient and the
+    /// Hessian when given (else against finite differences and symmetry), and the gradient and
+    /// H·v against finite differences.
+    fn check(
+        &self,
+        points: &[[f64; 4]],
+        closed_grad: Option<ClosedGrad>,
+        closed_hessian: Option<ClosedHessian>,
+    ) {
+        for p in points {
+            let what = format!("{} at {p:?}", self.name);
+            let (value, g) = (self.grad)(p);
+            assert!(EXACT.agree(value, (self.f)(p)), "{what}: value");
+            if let Some(closed) = closed_grad {
+                assert_close(&format!("{what}: gradient"), &g, &closed(p), EXACT);
+            }
+            assert_eq!(check_gradient(self.f, p, &g, FD), Ok(()), "{what}");
+            let h = (self.hessian)(p);
+            match closed_hessian {
+                Some(closed) => assert_close(
+                    &format!("{what}: hessian"),
+                    &h.concat(),
+                    &closed(p).concat(),
+                    EXACT,
+                ),
+                None => {
+                    let transposed: Vec<f64> = (0..16).map(|k| h[k % 4][k / 4]).collect();
+                    assert_close(&format!("{what}: symmetry"), &h.concat(), &transposed, EXACT);
+                }
+            }
+            for v in [[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], [0.5, -0.7, 1.1, 0.3]] {
+                let (jvp_value, slope) = (self.jvp)(p, &v);
+                let dot: f64 = g.iter().zip(&v).map(|(a, b)| a * b).sum();
+                assert!(EXACT.agree(jvp_value, value) && EXACT.agree(slope, dot), "{what}: jvp");
+                let (_, hvp_grad, hv) = (self.hvp)(p, &v);
+                assert_close(&format!("{what}: hvp gradient"), &hvp_grad, &g, EXACT);
+                assert_close(&format!("{what}: hvp"), &hv, &mat_vec(h, &v), EXACT);
+                let grad = |q: &[f64]| (self.grad)(q).1;
+                assert_eq!(check_hvp(grad, p, &v, &hv, FD), Ok(()), "{what}");
+            }
+        }
+    }
+}
+
+fn three(p: &[f64]) -> [f64; 3] {
+    [p[0], p[1], p[2]]
+}
+
+fn two_by_two(p: &[f64]) -> [[f64; 2]; 2] {
+    [[p[0], p[1]], [p[2], p[3]]]
+}
+
+const POINTS4: [[f64; 4]; 3] =
+    [[0.7, -1.2, 0.4, 1.3], [1.9, 0.4, -0.6, 0.8], [-0.3, 1.1, 0.9, -1.4]];
+
+#[test]
+fn a_loop_index_shadowing_an_f64_parameter() {
+    // f = i·Σ (k+1) xₖ + i²: ∂/∂xₖ = (k+1) i, ∂/∂i = Σ (k+1) xₖ + 2i.
+    let s = |p: &[f64]| p[0] + 2.0 * p[1] + 3.0 * p[2];
+    Four {
+        name: "index_shadows_parameter",
+        f: |p| index_shadows_parameter(three(p), p[3]),
+        grad: |p| {
+            let (v, (gx, gi)) = index_shadows_parameter_grad(three(p), p[3]);
+            (v, vec![gx[0], gx[1], gx[2], gi])
+        },
+        jvp: |p, v| index_shadows_parameter_jvp(three(p), p[3], three(v), v[3]),
+        hvp: |p, v| {
+            let (value, (gx, gi), (hx, hi)) =
+                index_shadows_parameter_hvp(three(p), p[3], three(v), v[3]);
+            (value, vec![gx[0], gx[1], gx[2], gi], vec![hx[0], hx[1], hx[2], hi])
+        },
+        hessian: |p| index_shadows_parameter_hessian(three(p), p[3]),
+    }
+    .check(
+        &POINTS4,
+        Some(&|p| [p[3], 2.0 * p[3], 3.0 * p[3], s(p) + 2.0 * p[3]]),
+        Some(&|_| {
+            [[0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 2.0], [0.0, 0.0, 0.0, 3.0], [1.0, 2.0, 3.0, 2.0]]
+        }),
+    );
+}
+
+#[test]
+fn lets_shadowing_a_loop_index_and_a_parameter() {
+    // f = Σ ((k+2) xₖ)²: ∂/∂xₖ = 2 (k+2)² xₖ (the fourth scalar is not a parameter: 0).
+    let c = [4.0, 9.0, 16.0];
+    Four {
+        name: "let_shadows_index",
+        f: |p| let_shadows_index(three(p)),
+        grad: |p| {
+            let (v, g) = let_shadows_index_grad(three(p));
+            (v, vec![g[0], g[1], g[2], 0.0])
+        },
+        jvp: |p, v| let_shadows_index_jvp(three(p), three(v)),
+        hvp: |p, v| {
+            let (value, g, h) = let_shadows_index_hvp(three(p), three(v));
+            (value, vec![g[0], g[1], g[2], 0.0], vec![h[0], h[1], h[2], 0.0])
+        },
+        hessian: |p| {
+            let h = let_shadows_index_hessian(three(p));
+            let row = |k: usize| [h[k][0], h[k][1], h[k][2], 0.0];
+            [row(0), row(1), row(2), [0.0; 4]]
+        },
+    }
+    .check(
+        &POINTS4,
+        Some(&|p| [2.0 * c[0] * p[0], 2.0 * c[1] * p[1], 2.0 * c[2] * p[2], 0.0]),
+        Some(&|_| {
+            let mut h = [[0.0; 4]; 4];
+            for k in 0..3 {
+                h[k][k] = 2.0 * c[k];
+            }
+            h
+        }),
+    );
+    // f = y² Σ xₖ² + y: ∂/∂xₖ = 2y² xₖ, ∂/∂y = 2y Σ xₖ² + 1.
+    let q = |p: &[f64]| p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
+    Four {
+        name: "let_shadows_parameter",
+        f: |p| let_shadows_parameter(three(p), p[3]),
+        grad: |p| {
+            let (v, (gx, gy)) = let_shadows_parameter_grad(three(p), p[3]);
+            (v, vec![gx[0], gx[1], gx[2], gy])
+        },
+        jvp: |p, v| let_shadows_parameter_jvp(three(p), p[3], three(v), v[3]),
+        hvp: |p, v| {
+            let (value, (gx, gy), (hx, hy)) =
+                let_shadows_parameter_hvp(three(p), p[3], three(v), v[3]);
+            (value, vec![gx[0], gx[1], gx[2], gy], vec![hx[0], hx[1], hx[2], hy])
+        },
+        hessian: |p| let_shadows_parameter_hessian(three(p), p[3]),
+    }
+    .check(
+        &POINTS4,
+        Some(&|p| {
+            let y2 = 2.0 * p[3] * p[3];
+            [y2 * p[0], y2 * p[1], y2 * p[2], 2.0 * p[3] * q(p) + 1.0]
+        }),
+        Some(&|p| {
+            let (y, y2) = (p[3], 2.0 * p[3] * p[3]);
+            [
+                [y2, 0.0, 0.0, 4.0 * y * p[0]],
+                [0.0, y2, 0.0, 4.0 * y * p[1]],
+                [0.0, 0.0, y2, 4.0 * y * p[2]],
+                [4.0 * y * p[0], 4.0 * y * p[1], 4.0 * y * p[2], 2.0 * q(p)],
+            ]
+        }),
+    );
+}
+
+#[test]
+fn a_nested_loop_index_shadowing_the_outer_one() {
+    // f = (x₀₀ + x₁₀)(x₀₀ + x₁₁), flattened as (x₀₀, x₀₁, x₁₀, x₁₁).
+    Four {
+        name: "nested_index_shadows_outer",
+        f: |p| nested_index_shadows_outer(two_by_two(p)),
+        grad: |p| {
+            let (v, g) = nested_index_shadows_outer_grad(two_by_two(p));
+            (v, g.concat())
+        },
+        jvp: |p, v| nested_index_shadows_outer_jvp(two_by_two(p), two_by_two(v)),
+        hvp: |p, v| {
+            let (value, g, h) = nested_index_shadows_outer_hvp(two_by_two(p), two_by_two(v));
+            (value, g.concat(), h.concat())
+        },
+        hessian: |p| nested_index_shadows_outer_hessian(two_by_two(p)),
+    }
+    .check(
+        &POINTS4,
+        Some(&|p| {
+            let (a, b) = (p[0] + p[2], p[0] + p[3]);
+            [a + b, 0.0, b, a]
+        }),
+        Some(&|_| [[2.0, 0.0, 1.0, 1.0], [0.0; 4], [1.0, 0.0, 0.0, 1.0], [1.0, 0.0, 1.0, 0.0]]),
+    );
+}
+
+#[test]
+fn a_local_named_like_a_later_loop_index() {
+    // f = x₀x₁·s with s ← s + xₖ cos s from 0: against finite differences and symmetry.
+    Four {
+        name: "local_named_like_index",
+        f: |p| local_named_like_index(three(p)),
+        grad: |p| {
+            let (v, g) = local_named_like_index_grad(three(p));
+            (v, vec![g[0], g[1], g[2], 0.0])
+        },
+        jvp: |p, v| local_named_like_index_jvp(three(p), three(v)),
+        hvp: |p, v| {
+            let (value, g, h) = local_named_like_index_hvp(three(p), three(v));
+            (value, vec![g[0], g[1], g[2], 0.0], vec![h[0], h[1], h[2], 0.0])
+        },
+        hessian: |p| {
+            let h = local_named_like_index_hessian(three(p));
+            let row = |k: usize| [h[k][0], h[k][1], h[k][2], 0.0];
+            [row(0), row(1), row(2), [0.0; 4]]
+        },
+    }
+    .check(&POINTS4, None, None);
 }

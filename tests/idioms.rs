@@ -212,6 +212,14 @@ fn arrays_built_from_closures_and_their_jacobian() {
     let v = [1.0, -0.5, 0.25];
     let (_, jv) = built_jvp(x, v);
     assert_eq!(jv, built_twin_jvp(x, v).1);
+    // uᵀJ by one reverse sweep, against the Jacobian's columns.
+    let u = [0.5, 2.0, -1.0];
+    let (vjp_value, ujac) = built_vjp(x, u);
+    assert_eq!((vjp_value, ujac), built_twin_vjp(x, u));
+    for (j, d) in ujac.iter().enumerate() {
+        let want: f64 = (0..3).map(|i| u[i] * jac[i][j]).sum();
+        assert!((d - want).abs() < 1e-15, "uᵀJ[{j}] = {d}, not {want}");
+    }
 }
 
 #[test]
@@ -223,5 +231,28 @@ fn a_checkpointed_fold() {
         assert_eq!(stepped_hvp(x, steps, v), stepped_twin_hvp(x, steps, v));
         let numeric = numeric_gradient(|xs: &[f64]| stepped([xs[0], xs[1]], steps), &x);
         close("stepped gradient", &stepped_grad(x, steps).1, &numeric, 1e-6);
+    }
+}
+
+#[test]
+fn the_benchmark_workloads_against_their_index_loops() {
+    use autodiff_suite::loops::{
+        ext_rosenbrock_grad, ext_rosenbrock_hvp, lessons_grad, lessons_hvp,
+    };
+    for seed in SEEDS {
+        let (x, v) = (point::<10>(seed), point::<10>(seed + 0.5));
+        assert_eq!(lessons_iter_grad(x), lessons_grad(x), "lessons at {x:?}");
+        assert_eq!(lessons_iter_hvp(x, v), lessons_hvp(x, v), "lessons at {x:?}");
+        for (name, grad, hvp) in [
+            (
+                "windows",
+                ext_rosenbrock_windows_grad::<10> as fn(_) -> _,
+                ext_rosenbrock_windows_hvp::<10> as fn(_, _) -> _,
+            ),
+            ("zip", ext_rosenbrock_zip_grad::<10>, ext_rosenbrock_zip_hvp::<10>),
+        ] {
+            assert_eq!(grad(x), ext_rosenbrock_grad(x), "rosenbrock by {name} at {x:?}");
+            assert_eq!(hvp(x, v), ext_rosenbrock_hvp(x, v), "rosenbrock by {name} at {x:?}");
+        }
     }
 }

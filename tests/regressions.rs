@@ -1,6 +1,7 @@
 //! One test per fixed bug, against closed forms (the functions are in `src/regressions.rs`).
 
 use approx::assert_relative_eq;
+use autodiff_runtime::{Tolerance, check_gradient, check_hvp};
 use autodiff_suite::regressions::*;
 
 #[test]
@@ -255,4 +256,239 @@ fn a_ring_of_runtime_length_with_a_users_min_in_scope() {
             assert_relative_eq!(grad[j], expected[j], max_relative = 1e-14);
         }
     }
+}
+
+/// The Hessian of `Σ (k+1)/2·aₖ² + Σ aₖ aₖ₊₁ + a₀ a₆ a₁₂` over `N` scalars (`chain13`, `chain20`).
+fn chain_hessian<const N: usize>(a: &[f64]) -> [[f64; N]; N] {
+    let mut h = [[0.0; N]; N];
+    for (k, row) in h.iter_mut().enumerate() {
+        row[k] = k as f64 + 1.0;
+    }
+    for k in 0..N - 1 {
+        h[k][k + 1] = 1.0;
+        h[k + 1][k] = 1.0;
+    }
+    for (i, j, other) in [(0, 6, 12), (0, 12, 6), (6, 12, 0)] {
+        h[i][j] += a[other];
+        h[j][i] += a[other];
+    }
+    h
+}
+
+fn assert_matrix<const R: usize, const C: usize>(
+    what: &str,
+    got: [[f64; C]; R],
+    want: [[f64; C]; R],
+) {
+    for i in 0..R {
+        for j in 0..C {
+            let (g, w) = (got[i][j], want[i][j]);
+            assert!((g - w).abs() <= 1e-14 * w.abs().max(1.0), "{what}[{i}][{j}]: {g} against {w}");
+        }
+    }
+}
+
+#[test]
+fn hessians_of_thirteen_and_twenty_scalars() {
+    let a: [f64; 20] = std::array::from_fn(|k| 0.15 * k as f64 - 0.8);
+    let h13 = chain13_hessian(
+        a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12],
+    );
+    assert_matrix("chain13", h13, chain_hessian::<13>(&a));
+    let h20 = chain20_hessian(
+        a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13],
+        a[14], a[15], a[16], a[17], a[18], a[19],
+    );
+    assert_matrix("chain20", h20, chain_hessian::<20>(&a));
+}
+
+/// The Jacobian of `oₖ = aₖ · a_(k + s)` (indices mod `N`) for `k < 13`: `∂oₖ/∂aₖ = a_(k + s)`,
+/// `∂oₖ/∂a_(k + s) = aₖ`.
+fn product_jacobian<const N: usize>(a: &[f64], s: usize) -> [[f64; N]; 13] {
+    let mut j = [[0.0; N]; 13];
+    for k in 0..13 {
+        j[k][k] += a[(k + s) % N];
+        j[k][(k + s) % N] += a[k];
+    }
+    j
+}
+
+#[test]
+fn jacobians_of_thirteen_outputs_in_both_modes() {
+    let a: [f64; 20] = std::array::from_fn(|k| 0.3 - 0.11 * k as f64);
+    let (value, j) = ring13_forward_jacobian(
+        a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12],
+    );
+    assert_eq!((value.0, value.12), (a[0] * a[1], a[12] * a[0]));
+    assert_matrix("ring13 by columns", j, product_jacobian::<13>(&a, 1));
+    let (_, j) = ring13_reverse_jacobian(
+        a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12],
+    );
+    assert_matrix("ring13 by rows", j, product_jacobian::<13>(&a, 1));
+    let (value, j) = pick20_forward_jacobian(
+        a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13],
+        a[14], a[15], a[16], a[17], a[18], a[19],
+    );
+    assert_eq!((value.0, value.12), (a[0] * a[7], a[12] * a[19]));
+    assert_matrix("pick20 by columns", j, product_jacobian::<20>(&a, 7));
+    let (_, j) = pick20_reverse_jacobian(
+        a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13],
+        a[14], a[15], a[16], a[17], a[18], a[19],
+    );
+    assert_matrix("pick20 by rows", j, product_jacobian::<20>(&a, 7));
+    assert_eq!(
+        (ring13_forward_jacobian_mode(), pick20_reverse_jacobian_mode()),
+        ("forward", "reverse")
+    );
+}
+
+/// `generic_and_scalar`'s Hessian at `(x, y)`: `2y` on the diagonal of `x`, `2xᵢ` beside `y`,
+/// `6y` for `y`.
+fn generic_and_scalar_closed<const N: usize, const M: usize>(x: [f64; N], y: f64) -> [[f64; M]; M] {
+    let mut h = [[0.0; M]; M];
+    for i in 0..N {
+        h[i][i] = 2.0 * y;
+        h[i][N] = 2.0 * x[i];
+        h[N][i] = 2.0 * x[i];
+    }
+    h[N][N] = 6.0 * y;
+    h
+}
+
+#[test]
+fn a_hessian_of_a_const_generic_array_and_a_scalar() {
+    let y = 0.7;
+    let h: [[f64; 2]; 2] = generic_and_scalar_hessian([1.5], y);
+    assert_matrix("N = 1", h, generic_and_scalar_closed([1.5], y));
+    let x = [1.5, -0.5, 2.0];
+    let h: [[f64; 4]; 4] = generic_and_scalar_hessian(x, y);
+    assert_matrix("N = 3", h, generic_and_scalar_closed(x, y));
+}
+
+#[test]
+fn jacobians_of_a_const_generic_array_and_a_scalar() {
+    // [y Σx, Σx² + y²]: rows (y, …, y, Σx) and (2x₀, …, 2y).
+    let (x, y) = ([1.5, -0.5, 2.0], 0.7);
+    let (value, j): (_, [[f64; 4]; 2]) = generic_pair_jacobian(x, y);
+    assert_eq!(value, generic_pair(x, y));
+    assert_matrix("generic_pair, N = 3", j, [[y, y, y, 3.0], [3.0, -1.0, 4.0, 2.0 * y]]);
+    let (_, j): (_, [[f64; 2]; 2]) = generic_pair_jacobian([1.5], y);
+    assert_matrix("generic_pair, N = 1", j, [[y, 1.5], [3.0, 2.0 * y]]);
+    assert_eq!(generic_pair_jacobian_mode::<3>(), "reverse");
+    // [[y xᵢ], [xᵢ²]]: 2N rows, N + 1 columns.
+    let (value, j): (_, [[f64; 4]; 6]) = generic_rows_jacobian(x, y);
+    assert_eq!(value, generic_rows(x, y));
+    let mut want = [[0.0; 4]; 6];
+    for i in 0..3 {
+        want[i][i] = y;
+        want[i][3] = x[i];
+        want[3 + i][i] = 2.0 * x[i];
+    }
+    assert_matrix("generic_rows, N = 3", j, want);
+    let (_, j): (_, [[f64; 2]; 2]) = generic_rows_jacobian([1.5], y);
+    assert_matrix("generic_rows, N = 1", j, [[y, 1.5], [3.0, 0.0]]);
+}
+
+#[test]
+fn parameters_written_underscore_are_constants() {
+    // f = x² y: ∇f = (2xy, x²), H = [[2y, 2x], [2x, 0]]; the `_` parameters take any value.
+    let (x, y) = (1.5, -2.0);
+    let value = x * x * y;
+    assert_eq!(unnamed_params_grad(x, 9.0, y, &[1.0]), (value, (2.0 * x * y, x * x)));
+    assert_eq!(unnamed_params_jvp(x, 9.0, y, &[], 1.0, 0.5), (value, 2.0 * x * y + 0.5 * x * x));
+    let (_, _, hv) = unnamed_params_hvp(x, -3.0, y, &[], 1.0, 0.0);
+    assert_eq!(hv, (2.0 * y, 2.0 * x));
+    assert_eq!(unnamed_params_hessian(x, 0.0, y, &[]), [[2.0 * y, 2.0 * x], [2.0 * x, 0.0]]);
+    assert_eq!(unnamed_vector_jacobian(7, x), ([x * x, x], [[2.0 * x], [1.0]]));
+    assert_eq!(unnamed_vector_jvp(7, x, 2.0), ([x * x, x], [4.0 * x, 2.0]));
+}
+
+#[test]
+fn a_constant_array_copied_and_updated() {
+    // f = (a p)² + a q: f' = 2 a p² + q, f'' = 2 p².
+    let (a, [p, q]) = (1.5, [2.0, -3.0]);
+    let (value, slope, curvature) = (a * a * p * p + a * q, 2.0 * a * p * p + q, 2.0 * p * p);
+    assert_eq!(updated_copy_grad(a, [p, q]), (value, slope));
+    assert_eq!(updated_copy_jvp(a, [p, q], 0.5), (value, 0.5 * slope));
+    assert_eq!(updated_copy_hvp(a, [p, q], 1.0), (value, slope, curvature));
+    assert_eq!(updated_copy_hessian(a, [p, q]), [[curvature]]);
+    assert_eq!(updated_typed_copy_grad(a, &[p, q]), (value, slope));
+    assert_eq!(updated_typed_copy_hvp(a, &[p, q], 1.0), (value, slope, curvature));
+    assert_eq!(updated_typed_copy_hessian(a, &[p, q]), [[curvature]]);
+    assert_eq!(updated_copy_vector_jacobian(a, [p, q]), ([a * p, q], [[p], [0.0]]));
+    assert_eq!(updated_copy_vector_jvp(a, [p, q], 2.0), ([a * p, q], [2.0 * p, 0.0]));
+}
+
+/// A lightly damped oscillator, discretised: `A`, `B`.
+const LQR_A: [[f64; 2]; 2] = [[1.0, 0.1], [-0.05, 0.98]];
+const LQR_B: [f64; 2] = [0.005, 0.1];
+
+#[test]
+fn an_lqr_rollout_from_a_constant_initial_state() {
+    let x0 = [1.0, -0.5];
+    let u: [f64; LQR_STEPS] = std::array::from_fn(|k| 0.3 * (k as f64 * 0.7).sin());
+    let f = |p: &[f64]| lqr_rollout(p.try_into().expect("10 controls"), x0, LQR_A, LQR_B);
+    let grad = |p: &[f64]| {
+        lqr_rollout_grad(p.try_into().expect("10 controls"), x0, LQR_A, LQR_B).1.to_vec()
+    };
+    let (value, g) = lqr_rollout_grad(u, x0, LQR_A, LQR_B);
+    assert_eq!(value, lqr_rollout(u, x0, LQR_A, LQR_B));
+    check_gradient(f, &u, &g, Tolerance::default()).expect("lqr_rollout_grad");
+    let v: [f64; LQR_STEPS] = std::array::from_fn(|k| 1.0 - 0.2 * k as f64);
+    let (_, g2, hv) = lqr_rollout_hvp(u, x0, LQR_A, LQR_B, v);
+    assert_eq!(g2, g);
+    check_hvp(grad, &u, &v, &hv, Tolerance::default()).expect("lqr_rollout_hvp");
+    let (_, slope) = lqr_rollout_jvp(u, x0, LQR_A, LQR_B, v);
+    let dot: f64 = g.iter().zip(&v).map(|(a, b)| a * b).sum();
+    assert!((slope - dot).abs() <= 1e-12 * dot.abs().max(1.0), "{slope} against {dot}");
+    // The cost is quadratic in the controls: its Hessian is symmetric, and H·v is its product.
+    let h = lqr_rollout_hessian(u, x0, LQR_A, LQR_B);
+    for i in 0..LQR_STEPS {
+        let row: f64 = h[i].iter().zip(&v).map(|(a, b)| a * b).sum();
+        assert!((row - hv[i]).abs() <= 1e-12 * row.abs().max(1.0), "(H v)[{i}]");
+        for (j, hij) in h[i].iter().enumerate() {
+            assert!((hij - h[j][i]).abs() <= 1e-14 * hij.abs().max(1.0), "H[{i}][{j}]");
+        }
+    }
+}
+
+#[test]
+fn an_lqr_gain_from_a_constant_initial_state_by_reference() {
+    let x0 = [1.0, -0.5];
+    let gain = [0.8, 0.4];
+    let f = |p: &[f64]| lqr_gain([p[0], p[1]], &x0, LQR_A, LQR_B);
+    let grad = |p: &[f64]| lqr_gain_grad([p[0], p[1]], &x0, LQR_A, LQR_B).1.to_vec();
+    let (value, g) = lqr_gain_grad(gain, &x0, LQR_A, LQR_B);
+    assert_eq!(value, lqr_gain(gain, &x0, LQR_A, LQR_B));
+    check_gradient(f, &gain, &g, Tolerance::default()).expect("lqr_gain_grad");
+    let v = [1.0, -0.5];
+    let (_, _, hv) = lqr_gain_hvp(gain, &x0, LQR_A, LQR_B, v);
+    check_hvp(grad, &gain, &v, &hv, Tolerance::default()).expect("lqr_gain_hvp");
+    let h = lqr_gain_hessian(gain, &x0, LQR_A, LQR_B);
+    assert!((h[0][1] - h[1][0]).abs() <= 1e-12 * h[0][1].abs().max(1.0), "symmetric Hessian");
+    let row0 = h[0][0] * v[0] + h[0][1] * v[1];
+    assert!((row0 - hv[0]).abs() <= 1e-12 * row0.abs().max(1.0), "(H v)[0]");
+}
+
+#[test]
+fn a_constant_array_passed_on_to_calls() {
+    // f = 2 a c₀ + 2 c₁ + a² c₁ + a c₁: f' = 2 c₀ + 2 a c₁ + c₁, f'' = 2 c₁.
+    let (a, c) = (1.5, [2.0, -3.0]);
+    let value = 2.0 * a * c[0] + 2.0 * c[1] + a * a * c[1] + a * c[1];
+    let (slope, curvature) = (2.0 * c[0] + 2.0 * a * c[1] + c[1], 2.0 * c[1]);
+    assert_eq!(passes_constant_array_grad(a, c), (value, slope));
+    assert_eq!(passes_constant_array_jvp(a, c, 2.0), (value, 2.0 * slope));
+    assert_eq!(passes_constant_array_hvp(a, c, 1.0), (value, slope, curvature));
+    assert_eq!(passes_constant_array_hessian(a, c), [[curvature]]);
+}
+
+#[test]
+fn constants_copied_into_arrays_and_updated() {
+    // f = 3a + 2 + d a² with d = data[1][1]: f' = 3 + 2 d a, f'' = 2 d.
+    let (a, data) = (1.5, [[0.0, 0.0], [0.0, 7.0]]);
+    let value = 3.0 * a + 2.0 + 7.0 * a * a;
+    assert_eq!(copied_constants_grad(a, &data), (value, 3.0 + 14.0 * a));
+    assert_eq!(copied_constants_jvp(a, &data, 2.0), (value, 2.0 * (3.0 + 14.0 * a)));
+    assert_eq!(copied_constants_hvp(a, &data, 1.0), (value, 3.0 + 14.0 * a, 14.0));
+    assert_eq!(copied_constants_hessian(a, &data), [[14.0]]);
 }

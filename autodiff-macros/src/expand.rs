@@ -1,5 +1,6 @@
 //! The pipeline, and the only place that knows its order:
-//! args -> lower (syn to IR, with every error collected) -> reverse -> [forward] -> codegen.
+//! args -> lower (syn to IR, with every error collected) -> sink -> reverse -> [forward] ->
+//! codegen.
 
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
@@ -13,7 +14,7 @@ use crate::lower::{self, Lowered, Output};
 use crate::symbol;
 use crate::transform::{
     Options, Seed, dead_code, first_touch, forward, fuse, grad_calls, hoist, join_branches, plan,
-    reverse, select_outputs, split_wraps, storage, total,
+    reverse, select_outputs, sink, split_wraps, storage, total,
 };
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
@@ -161,7 +162,11 @@ pub struct Derived {
 
 /// Runs the transforms that `args` asks for, verifying the IR after each.
 pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Derived, Failure> {
-    let primal = checked(lowered.func.clone(), "lowering")?;
+    let lowered = checked(lowered.func.clone(), "lowering")?;
+    // What only one side of a branch reads is computed in that side, for every mode: then the
+    // sweep of another side never multiplies its zero adjoint by partials there (a NaN one would
+    // poison the gradient).
+    let primal = checked(sink(&lowered), "sinking into branches")?;
     // Forward mode over the sweep doubles what it stores (each stored value and each snapshot
     // gets its tangent): with `hvp` the plan must fit half the budget, so that the sweep of
     // `f_hvp` fits the whole.

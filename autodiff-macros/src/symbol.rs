@@ -95,6 +95,8 @@ pub const INT_TYPES: &[&str] =
 pub const LEN: &str = "len";
 /// Reverses a range: `(0..n).rev()`.
 pub const REV: &str = "rev";
+/// `n.saturating_sub(1)`, in the closed forms of counters (a triangular number `n (n − 1) / 2`).
+pub const SATURATING_SUB: &str = "saturating_sub";
 /// Integer methods allowed in integer expressions (`(i + 1).min(N - 1)`).
 pub const INT_METHODS: &[&str] = &["min", "max", "saturating_sub", "abs_diff", "pow", "div_ceil"];
 /// `x.iter()`, `x.into_iter()`: the elements of an array or a slice, by reference.
@@ -212,6 +214,11 @@ pub const SUFFIX_BAR: &str = "bar";
 pub const SUFFIX_DOT: &str = "dot";
 /// Suffix of the per-iteration storage of a value.
 pub const SUFFIX_SAVED: &str = "saved";
+/// The pattern `_`, as a parameter's name.
+pub const WILD: &str = "_";
+/// What `f_hessian` and `f_jacobian` call a parameter written `_`, which they pass on (so it is
+/// read, and has no leading underscore).
+pub const WILD_PARAM: &str = "unnamed";
 /// The name of the cotangent of a vector function's value (`f_vjp`'s last parameter).
 pub const OUT_BAR: &str = "out_bar";
 /// The storage of a temporary's value, per iteration of a loop.
@@ -242,6 +249,11 @@ pub const STEP_COUNTER: &str = "step";
 pub const HESSIAN_LOCALS: [&str; 5] = ["hessian", "row", "i", "j", "h"];
 /// Locals of the generated Jacobian function.
 pub const JACOBIAN_LOCALS: [&str; 7] = ["value", "jacobian", "row", "i", "j", "x", "sweep"];
+/// The const generic parameter that `f_hessian` takes for its size when that is an expression of
+/// the function's const generics (`N + 1`).
+pub const SIZE_HESSIAN: &str = "M";
+/// The same for `f_jacobian`'s rows and columns.
+pub const SIZES_JACOBIAN: [&str; 2] = ["ROWS", "COLS"];
 /// The generated Hessian's check that its constant parameters are `Copy`.
 pub const HESSIAN_COPY_CHECK: &str = "assert_copy";
 

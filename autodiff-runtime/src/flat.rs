@@ -1,6 +1,15 @@
 //! Flattening of derivative values: an `f64`, an array of them (nested to any depth) or a tuple
 //! of such, read and written as one list of scalars in row-major order. The generated
-//! `f_jacobian` and `f_hessian` use it to lay one sweep's result out as a row or a column.
+//! `f_jacobian` and `f_hessian` lay one sweep's result out as a row or a column with [`scalar`]
+//! and [`set_unit`], over the parts of the result (a tuple's components, which the macro names
+//! one by one), so that no trait on tuples, and no limit on their length, is involved.
+
+/// The zero of `T`: the direction a caller's `_jvp` and `_hvp` pass for a constant argument of a
+/// differentiated parameter whose type the macro cannot read from the tokens (the callee's
+/// signature gives it).
+pub fn zero<T: Flat>() -> T {
+    T::zero()
+}
 
 /// A value made of `f64`s: scalars, fixed-size arrays of them, tuples of those.
 pub trait Flat: Copy {
@@ -53,6 +62,64 @@ impl<T: Flat, const N: usize> Flat for [T; N] {
 
     fn set(&mut self, k: usize, value: f64) {
         self[k / T::LEN].set(k % T::LEN, value);
+    }
+}
+
+/// A value made of `f64`s seen through a reference: [`Flat`] without its constructors, so that
+/// values of different types can be listed together (`&[&x_bar, &y_bar]`).
+pub trait Part {
+    /// How many `f64`s it holds.
+    fn len(&self) -> usize;
+
+    /// Whether it holds none (an array of length 0).
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `k`-th `f64`, in row-major order.
+    fn get(&self, k: usize) -> f64;
+
+    /// Sets the `k`-th `f64`.
+    fn set(&mut self, k: usize, value: f64);
+}
+
+impl<T: Flat> Part for T {
+    fn len(&self) -> usize {
+        T::LEN
+    }
+
+    fn get(&self, k: usize) -> f64 {
+        Flat::get(self, k)
+    }
+
+    fn set(&mut self, k: usize, value: f64) {
+        Flat::set(self, k, value);
+    }
+}
+
+/// The `k`-th `f64` of `parts` laid end to end (NaN past the end, which the generated code never
+/// reads).
+pub fn scalar(parts: &[&dyn Part], k: usize) -> f64 {
+    let mut k = k;
+    for p in parts {
+        if k < p.len() {
+            return p.get(k);
+        }
+        k -= p.len();
+    }
+    f64::NAN
+}
+
+/// Sets the `k`-th `f64` of `parts` laid end to end to one: with every part zero before, they
+/// are then the `k`-th unit vector.
+pub fn set_unit(parts: &mut [&mut dyn Part], k: usize) {
+    let mut k = k;
+    for p in parts.iter_mut() {
+        if k < p.len() {
+            p.set(k, 1.0);
+            return;
+        }
+        k -= p.len();
     }
 }
 
@@ -123,5 +190,23 @@ mod tests {
             (0..9).map(|k| k as f64).collect::<Vec<_>>()
         );
         assert_eq!(<[[f64; 2]; 2]>::unit(2), [[0.0, 0.0], [1.0, 0.0]]);
+    }
+
+    #[test]
+    fn parts_laid_end_to_end_past_twelve() {
+        // Thirteen parts of mixed shapes: no trait on the tuple, so no limit on its length.
+        let (a, b, c) = (1.0, [2.0, 3.0], [[4.0], [5.0]]);
+        let rest = [6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0];
+        let mut parts: Vec<&dyn super::Part> = vec![&a, &b, &c];
+        parts.extend(rest.iter().map(|x| x as &dyn super::Part));
+        assert_eq!(parts.len(), 13);
+        let read: Vec<f64> = (0..15).map(|k| super::scalar(&parts, k)).collect();
+        assert_eq!(read, (1..=15).map(f64::from).collect::<Vec<_>>());
+        assert!(super::scalar(&parts, 15).is_nan());
+        let (mut x, mut y, mut z) = (0.0, [0.0; 2], [[0.0; 1]; 2]);
+        super::set_unit(&mut [&mut x, &mut y, &mut z], 3);
+        assert_eq!((x, y, z), (0.0, [0.0, 0.0], [[1.0], [0.0]]));
+        super::set_unit(&mut [&mut x, &mut y, &mut z], 5);
+        assert_eq!((x, y, z), (0.0, [0.0, 0.0], [[1.0], [0.0]]));
     }
 }

@@ -32,10 +32,10 @@ mod stack;
 /// Plumbing for the generated code; not part of the API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::flat::Flat;
+    pub use crate::flat::{Flat, Part, scalar, set_unit, zero};
     pub use crate::missing::{HvpGenerated, JvpGenerated, ScalarCallee};
-    pub use crate::revolve::revolve;
-    pub use crate::stack::check_stack;
+    pub use crate::revolve::{Online, revolve};
+    pub use crate::stack::{check_size, check_stack};
 }
 
 pub use autodiff_macros::grad;

@@ -1,13 +1,17 @@
-//! The compile-time check of the stack the generated reverse sweeps use for stored values, when
-//! their size depends on a `const` the macro cannot read: evaluated by rustc in a `const` block,
-//! so an oversized sweep is a compile error, never a stack overflow at run time.
+//! Compile-time checks of sizes the macro cannot compute, evaluated by rustc in a `const` block:
+//! the stack the generated reverse sweeps use for stored values (so an oversized sweep is a
+//! compile error, never a stack overflow at run time), and the sizes of a Hessian or Jacobian
+//! that the caller writes in the result's type.
+
+/// The longest message, in bytes (longer ones are cut).
+const BUF: usize = 1024;
 
 /// Fails to compile, saying both numbers, when `bytes` exceeds `budget`.
 pub const fn check_stack(bytes: usize, budget: usize) {
     if bytes <= budget {
         return;
     }
-    let mut buf = [0u8; 400];
+    let mut buf = [0u8; BUF];
     let mut n = 0;
     n = push(&mut buf, n, b"the reverse sweep of this `#[grad]` function stores ");
     n = push_number(&mut buf, n, bytes);
@@ -23,7 +27,32 @@ pub const fn check_stack(bytes: usize, budget: usize) {
     }
 }
 
-const fn push(buf: &mut [u8; 400], mut n: usize, text: &[u8]) -> usize {
+/// Fails to compile when `got`, the size `name` that the caller wrote, is not `want`: `what` says
+/// what `name` must be, and the message adds both numbers.
+pub const fn check_size(got: usize, want: usize, what: &str, name: &str) {
+    if got == want {
+        return;
+    }
+    let mut buf = [0u8; BUF];
+    let mut n = 0;
+    n = push(&mut buf, n, what.as_bytes());
+    n = push(&mut buf, n, b", which is ");
+    n = push_number(&mut buf, n, want);
+    n = push(&mut buf, n, b" here, not ");
+    n = push_number(&mut buf, n, got);
+    n = push(&mut buf, n, b"; write ");
+    n = push_number(&mut buf, n, want);
+    n = push(&mut buf, n, b" for `");
+    n = push(&mut buf, n, name.as_bytes());
+    n = push(&mut buf, n, b"` in the result's type");
+    let (text, _) = buf.split_at(n);
+    match core::str::from_utf8(text) {
+        Ok(message) => panic!("{}", message),
+        Err(_) => panic!("a size written in the result's type of a `#[grad]` function is wrong"),
+    }
+}
+
+const fn push(buf: &mut [u8; BUF], mut n: usize, text: &[u8]) -> usize {
     let mut i = 0;
     while i < text.len() && n < buf.len() {
         buf[n] = text[i];
@@ -33,7 +62,7 @@ const fn push(buf: &mut [u8; 400], mut n: usize, text: &[u8]) -> usize {
     n
 }
 
-const fn push_number(buf: &mut [u8; 400], n: usize, value: usize) -> usize {
+const fn push_number(buf: &mut [u8; BUF], n: usize, value: usize) -> usize {
     let mut digits = [0u8; 20];
     let (mut len, mut v) = (0, value);
     loop {
@@ -56,7 +85,7 @@ const fn push_number(buf: &mut [u8; 400], n: usize, value: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::check_stack;
+    use super::{check_size, check_stack};
 
     #[test]
     fn within_budget_passes_and_over_budget_says_both_numbers() {
@@ -66,6 +95,17 @@ mod tests {
         assert!(
             text.contains("stores 8000000 bytes") && text.contains("budget of 524288 bytes"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn a_wrong_size_says_what_it_must_be() {
+        check_size(4, 4, "", "M");
+        let err = std::panic::catch_unwind(|| check_size(5, 4, "`M` must be `N + 1`", "M"));
+        let text = err.unwrap_err().downcast_ref::<String>().cloned().unwrap_or_default();
+        assert_eq!(
+            text,
+            "`M` must be `N + 1`, which is 4 here, not 5; write 4 for `M` in the result's type"
         );
     }
 }

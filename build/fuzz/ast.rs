@@ -12,7 +12,8 @@ pub enum Pass {
     Constant,
     /// `data: &[f64]`: constant data of any length.
     Data,
-    /// `steps: usize`: a trip count known only at run time.
+    /// `steps: usize`: a trip count known only at run time (in a callee, an integer parameter,
+    /// with no partial and no direction).
     Steps,
 }
 
@@ -118,6 +119,10 @@ pub enum Expr {
     Match(Int, Vec<Arm<Block>>),
     /// A condition as a value: the body of a `filter`'s closure (iterator form only).
     Test(Box<Cond>),
+    /// `*c`: a constant array parameter (taken by reference) passed by value to a callee.
+    Deref(String),
+    /// An integer argument of a call (`3`, `i`, `steps`).
+    IntArg(Int),
 }
 
 /// A block that gives a value: statements, then a final expression.
@@ -300,13 +305,17 @@ pub enum Formula {
     Wave,
     /// `g(v) = Σ ln(1 + e^vᵢ)` over `[f64; n]`, or `&[f64; n]` when `by_ref`.
     Softplus { n: usize, by_ref: bool },
-    /// `g(x, c) = tanh(c x)`, `c` a constant (no partial).
+    /// `g(x, c) = tanh(c x)`.
     Tanh,
+    /// `g(x, k) = sin((k + 1) x) / (k + 1)` for an integer `k: usize` (no partial, no
+    /// direction).
+    Ripple,
 }
 
 /// What a callee is.
 pub enum Def {
-    /// A `#[grad(jvp, hvp)]` function (with `wrt(...)` when it has constant parameters).
+    /// A `#[grad(jvp, hvp)]` function, differentiating all its `f64` and array parameters (no
+    /// `wrt`: its derivative functions then fit every call).
     Grad(Box<Program>),
     /// A function whose derivatives the generator writes by hand.
     Manual(Formula),

@@ -206,6 +206,18 @@ impl Gen {
         if active == 0 {
             params.insert(0, Param { name: "a9".into(), dims: vec![], pass: Pass::Value });
         }
+        // A constant array as long as an array parameter of a callee, which calls may pass whole.
+        let lengths: Vec<usize> = self
+            .callees
+            .iter()
+            .flat_map(|(_, ps)| ps.iter().filter(|p| p.dims.len() == 1).map(|p| p.dims[0].n))
+            .collect();
+        if !lengths.is_empty() && self.rng.chance(40) {
+            let n = lengths[self.rng.below(lengths.len())];
+            let at = self.rng.below(params.len() + 1);
+            let dims = vec![self.size(n)];
+            params.insert(at, Param { name: "c8".into(), dims, pass: Pass::Constant });
+        }
         if self.rng.chance(30) {
             let at = self.rng.below(params.len() + 1);
             params.insert(at, Param { name: "data".into(), dims: vec![], pass: Pass::Data });

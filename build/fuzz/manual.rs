@@ -1,6 +1,6 @@
 //! Callees with hand-written derivatives: `g`, `g_grad`, `g_jvp` and `g_hvp` in plain Rust with
-//! the signatures of README's "Calls and custom derivatives" (partials and directions only for
-//! the differentiated parameters), and the oracle's twin `g_dual`.
+//! the signatures of README's "Calls and custom derivatives" (one partial and one direction per
+//! `f64` or array parameter, none for an integer one), and the oracle's twin `g_dual`.
 
 use super::ast::Formula;
 
@@ -32,10 +32,19 @@ pub fn plain(g: &str, formula: Formula) -> String {
         }
         Formula::Tanh => format!(
             "pub fn {g}(x: f64, c: f64) -> f64 {{\n    (c * x).tanh()\n}}\n\
-             {derivative} {g}_grad(x: f64, c: f64) -> (f64, f64) {{\n    let t = (c * x).tanh();\n    (t, c * (1.0 - t * t))\n}}\n\
-             {derivative} {g}_jvp(x: f64, c: f64, dx: f64) -> (f64, f64) {{\n    let (y, g) = {g}_grad(x, c);\n    (y, g * dx)\n}}\n\
-             {derivative} {g}_hvp(x: f64, c: f64, dx: f64) -> (f64, f64, f64) {{\n    \
-             let (t, g) = {g}_grad(x, c);\n    (t, g, -2.0 * c * t * g * dx)\n}}\n"
+             {derivative} {g}_grad(x: f64, c: f64) -> (f64, (f64, f64)) {{\n    let t = (c * x).tanh();\n    let s = 1.0 - t * t;\n    (t, (c * s, x * s))\n}}\n\
+             {derivative} {g}_jvp(x: f64, c: f64, dx: f64, dc: f64) -> (f64, f64) {{\n    let (y, (gx, gc)) = {g}_grad(x, c);\n    (y, gx * dx + gc * dc)\n}}\n\
+             {derivative} {g}_hvp(x: f64, c: f64, dx: f64, dc: f64) -> (f64, (f64, f64), (f64, f64)) {{\n    \
+             let t = (c * x).tanh();\n    let s = 1.0 - t * t;\n    let k = -2.0 * t * s;\n    \
+             let (hxx, hxc, hcc) = (k * c * c, s + k * c * x, k * x * x);\n    \
+             (t, (c * s, x * s), (hxx * dx + hxc * dc, hxc * dx + hcc * dc))\n}}\n"
+        ),
+        Formula::Ripple => format!(
+            "pub fn {g}(x: f64, k: usize) -> f64 {{\n    let w = k as f64 + 1.0;\n    (w * x).sin() / w\n}}\n\
+             {derivative} {g}_grad(x: f64, k: usize) -> (f64, f64) {{\n    let w = k as f64 + 1.0;\n    ({g}(x, k), (w * x).cos())\n}}\n\
+             {derivative} {g}_jvp(x: f64, k: usize, dx: f64) -> (f64, f64) {{\n    let (y, g) = {g}_grad(x, k);\n    (y, g * dx)\n}}\n\
+             {derivative} {g}_hvp(x: f64, k: usize, dx: f64) -> (f64, f64, f64) {{\n    \
+             let w = k as f64 + 1.0;\n    let (y, g) = {g}_grad(x, k);\n    (y, g, -w * (w * x).sin() * dx)\n}}\n"
         ),
     }
 }
@@ -57,5 +66,8 @@ pub fn dual(g: &str, formula: Formula) -> String {
         Formula::Tanh => {
             format!("pub fn {g}_dual(x: Hd, c: Hd) -> Hd {{\n    (c * x).tanh()\n}}\n")
         }
+        Formula::Ripple => format!(
+            "pub fn {g}_dual(x: Hd, k: usize) -> Hd {{\n    let w = lit(k as f64 + 1.0);\n    (w * x).sin() / w\n}}\n"
+        ),
     }
 }

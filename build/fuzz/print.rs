@@ -121,7 +121,7 @@ impl Printer {
         match e {
             Expr::Bin(Op::Add | Op::Sub, ..) => ADD,
             Expr::Bin(..) => MUL,
-            Expr::Neg(_) | Expr::Ref(_) => UNARY,
+            Expr::Neg(_) | Expr::Ref(_) | Expr::Deref(_) => UNARY,
             Expr::Cast(_) if self.flavor == Flavor::Macro => AS,
             Expr::If(..) | Expr::Match(..) | Expr::Test(_) => 0,
             _ => POSTFIX + 1,
@@ -151,6 +151,8 @@ impl Printer {
             },
             Expr::Neg(x) => format!("-{}", self.expr(x, UNARY)),
             Expr::Ref(x) => format!("&{}", self.expr(x, UNARY)),
+            Expr::Deref(c) => format!("*{c}"),
+            Expr::IntArg(i) => int(i, 0),
             Expr::Call(name, args) => match self.flavor {
                 Flavor::Macro => format!("{name}({})", self.list(args)),
                 Flavor::Dual => format!("{name}_dual({})", self.list(args)),
@@ -336,9 +338,9 @@ pub(super) fn reads_int(i: &Int, name: &str) -> bool {
 
 pub(super) fn reads_int_expr(e: &Expr, name: &str) -> bool {
     match e {
-        Expr::Lit(_) | Expr::Var(_) | Expr::Zeros(_) => false,
+        Expr::Lit(_) | Expr::Var(_) | Expr::Zeros(_) | Expr::Deref(_) => false,
         Expr::Elem(_, ix) => ix.iter().any(|i| reads_int(i, name)),
-        Expr::Data(_, i) | Expr::Cast(i) => reads_int(i, name),
+        Expr::Data(_, i) | Expr::Cast(i) | Expr::IntArg(i) => reads_int(i, name),
         Expr::Neg(x) | Expr::Powi(x, _) | Expr::Ref(x) => reads_int_expr(x, name),
         Expr::Bin(_, l, r) => reads_int_expr(l, name) || reads_int_expr(r, name),
         Expr::Method { recv, args, .. } => {

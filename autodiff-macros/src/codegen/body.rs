@@ -9,8 +9,7 @@ use quote::{ToTokens, quote};
 
 use super::layout::{Layout, Repr};
 use crate::ir::{
-    Arg, Block, Branch, Call, CallKind, Checkpoint, Cond, Func, Int, Loop, Operand, Prec, Prim,
-    Stmt, Var,
+    Arg, Block, Branch, Checkpoint, Cond, Func, Int, Loop, Operand, Prec, Prim, Stmt, Var,
 };
 
 /// Up to this many `let`s of `f64` values, a block has one `let` per value. Every `let` opens a
@@ -111,7 +110,7 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    fn ident(&self, v: Var) -> TokenStream {
+    pub(super) fn ident(&self, v: Var) -> TokenStream {
         match &self.idents[v.index()] {
             Some(id) => id.to_token_stream(),
             None => quote!(_),
@@ -403,91 +402,6 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    /// A call of `g`, `g_grad`, `g_jvp` or `g_hvp`, its results destructured (`_` for those not
-    /// read).
-    fn call(&self, c: &Call) -> TokenStream {
-        let suffix = match c.kind {
-            CallKind::Value => None,
-            CallKind::Grad => Some(crate::symbol::FN_GRAD),
-            CallKind::Jvp => Some(crate::symbol::FN_JVP),
-            CallKind::Hvp => Some(crate::symbol::FN_HVP),
-        };
-        let base = &c.callee.name;
-        let name = match suffix {
-            None => base.clone(),
-            Some(s) => quote::format_ident!("{}_{}", base, s, span = base.span()),
-        };
-        let prefix = &c.callee.prefix;
-        let pass = |op: Operand, r: bool| match r {
-            true => {
-                let t = self.operand(op).at_least(Prec::Unary);
-                quote!(&#t)
-            }
-            false => self.operand(op).tokens,
-        };
-        let args = c.args.iter().map(|a| match a {
-            Arg::Value { op, by_ref } => pass(*op, *by_ref),
-            Arg::Const(e) => self.operand(Operand::Ext(*e)).tokens,
-        });
-        let values = c.values();
-        let dirs = c.dirs.iter().zip(&values).map(|(d, (_, r))| pass(*d, *r));
-        let pat = |v: &Var| match self.read.contains(v) {
-            true => self.ident(*v),
-            false => quote!(_),
-        };
-        let group = |vs: &[Var]| match vs {
-            [one] => pat(one),
-            many => {
-                let ps = many.iter().map(pat);
-                quote!((#(#ps),*))
-            }
-        };
-        let m = values.len();
-        let pattern = match c.kind {
-            CallKind::Value => pat(&c.outs[0]),
-            CallKind::Jvp => group(&c.outs),
-            CallKind::Grad => {
-                let (y, g) = (pat(&c.outs[0]), group(&c.outs[1..]));
-                quote!((#y, #g))
-            }
-            CallKind::Hvp => {
-                let (y, g, h) = (pat(&c.outs[0]), group(&c.outs[1..=m]), group(&c.outs[m + 1..]));
-                quote!((#y, #g, #h))
-            }
-        };
-        // The arguments are located at the call (keeping their hygiene), so that an error about
-        // the call (a derivative function not generated) points there.
-        let at = base.span();
-        let args: Vec<TokenStream> = args.map(|t| located_at(t, at)).collect();
-        let dirs: Vec<TokenStream> = dirs.map(|t| located_at(t, at)).collect();
-        // A derivative's result has its type written out: one partial per argument that is not
-        // a constant here. A derivative function that differentiates other parameters (a
-        // constant passed where the callee differentiates) is then a type error at the call.
-        let ty = |v: &Var| super::signature::ty(self.f.ty(*v));
-        let tys = |vs: &[Var]| match vs {
-            [one] => ty(one),
-            many => {
-                let ts = many.iter().map(ty);
-                quote!((#(#ts),*))
-            }
-        };
-        let ascribed = match c.kind {
-            CallKind::Value => TokenStream::new(),
-            CallKind::Jvp => quote!(: (f64, f64)),
-            CallKind::Grad => {
-                let g = tys(&c.outs[1..]);
-                quote!(: (f64, #g))
-            }
-            CallKind::Hvp => {
-                let g = tys(&c.outs[1..=m]);
-                quote!(: (f64, #g, #g))
-            }
-        };
-        let ascribed = located_at(ascribed, at);
-        let call = located_at(quote!(#prefix #name(#(#args,)* #(#dirs),*)), at);
-        quote!(let #pattern #ascribed = #call;)
-    }
-
     /// A checkpointed sweep: a call of the runtime's `revolve` with one iteration of the loop
     /// and the sweep of one iteration as closures.
     fn checkpoint(&self, c: &Checkpoint) -> TokenStream {
@@ -683,7 +597,7 @@ impl<'a> Renderer<'a> {
 }
 
 /// `tokens` located at `span`, each keeping what its name resolves to.
-fn located_at(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+pub(super) fn located_at(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
     tokens
         .into_iter()
         .map(|mut t| {
@@ -878,7 +792,7 @@ fn stmt_reads(s: &Stmt, int: Probe<Int>, op: Probe<Operand>) -> bool {
         Stmt::Call(c) => {
             c.args.iter().any(|a| match a {
                 Arg::Value { op: o, .. } => op(o),
-                Arg::Const(e) => op(&Operand::Ext(*e)),
+                Arg::Fixed { ext: e, .. } | Arg::Const(e) => op(&Operand::Ext(*e)),
             }) || c.dirs.iter().any(op)
         }
         Stmt::Checkpoint(c) => {

@@ -28,15 +28,16 @@ fn walk(f: &Func, loops: &[Ident], block: &Block, out: &mut Vec<String>) {
     }
 }
 
-fn text(i: &Int, loops: &[Ident]) -> String {
+fn text(f: &Func, i: &Int, loops: &[Ident]) -> String {
     let name = |l: crate::ir::LoopId| loops.get(l.0 as usize).map_or(quote!(_), |id| quote!(#id));
-    i.render(&name).to_string().replace(' ', "")
+    let t = super::indices::user_tokens(f, loops, &i.loops, &i.render(&name));
+    t.to_string().replace(' ', "")
 }
 
 fn note(f: &Func, loops: &[Ident], c: &Checkpoint) -> String {
     let r = &c.range;
     let dots = if r.inclusive { "..=" } else { ".." };
-    let range = format!("{}{dots}{}", text(&r.lo, loops), text(&r.hi, loops));
+    let range = format!("{}{dots}{}", text(f, &r.lo, loops), text(f, &r.hi, loops));
     let range = if r.rev { format!("({range}).rev()") } else { range };
     let bytes: u64 = c.step_params.iter().map(|p| f.ty(*p).bytes().value.unwrap_or(0)).sum();
     let s = c.slots;

@@ -54,7 +54,8 @@ pub fn cmp_op(cmp: Cmp) -> TokenStream {
 impl Renderer<'_> {
     /// An integer expression, with loop indices named.
     pub fn int(&self, i: &Int) -> TokenStream {
-        i.render(&|l| self.loops[l.0 as usize].to_token_stream())
+        let t = i.render(&|l| self.loops[l.0 as usize].to_token_stream());
+        super::indices::user_tokens(self.f, self.loops, &i.loops, &t)
     }
 
     /// `[i][j]` for an index list.
@@ -74,7 +75,9 @@ impl Renderer<'_> {
             Operand::Lit(x) => literal(x, false),
             Operand::Ext(e) => {
                 let ext = &self.f.exts[e.0 as usize];
-                Expr::new(ext.tokens.clone(), ext.prec)
+                let tokens =
+                    super::indices::user_tokens(self.f, self.loops, &ext.loops, &ext.tokens);
+                Expr::new(tokens, ext.prec)
             }
             Operand::Bool(b) => Expr::new(quote!(#b), Prec::Atom),
         }
@@ -252,7 +255,8 @@ impl Renderer<'_> {
     }
 
     fn int_operand(&self, i: &Int) -> TokenStream {
-        i.operand(&|l| self.loops[l.0 as usize].to_token_stream())
+        let t = i.operand(&|l| self.loops[l.0 as usize].to_token_stream());
+        super::indices::user_tokens(self.f, self.loops, &i.loops, &t)
     }
 
     /// `if p <cmp> q { a } else { b }`, with a nested select in `b` written as `else if`.

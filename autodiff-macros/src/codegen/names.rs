@@ -212,7 +212,7 @@ pub fn assign(
         chosen[v.index()] = Some(text);
         idents[v.index()] = Some(id.clone());
     }
-    let loops: Vec<Ident> = f
+    let mut loops: Vec<Ident> = f
         .loops
         .iter()
         .map(|l| match &l.ident {
@@ -251,6 +251,7 @@ pub fn assign(
         };
         idents[v.index()] = Some(id);
     }
+    super::indices::separate(assigner.namer, f, &idents, &mut loops);
     (idents, loops)
 }
 

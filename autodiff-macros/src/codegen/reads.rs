@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use crate::ir::{Arg, Block, Cond, Func, Int, Operand, Stmt, Var, reads};
+use crate::ir::{Block, Cond, Func, Int, Operand, Stmt, Var, reads};
 
 /// Adds to `vars` every variable `f` reads, and to `params` every non-differentiated parameter
 /// named in its constants, indices and bounds.
@@ -85,8 +85,8 @@ fn block(f: &Func, b: &Block, vars: &mut HashSet<Var>, params: &mut HashSet<Stri
             // A constant argument is passed as written, and reads the parameters it names.
             Stmt::Call(c) => {
                 for a in &c.args {
-                    if let Arg::Const(e) = a {
-                        operand(f, Operand::Ext(*e), vars, params);
+                    if let Some(e) = a.ext() {
+                        operand(f, Operand::Ext(e), vars, params);
                     }
                 }
             }

@@ -1,14 +1,17 @@
 //! The dense Hessian and the Jacobian: a kernel (`f_hvp`, `f_jvp`, `f_vjp`) run once per unit
-//! direction, in a loop, so their code does not grow with the number of parameters. The
-//! runtime's `Flat` lays each sweep's result out as one row or column (arrays in row-major order,
-//! parameters in order).
+//! direction, in a loop, so their code does not grow with the number of parameters. Each sweep's
+//! result is laid out as one row or column part by part (a tuple's components named one by one,
+//! arrays in row-major order, parameters in order) with the runtime's `scalar` and `set_unit`,
+//! which need a trait on each part (an `f64` or an array), never on a whole tuple: no limit on
+//! the number of parameters or outputs.
 
 use proc_macro2::{Ident, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::names::Namer;
 use crate::args::Mode;
+use crate::ir::Int;
 use crate::lower::Param;
 use crate::symbol;
 
@@ -25,7 +28,8 @@ pub struct Call<'a> {
 }
 
 impl Call<'_> {
-    /// `let (d0, d1): (T0, T1) = Flat::unit(k);` and the direction arguments (`d0, &d1`).
+    /// `let mut d0: T0 = 0.0; let mut d1: [f64; N] = [0.0; N]; …; set_unit(&mut [&mut d0, …], k);`
+    /// and the direction arguments (`d0, &d1`).
     fn unit(&self, namer: &mut Namer, k: &Ident) -> (TokenStream, Vec<TokenStream>) {
         let names: Vec<Ident> = self
             .dirs
@@ -33,15 +37,11 @@ impl Call<'_> {
             .map(|(name, _, _)| namer.local(&format!("{name}_{}", symbol::SUFFIX_DOT)))
             .collect();
         let tys = self.dirs.iter().map(|(_, t, _)| t);
-        let pattern = match names.as_slice() {
-            [one] => quote!(#one),
-            many => quote!((#(#many),*)),
+        let zeros = self.dirs.iter().map(|(_, t, _)| zero(t));
+        let bind = quote! {
+            #(let mut #names: #tys = #zeros;)*
+            ::autodiff_runtime::__private::set_unit(&mut [#(&mut #names),*], #k);
         };
-        let ty = match self.dirs {
-            [(_, t, _)] => t.clone(),
-            _ => quote!((#(#tys),*)),
-        };
-        let bind = quote!(let #pattern: #ty = ::autodiff_runtime::__private::Flat::unit(#k););
         let pass = names
             .iter()
             .zip(self.dirs)
@@ -55,12 +55,55 @@ impl Call<'_> {
     }
 }
 
+/// The zero of a direction's or a cotangent's type, written out: `0.0`, `[0.0; N]`,
+/// `[[0.0; K]; M]` (`Flat::zero()` for a type written otherwise, through an alias say).
+fn zero(ty: &TokenStream) -> TokenStream {
+    fn of(ty: &syn::Type) -> TokenStream {
+        match ty {
+            syn::Type::Array(a) => {
+                let (elem, len) = (of(&a.elem), &a.len);
+                quote!([#elem; #len])
+            }
+            syn::Type::Paren(p) => of(&p.elem),
+            syn::Type::Group(g) => of(&g.elem),
+            syn::Type::Path(p)
+                if p.path.segments.last().is_some_and(|s| s.ident == symbol::F64) =>
+            {
+                quote!(0.0)
+            }
+            _ => quote!(::autodiff_runtime::__private::Flat::zero()),
+        }
+    }
+    match syn::parse2::<syn::Type>(ty.clone()) {
+        Ok(t) => of(&t),
+        Err(_) => quote!(::autodiff_runtime::__private::Flat::zero()),
+    }
+}
+
+/// `&[&v.0, &v.1, …]` for a result that is a tuple of `n` parts, `&[&v]` for one part.
+fn parts(v: &Ident, n: usize) -> TokenStream {
+    match n {
+        1 => quote!(&[&#v]),
+        _ => {
+            let fields = (0..n).map(syn::Index::from);
+            quote!(&[#(&#v.#fields),*])
+        }
+    }
+}
+
+/// The `k`-th scalar of the result `v` of `n` parts.
+fn scalar(v: &Ident, n: usize, k: &Ident) -> TokenStream {
+    let parts = parts(v, n);
+    quote!(::autodiff_runtime::__private::scalar(#parts, #k))
+}
+
 /// The body of `f_hessian`: row `i` is `H·eᵢ` from `hvp`, for `n` differentiated scalars.
 pub fn hessian(namer: &mut Namer, hvp: &Ident, call: &Call, n: &TokenStream) -> TokenStream {
     let [h, row, i, j, x] = symbol::HESSIAN_LOCALS.map(|want| namer.local(want));
     let hv = namer.local("hv");
     let (unit, dirs) = call.unit(namer, &i);
     let (args, allow) = (call.args, call.allow());
+    let get = scalar(&hv, call.dirs.len(), &j);
     quote! {
         let mut #h = [[0.0; #n]; #n];
         for (#i, #row) in #h.iter_mut().enumerate() {
@@ -68,7 +111,7 @@ pub fn hessian(namer: &mut Namer, hvp: &Ident, call: &Call, n: &TokenStream) -> 
             #allow
             let (_, _, #hv) = #hvp(#(#args,)* #(#dirs),*);
             for (#j, #x) in #row.iter_mut().enumerate() {
-                *#x = ::autodiff_runtime::__private::Flat::get(&#hv, #j);
+                *#x = #get;
             }
         }
         #h
@@ -89,30 +132,39 @@ pub struct Jacobian<'a> {
     pub m: TokenStream,
     /// The mode asked for.
     pub mode: Mode,
+    /// The function's return type.
+    pub ret: TokenStream,
+    /// The number of parts of its value: a tuple's length, or 1 for an array.
+    pub outputs: usize,
 }
 
 /// The body of `f_jacobian`: `(value, J)`, by columns (`f_jvp`) or rows (`f_vjp`).
 pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
     let [value, jm, row, i, j, x, sweep] = symbol::JACOBIAN_LOCALS.map(|want| namer.local(want));
-    let Jacobian { f, jvp, vjp, n, m, mode } = jac;
+    let Jacobian { f, jvp, vjp, n, m, mode, .. } = jac;
     let (args, allow) = (call.args, call.allow());
     let (unit, dirs) = call.unit(namer, &j);
+    let column = scalar(&sweep, jac.outputs, &i);
     let forward = quote! {
         for #j in 0..#n {
             #unit
             #allow
             let (_, #sweep) = #jvp(#(#args,)* #(#dirs),*);
             for (#i, #row) in #jm.iter_mut().enumerate() {
-                #row[#j] = ::autodiff_runtime::__private::Flat::get(&#sweep, #i);
+                #row[#j] = #column;
             }
         }
     };
+    let out_bar = namer.local(symbol::OUT_BAR);
+    let seed = cotangent(jac, &out_bar, &i);
+    let row_of = scalar(&sweep, call.dirs.len(), &j);
     let reverse = quote! {
         for (#i, #row) in #jm.iter_mut().enumerate() {
+            #seed
             #allow
-            let (_, #sweep) = #vjp(#(#args,)* ::autodiff_runtime::__private::Flat::unit(#i));
+            let (_, #sweep) = #vjp(#(#args,)* #out_bar);
             for (#j, #x) in #row.iter_mut().enumerate() {
-                *#x = ::autodiff_runtime::__private::Flat::get(&#sweep, #j);
+                *#x = #row_of;
             }
         }
     };
@@ -128,6 +180,102 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
         #sweeps
         (#value, #jm)
     }
+}
+
+/// `let mut out_bar: R = …; set_unit(&mut [&mut out_bar.0, …], i);`: the `i`-th unit cotangent
+/// of the function's value.
+fn cotangent(jac: &Jacobian, out_bar: &Ident, i: &Ident) -> TokenStream {
+    let ret = &jac.ret;
+    let (zero, parts) = match jac.outputs {
+        1 => (zero(ret), quote!(&mut #out_bar)),
+        n => {
+            let zeros = (0..n).map(|_| quote!(0.0));
+            let fields = (0..n).map(syn::Index::from);
+            (quote!((#(#zeros),*)), quote!(#(&mut #out_bar.#fields),*))
+        }
+    };
+    quote! {
+        let mut #out_bar: #ret = #zero;
+        ::autodiff_runtime::__private::set_unit(&mut [#parts], #i);
+    }
+}
+
+/// A size of a wrapper's result (`f_hessian`'s, `f_jacobian`'s), as its type writes it.
+pub struct Size {
+    /// The length in the result's type: the expression, or the added parameter.
+    pub tokens: TokenStream,
+    /// The const generic parameter added for it, when the expression reads the function's const
+    /// generics (`N + 1`), which stable Rust does not take as an array length in a type; the
+    /// caller then writes the size in the result's type, and rustc checks it against the
+    /// expression.
+    pub generic: Option<Ident>,
+    /// The check that the caller's size is the expression (a `const` block).
+    pub check: TokenStream,
+    /// What the doc comment says about the parameter.
+    pub doc: String,
+}
+
+impl Size {
+    /// The size `n`; `name` for the parameter it may need, whose value `what` describes
+    /// (`the number of differentiated scalars`), in the result `ret` of `function`.
+    pub fn new(namer: &mut Namer, n: &Int, name: &str, what: &str, function: &Ident) -> Size {
+        let expr = n.render(&|_| quote!(_));
+        if !n.generic || n.is_name() {
+            return Size {
+                tokens: expr,
+                generic: None,
+                check: TokenStream::new(),
+                doc: String::new(),
+            };
+        }
+        let id = namer.local(name);
+        let n = expr.to_string();
+        let message = format!(
+            "`{function}` takes `{id}`, {what}, from the type of its result: `{id}` must be `{n}`"
+        );
+        let text = id.to_string();
+        let check = quote! {
+            const { ::autodiff_runtime::__private::check_size(#id, #expr, #message, #text) };
+        };
+        let doc = format!(
+            " `{id}` is {what}, `{n}`: the caller writes it in the result's type, and a wrong `{id}` is a compile error (in `cargo build`; `cargo check` does not evaluate it)."
+        );
+        Size { tokens: id.to_token_stream(), generic: Some(id), check, doc }
+    }
+}
+
+/// A size as the doc comments write it: `3`, `N`, `(N + 1)`.
+pub fn dim_text(n: &Int) -> String {
+    let text = n.render(&|_| quote!(_)).to_string();
+    match text.contains(' ') {
+        true => format!("({text})"),
+        false => text,
+    }
+}
+
+/// The doc comment of `f_jacobian` for the kernels `(jvp, vjp)`, with its sizes (rows, then
+/// columns) as the result's type writes them and as expressions.
+pub fn jacobian_doc(
+    name: &Ident,
+    (jvp, vjp): (&Ident, &Ident),
+    mode: Mode,
+    sizes: [(&Size, &Int); 2],
+) -> String {
+    let chosen = match mode {
+        Mode::Forward => format!("forward mode: one call of `{jvp}` per column"),
+        Mode::Reverse => format!("reverse mode: one call of `{vjp}` per row"),
+        Mode::Auto => format!(
+            "forward mode (`{jvp}` per column) when it has fewer columns than rows, reverse mode (`{vjp}` per row) otherwise"
+        ),
+    };
+    let [(rows, m), (cols, n)] = sizes;
+    format!(
+        " Value and Jacobian of `{name}`: `{m}×{n}`, row `i` for the `i`-th output scalar, column `j` for\n the `j`-th differentiated scalar (parameters in order, array elements in row-major order).\n\n Generated by `#[grad(jacobian)]`, by {chosen}.{}{}",
+        rows.doc,
+        cols.doc,
+        m = dim_text(m),
+        n = dim_text(n),
+    )
 }
 
 /// The body of `f_jacobian_mode`.

@@ -153,6 +153,16 @@ fn stmt(f: &Func, s: &Stmt, depth: usize, out: &mut String) {
                 .map(|a| match a {
                     crate::ir::Arg::Value { op, by_ref: true } => format!("&{}", operand(f, *op)),
                     crate::ir::Arg::Value { op, by_ref: false } => operand(f, *op),
+                    // A constant filling a differentiated parameter, with its zero direction.
+                    crate::ir::Arg::Fixed { ext, zero } => match zero {
+                        crate::ir::Zero::Scalar => format!("ext{}/0.0", ext.0),
+                        crate::ir::Zero::Inferred { by_ref: false } => {
+                            format!("ext{}/zero()", ext.0)
+                        }
+                        crate::ir::Zero::Inferred { by_ref: true } => {
+                            format!("ext{}/&zero()", ext.0)
+                        }
+                    },
                     crate::ir::Arg::Const(e) => format!("ext{}", e.0),
                 })
                 .collect();

@@ -10,6 +10,12 @@ use super::{Binding, Lower};
 use crate::ir::{Elem, Int, Name, Operand, Prim, Ty};
 use crate::symbol;
 
+/// The most elements of a constant array copied into a variable, element by element.
+const CONSTANT_ARRAY_MAX: u64 = 256;
+
+/// How a call's value is used when it is indexed.
+const INDEXED: &str = "this call's result is indexed";
+
 /// `x[i][j]` split into its base `x` and its indices `[i, j]`, outermost first.
 pub(super) fn index_chain(e: &Expr) -> (&Expr, Vec<&Expr>) {
     let mut indices = Vec::new();
@@ -51,7 +57,7 @@ impl Lower<'_> {
             return self.expr(&plain);
         }
         let (base, indices) = index_chain(e);
-        if self.is_constant(base) {
+        if self.is_constant_data(base) {
             return match self.konst(e, Mode::Real) {
                 Ok(k) => self.ext(k),
                 Err(Bad::Reported) => Operand::Lit(0.0),
@@ -72,17 +78,38 @@ impl Lower<'_> {
         let index: Vec<Int> = indices.iter().map(|ix| self.int_expr(ix, IntCtx::Index)).collect();
         let ty = self.b.ty(array);
         if array.var().is_none() {
-            // A placeholder after an error (nothing more to say), or a literal.
-            if self.cx.is_ok() {
+            // A constant whose type the macro cannot see, a placeholder after an error (nothing
+            // more to say), or a literal.
+            if let Operand::Ext(_) = array {
+                self.untyped_constant(e, base);
+            } else if self.cx.is_ok() {
                 self.too_deep(e, &ty, index.len());
             }
             return Operand::Lit(0.0);
         }
         if ty.indexed(index.len()).is_none() {
-            self.too_deep(e, &ty, index.len());
+            if !self.vector_call(Some(array), INDEXED) {
+                self.too_deep(e, &ty, index.len());
+            }
             return Operand::Lit(0.0);
         }
         self.b.load(Name::temp(), array, index)
+    }
+
+    /// Reports `e`, which indexes `base`, a variable bound to a constant expression whose type
+    /// the macro cannot see (`let mut x = INIT;`) and so reads as an `f64`; once per variable
+    /// (it is poisoned after).
+    fn untyped_constant(&mut self, e: &Expr, base: &Expr) {
+        let name = quote::ToTokens::to_token_stream(base).to_string();
+        if let Expr::Path(p) = base
+            && let Some(id) = p.path.get_ident()
+        {
+            self.bind_name(&symbol::unraw(id), Binding::Poison);
+        }
+        self.cx.error_spanned(
+            e,
+            format!("this indexes `{name}`, bound to a constant that `#[grad]` reads as an `f64` (a macro sees no types); if it is an array, write its type where `{name}` is bound: `let mut {name}: [f64; N] = ...;`"),
+        );
     }
 
     fn too_deep(&mut self, e: &Expr, ty: &Ty, depth: usize) {
@@ -92,7 +119,7 @@ impl Lower<'_> {
                 ty_text(ty),
                 s.dims.len()
             ),
-            Ty::F64 => "this indexes an `f64`, which is not an array (a value computed by a call is an `f64`: `#[grad]` functions call only functions returning one `f64`)".to_owned(),
+            Ty::F64 => "this indexes an `f64`, which is not an array".to_owned(),
             _ => format!("this indexes a value of type `{}`, which is not an array", ty_text(ty)),
         };
         self.cx.error_spanned(e, message);
@@ -122,6 +149,46 @@ impl Lower<'_> {
         }
         let ty = elem_ty.repeated(Int::lit(elems.len() as u64));
         self.b.array(Name::temp(), ty, elems)
+    }
+
+    /// The constant array `init` (a `const` item, an element of data passed through) that a
+    /// `let` with the type `ty` binds, as a value of the IR, so that it can be updated: the array
+    /// of its elements `init[i][j]`, which needs `ty`'s lengths to be literals (`None` after
+    /// reporting that they are not).
+    pub(super) fn constant_array(&mut self, init: &Expr, ty: &Ty) -> Option<Operand> {
+        let dims: Option<Vec<u64>> =
+            ty.shape().map_or(Some(Vec::new()), |s| s.dims.iter().map(|d| d.value).collect());
+        let scalars = dims.as_ref().and_then(|d| d.iter().try_fold(1u64, |n, k| n.checked_mul(*k)));
+        let (Some(dims), Some(1..=CONSTANT_ARRAY_MAX)) = (dims, scalars) else {
+            self.cx.error_spanned(
+                init,
+                format!("`#[grad]` copies a constant array into a variable element by element, so its type needs literal lengths and at most {CONSTANT_ARRAY_MAX} elements, not `{}`; take the array as a parameter left out of `wrt(...)`, which can be copied and updated", ty_text(ty)),
+            );
+            return None;
+        };
+        match self.konst(init, Mode::Container) {
+            Ok(base) => Some(self.elements(&base, &dims, ty)),
+            Err(_) => Some(Operand::Lit(0.0)),
+        }
+    }
+
+    /// The array of type `ty`, of lengths `dims`, whose elements are `base[i]…`.
+    fn elements(&mut self, base: &super::konst::Konst, dims: &[u64], ty: &Ty) -> Operand {
+        let Some((first, rest)) = dims.split_first() else { return self.ext(base.clone()) };
+        let inner = ty.indexed(1).unwrap_or(Ty::F64);
+        let elems = (0..*first)
+            .map(|i| {
+                let (b, i) =
+                    (base.operand(crate::ir::Prec::Atom), proc_macro2::Literal::u64_unsuffixed(i));
+                let k = super::konst::Konst::combine(
+                    quote::quote!(#b[#i]),
+                    crate::ir::Prec::Atom,
+                    &[base],
+                );
+                self.elements(&k, rest, &inner)
+            })
+            .collect();
+        self.b.array(Name::temp(), ty.clone(), elems)
     }
 
     /// `[v; N]` with an `f64` value, nested or not: `[[0.0; K]; M]`.
@@ -169,7 +236,12 @@ impl Lower<'_> {
         let index: Vec<Int> = indices.iter().map(|ix| self.int_expr(ix, IntCtx::Index)).collect();
         let ty = self.b.ty(array);
         let Some(elem) = ty.indexed(index.len()) else {
-            self.too_deep(target, &ty, index.len());
+            if let Operand::Ext(_) = array {
+                let base = index_chain(target).0;
+                self.untyped_constant(target, base);
+            } else if !self.vector_call(Some(array), INDEXED) {
+                self.too_deep(target, &ty, index.len());
+            }
             return;
         };
         let rhs_value = self.expr(rhs);

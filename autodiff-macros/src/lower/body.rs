@@ -1,6 +1,6 @@
 //! Lowering of statements: `let` (of values, integers and constants), reassignment and compound
-//! assignment of variables and elements (renamed into single assignment), blocks, and the
-//! function's final value.
+//! assignment of variables and elements (renamed into single assignment; integer counters
+//! rebound to their closed forms by `counter`), blocks, and the function's final value.
 
 use std::rc::Rc;
 
@@ -10,6 +10,8 @@ use super::assigned::target_root;
 use super::expr::{SUBSET, describe, iterator_chain};
 use super::int::IntCtx;
 use super::konst::Mode;
+use super::method::sin_cos_receiver;
+use super::passed::ConstTy;
 use super::signature::Returns;
 use super::types::{f64_array, is_f64, is_int, ty_text};
 use super::value::Value;
@@ -94,7 +96,7 @@ impl Lower<'_> {
                 Stmt::Expr(e, None) if last && !gives_no_value(e) => {
                     value = Some(self.output(e, returns));
                 }
-                other => self.statement(other),
+                other => self.statement_before(other, &block.stmts[i + 1..]),
             }
         }
         value.unwrap_or_else(|| {
@@ -152,7 +154,7 @@ impl Lower<'_> {
     /// One statement that is not the block's value.
     pub(super) fn statement(&mut self, stmt: &Stmt) {
         match stmt {
-            Stmt::Local(local) => self.local(local),
+            Stmt::Local(local) => self.local(local, &[]),
             Stmt::Expr(e, _) => self.effect(e),
             Stmt::Item(item) => self.cx.error_spanned(
                 item,
@@ -172,7 +174,7 @@ impl Lower<'_> {
                 Stmt::Expr(e, None) if i + 1 == n && !gives_no_value(e) => {
                     return Some(self.value(e));
                 }
-                other => self.statement(other),
+                other => self.statement_before(other, &block.stmts[i + 1..]),
             }
         }
         None
@@ -181,14 +183,23 @@ impl Lower<'_> {
     /// The statements of `block`, for their effects (a loop's body, a branch used as a
     /// statement).
     pub(super) fn block_effects(&mut self, block: &Block) {
-        for stmt in &block.stmts {
-            self.statement(stmt);
+        for (i, stmt) in block.stmts.iter().enumerate() {
+            self.statement_before(stmt, &block.stmts[i + 1..]);
+        }
+    }
+
+    /// One statement, followed by `rest` in its block (where a `let mut` may be seen to be an
+    /// integer counter).
+    fn statement_before(&mut self, stmt: &Stmt, rest: &[Stmt]) {
+        match stmt {
+            Stmt::Local(local) => self.local(local, rest),
+            other => self.statement(other),
         }
     }
 
     /// `let x = e;`, `let mut y = [0.0; N];`, `let j: usize = (i + 1) % N;`, `let _ = e;`,
-    /// `let (a, b) = (x + y, x - y);`
-    fn local(&mut self, local: &Local) {
+    /// `let (a, b) = (x + y, x - y);`, followed by `rest` in its block.
+    fn local(&mut self, local: &Local, rest: &[Stmt]) {
         let (pat, ty) = match &local.pat {
             Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
             other => (other, None),
@@ -215,6 +226,16 @@ impl Lower<'_> {
             self.cx.error_spanned(else_token, "`#[grad]` does not support `let ... else`");
         }
         let Some((name, mutable)) = simple else {
+            if matches!(pat, Pat::Tuple(_) | Pat::Slice(_))
+                && is_user_call(&init.expr)
+                && !matches!(&*init.expr, Expr::Call(c) if self.is_closure(&c.func))
+            {
+                self.cx.error_spanned(
+                    &init.expr,
+                    "`#[grad]` does not support calls of functions returning arrays or tuples yet (this call's result is destructured); it calls functions returning one `f64`",
+                );
+                return self.poison(pat);
+            }
             let v = self.value(&init.expr);
             return self.bind(&local.pat, v);
         };
@@ -225,12 +246,28 @@ impl Lower<'_> {
             Some(None) => Kind::Unknown,
             None => self.kind(&init.expr),
         };
+        // `let mut idx = K;` (a `const` from outside, its type unseen) followed by `idx += 1`,
+        // which Rust allows only on an integer: a counter.
+        let kind = match (kind, &name) {
+            (Kind::Unknown, Some(name))
+                if mutable && super::assigned::stepped_by_integer(rest, name) =>
+            {
+                Kind::Int
+            }
+            _ => kind,
+        };
         match kind {
             Kind::Int => {
                 let k = self.int_konst(&init.expr, IntCtx::Let);
-                if let Some(name) = name {
-                    let binding = k.map_or(Binding::Poison, |k| Binding::Int(Rc::new(k)));
-                    self.bind_name(&name, binding);
+                match (name, k) {
+                    (Some(name), Some(k)) if mutable => self.declare_counter(&name, &k),
+                    (Some(name), Some(k)) => {
+                        self.bind_name(&name, Binding::Int(Rc::new(k)));
+                    }
+                    (Some(name), None) => {
+                        self.bind_name(&name, Binding::Poison);
+                    }
+                    (None, _) => {}
                 }
             }
             Kind::Bool => {
@@ -246,11 +283,34 @@ impl Lower<'_> {
                 let expected =
                     ty.and_then(|t| f64_array(super::pattern::strip_refs(t), &self.generics));
                 let outer = std::mem::replace(&mut self.expected, expected);
-                let v = self.value(&init.expr);
+                let since = self.mark();
+                let mut v = self.value(&init.expr);
                 self.expected = outer;
+                // A constant typed as an array (`let mut x: [f64; 2] = INIT;`) is one.
+                if let (Some(ty), Some(Some(Kind::Array)), Value::Real { op: Operand::Ext(_), .. }) =
+                    (ty, &annotated, &v)
+                    && let Some(want) = f64_array(ty, &self.generics)
+                {
+                    match self.constant_array(&init.expr, &want) {
+                        Some(array) => {
+                            v = Value::Real { op: array, aliases: Aliases::default(), since }
+                        }
+                        None => return self.poison(pat),
+                    }
+                }
                 if let (Some(ty), Some(Some(_)), Value::Real { op, .. }) = (ty, &annotated, &v) {
                     self.check_annotation(ty, &init.expr, *op);
                 }
+                // A type written on the `let` says what a constant is (for a call's arguments).
+                let v = match (v, ty) {
+                    (Value::Real { op, mut aliases, since }, Some(t))
+                        if aliases.alias.is_some() =>
+                    {
+                        aliases.ty = ConstTy::of(t);
+                        Value::Real { op, aliases, since }
+                    }
+                    (v, _) => v,
+                };
                 if let Some(name) = name {
                     self.bind_value(&name, v, mutable);
                 }
@@ -271,7 +331,11 @@ impl Lower<'_> {
             }
             _ => None,
         };
-        Aliases { alias, int_alias }
+        let ty = match &alias {
+            None => ConstTy::Unknown,
+            Some(_) => self.const_ty(init),
+        };
+        Aliases { alias, int_alias, ty }
     }
 
     /// The kind a `let`'s type annotation gives, or `None` after reporting an unsupported type.
@@ -297,6 +361,11 @@ impl Lower<'_> {
         let want = f64_array(ty, &self.generics).unwrap_or(Ty::F64);
         let got = self.b.ty(value);
         if value.var().is_some() && !same_shape(&want, &got) {
+            if got == Ty::F64
+                && self.vector_call(Some(value), "this call's result is bound as an array")
+            {
+                return;
+            }
             self.cx.error_spanned(
                 init,
                 format!("this value is of type `{}`, not `{}`", ty_text(&got), ty_text(&want)),
@@ -360,6 +429,7 @@ impl Lower<'_> {
             (Some(name), Some(Binding::Slot(s))) => (name, s),
             (_, Some(Binding::Poison)) => return,
             (Some(name), Some(Binding::Int(_))) => return self.assign_int(e, &name, rhs),
+            (Some(_), Some(Binding::Counter(c))) => return self.assign_counter(e, c, op, rhs),
             _ => {
                 self.cx.error_spanned(
                     target,
@@ -436,15 +506,22 @@ impl Lower<'_> {
         }
     }
 
-    /// An assignment to an integer variable: refused, saying why.
+    /// An assignment to an integer variable not declared `mut` (a loop variable, an integer
+    /// `let`): refused, saying why.
     fn assign_int(&mut self, e: &Expr, name: &str, rhs: &Expr) {
-        let message = if self.kind(rhs) == Kind::Real {
+        let is_loop_variable =
+            matches!(self.lookup(name), Some(Binding::Int(k)) if k.index.is_some());
+        let message = if is_loop_variable {
+            format!(
+                "`#[grad]` does not support assigning to the loop variable `{name}`; a loop runs over its whole range, one value of `{name}` per iteration"
+            )
+        } else if self.kind(rhs) == Kind::Real {
             format!(
                 "`#[grad]` cannot assign an `f64` value to the integer variable `{name}`; declare an `f64` variable instead, such as `let mut {name} = 0.0;`"
             )
         } else {
             format!(
-                "`#[grad]` does not support assigning to the integer variable `{name}`: integer variables must be immutable; compute each value from the loop variables, as in `let {name} = 2 * i + 1;`"
+                "`#[grad]` does not support assigning to the integer variable `{name}`, which is not a counter: a counter is declared with `let mut {name} = ...;` (then `{name} += 1` is read as its closed form); or compute each value from the loop variables, as in `let {name} = 2 * i + 1;`"
             )
         };
         self.cx.error_spanned(e, message);
@@ -460,4 +537,9 @@ impl Lower<'_> {
             );
         }
     }
+}
+
+/// Whether `e` is a call of a function of the user's (not `f64::sin_cos(x)`).
+fn is_user_call(e: &Expr) -> bool {
+    matches!(e, Expr::Call(_)) && sin_cos_receiver(e).is_none()
 }

@@ -1,14 +1,20 @@
 //! Calls of other functions, `g(a, b)`: differentiated through `g`'s derivative functions
-//! (`g_grad`, `g_jvp`, `g_hvp`), whether `#[grad]` wrote them or the user did. A call that reads
-//! no differentiated value is a constant, and needs none of them.
+//! (`g_grad`, `g_jvp`, `g_hvp`), whether `#[grad]` wrote them or the user did, which have one
+//! partial and one direction per parameter of `g` that is an `f64` or an array of `f64`. Each
+//! argument is a value of the IR, a constant filling such a parameter (its type read by
+//! `passed.rs`), or a constant passed through. A call that reads no differentiated value is a
+//! constant, and needs none of them. Lowering does not know `g`'s signature: it trusts that `g`
+//! differentiates every `f64` and array parameter (rustc checks it at the call).
 
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use syn::{Expr, ExprCall, ExprPath};
 
-use super::Lower;
 use super::konst::Konst;
+use super::passed::Role;
+use super::{Binding, Lower};
 use crate::ir::{Arg, Call, CallKind, Callee, Name, Operand, Prec, Stmt, Ty};
+use crate::symbol;
 
 impl Lower<'_> {
     /// `g(args)` for a function `g` named by `p`.
@@ -28,23 +34,7 @@ impl Lower<'_> {
             let k = Konst::combine(quote!(#func(#(#args),*)), Prec::Atom, &refs);
             return self.ext(k);
         }
-        let mut args = Vec::new();
-        for a in &c.args {
-            let (inner, by_ref) = match a {
-                Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
-                other => (other, false),
-            };
-            match self.call_arg_konst(a) {
-                Some(k) => args.push(Arg::Const(self.ext_id(k))),
-                None => {
-                    let op = self.expr(inner);
-                    if by_ref && !matches!(self.b.ty(op), Ty::Array(_)) {
-                        self.cx.error_spanned(a, "`#[grad]` passes arrays by reference to a called function, not `f64` values; write the value itself");
-                    }
-                    args.push(Arg::Value { op, by_ref });
-                }
-            }
-        }
+        let args = self.call_args(c);
         let segments = &p.path.segments;
         let Some(last) = segments.last() else { return Operand::Lit(0.0) };
         let prefix: TokenStream = {
@@ -65,6 +55,129 @@ impl Lower<'_> {
             outs: vec![out],
         };
         self.b.emit(Stmt::Call(Box::new(call)));
+        self.calls.insert(out, c.to_token_stream());
         Operand::Var(out)
     }
+
+    /// The call whose value `e` is: a call of a user's function, or a variable bound to the
+    /// value of one and not reassigned since.
+    pub(super) fn call_value(&self, e: &Expr) -> Option<Operand> {
+        let Expr::Path(p) = e else { return None };
+        let name = symbol::unraw(p.path.get_ident()?);
+        let Some(Binding::Slot(s)) = self.lookup(&name) else { return None };
+        self.slots[*s].value.filter(|v| v.var().is_some_and(|v| self.calls.contains_key(&v)))
+    }
+
+    /// Reports at the call that the value `v` of a call is used as an array or a tuple (`how`),
+    /// once per call; whether `v` is the value of a call.
+    pub(super) fn vector_call(&mut self, v: Option<Operand>, how: &str) -> bool {
+        let Some(v) = v.and_then(|v| v.var()) else { return false };
+        let Some(call) = self.calls.get(&v).cloned() else { return false };
+        if self.reported_calls.insert(v) {
+            self.cx.error_spanned(
+                call,
+                format!("`#[grad]` does not support calls of functions returning arrays or tuples yet ({how}); it calls functions returning one `f64`"),
+            );
+        }
+        true
+    }
+
+    /// The arguments of a call with at least one value: values, constants filling a
+    /// differentiated parameter, and constants passed through.
+    fn call_args(&mut self, c: &ExprCall) -> Vec<Arg> {
+        let mut args = Vec::new();
+        for a in &c.args {
+            let (inner, by_ref) = match a {
+                Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
+                other => (other, false),
+            };
+            match self.call_arg_konst(a) {
+                Some(k) => {
+                    let role = self.const_ty(a).role();
+                    let ext = self.ext_id(k);
+                    args.push(match role {
+                        Role::Fixed(zero) => Arg::Fixed { ext, zero },
+                        Role::Through => Arg::Const(ext),
+                        Role::Unknown => {
+                            self.unknown_constant(a);
+                            Arg::Const(ext)
+                        }
+                    });
+                }
+                None => {
+                    let op = self.expr(inner);
+                    if by_ref && !matches!(self.b.ty(op), Ty::Array(_)) {
+                        self.cx.error_spanned(a, "`#[grad]` passes arrays by reference to a called function, not `f64` values; write the value itself");
+                    }
+                    args.push(Arg::Value { op, by_ref });
+                }
+            }
+        }
+        args
+    }
+
+    /// Reports a constant argument whose type the macro cannot read: whether it fills one of the
+    /// callee's partials and directions depends on whether it is an `f64`.
+    fn unknown_constant(&mut self, a: &Expr) {
+        let text = expr_text(a);
+        let why = "a macro sees tokens, not types, and the derivatives of this call pass one direction for each `f64` or array argument and none for others";
+        let local = match a {
+            Expr::Path(p) => p.path.get_ident().filter(|id| {
+                matches!(self.lookup(&crate::symbol::unraw(id)), Some(Binding::Slot(_)))
+            }),
+            _ => None,
+        };
+        let fix = match local {
+            Some(id) => format!("write the type in its `let`, such as `let {id}: f64 = ...;`"),
+            None => {
+                let local = suggested_local(a);
+                format!(
+                    "bind it to a local of its type first, such as `let {local}: f64 = {text};`"
+                )
+            }
+        };
+        self.cx.error_spanned(
+            a,
+            format!("`#[grad]` cannot tell whether `{text}` is an `f64`: {why}; {fix}"),
+        );
+    }
+}
+
+/// A name for a local holding `a`: its last name in lower case (`k` for `K`, `scale` for
+/// `model.scale`).
+fn suggested_local(a: &Expr) -> String {
+    let name = match a {
+        Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        Expr::Field(f) => match &f.member {
+            syn::Member::Named(id) => Some(id.to_string()),
+            syn::Member::Unnamed(_) => None,
+        },
+        Expr::MethodCall(m) => Some(m.method.to_string()),
+        Expr::Reference(r) => return suggested_local(&r.expr),
+        Expr::Paren(p) => return suggested_local(&p.expr),
+        _ => None,
+    };
+    let name = name.map(|n| n.trim_start_matches("r#").to_lowercase());
+    match name {
+        Some(n) if !n.is_empty() && n != "_" && syn::parse_str::<syn::Ident>(&n).is_ok() => n,
+        _ => "c".to_owned(),
+    }
+}
+
+/// The text of an expression for a message, without the spaces between tokens that do not need
+/// them (`model.scale`, `consts::K`, `&data[i]`).
+fn expr_text(e: &Expr) -> String {
+    let spaced = e.to_token_stream().to_string();
+    [
+        (" . ", "."),
+        (" :: ", "::"),
+        (":: ", "::"),
+        ("& ", "&"),
+        (" [", "["),
+        ("[ ", "["),
+        (" ]", "]"),
+    ]
+    .iter()
+    .chain(&[(" (", "("), ("( ", "("), (" )", ")"), (" ,", ",")])
+    .fold(spaced, |text, (from, to)| text.replace(from, to))
 }

@@ -56,6 +56,21 @@ pub(super) fn describe(e: &Expr) -> Option<&'static str> {
     })
 }
 
+/// How a call's value is used when a field of it is read.
+const FIELD: &str = "a field of this call's result is read";
+
+/// Whether `e` is a call of a derivative function (`g_grad(x)`), or a method call: reading a
+/// field of one is reading a derivative.
+fn is_derivative_call(e: &Expr) -> bool {
+    let Expr::Call(c) = e else { return matches!(e, Expr::MethodCall(_)) };
+    let Expr::Path(p) = &*c.func else { return true };
+    let Some(last) = p.path.segments.last() else { return true };
+    let name = last.ident.to_string();
+    [symbol::FN_GRAD, symbol::FN_JVP, symbol::FN_HVP, symbol::FN_VJP]
+        .iter()
+        .any(|k| name.ends_with(&format!("_{k}")))
+}
+
 /// What the body may contain, for messages.
 pub(super) const SUBSET: &str = "the body may contain `let`, assignments, `for` loops over integer ranges, `if` and `else`, arrays of `f64`, `+ - * /`, `f64` methods and calls of functions returning `f64`";
 
@@ -179,14 +194,27 @@ impl Lower<'_> {
                 let v = self.value(e);
                 self.single(e, v)
             }
-            Expr::Field(f) if matches!(&*f.base, Expr::Call(_) | Expr::MethodCall(_)) => {
+            Expr::Field(f) if is_derivative_call(&f.base) => {
                 self.cx.error_spanned(
                     e,
                     "`#[grad]` does not read fields of a call's result: to differentiate through a function, call the function itself (`g(x)`, not `g_grad(x).0`); its derivatives are found by name",
                 );
                 Operand::Lit(0.0)
             }
-            Expr::Field(_) => self.passive(e, "field access"),
+            Expr::Field(f) if matches!(&*f.base, Expr::Call(_)) => {
+                self.cx.error_spanned(
+                    &f.base,
+                    format!("`#[grad]` does not support calls of functions returning arrays or tuples yet ({FIELD}); it calls functions returning one `f64`"),
+                );
+                Operand::Lit(0.0)
+            }
+            Expr::Field(f) => {
+                let call = self.call_value(&f.base);
+                match self.vector_call(call, FIELD) {
+                    true => Operand::Lit(0.0),
+                    false => self.passive(e, "field access"),
+                }
+            }
             Expr::If(_) | Expr::Block(_) if !matches!(e, Expr::Block(b) if b.label.is_some()) => {
                 let v = self.value(e);
                 self.single(e, v)
@@ -256,7 +284,14 @@ impl Lower<'_> {
                     Operand::Lit(0.0)
                 }
             },
-            Some(Binding::Int(_)) => {
+            // A counter whose value is not known here says why (or nothing more after an error).
+            Some(Binding::Counter(c)) if !self.counter_known(c) => {
+                if let Some(id) = p.path.get_ident() {
+                    let _ = self.read_counter(c, id);
+                }
+                Operand::Lit(0.0)
+            }
+            Some(Binding::Int(_) | Binding::Counter(_)) => {
                 let name = name.unwrap_or_default();
                 self.cx.error_spanned(
                     e,

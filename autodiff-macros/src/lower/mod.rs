@@ -11,11 +11,13 @@ mod call;
 mod closure;
 mod cond;
 mod control;
+mod counter;
 mod expr;
 mod int;
 mod kind;
 mod konst;
 mod method;
+mod passed;
 mod pattern;
 mod signature;
 mod sugar;
@@ -33,16 +35,17 @@ use crate::args::Args;
 use crate::ctxt::Ctxt;
 use crate::ir::{Builder, Func, Name, Operand, Var};
 use konst::Konst;
+use passed::ConstTy;
 
 /// One parameter of the user's function, as the generated functions re-emit it.
 #[derive(Clone)]
 pub struct Param {
-    /// The parameter's name, with the user's span.
+    /// The parameter's name, with the user's span (`_` for a parameter written `_`).
     pub ident: Ident,
     /// Its type, as written.
     pub ty: Type,
-    /// The IR input, for `f64` and array parameters; `None` for parameters passed through as
-    /// constants.
+    /// The IR input, for `f64` and array parameters (differentiated or not); `None` for
+    /// parameters passed through as constants.
     pub input: Option<Var>,
     /// Whether the parameter is taken by reference (`&[f64; N]`); its gradient is still an owned
     /// array.
@@ -98,6 +101,8 @@ struct Slot {
     alias: Option<Rc<Konst>>,
     /// ... and, when it may be an integer (`let m = N - 1;`), where it is read as an integer.
     int_alias: Option<Rc<Konst>>,
+    /// Its type as a constant, where it is one (an argument of a call needs it).
+    ty: ConstTy,
 }
 
 /// What a `let` of a constant expression may stand for where its variable is read.
@@ -105,6 +110,8 @@ struct Slot {
 struct Aliases {
     alias: Option<Rc<Konst>>,
     int_alias: Option<Rc<Konst>>,
+    /// The type of the constant, as far as the tokens tell.
+    ty: ConstTy,
 }
 
 /// The text of an IR type, as messages write it (for tests).
@@ -120,6 +127,9 @@ enum Binding {
     Slot(usize),
     /// An integer: a loop variable or an integer `let`, substituted where it is read.
     Int(Rc<Konst>),
+    /// An integer declared `let mut` (a counter): an index into `counters`, its closed form
+    /// substituted where it is read.
+    Counter(usize),
     /// A parameter passed through as a constant, of the given kind.
     Param(Kind),
     /// A tuple: `let t = (a, b);`, its components bound as names are (`t.0`, `t.1`).
@@ -159,6 +169,20 @@ struct Lower<'a> {
     /// The type the value being lowered is bound to, when written (`let y: [f64; N] = ...`, the
     /// return type): what `from_fn` builds.
     expected: Option<crate::ir::Ty>,
+    /// The type of each parameter, as written (for the constant arguments of calls).
+    param_tys: HashMap<String, ConstTy>,
+    /// The value of each call of a user's function, with the call's tokens: where to report a
+    /// call whose result is used as an array or a tuple.
+    calls: HashMap<Var, proc_macro2::TokenStream>,
+    /// The calls reported so (once each).
+    reported_calls: std::collections::HashSet<Var>,
+    /// The integer counters, by [`Binding::Counter`].
+    counters: Vec<counter::Counter>,
+    /// How many branches (`if` arms) are open here.
+    branches: usize,
+    /// What is known of the variables of the loops open here (for the closed forms of
+    /// counters), innermost last.
+    facts: Vec<counter::Fact<counter::Leaf>>,
 }
 
 /// Lowers `item`, recording every unsupported construct in `cx`.
@@ -174,6 +198,12 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         call_args: false,
         names: sugar::Names::of(item),
         expected: None,
+        param_tys: HashMap::new(),
+        calls: HashMap::new(),
+        reported_calls: std::collections::HashSet::new(),
+        counters: Vec::new(),
+        branches: 0,
+        facts: Vec::new(),
     };
     let (params, returns) = lower.signature(&item.sig, args);
     let outputs = lower.body(&item.block, &returns);
@@ -213,8 +243,8 @@ impl Lower<'_> {
         if let Some(v) = value {
             self.name_value(name, v, since);
         }
-        let Aliases { alias, int_alias } = aliases;
-        self.slots.push(Slot { name: name.to_owned(), value, alias, int_alias });
+        let Aliases { alias, int_alias, ty } = aliases;
+        self.slots.push(Slot { name: name.to_owned(), value, alias, int_alias, ty });
         self.bind_name(name, Binding::Slot(self.slots.len() - 1));
     }
 

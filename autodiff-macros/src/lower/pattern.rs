@@ -89,8 +89,10 @@ impl Lower<'_> {
     /// A constant that a tuple pattern of `n` parts binds (a tuple parameter passed through) as
     /// the tuple of its fields `t.0`, `t.1`, ...; any other value as it is.
     fn constant_tuple(&mut self, v: Value, n: usize) -> Value {
-        let Value::Real { aliases: Aliases { alias: Some(k), .. }, .. } = &v else { return v };
-        let k = std::rc::Rc::clone(k);
+        let Value::Real { aliases: Aliases { alias: Some(k), ty: whole, .. }, .. } = &v else {
+            return v;
+        };
+        let (k, whole) = (std::rc::Rc::clone(k), whole.clone());
         let parts = (0..n)
             .map(|i| {
                 let member = syn::Index::from(i);
@@ -102,8 +104,14 @@ impl Lower<'_> {
                 );
                 let field = std::rc::Rc::new(field);
                 let op = self.ext((*field).clone());
+                let ty = match &whole {
+                    super::passed::ConstTy::Tuple(parts) => {
+                        parts.get(i).cloned().unwrap_or_default()
+                    }
+                    _ => super::passed::ConstTy::Unknown,
+                };
                 let aliases =
-                    Aliases { alias: Some(std::rc::Rc::clone(&field)), int_alias: Some(field) };
+                    Aliases { alias: Some(std::rc::Rc::clone(&field)), int_alias: Some(field), ty };
                 Value::Real { op, aliases, since: usize::MAX }
             })
             .collect();
@@ -157,6 +165,7 @@ impl Lower<'_> {
                 let aliases = if mutable { Aliases::default() } else { aliases };
                 self.declare(name, Some(op), aliases, since);
             }
+            Value::Int(Some(k)) if mutable => self.declare_counter(name, &k),
             Value::Int(Some(k)) => {
                 self.bind_name(name, Binding::Int(k));
             }
@@ -184,6 +193,7 @@ impl Lower<'_> {
                 Value::Real { op, since, .. } => {
                     self.name_value(name, op, since);
                     let slot = Slot {
+                        ty: super::passed::ConstTy::Unknown,
                         name: name.to_owned(),
                         value: Some(op),
                         alias: None,

@@ -4,6 +4,7 @@
 
 use syn::{FnArg, GenericParam, Pat, ReturnType, Safety, Signature, Type};
 
+use super::passed::ConstTy;
 use super::types::{
     f64_array, has_mut_ref, is_f64, is_int, is_other_float, is_vec_of_f64, mentions_float,
     type_text,
@@ -12,6 +13,9 @@ use super::{Binding, Kind, Lower, Output, Param};
 use crate::args::Args;
 use crate::ir::{Name, Operand, Ty, Var};
 use crate::symbol;
+
+const MUT_REF: &str = "`#[grad]` does not support `&mut` parameters: the function must be pure; pass values or shared references";
+const IMPL_TRAIT: &str = "`#[grad]` does not support generic functions (`impl Trait` parameters); write the function for `f64` and concrete types";
 
 /// What the function returns, as lowering checks the body's value against it.
 #[derive(Clone)]
@@ -93,18 +97,20 @@ impl Lower<'_> {
                 // dropped, so that `f` and `f_grad` always take the same parameters.
                 self.cx.error_spanned(attr, "`#[grad]` does not support attributes on parameters");
             }
-            let Pat::Ident(pi) = &*pt.pat else {
-                self.cx.error_spanned(
-                    &pt.pat,
-                    "`#[grad]` needs every parameter to be a plain name, such as `x: f64`",
-                );
-                continue;
+            let pi = match &*pt.pat {
+                Pat::Ident(pi) => pi,
+                Pat::Wild(w) => {
+                    params.push(self.unnamed(w, &pt.ty));
+                    continue;
+                }
+                other => {
+                    self.cx.error_spanned(
+                        other,
+                        "`#[grad]` needs every parameter to be a plain name, such as `x: f64`, or `_`",
+                    );
+                    continue;
+                }
             };
-            if pi.by_ref.is_some() || pi.subpat.is_some() {
-                self.cx
-                    .error_spanned(&pt.pat, "`#[grad]` needs every parameter to be a plain name");
-                continue;
-            }
             let ident = pi.ident.clone();
             let listed =
                 wrt.and_then(|w| w.iter().find(|id| symbol::unraw(id) == symbol::unraw(&ident)));
@@ -128,7 +134,7 @@ impl Lower<'_> {
     }
 
     /// Reports a function without a differentiated parameter, saying what to use instead of a
-    /// `Vec<f64>` when there is one.
+    /// `Vec<f64>` taken by reference when there is one (one taken by value is refused already).
     fn nothing_to_differentiate(&mut self, sig: &Signature, params: &[Param]) {
         let name = &sig.ident;
         match params.iter().find(|p| is_vec_of_f64(&p.ty)) {
@@ -146,6 +152,19 @@ impl Lower<'_> {
         }
     }
 
+    /// A parameter `_: T`: never read, so a constant passed through, whatever its type (`&mut`
+    /// and `impl Trait` aside, as for a named one). The generated functions that pass it on name
+    /// it (see `codegen`).
+    fn unnamed(&mut self, w: &syn::PatWild, ty: &Type) -> Param {
+        if has_mut_ref(ty) {
+            self.cx.error_spanned(ty, MUT_REF);
+        } else if let Type::ImplTrait(_) = ty {
+            self.cx.error_spanned(ty, IMPL_TRAIT);
+        }
+        let ident = proc_macro2::Ident::new(symbol::WILD, w.underscore_token.span);
+        Param { ident, ty: ty.clone(), input: None, by_ref: matches!(ty, Type::Reference(_)) }
+    }
+
     /// Classifies one parameter; returns its IR input if it is differentiable, and whether it is
     /// taken by reference.
     fn param(
@@ -156,25 +175,34 @@ impl Lower<'_> {
         listed: Option<&proc_macro2::Ident>,
     ) -> (Option<Var>, bool) {
         let name = symbol::unraw(ident);
+        self.param_tys.insert(name.clone(), ConstTy::of(ty));
         if has_mut_ref(ty) {
-            self.cx.error_spanned(
-                ty,
-                "`#[grad]` does not support `&mut` parameters: the function must be pure; pass values or shared references",
-            );
+            self.cx.error_spanned(ty, MUT_REF);
             self.bind_name(&name, Binding::Poison);
             return (None, false);
         }
         if let Type::ImplTrait(_) = ty {
+            self.cx.error_spanned(ty, IMPL_TRAIT);
+            self.bind_name(&name, Binding::Poison);
+            return (None, false);
+        }
+        // A `Vec<f64>` taken by value looks like the function's numbers, but the macro
+        // differentiates only what it can size at compile time.
+        if differentiate && is_vec_of_f64(ty) && !matches!(ty, Type::Reference(_)) {
             self.cx.error_spanned(
                 ty,
-                "`#[grad]` does not support generic functions (`impl Trait` parameters); write the function for `f64` and concrete types",
+                format!(
+                    "`#[grad]` does not differentiate `{}`; take `{ident}` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data",
+                    type_text(ty)
+                ),
             );
             self.bind_name(&name, Binding::Poison);
             return (None, false);
         }
         match classify(ty, &self.generics) {
-            // An `f64` is an input even when not differentiated: it is read as a value.
-            ParamTy::Real(t, by_ref) if differentiate || t == Ty::F64 => {
+            // An `f64` or an array of them is an input even when not differentiated: it is read
+            // as a value (copied into a variable and updated, `let mut x = x0; x[0] *= a;`).
+            ParamTy::Real(t, by_ref) => {
                 let v = self.b.input(Name::user(&name), t);
                 if differentiate {
                     self.b.func_mut().active.push(v);
@@ -185,6 +213,7 @@ impl Lower<'_> {
                     value: Some(Operand::Var(v)),
                     alias: None,
                     int_alias: None,
+                    ty: ConstTy::of(ty),
                 });
                 self.bind_name(&name, Binding::Slot(self.slots.len() - 1));
                 (Some(v), by_ref)
@@ -209,10 +238,6 @@ impl Lower<'_> {
                 );
                 self.bind_name(&name, Binding::Poison);
                 (None, false)
-            }
-            ParamTy::Real(_, by_ref) => {
-                self.bind_name(&name, Binding::Param(Kind::Real));
-                (None, by_ref)
             }
             ParamTy::Float => {
                 self.bind_name(&name, Binding::Param(Kind::Real));

@@ -100,6 +100,9 @@ pub(super) fn length(e: &Expr, generics: &[String]) -> Int {
             let mut int = Int::tokens(e.to_token_stream(), true);
             int.generic =
                 p.path.get_ident().is_some_and(|id| generics.contains(&symbol::unraw(id)));
+            // A name's linear form, as an integer expression reading it has (so that `x.len()`
+            // and `N` are the same length to the transforms).
+            int.linear = p.path.get_ident().map(|id| crate::ir::Linear::name(symbol::unraw(id)));
             int
         }
         Expr::Paren(p) => length(&p.expr, generics),

@@ -139,7 +139,7 @@ impl Lower<'_> {
     pub(super) fn gives_tuple(&self, e: &Expr) -> bool {
         match peel(e) {
             Expr::Tuple(_) => true,
-            Expr::Call(c) => self.is_closure(&c.func),
+            Expr::Call(c) if self.is_closure(&c.func) => true,
             other => sin_cos_receiver(other).is_some(),
         }
     }
@@ -206,6 +206,7 @@ impl Lower<'_> {
                 }
             },
             Binding::Poison => Value::Int(None),
+            Binding::Counter(_) => Value::Int(self.int_konst(e, IntCtx::Let).map(Rc::new)),
             Binding::Param(_) => Value::real(self.expr(e)),
         }
     }

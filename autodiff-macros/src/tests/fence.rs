@@ -92,9 +92,8 @@ fn early_return_and_integer_variables() {
             s
         }",
         expect![[r#"
-            `#[grad]` does not support an early `return`; return only at the end of the function @ `return s`
-            `#[grad]` does not support assigning to the integer variable `k`: integer variables must be immutable; compute each value from the loop variables, as in `let k = 2 * i + 1;` @ `k += 1`
             `#[grad]` cannot assign an `f64` value to the integer variable `k`; declare an `f64` variable instead, such as `let mut k = 0.0;` @ `k = y`
+            `#[grad]` does not support an early `return`; return only at the end of the function @ `return s`
             `i` is an integer; convert it with `i as f64` to use it as an `f64` @ `i`
         "#]],
     );
@@ -148,8 +147,10 @@ fn branches_and_assignments_of_different_types() {
     );
 }
 
+/// A loop variable may shadow an enclosing loop's (each is a loop of its own), but a name bound
+/// to an expression of the outer one cannot be read under the inner one.
 #[test]
-fn shadowed_loop_variables() {
+fn names_that_mean_something_else_under_a_shadowing_loop() {
     expect_errors(
         "",
         "fn f(x: [[f64; 4]; 4]) -> f64 {
@@ -169,9 +170,7 @@ fn shadowed_loop_variables() {
             s
         }",
         expect![[r#"
-            `#[grad]` does not support a loop variable that shadows the variable of an enclosing loop; rename this `i` @ `i`
             `#[grad]` cannot use `j` here: it stands for `(i + 1) % 4`, which reads `i`, and `i` means something else here; rename one of the two @ `j`
-            `#[grad]` does not support a loop variable that shadows the variable of an enclosing loop; rename this `k` @ `k`
             `#[grad]` cannot use `i` here: it stands for `k`, which reads `k`, and `k` means something else here; rename one of the two @ `i`
         "#]],
     );
@@ -195,15 +194,23 @@ fn signatures_with_arrays_vectors_and_generics() {
         "",
         "fn g(v: Vec<f64>, n: usize) -> f64 { v[0] }",
         expect![[r#"
-        `g` has no `f64` parameter to differentiate: `#[grad]` does not differentiate `Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `Vec<f64>`
-    "#]],
+            `#[grad]` does not differentiate `Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `Vec<f64>`
+        "#]],
+    );
+    // Refused by value next to a parameter that is differentiated too (it was a silent constant).
+    expect_errors(
+        "",
+        "fn g2(v: Vec<f64>, x: f64) -> f64 { v[0] * x }",
+        expect![[r#"
+            `#[grad]` does not differentiate `Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `Vec<f64>`
+        "#]],
     );
     expect_errors(
         "",
         "fn h(v: &Vec<f64>) -> f64 { v[0] }",
         expect![[r#"
-        `h` has no `f64` parameter to differentiate: `#[grad]` does not differentiate `&Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `&Vec<f64>`
-    "#]],
+            `h` has no `f64` parameter to differentiate: `#[grad]` does not differentiate `&Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `&Vec<f64>`
+        "#]],
     );
     expect_errors(
         "",
@@ -243,7 +250,6 @@ fn powi_exponents_and_sin_cos_outside_a_tuple_let() {
             the exponent of `powi` is an integer constant and cannot read `f64` values; use `powf` for an exponent computed from `f64` values @ `y`
             `#[grad]` supports as the exponent of `powi` an integer literal or an integer constant: an integer parameter, a `const`, or integer arithmetic on them and on loop variables cast to `i32`, such as `i as i32 + 1` @ `p.round()`
             `#[grad]` supports as the exponent of `powi` an integer literal or an integer constant: an integer parameter, a `const`, or integer arithmetic on them and on loop variables cast to `i32`, such as `i as i32 + 1` @ `if n > 0 { n } else { 1 }`
-            `#[grad]` does not read fields of a call's result: to differentiate through a function, call the function itself (`g(x)`, not `g_grad(x).0`); its derivatives are found by name @ `f64::sin_cos(y).1`
             this tuple pattern binds a value that is not a tuple @ `(c2, _)`
             `#[grad]` does not support a tuple here; bind its parts with a pattern, as in `let (a, b) = ...;` @ `d`
         "#]],

@@ -190,23 +190,23 @@ fn dense_layer_with_tanh_and_squared_loss() {
             loss / 16.0
         }",
         expect![[r#"
-            in w%0 b%1 active w%0 b%1
-            for @0 in 0..16 carry loss%2 = 0.0 {
-              a%3 = load b%1 [@0]
-              for @1 in 0..16 carry a_1%4 = a%3 {
-                %5 = load w%0 [@0][@1]
-                %6 = mul %5 ext0
-                a_2%7 = add a_1%4 %6
-                yield a_2%7
-              } -> a_3%8
-              %9 = tanh a_3%8
-              d%10 = sub %9 ext1
-              %11 = mul d%10 d%10
-              loss_1%12 = add loss%2 %11
-              yield loss_1%12
-            } -> loss_2%13
-            %14 = div loss_2%13 16.0
-            out %14
+            in w%0 b%1 x%2 y%3 active w%0 b%1
+            for @0 in 0..16 carry loss%4 = 0.0 {
+              a%5 = load b%1 [@0]
+              for @1 in 0..16 carry a_1%6 = a%5 {
+                %7 = load w%0 [@0][@1]
+                %8 = mul %7 ext0
+                a_2%9 = add a_1%6 %8
+                yield a_2%9
+              } -> a_3%10
+              %11 = tanh a_3%10
+              d%12 = sub %11 ext1
+              %13 = mul d%12 d%12
+              loss_1%14 = add loss%4 %13
+              yield loss_1%14
+            } -> loss_2%15
+            %16 = div loss_2%15 16.0
+            out %16
             ext0 = x [j] loops [@1] params [x]
             ext1 = y [i] loops [@0] params [y]
         "#]],
@@ -302,27 +302,27 @@ fn matrix_vector_product_returns_an_array() {
             y
         }",
         expect![[r#"
-            in a%0 active a%0
-            y%1 = fill 0.0 [2]
-            for @0 in 0..2 carry y_1%2 = y%1 {
-              row%3 = load a%0 [@0]
-              for @1 in 0..3 carry y_2%4 = y_1%2 {
-                %5 = load row%3 [@1]
-                %6 = mul %5 ext0
-                %7 = load y_2%4 [@0]
-                %8 = add %7 %6
-                y_3%9 = store y_2%4 [@0] %8
-                yield y_3%9
-              } -> y_4%10
-              yield y_4%10
-            } -> y_5%11
-            for @2 in 1..=n rev carry y_6%12 = y_5%11 {
-              %13 = load y_6%12 [0]
-              %14 = sub %13 ext1
-              y_7%15 = store y_6%12 [0] %14
-              yield y_7%15
-            } -> y_8%16
-            out y_8%16
+            in a%0 v%1 active a%0
+            y%2 = fill 0.0 [2]
+            for @0 in 0..2 carry y_1%3 = y%2 {
+              row%4 = load a%0 [@0]
+              for @1 in 0..3 carry y_2%5 = y_1%3 {
+                %6 = load row%4 [@1]
+                %7 = mul %6 ext0
+                %8 = load y_2%5 [@0]
+                %9 = add %8 %7
+                y_3%10 = store y_2%5 [@0] %9
+                yield y_3%10
+              } -> y_4%11
+              yield y_4%11
+            } -> y_5%12
+            for @2 in 1..=n rev carry y_6%13 = y_5%12 {
+              %14 = load y_6%13 [0]
+              %15 = sub %14 ext1
+              y_7%16 = store y_6%13 [0] %15
+              yield y_7%16
+            } -> y_8%17
+            out y_8%17
             ext0 = v [j] loops [@1] params [v]
             ext1 = v [i % 3] loops [@2] params [v]
         "#]],
@@ -391,7 +391,7 @@ fn parameters_record_shapes_references_and_const_generics() {
         [
             ("x".into(), true, Some("[f64; N]".into())),
             ("w".into(), false, Some("[[f64; 2]; K]".into())),
-            ("d".into(), false, None),
+            ("d".into(), false, Some("[f64; 3]".into())),
             ("n".into(), false, None),
         ]
     );

@@ -4,6 +4,8 @@
 //! input.
 
 mod branches;
+mod calls;
+mod counters;
 mod fence;
 mod first_touch;
 mod interp;
@@ -14,6 +16,7 @@ mod loops;
 mod lowering;
 mod prims;
 mod robustness;
+mod sink;
 mod size;
 mod snapshots;
 mod wrap;

@@ -1,10 +1,11 @@
 //! Calls ready for the reverse transform: each call whose arguments carry a differentiated value
 //! runs `g_grad` instead of `g`, so that the forward pass gets the value and its partial
 //! derivatives from one call, and the sweep only multiplies (the callee is never run twice for
-//! one call).
+//! one call). `g_grad` returns one partial per parameter `g` differentiates; the call keeps those
+//! of its argument values (the constants' are dropped in codegen).
 
 use super::activity::varied;
-use crate::ir::{Block, Branch, Builder, Call, CallKind, Checkpoint, Func, Loop, Name, Stmt};
+use crate::ir::{Arg, Block, Branch, Builder, Call, CallKind, Checkpoint, Func, Loop, Name, Stmt};
 
 /// `f` with its calls of differentiated values turned into `g_grad` calls.
 pub fn grad_calls(f: &Func) -> Func {
@@ -29,7 +30,11 @@ fn stmt(b: &mut Builder, s: &Stmt, varied: &[bool]) -> Stmt {
             }
             let of = c.outs[0];
             let mut outs = vec![of];
-            for (index, (op, _)) in values.iter().enumerate() {
+            // A partial's position among the callee's differentiated parameters: the values',
+            // and the constants' whose partials are dropped.
+            let positions = c.args.iter().filter(|a| !matches!(a, Arg::Const(_))).enumerate();
+            for (index, a) in positions {
+                let Arg::Value { op, .. } = a else { continue };
                 let name =
                     Name::Partial { of, callee: c.callee.name.to_string(), wrt: op.var(), index };
                 outs.push(b.fresh(name, b.ty(*op)));

@@ -136,6 +136,7 @@ fn canon_stmt(s: &Stmt, local: &mut HashMap<Var, usize>, out: &mut String) {
                     crate::ir::Arg::Value { op, by_ref } => {
                         format!("{by_ref}{}", canon_op(*op, local))
                     }
+                    crate::ir::Arg::Fixed { ext, .. } => format!("f{}", ext.0),
                     crate::ir::Arg::Const(e) => format!("e{}", e.0),
                 })
                 .collect();

@@ -16,6 +16,7 @@ mod join;
 mod plan;
 mod residual;
 mod reverse;
+mod sink;
 mod wrap;
 
 pub use budget::{storage, total};
@@ -28,6 +29,7 @@ pub use hoist::hoist;
 pub use join::join_branches;
 pub use plan::{Options, plan};
 pub use reverse::{Seed, reverse};
+pub use sink::sink;
 pub use wrap::split_wraps;
 
 use crate::ir::{Builder, Elem, Name, Operand, Prim, Ty};

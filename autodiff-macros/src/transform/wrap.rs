@@ -252,7 +252,7 @@ fn map_operands(block: &Block, map: &mut dyn FnMut(Operand) -> Operand) -> Block
                 for a in &mut c.args {
                     match a {
                         crate::ir::Arg::Value { op, .. } => *op = map(*op),
-                        crate::ir::Arg::Const(e) => {
+                        crate::ir::Arg::Fixed { ext: e, .. } | crate::ir::Arg::Const(e) => {
                             if let Operand::Ext(new) = map(Operand::Ext(*e)) {
                                 *e = new;
                             }

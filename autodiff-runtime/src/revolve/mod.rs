@@ -8,12 +8,21 @@
 //! time, and [`revolve`] follows it with a few integers of bookkeeping, no heap and no tape: the
 //! schedule move by move in `plan`, where to split each segment in `split` (in word arithmetic,
 //! from the repetition number that the segment's parent carries down).
+//!
+//! For a loop whose number of steps is known only when it ends (`while`, `loop` with `break`),
+//! [`Online`] keeps `S` snapshots while the loop runs, placed online (`places`: Wang, Moin &
+//! Iaccarino's dynamic checkpointing), and once it has ended reverses the segments between them
+//! with the same schedule, for the lengths then known (`online`); [`online_steps`] counts its
+//! recomputation, which is revolve's at most.
 
+mod online;
+mod places;
 mod plan;
 mod split;
 #[cfg(test)]
 mod tests;
 
+pub use online::{Online, online_steps};
 use plan::{Move, Plan};
 
 /// `C(n, k)`, saturating at `usize::MAX`.
@@ -93,6 +102,9 @@ pub const fn schedule_steps(n: usize, slots: usize) -> usize {
 /// step in reverse order and `step` [`schedule_steps`]`(n, S)` times. Every state it passes to
 /// `back` is recomputed by `step` from `init`, so the result is the same, to the bit, as a sweep
 /// that stored every state.
+///
+/// For a loop whose number of steps is known only when it ends (`while`, `loop` with `break`),
+/// see [`Online`].
 pub fn revolve<const S: usize, X: Copy, A>(
     n: usize,
     index: impl Fn(usize) -> usize,
@@ -102,10 +114,24 @@ pub fn revolve<const S: usize, X: Copy, A>(
     back: impl Fn(usize, X, A) -> A,
 ) -> A {
     const { assert!(S >= 1, "revolve needs at least one snapshot, for the initial state") };
-    let mut adjoint = adjoint;
     let mut snapshots = [init; S];
-    let advance = |x: X, from: usize, to: usize| (from..to).fold(x, |x, k| step(index(k), x));
     let mut plan = Plan::<S>::new(n, S);
+    sweep(&mut plan, &mut snapshots, &index, adjoint, &step, &back)
+}
+
+/// Follows `plan`, made for `snapshots.len()` snapshots, with the state before its first step in
+/// `snapshots[0]` and the others free: the sweep of [`revolve`], and of each segment between the
+/// states that [`Online`] kept.
+fn sweep<const N: usize, X: Copy, A>(
+    plan: &mut Plan<N>,
+    snapshots: &mut [X],
+    index: &impl Fn(usize) -> usize,
+    adjoint: A,
+    step: &impl Fn(usize, X) -> X,
+    back: &impl Fn(usize, X, A) -> A,
+) -> A {
+    let mut adjoint = adjoint;
+    let advance = |x: X, from: usize, to: usize| (from..to).fold(x, |x, k| step(index(k), x));
     loop {
         match plan.next() {
             Move::Advance { slot, from, to } => {

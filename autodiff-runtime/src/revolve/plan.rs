@@ -51,6 +51,15 @@ impl<const N: usize> Plan<N> {
         Plan { slots, pending: [current; N], top: 0, current, end: n }
     }
 
+    /// Makes this the plan for `n` steps with `1 ≤ slots ≤ N` snapshots, as [`Plan::new`] would,
+    /// without writing the `N` waiting segments again (each is written before it is read).
+    pub(super) const fn restart(&mut self, n: usize, slots: usize) {
+        self.slots = slots;
+        self.top = 0;
+        self.current = Segment { start: 0, free: slots - 1, reps: Reps::ZERO };
+        self.end = n;
+    }
+
     /// The next move; [`Move::Done`] from the end on.
     pub(super) const fn next(&mut self) -> Move {
         let Segment { start: from, free, reps } = self.current;

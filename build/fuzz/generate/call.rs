@@ -1,8 +1,9 @@
 //! Calls: the functions a program calls (small `#[grad(jvp, hvp)]` programs of their own, or
-//! closed forms with hand-written derivatives), and their calls. The macro gives a call one
-//! partial per argument that is not a constant (a literal, a constant parameter, a loop variable,
-//! data, and arithmetic on these), so a callee's differentiated parameters get values that read a
-//! differentiated variable, and its constant ones get constants.
+//! closed forms with hand-written derivatives), and their calls. A callee's derivative functions
+//! have one partial and one direction per `f64` or array parameter (its `#[grad]` has no `wrt`),
+//! whatever a call passes: each such parameter gets a value that reads a differentiated variable
+//! or a constant (a literal, a constant parameter or an element of one, an integer cast, data; a
+//! constant array parameter whole), in any position, and an integer parameter an integer.
 
 use super::super::ast::{Def, Expr, Formula, Int, Modes, Op, Output, Param, Pass, Program, Size};
 use super::tree::{bin, same};
@@ -30,10 +31,11 @@ impl Gen {
     /// A closed form with hand-written derivatives, and its parameters.
     fn manual(&mut self) -> (Vec<Param>, Def) {
         let scalar = |name: &str, pass| Param { name: name.into(), dims: vec![], pass };
-        let formula = match self.rng.below(3) {
+        let formula = match self.rng.below(4) {
             0 => Formula::Wave,
             1 => Formula::Softplus { n: self.rng.between(1, 4), by_ref: self.rng.chance(40) },
-            _ => Formula::Tanh,
+            2 => Formula::Tanh,
+            _ => Formula::Ripple,
         };
         let params = match formula {
             Formula::Wave => vec![scalar("a", Pass::Value), scalar("b", Pass::Value)],
@@ -41,13 +43,15 @@ impl Gen {
                 let pass = if by_ref { Pass::Ref } else { Pass::Value };
                 vec![Param { name: "v".into(), dims: vec![Size { n, name: None }], pass }]
             }
-            Formula::Tanh => vec![scalar("x", Pass::Value), scalar("c", Pass::Constant)],
+            Formula::Tanh => vec![scalar("x", Pass::Value), scalar("c", Pass::Value)],
+            Formula::Ripple => vec![scalar("x", Pass::Value), scalar("k", Pass::Steps)],
         };
         (params, Def::Manual(formula))
     }
 
-    /// A small scalar program over one to three parameters (one differentiated at least), which
-    /// may call the callees before it. Its `const` items join the caller's.
+    /// A small scalar program over one to three `f64` and array parameters, and sometimes a
+    /// trip count `steps: usize`, which may call the callees before it. Its `const` items join
+    /// the caller's.
     fn callee(&mut self, seed: u64) -> Program {
         let mut g = Gen::new(seed);
         g.consts = std::mem::take(&mut self.consts);
@@ -55,18 +59,18 @@ impl Gen {
         let count = g.rng.between(1, 3);
         let mut params: Vec<Param> = (0..count)
             .map(|k| {
-                let (prefix, dims, pass) = match g.rng.weighted(&[45, 20, 12, 23]) {
+                let (prefix, dims, pass) = match g.rng.weighted(&[55, 25, 20]) {
                     0 => ("a", vec![], Pass::Value),
                     1 => ("x", vec![g.rng.between(1, 4)], Pass::Value),
-                    2 => ("r", vec![g.rng.between(1, 4)], Pass::Ref),
-                    _ => ("c", vec![], Pass::Constant),
+                    _ => ("r", vec![g.rng.between(1, 4)], Pass::Ref),
                 };
                 let dims = dims.into_iter().map(|n| g.size(n)).collect();
                 Param { name: format!("{prefix}{k}"), dims, pass }
             })
             .collect();
-        if params.iter().all(|p| p.pass == Pass::Constant) {
-            params[0] = Param { name: "a0".into(), dims: vec![], pass: Pass::Value };
+        if g.rng.chance(15) {
+            let at = g.rng.below(params.len() + 1);
+            params.insert(at, Param { name: "steps".into(), dims: vec![], pass: Pass::Steps });
         }
         g.declare_params(&params);
         g.budget = g.rng.between(2, 6) as i32;
@@ -74,7 +78,6 @@ impl Gen {
         g.body(&mut body, Output::Scalar);
         let tail = g.tail(&mut body, Output::Scalar);
         self.consts = std::mem::take(&mut g.consts);
-        let wrt = params.iter().any(|p| p.pass == Pass::Constant);
         Program {
             seed,
             consts: Vec::new(),
@@ -83,7 +86,7 @@ impl Gen {
             tail,
             output: Output::Scalar,
             modes: Modes::Scalar { hessian: false },
-            wrt,
+            wrt: false,
             callees: Vec::new(),
             checkpoint: None,
             idiomatic: None,
@@ -91,26 +94,82 @@ impl Gen {
     }
 
     /// A call of one of the callees, its arguments at most `depth` deep; `None` if there are
-    /// none. Sometimes every argument is a constant (the call is then a constant).
+    /// none. Each `f64` or array parameter gets a constant or a value, in any position;
+    /// sometimes every argument is a constant (the call is then a constant).
     pub(super) fn call(&mut self, depth: u32) -> Option<Expr> {
         if self.callees.is_empty() {
             return None;
         }
         let (name, params) = self.callees[self.rng.below(self.callees.len())].clone();
-        let all_const = params.iter().all(|p| p.dims.is_empty()) && self.rng.chance(10);
+        let all_const = self.rng.chance(10);
+        let mut constant: Vec<bool> = params
+            .iter()
+            .map(|p| p.pass != Pass::Steps && (all_const || self.rng.chance(35)))
+            .collect();
+        let differentiated: Vec<usize> =
+            (0..params.len()).filter(|k| params[*k].pass != Pass::Steps).collect();
+        if !all_const && differentiated.iter().all(|k| constant[*k]) {
+            constant[differentiated[self.rng.below(differentiated.len())]] = false;
+        }
         let mut args = Vec::new();
-        for p in &params {
+        for (p, constant) in params.iter().zip(constant) {
             let arg = match p.pass {
-                _ if p.dims.is_empty() && (all_const || p.pass == Pass::Constant) => self.konst(),
+                Pass::Steps => Expr::IntArg(self.int_arg()),
+                _ if p.dims.is_empty() && constant => self.konst(),
                 _ if p.dims.is_empty() => self.active_arg(depth),
                 pass => {
-                    let a = self.array_arg(&p.dims, depth);
-                    if pass == Pass::Ref { Expr::Ref(Box::new(a)) } else { a }
+                    let by_ref = pass == Pass::Ref;
+                    match constant.then(|| self.const_array(&p.dims, by_ref)).flatten() {
+                        Some(a) => a,
+                        None => {
+                            let a = self.array_arg(&p.dims, depth);
+                            if by_ref { Expr::Ref(Box::new(a)) } else { a }
+                        }
+                    }
                 }
             };
             args.push(arg);
         }
         Some(Expr::Call(name, args))
+    }
+
+    /// An integer argument in `0..=MAX_STEPS` (a callee's trip count): a literal, or an integer
+    /// variable in that range.
+    fn int_arg(&mut self) -> Int {
+        let max = super::loops::MAX_STEPS;
+        let fit: Vec<String> = self
+            .ints()
+            .into_iter()
+            .filter(|(_, _, hi)| hi.is_some_and(|h| h <= max))
+            .map(|(name, _, _)| name)
+            .collect();
+        if fit.is_empty() || self.rng.chance(40) {
+            return Int::Lit(self.rng.below(max + 1));
+        }
+        let name = fit[self.rng.below(fit.len())].clone();
+        self.read(&name);
+        Int::Var(name)
+    }
+
+    /// A constant array parameter of lengths `dims`, passed whole: `c` to a parameter taken by
+    /// reference, `*c` to one taken by value; `None` if there is none.
+    fn const_array(&mut self, dims: &[Size], by_ref: bool) -> Option<Expr> {
+        let lengths: Vec<usize> = dims.iter().map(|d| d.n).collect();
+        let found: Vec<String> = self
+            .visible()
+            .filter(|v| v.param && !v.active && v.by_ref)
+            .filter(|v| match &v.kind {
+                Kind::Array(d) => d.iter().map(|s| s.n).eq(lengths.iter().copied()),
+                _ => false,
+            })
+            .map(|v| v.name.clone())
+            .collect();
+        if found.is_empty() {
+            return None;
+        }
+        let name = found[self.rng.below(found.len())].clone();
+        self.read(&name);
+        Some(if by_ref { Expr::Var(name) } else { Expr::Deref(name) })
     }
 
     /// A value that reads a differentiated variable: never a constant to the macro.

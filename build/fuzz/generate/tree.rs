@@ -28,7 +28,9 @@ pub(super) fn ambiguous(e: &Expr) -> bool {
         | Expr::Cast(_)
         | Expr::Call(..)
         | Expr::Reduce(..)
-        | Expr::Test(_) => false,
+        | Expr::Test(_)
+        | Expr::Deref(_)
+        | Expr::IntArg(_) => false,
     }
 }
 
@@ -47,12 +49,13 @@ pub(super) fn same(a: &Expr, b: &Expr) -> bool {
 /// The variables `e` reads, conditions included.
 pub(super) fn names(e: &Expr, out: &mut Vec<String>) {
     match e {
-        Expr::Var(n) | Expr::Elem(n, _) => out.push(n.clone()),
+        Expr::Var(n) | Expr::Elem(n, _) | Expr::Deref(n) => out.push(n.clone()),
         // The iterator form's nodes are not the generator's: it never asks about them.
         Expr::Lit(_)
         | Expr::Data(..)
         | Expr::Cast(_)
         | Expr::Zeros(_)
+        | Expr::IntArg(_)
         | Expr::Reduce(..)
         | Expr::Match(..)
         | Expr::Test(_) => {}

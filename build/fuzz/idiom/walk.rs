@@ -29,9 +29,10 @@ pub fn int_names(i: &Int, out: &mut HashSet<String>) {
 pub fn expr_names(e: &Expr, out: &mut HashSet<String>) {
     match e {
         Expr::Lit(_) | Expr::Zeros(_) => {}
-        Expr::Var(v) => {
+        Expr::Var(v) | Expr::Deref(v) => {
             out.insert(v.clone());
         }
+        Expr::IntArg(i) => int_names(i, out),
         Expr::Elem(a, ix) => {
             out.insert(a.clone());
             ix.iter().for_each(|i| int_names(i, out));

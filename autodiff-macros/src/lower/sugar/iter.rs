@@ -64,6 +64,8 @@ struct Seq {
     elem: Elem,
     backward: bool,
     stages: Vec<Stage>,
+    /// For the integers of a range, that range (`lo..hi`): a loop runs over it as it is.
+    range: Option<TokenStream>,
 }
 
 /// `f(args)`, with a closure written in place parenthesised.
@@ -115,6 +117,25 @@ fn shorter(a: TokenStream, b: TokenStream) -> TokenStream {
     }
 }
 
+/// `pat` without its leading `&`s and parentheses.
+fn strip_ref(pat: &Pat) -> &Pat {
+    match pat {
+        Pat::Reference(r) => strip_ref(&r.pat),
+        Pat::Paren(p) => strip_ref(&p.pat),
+        Pat::Type(t) => strip_ref(&t.pat),
+        other => other,
+    }
+}
+
+/// Whether `tokens` name `name` anywhere.
+fn mentions(tokens: TokenStream, name: &str) -> bool {
+    tokens.into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(id) => symbol::unraw(&id) == name,
+        proc_macro2::TokenTree::Group(g) => mentions(g.stream(), name),
+        _ => false,
+    })
+}
+
 /// Whether `e` is the literal `0`.
 fn is_zero(e: &Expr) -> bool {
     super::int_literal(e) == Some(0)
@@ -149,6 +170,7 @@ impl Seq {
             }),
             backward: false,
             stages,
+            range: None,
         }
     }
 }
@@ -184,7 +206,7 @@ impl Lower<'_> {
                     _ => (quote!(1.0), quote!(*=)),
                 };
                 let acc = self.names.fresh(&name);
-                let index = self.names.fresh(symbol::INDEX_NAMES[0]);
+                let index = self.reduction_index(&m.receiver);
                 let lp = self.emit_loop(seq, &index, |x| quote!(#acc #op #x;));
                 quote!({ let mut #acc = #init; #lp #acc })
             }
@@ -229,8 +251,59 @@ impl Lower<'_> {
     /// x.iter().enumerate()`) when it is one and the chain does not read that name, a fresh name
     /// otherwise.
     fn loop_index(&mut self, pat: &Pat, chain: &Expr) -> proc_macro2::Ident {
-        let _ = (pat, chain);
+        let enumerated =
+            matches!(peel(chain), Expr::MethodCall(m) if m.method == symbol::ENUMERATE);
+        if enumerated
+            && let Pat::Tuple(t) = pat
+            && let Some(Pat::Ident(pi)) = t.elems.first()
+            && pi.by_ref.is_none()
+            && pi.mutability.is_none()
+            && pi.subpat.is_none()
+            && !mentions(chain.to_token_stream(), &symbol::unraw(&pi.ident))
+        {
+            return pi.ident.clone();
+        }
         self.names.fresh(symbol::INDEX_NAMES[0])
+    }
+
+    /// The index of the loop a reduction becomes: the name its first closure gives the position
+    /// (`i` in `(0..n).map(|i| ..)` or in `x.iter().enumerate().map(|(i, v)| ..)`) when it has
+    /// one and what precedes the closure does not read that name, a fresh name otherwise.
+    fn reduction_index(&mut self, chain: &Expr) -> proc_macro2::Ident {
+        // The innermost `map` or `filter`, and what it applies to.
+        let mut at = peel(chain);
+        let mut first = None;
+        while let Expr::MethodCall(m) = at {
+            if (m.method == symbol::MAP || m.method == symbol::FILTER) && m.args.len() == 1 {
+                first = Some((&m.args[0], &*m.receiver));
+            }
+            at = peel(&m.receiver);
+        }
+        let Some((f, head)) = first else { return self.names.fresh(symbol::INDEX_NAMES[0]) };
+        let param = match peel(f) {
+            Expr::Closure(c) if c.inputs.len() == 1 => strip_ref(&c.inputs[0]),
+            _ => return self.names.fresh(symbol::INDEX_NAMES[0]),
+        };
+        let position = match (peel(head), param) {
+            (Expr::Range(_), Pat::Ident(pi)) => Some(pi),
+            (Expr::MethodCall(m), Pat::Tuple(t)) if m.method == symbol::ENUMERATE => {
+                match t.elems.first().map(strip_ref) {
+                    Some(Pat::Ident(pi)) => Some(pi),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        match position {
+            Some(pi)
+                if pi.by_ref.is_none()
+                    && pi.subpat.is_none()
+                    && !mentions(head.to_token_stream(), &symbol::unraw(&pi.ident)) =>
+            {
+                pi.ident.clone()
+            }
+            _ => self.names.fresh(symbol::INDEX_NAMES[0]),
+        }
     }
 
     /// `for index in 0..len { stages, then tail(element) }`, backwards if the sequence is.
@@ -241,11 +314,15 @@ impl Lower<'_> {
         tail: impl FnOnce(TokenStream) -> TokenStream,
     ) -> TokenStream {
         let len = &seq.len;
-        let range = match seq.backward {
-            true => quote!((0..#len).rev()),
-            false => quote!(0..#len),
+        let (range, elem) = match &seq.range {
+            // The integers of a range: the loop runs over the range itself.
+            Some(r) => (r.clone(), index.to_token_stream()),
+            None => (quote!(0..#len), (seq.elem)(&index.to_token_stream()).into_token_stream()),
         };
-        let elem = (seq.elem)(&index.to_token_stream()).into_token_stream();
+        let range = match seq.backward {
+            true => quote!((#range).rev()),
+            false => range,
+        };
         let inner = self.stages(&seq.stages, elem, tail);
         quote!(for #index in #range { #inner })
     }
@@ -277,6 +354,17 @@ impl Lower<'_> {
         match peel(e) {
             Expr::MethodCall(m) => self.adaptor(m),
             Expr::Range(r) => self.range_seq(r),
+            Expr::Reference(_) if self.view(e).is_some() => {
+                let v = self.view(e)?;
+                let (base, start) = (v.base, v.start);
+                Some(Seq {
+                    len: v.len,
+                    elem: Rc::new(move |p| Tree::Expr(quote!(&#base[#start + #p]))),
+                    backward: false,
+                    stages: Vec::new(),
+                    range: None,
+                })
+            }
             Expr::Reference(r) if r.mutability.is_none() => self.seq(&r.expr),
             other => Some(self.source(other)),
         }
@@ -291,6 +379,7 @@ impl Lower<'_> {
             elem: Rc::new(move |p| Tree::Expr(quote!(&#at[#p]))),
             backward: false,
             stages: Vec::new(),
+            range: None,
         }
     }
 
@@ -315,13 +404,19 @@ impl Lower<'_> {
             let len = quote!(#end.saturating_sub(#lo_tokens));
             (len, Rc::new(move |p| Tree::Expr(quote!(#lo2 + #p))))
         };
-        Some(Seq { len, elem, backward: false, stages: Vec::new() })
+        let range = quote!(#lo..#hi);
+        let range = match r.limits {
+            syn::RangeLimits::Closed(_) => quote!(#lo..=#hi),
+            syn::RangeLimits::HalfOpen(_) => range,
+        };
+        Some(Seq { len, elem, backward: false, stages: Vec::new(), range: Some(range) })
     }
 
     /// A sequence whose positions an adaptor is about to use: visited forwards, its `map`s folded
     /// into its elements; `None` after reporting a `filter` before `at`.
     fn positional(&mut self, seq: Seq, at: &syn::Ident) -> Option<Seq> {
         let mut seq = seq.forwards();
+        seq.range = None;
         if seq.stages.iter().any(|s| matches!(s, Stage::Filter(_))) {
             self.cx.error_spanned(
                 at,
@@ -392,6 +487,7 @@ impl Lower<'_> {
                     elem: Rc::new(move |p| Tree::Tuple(vec![Tree::Expr(p.clone()), elem(p)])),
                     backward: false,
                     stages: Vec::new(),
+                    range: None,
                 })
             }
             (symbol::ZIP, [other]) => {
@@ -405,6 +501,7 @@ impl Lower<'_> {
                     elem: Rc::new(move |p| Tree::Tuple(vec![ea(p), eb(p)])),
                     backward: false,
                     stages: Vec::new(),
+                    range: None,
                 })
             }
             (symbol::WINDOWS | symbol::CHUNKS | symbol::CHUNKS_EXACT, [k]) => {
@@ -436,7 +533,7 @@ impl Lower<'_> {
                         }),
                     ),
                 };
-                Some(Seq { len, elem, backward: false, stages: Vec::new() })
+                Some(Seq { len, elem, backward: false, stages: Vec::new(), range: None })
             }
             (symbol::SKIP | symbol::TAKE | symbol::STEP_BY, [k]) => {
                 let seq = self.seq(&m.receiver)?;

@@ -2,6 +2,7 @@
 //! the split of before in `split`.
 
 mod before;
+mod online;
 mod split;
 
 use std::cell::{Cell, RefCell};
