@@ -401,3 +401,8 @@ fn bug25_filter_over_the_tuples_of_enumerate_and_zip() {
 fn bug26_min_and_max_of_lengths_in_a_constant() {
     compiles("min_in_a_constant");
 }
+
+#[test]
+fn bug27_a_variable_named_like_a_called_derivative() {
+    compiles("shadows_a_callee");
+}

@@ -362,4 +362,6 @@ pub struct Program {
     /// The same program with some of its loops in iterator form (`f_it`), if the rewrite
     /// changed anything.
     pub idiomatic: Option<Body>,
+    /// How its printed functions vary in names and signature.
+    pub vary: super::vary::Vary,
 }

@@ -101,7 +101,8 @@ fn written(
     p.depth = 1;
     let tail = p.expr(body.1, 0);
     let _ = writeln!(p.out, "    {tail}\n}}");
-    p.out
+    let consts: Vec<String> = prog.consts.iter().map(|(c, _)| c.clone()).collect();
+    prog.vary.apply(&p.out, name, &consts)
 }
 
 /// Whether `text` calls `name`.
@@ -168,11 +169,21 @@ pub fn source(prog: &Program) -> String {
     consts(prog) + &functions(prog)
 }
 
+/// `(a, b,)`, or past 12 parts (the most the tuple traits of the test take), nested in tuples of
+/// at most 12: `((a0, .., a11,), (a12, ..,),)`.
+fn nest(parts: &[String]) -> String {
+    if parts.len() <= 12 {
+        return format!("({},)", parts.join(", "));
+    }
+    let chunks: Vec<String> = parts.chunks(12).map(nest).collect();
+    format!("({},)", chunks.join(", "))
+}
+
 /// `type name = (A, B);` for the parameters `ps` (a type alias keeps clippy's
 /// `type_complexity` quiet in the glue).
 fn alias(name: &str, ps: &[&Param], flavor: Flavor) -> String {
     let types: Vec<String> = ps.iter().map(|p| array_type(real(flavor), &p.dims)).collect();
-    format!("type {name} = ({},);\n", types.join(", "))
+    format!("type {name} = {};\n", nest(&types))
 }
 
 /// `let (a, b): Alias = how(slice);` for the parameters `ps`, or nothing if there are none.
@@ -181,7 +192,18 @@ fn bind(ps: &[&Param], alias: &str, how: &str, prefix: &str) -> String {
         return String::new();
     }
     let names: Vec<String> = ps.iter().map(|p| format!("{prefix}{}", p.name)).collect();
-    format!("let ({},): {alias} = {how};\n", names.join(", "))
+    format!("let {}: {alias} = {how};\n", nest(&names))
+}
+
+/// The glue's text with the derivatives `g` and `hv` (tuples of `count` parts) regrouped as
+/// [`nest`] groups the parameters, when there are more than 12.
+fn regroup(text: String, count: usize) -> String {
+    if count <= 12 {
+        return text;
+    }
+    let parts = |v: &str| nest(&(0..count).map(|k| format!("{v}.{k}")).collect::<Vec<_>>());
+    text.replace("flat(&g)", &format!("flat(&{})", parts("g")))
+        .replace("flat(&hv)", &format!("flat(&{})", parts("hv")))
 }
 
 /// The arguments of a call of `f` (or `f_dual`): references where the parameter is one.
@@ -219,11 +241,14 @@ struct Glue {
     load_dirs: String,
     args: String,
     dirs: String,
+    /// How many differentiated scalars: the Hessian's and the Jacobian's sizes, written out (a
+    /// const generic `f` takes them from the result's type).
+    n: usize,
 }
 
 /// The glue functions of a scalar program (`hessian`: it has `f_hessian`), and its `Fns`.
 fn scalar_glue(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> String {
-    let Glue { load, load_dual, load_dirs, args: a, dirs: d } = g;
+    let Glue { load, load_dual, load_dirs, args: a, dirs: d, n } = g;
     let _ = write!(
         s,
         "fn value(p: &Point) -> f64 {{\n{load}f({a})\n}}\n\
@@ -233,8 +258,10 @@ fn scalar_glue(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> Strin
          fn dual(p: &Point, v: &[f64], w: &[f64]) -> Hd {{\n{load_dual}f_dual({a})\n}}\n"
     );
     let hessian = if hessian {
-        let _ =
-            write!(s, "fn hessian(p: &Point) -> Vec<f64> {{\n{load}flat(&f_hessian({a}))\n}}\n");
+        let _ = write!(
+            s,
+            "fn hessian(p: &Point) -> Vec<f64> {{\n{load}let h: [[f64; {n}]; {n}] = f_hessian({a});\nflat(&h)\n}}\n"
+        );
         "Some(hessian)"
     } else {
         "None"
@@ -262,7 +289,7 @@ fn scalar_glue(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> Strin
         } else {
             let _ = write!(
                 s,
-                "fn hessian_it(p: &Point) -> Vec<f64> {{\n{load}flat(&f_it_hessian({a}))\n}}\n"
+                "fn hessian_it(p: &Point) -> Vec<f64> {{\n{load}let h: [[f64; {n}]; {n}] = f_it_hessian({a});\nflat(&h)\n}}\n"
             );
             "Some(hessian_it)"
         };
@@ -280,7 +307,7 @@ fn scalar_glue(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> Strin
 
 /// The glue functions of a program with `m` outputs, and its `Fns`.
 fn vector_glue(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String {
-    let Glue { load, load_dual, load_dirs, args: a, dirs: d } = g;
+    let Glue { load, load_dual, load_dirs, args: a, dirs: d, n } = g;
     let spread = match prog.output {
         Output::Tuple(_) => {
             let xs: Vec<String> = (0..m).map(|k| format!("out.{k}")).collect();
@@ -294,7 +321,7 @@ fn vector_glue(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String {
         "fn value(p: &Point) -> Vec<f64> {{\n{load}flat(&f({a}))\n}}\n\
          fn vjp(p: &Point, u: &[f64]) -> Values {{\n{load}let u: {out_ty} = unflat(u);\nlet (y, g) = f_vjp({a}, u);\n(flat(&y), flat(&g))\n}}\n\
          fn jvp(p: &Point, v: &[f64]) -> Values {{\n{load}{load_dirs}let (y, t) = f_jvp({a}, {d});\n(flat(&y), flat(&t))\n}}\n\
-         fn jacobian(p: &Point) -> Values {{\n{load}let (y, j) = f_jacobian({a});\n(flat(&y), flat(&j))\n}}\n\
+         fn jacobian(p: &Point) -> Values {{\n{load}let (y, j): ({out_ty}, [[f64; {n}]; {m}]) = f_jacobian({a});\n(flat(&y), flat(&j))\n}}\n\
          fn dual(p: &Point, v: &[f64], w: &[f64]) -> Vec<Hd> {{\n{load_dual}let out = f_dual({a});\n{spread}\n}}\n"
     );
     let checkpointed = if prog.checkpoint.is_some() {
@@ -316,7 +343,7 @@ fn vector_glue(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String {
             "fn value_it(p: &Point) -> Vec<f64> {{\n{load}flat(&f_it({a}))\n}}\n\
              fn vjp_it(p: &Point, u: &[f64]) -> Values {{\n{load}let u: {out_ty} = unflat(u);\nlet (y, g) = f_it_vjp({a}, u);\n(flat(&y), flat(&g))\n}}\n\
              fn jvp_it(p: &Point, v: &[f64]) -> Values {{\n{load}{load_dirs}let (y, t) = f_it_jvp({a}, {d});\n(flat(&y), flat(&t))\n}}\n\
-             fn jacobian_it(p: &Point) -> Values {{\n{load}let (y, j) = f_it_jacobian({a});\n(flat(&y), flat(&j))\n}}\n"
+             fn jacobian_it(p: &Point) -> Values {{\n{load}let (y, j): ({out_ty}, [[f64; {n}]; {m}]) = f_it_jacobian({a});\n(flat(&y), flat(&j))\n}}\n"
         );
         let exact = prog.idiomatic.as_ref().is_some_and(|b| b.exact);
         format!(
@@ -342,8 +369,9 @@ fn glue(prog: &Program) -> String {
         load_dirs: bind(&active, "Active", "unflat(v)", "d"),
         args: args(prog).join(", "),
         dirs: dirs(prog).join(", "),
+        n: active.iter().map(|p| numel(p)).sum(),
     };
-    let n: usize = active.iter().map(|p| numel(p)).sum();
+    let n = g.n;
     let nc: usize = constant.iter().map(|p| numel(p)).sum();
     let has = |pass| prog.params.iter().any(|p| p.pass == pass);
     let (data, steps) = (has(Pass::Data), has(Pass::Steps));
@@ -352,11 +380,15 @@ fn glue(prog: &Program) -> String {
         s += &(alias("Constant", &constant, Flavor::Macro)
             + &alias("ConstantHd", &constant, Flavor::Dual));
     }
+    let mut functions = String::new();
     let (m, fns) = match (prog.output, prog.modes) {
-        (Output::Scalar, Modes::Scalar { hessian }) => (1, scalar_glue(prog, &g, hessian, &mut s)),
-        (Output::Array(m) | Output::Tuple(m), _) => (m, vector_glue(prog, &g, m, &mut s)),
-        (Output::Scalar, _) => (1, vector_glue(prog, &g, 1, &mut s)),
+        (Output::Scalar, Modes::Scalar { hessian }) => {
+            (1, scalar_glue(prog, &g, hessian, &mut functions))
+        }
+        (Output::Array(m) | Output::Tuple(m), _) => (m, vector_glue(prog, &g, m, &mut functions)),
+        (Output::Scalar, _) => (1, vector_glue(prog, &g, 1, &mut functions)),
     };
+    s += &regroup(functions, active.len());
     let _ = write!(
         s,
         "pub fn program() -> Program {{\nProgram {{ seed: {}, source: SOURCE, n: {n}, nc: {nc}, m: {m}, data: {data}, steps: {steps}, fns: {fns} }}\n}}\n",
@@ -384,5 +416,5 @@ pub fn module(k: usize, prog: &Program) -> String {
     }
     s += &function(prog, Flavor::Dual, "f_dual", None);
     s += &glue(prog);
-    s + "}\n"
+    super::vary::rename_consts(&prog.vary, &s, &prog.consts) + "}\n"
 }

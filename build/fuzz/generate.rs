@@ -72,6 +72,8 @@ pub struct Gen {
     ring: Option<(String, Size)>,
     /// The functions the program may call: name and parameters.
     callees: Vec<(String, Vec<Param>)>,
+    /// A wide signature: 13 to 20 parameters, mostly `f64`s (past the 12 of tuples' traits).
+    wide: bool,
 }
 
 /// How many `f64`s an array of these lengths holds (one for a scalar).
@@ -93,6 +95,7 @@ impl Gen {
             reduction: None,
             ring: None,
             callees: Vec::new(),
+            wide: false,
         }
     }
 
@@ -189,13 +192,20 @@ impl Gen {
     }
 
     fn params(&mut self) -> Vec<Param> {
-        let count = 1 + self.rng.weighted(&[3, 4, 3, 2]);
+        let count = match self.wide {
+            true => self.rng.between(13, 20),
+            false => 1 + self.rng.weighted(&[3, 4, 3, 2]),
+        };
+        let cap = if self.wide { 32 } else { 24 };
         let mut params: Vec<Param> = Vec::new();
         let mut active = 0;
         for k in 0..count {
-            let p = self.param(k);
+            let p = match self.wide && self.rng.chance(75) {
+                true => Param { name: format!("a{k}"), dims: vec![], pass: Pass::Value },
+                false => self.param(k),
+            };
             let n = numel(&p.dims);
-            if p.pass != Pass::Constant && active + n > 24 {
+            if p.pass != Pass::Constant && active + n > cap {
                 continue;
             }
             if p.pass != Pass::Constant {
@@ -261,6 +271,8 @@ impl Gen {
 pub fn program(seed: u64) -> Program {
     let mut g = Gen::new(seed);
     let callees = g.callees(seed);
+    // Decided by a generator of its own, so that the other programs of a seed stay as they were.
+    g.wide = Rng::new(seed ^ 0x7769_6465).chance(12);
     let params = g.params();
     let output = g.output();
     let modes = match output {
@@ -291,6 +303,7 @@ pub fn program(seed: u64) -> Program {
         callees,
         checkpoint,
         idiomatic: None,
+        vary: super::vary::Vary::new(seed),
     };
     prog.idiomatic = super::idiom::program(&prog);
     prog

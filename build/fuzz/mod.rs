@@ -10,6 +10,7 @@ mod manual;
 mod print;
 mod print_idiom;
 mod rng;
+mod vary;
 
 /// The generated file for `count` programs, seeds `seed`, `seed + 1`, ...: one module per
 /// program and `programs()`, the list of them.

@@ -17,21 +17,27 @@ enum Slot {
     Fixed(Zero),
 }
 
+/// The name of the function a call calls: `g`, `g_grad`, `g_jvp` or `g_hvp`, with the span of
+/// the call.
+pub(super) fn called_name(c: &Call) -> proc_macro2::Ident {
+    let suffix = match c.kind {
+        CallKind::Value => None,
+        CallKind::Grad => Some(crate::symbol::FN_GRAD),
+        CallKind::Jvp => Some(crate::symbol::FN_JVP),
+        CallKind::Hvp => Some(crate::symbol::FN_HVP),
+    };
+    let base = &c.callee.name;
+    match suffix {
+        None => base.clone(),
+        Some(s) => quote::format_ident!("{}_{}", base, s, span = base.span()),
+    }
+}
+
 impl Renderer<'_> {
     /// A call of `g`, `g_grad`, `g_jvp` or `g_hvp`, its results destructured (`_` for those not
     /// read and for the partials of constants).
     pub(super) fn call(&self, c: &Call) -> TokenStream {
-        let suffix = match c.kind {
-            CallKind::Value => None,
-            CallKind::Grad => Some(crate::symbol::FN_GRAD),
-            CallKind::Jvp => Some(crate::symbol::FN_JVP),
-            CallKind::Hvp => Some(crate::symbol::FN_HVP),
-        };
-        let base = &c.callee.name;
-        let name = match suffix {
-            None => base.clone(),
-            Some(s) => quote::format_ident!("{}_{}", base, s, span = base.span()),
-        };
+        let name = called_name(c);
         let pass = |op: Operand, r: bool| match r {
             true => {
                 let t = self.operand(op).at_least(Prec::Unary);
@@ -65,7 +71,7 @@ impl Renderer<'_> {
         // The call is located at the callee's name in the user's call (keeping the hygiene of
         // what it passes), so that rustc's errors about it (a derivative function not generated,
         // or taking other parameters than the call passes) point there.
-        let at = base.span();
+        let at = c.callee.name.span();
         let args = args.into_iter().map(|t| located_at(t, at));
         let dirs = dirs.into_iter().map(|t| located_at(t, at));
         let prefix = &c.callee.prefix;

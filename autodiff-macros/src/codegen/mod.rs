@@ -88,6 +88,8 @@ struct Piece<'a> {
     /// Const generic parameters it adds to the user's (the sizes of a Hessian or a Jacobian
     /// that stable Rust cannot compute in a type).
     sizes: &'a [Ident],
+    /// The user's parameters it names apart (from a function its body calls by the same name).
+    renamed: &'a HashMap<String, Ident>,
 }
 
 /// What every generated function shares: the user's function and its parameters.
@@ -220,6 +222,15 @@ impl Context<'_> {
             #(#stmts)*
             (#(#parts),*)
         };
+        let renamed: HashMap<String, Ident> = self
+            .params
+            .iter()
+            .filter_map(|p| {
+                let id = idents[p.input?.index()].clone()?;
+                let own = symbol::unraw(&p.ident);
+                (symbol::unraw(&id) != own).then_some((own, id))
+            })
+            .collect();
         let piece = Piece {
             suffix: kind.suffix(),
             doc: &doc,
@@ -228,6 +239,7 @@ impl Context<'_> {
             sweeps: true,
             may_be_empty: attrs::may_be_empty(&f.body),
             sizes: &[],
+            renamed: &renamed,
         };
         self.function(&mut namer, piece, quote!((#(#types),*)), body)
     }
@@ -353,6 +365,7 @@ impl Context<'_> {
             sweeps: false,
             may_be_empty: false,
             sizes: &sizes,
+            renamed: &HashMap::new(),
         };
         let t = &size.tokens;
         cx.function(&mut namer, piece, quote!([[f64; #t]; #t]), body)
@@ -424,6 +437,7 @@ impl Context<'_> {
             sweeps: false,
             may_be_empty: false,
             sizes: &sizes,
+            renamed: &HashMap::new(),
         };
         let mut out = cx.function(&mut namer, piece, quote!((#ret, [[f64; #ns]; #ms])), body);
         // The mode function compares the sizes as expressions: it has no result to take them from.
@@ -520,7 +534,7 @@ impl Context<'_> {
         ret: TokenStream,
         body: TokenStream,
     ) -> TokenStream {
-        let Piece { suffix, doc, used, extra, sweeps, may_be_empty, sizes } = piece;
+        let Piece { suffix, doc, used, extra, sweeps, may_be_empty, sizes, renamed } = piece;
         let vis = &self.item.vis;
         let generics = match sizes {
             [] => self.item.sig.generics.to_token_stream(),
@@ -530,7 +544,7 @@ impl Context<'_> {
             }
         };
         let ident = signature::fn_ident(&self.item.sig.ident, suffix);
-        let user = signature::user_params(namer, self.params, used);
+        let user = signature::user_params(namer, self.params, used, renamed);
         let inherited = self.item.attrs.iter().filter_map(attrs::inherited);
         let extra = signature::extra_params(extra);
         let lints =

@@ -90,6 +90,7 @@ impl Gen {
             callees: Vec::new(),
             checkpoint: None,
             idiomatic: None,
+            vary: super::super::vary::Vary::new(seed),
         }
     }
 
