@@ -23,6 +23,7 @@ pub mod oracles;
 pub mod programs;
 mod quiet;
 pub mod regressions;
+pub mod vcalls;
 pub mod worked;
 
 /// The derivatives of the functions in the private module `quiet`, which are otherwise unused.

@@ -189,7 +189,7 @@ fn cotangent(jac: &Jacobian, out_bar: &Ident, i: &Ident) -> TokenStream {
     let (zero, parts) = match jac.outputs {
         1 => (zero(ret), quote!(&mut #out_bar)),
         n => {
-            let zeros = (0..n).map(|_| quote!(0.0));
+            let zeros = (0..n).map(|_| quote!(::autodiff_runtime::__private::zero()));
             let fields = (0..n).map(syn::Index::from);
             (quote!((#(#zeros),*)), quote!(#(&mut #out_bar.#fields),*))
         }

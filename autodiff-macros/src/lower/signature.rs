@@ -24,6 +24,8 @@ pub(super) struct Returns {
     pub output: Output,
     /// The type of an array output.
     pub array: Option<Ty>,
+    /// The types of a tuple output's parts: `f64`s and arrays of `f64`.
+    pub parts: Vec<Ty>,
 }
 
 impl Returns {
@@ -286,7 +288,7 @@ impl Lower<'_> {
 
     /// What the function returns: `f64`, an array of `f64`, or a tuple of `f64` values.
     fn returns(&mut self, sig: &Signature) -> Returns {
-        let scalar = Returns { output: Output::Scalar, array: None };
+        let scalar = Returns { output: Output::Scalar, array: None, parts: Vec::new() };
         let ty = match &sig.output {
             ReturnType::Type(_, ty) => ty,
             ReturnType::Default => {
@@ -301,18 +303,22 @@ impl Lower<'_> {
             return scalar;
         }
         if let Some(t) = f64_array(ty, &self.generics) {
-            return Returns { output: Output::Array, array: Some(t) };
+            return Returns { output: Output::Array, array: Some(t), parts: Vec::new() };
         }
+        let part = |t: &Type| match is_f64(t) {
+            true => Some(Ty::F64),
+            false => f64_array(t, &self.generics),
+        };
         if let Type::Tuple(t) = &**ty
             && t.elems.len() >= 2
-            && t.elems.iter().all(is_f64)
+            && let Some(parts) = t.elems.iter().map(part).collect::<Option<Vec<Ty>>>()
         {
-            return Returns { output: Output::Tuple(t.elems.len()), array: None };
+            return Returns { output: Output::Tuple(t.elems.len()), array: None, parts };
         }
         self.cx.error_spanned(
             ty,
             format!(
-                "`#[grad]` functions must return `f64`, an array `[f64; N]` or a tuple `(f64, f64)`, not `{}`",
+                "`#[grad]` functions must return `f64`, an array `[f64; N]` or a tuple of those (`(f64, f64)`, `(f64, [f64; N])`), not `{}`",
                 type_text(ty)
             ),
         );

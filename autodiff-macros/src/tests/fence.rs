@@ -186,7 +186,7 @@ fn signatures_with_arrays_vectors_and_generics() {
         expect![[r#"
             `#[grad]` does not support type or lifetime parameters; write the function for `f64` (const generic parameters such as `const N: usize` are supported) @ `'a`
             `#[grad]` does not support type or lifetime parameters; write the function for `f64` (const generic parameters such as `const N: usize` are supported) @ `T`
-            `#[grad]` functions must return `f64`, an array `[f64; N]` or a tuple `(f64, f64)`, not `Vec<f64>` @ `Vec<f64>`
+            `#[grad]` functions must return `f64`, an array `[f64; N]` or a tuple of those (`(f64, f64)`, `(f64, [f64; N])`), not `Vec<f64>` @ `Vec<f64>`
             `#[grad]` differentiates `f64` values and arrays of `f64`, not `[f32; N]`; to pass `x` through as a constant, list the differentiated parameters with `wrt(...)` @ `[f32; N]`
         "#]],
     );
@@ -225,7 +225,7 @@ fn signatures_with_arrays_vectors_and_generics() {
         expect![[r#"
             `wrt` names `v`, of type `&[f64]`, but only `f64` parameters and arrays of `f64` can be differentiated @ `v`
             `wrt` names `idx`, of type `[usize; 3]`, but only `f64` parameters and arrays of `f64` can be differentiated @ `idx`
-            `#[grad]` needs a function returning a tuple to end with a tuple of 2 `f64` values, such as `(a, b)` @ `x`
+            `#[grad]` needs a function returning a tuple to end with a tuple of 2 values, such as `(a, b)` @ `x`
         "#]],
     );
 }
