@@ -138,6 +138,7 @@ pub enum Fns {
         dual: fn(&Point, &[f64], &[f64]) -> Hd,
         checkpointed: Option<Checkpointed>,
         iterated: Option<Iterated>,
+        optioned: Option<Optioned>,
     },
     /// A function returning `m` values.
     Vector {
@@ -151,7 +152,30 @@ pub enum Fns {
         /// `f_vjp` of the checkpointed twin.
         checkpointed: Option<fn(&Point, &[f64]) -> Values>,
         iterated: Option<IteratedVector>,
+        optioned: Option<OptionedVector>,
     },
+}
+
+/// The options twin `f_opt` of a scalar program (`build/fuzz/options.rs`): the same function
+/// under other options; the functions they give must equal the program's to the bit.
+pub struct Optioned {
+    /// Its options, as written.
+    pub options: &'static str,
+    pub grad: fn(&Point) -> (f64, Vec<f64>),
+    pub jvp: Option<fn(&Point, &[f64]) -> (f64, f64)>,
+    pub hvp: Option<fn(&Point, &[f64]) -> Hvp>,
+    pub hessian: Option<fn(&Point) -> Vec<f64>>,
+}
+
+/// The options twin `f_opt` of a vector program.
+pub struct OptionedVector {
+    pub options: &'static str,
+    pub vjp: fn(&Point, &[f64]) -> Values,
+    pub jvp: Option<fn(&Point, &[f64]) -> Values>,
+    pub jacobian: Option<fn(&Point) -> Values>,
+    pub mode: Option<fn() -> &'static str>,
+    /// The mode its options force, if they do.
+    pub forced: Option<&'static str>,
 }
 
 /// The iterator form `f_it` of a scalar program: its value and derivatives must equal the

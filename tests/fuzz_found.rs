@@ -406,3 +406,13 @@ fn bug26_min_and_max_of_lengths_in_a_constant() {
 fn bug27_a_variable_named_like_a_called_derivative() {
     compiles("shadows_a_callee");
 }
+
+#[test]
+fn bug28_a_view_read_after_its_array_is_shadowed() {
+    compiles("view_of_a_shadowed_array");
+}
+
+#[test]
+fn bug29_a_const_generic_named_like_a_stand_ins_type_parameter() {
+    compiles("stand_in_generics");
+}

@@ -8,6 +8,7 @@ use std::fmt::Write;
 
 use super::ast::{Body, Checkpoint, Def, Expr, Modes, Output, Param, Pass, Program, Stmt};
 use super::manual;
+use super::options;
 use super::print::{Flavor, Printer, array_type, mutated, output_type, real};
 
 fn numel(p: &Param) -> usize {
@@ -49,10 +50,31 @@ fn written(
     checkpoint: Option<Checkpoint>,
     body: (&[Stmt], &Expr),
 ) -> String {
+    attributed(prog, flavor, name, checkpoint, body, None)
+}
+
+/// The options twin `f_opt` of `prog`, if it has one.
+fn optioned(prog: &Program) -> Option<String> {
+    let o = options::opts(prog)?;
+    let body = (prog.body.as_slice(), &prog.tail);
+    Some(attributed(prog, Flavor::Macro, "f_opt", None, body, Some(&o.attr)))
+}
+
+/// [`written`] under the options `attr` in place of the program's, if given.
+fn attributed(
+    prog: &Program,
+    flavor: Flavor,
+    name: &str,
+    checkpoint: Option<Checkpoint>,
+    body: (&[Stmt], &Expr),
+    attr: Option<&[String]>,
+) -> String {
     let mut set = HashSet::new();
     mutated(body.0, &mut set);
     let mut p = Printer::new(flavor, set);
-    if flavor == Flavor::Macro {
+    if let Some(attr) = attr {
+        let _ = writeln!(p.out, "#[grad({})]", attr.join(", "));
+    } else if flavor == Flavor::Macro {
         let mut opts = Vec::new();
         if prog.wrt {
             let names: Vec<&str> =
@@ -147,6 +169,9 @@ fn functions(prog: &Program) -> String {
         let _ = writeln!(s, "// and `f_ck`, the same under {}", attr.lines().next().unwrap_or(""));
     }
     if let Some(text) = iterated(prog) {
+        s += &text;
+    }
+    if let Some(text) = optioned(prog) {
         s += &text;
     }
     s
@@ -300,8 +325,9 @@ fn scalar_glue(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> Strin
     } else {
         "None".to_string()
     };
+    let optioned = scalar_optioned(prog, g, s);
     format!(
-        "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed}, iterated: {iterated} }}"
+        "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned} }}"
     )
 }
 
@@ -352,8 +378,104 @@ fn vector_glue(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String {
     } else {
         "None".to_string()
     };
+    let optioned = vector_optioned(prog, g, m, s);
     format!(
-        "Fns::Vector {{ value, vjp, jvp, jacobian, mode: f_jacobian_mode, forced: {forced}, dual, checkpointed: {checkpointed}, iterated: {iterated} }}"
+        "Fns::Vector {{ value, vjp, jvp, jacobian, mode: {mode}, forced: {forced}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned} }}",
+        mode = mode_fn(prog, "f", &function(prog, Flavor::Macro, "f", None)),
+    )
+}
+
+/// `name_jacobian_mode` as a value, its const generic parameters given (`f_jacobian_mode::<3>`)
+/// when `name`, printed as `text`, has some: it has no argument to infer them from.
+fn mode_fn(prog: &Program, name: &str, text: &str) -> String {
+    let head = format!("pub fn {name}<");
+    let generics = text.find(&head).and_then(|at| {
+        let rest = &text[at + head.len()..];
+        rest.find(">(").map(|end| &rest[..end])
+    });
+    let values: Vec<String> = generics
+        .unwrap_or("")
+        .split(", ")
+        .filter_map(|g| g.strip_prefix("const ")?.split(':').next())
+        .filter_map(|c| prog.consts.iter().find(|(n, _)| n == c).map(|(_, v)| v.to_string()))
+        .collect();
+    match values.is_empty() {
+        true => format!("{name}_jacobian_mode"),
+        false => format!("{name}_jacobian_mode::<{}>", values.join(", ")),
+    }
+}
+
+/// `Some(f)` if `has`, else `None`.
+fn maybe(has: bool, f: &str) -> String {
+    if has { format!("Some({f})") } else { "None".to_string() }
+}
+
+/// The glue functions of a scalar program's options twin, and its `Optioned`.
+fn scalar_optioned(prog: &Program, g: &Glue, s: &mut String) -> String {
+    let Some(o) = options::opts(prog) else { return "None".to_string() };
+    let Glue { load, load_dirs, args: a, dirs: d, n, .. } = g;
+    let _ = write!(
+        s,
+        "fn grad_opt(p: &Point) -> (f64, Vec<f64>) {{\n{load}let (y, g) = f_opt_grad({a});\n(y, flat(&g))\n}}\n"
+    );
+    if o.jvp {
+        let _ = write!(
+            s,
+            "fn jvp_opt(p: &Point, v: &[f64]) -> (f64, f64) {{\n{load}{load_dirs}f_opt_jvp({a}, {d})\n}}\n"
+        );
+    }
+    if o.hvp {
+        let _ = write!(
+            s,
+            "fn hvp_opt(p: &Point, v: &[f64]) -> Hvp {{\n{load}{load_dirs}let (y, g, hv) = f_opt_hvp({a}, {d});\n(y, flat(&g), flat(&hv))\n}}\n"
+        );
+    }
+    if o.hessian {
+        let _ = write!(
+            s,
+            "fn hessian_opt(p: &Point) -> Vec<f64> {{\n{load}let h: [[f64; {n}]; {n}] = f_opt_hessian({a});\nflat(&h)\n}}\n"
+        );
+    }
+    format!(
+        "Some(Optioned {{ options: {:?}, grad: grad_opt, jvp: {}, hvp: {}, hessian: {} }})",
+        o.attr.join(", "),
+        maybe(o.jvp, "jvp_opt"),
+        maybe(o.hvp, "hvp_opt"),
+        maybe(o.hessian, "hessian_opt")
+    )
+}
+
+/// The glue functions of a vector program's options twin, and its `OptionedVector`.
+fn vector_optioned(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String {
+    let Some(o) = options::opts(prog) else { return "None".to_string() };
+    let Glue { load, load_dirs, args: a, dirs: d, n, .. } = g;
+    let out_ty = output_type(prog.output, Flavor::Macro);
+    let _ = write!(
+        s,
+        "fn vjp_opt(p: &Point, u: &[f64]) -> Values {{\n{load}let u: {out_ty} = unflat(u);\nlet (y, g) = f_opt_vjp({a}, u);\n(flat(&y), flat(&g))\n}}\n"
+    );
+    if o.jvp {
+        let _ = write!(
+            s,
+            "fn jvp_opt(p: &Point, v: &[f64]) -> Values {{\n{load}{load_dirs}let (y, t) = f_opt_jvp({a}, {d});\n(flat(&y), flat(&t))\n}}\n"
+        );
+    }
+    if o.jacobian.is_some() {
+        let _ = write!(
+            s,
+            "fn jacobian_opt(p: &Point) -> Values {{\n{load}let (y, j): ({out_ty}, [[f64; {n}]; {m}]) = f_opt_jacobian({a});\n(flat(&y), flat(&j))\n}}\n"
+        );
+    }
+    let forced = match o.jacobian {
+        Some(Some(mode)) => format!("Some({mode:?})"),
+        _ => "None".to_string(),
+    };
+    format!(
+        "Some(OptionedVector {{ options: {:?}, vjp: vjp_opt, jvp: {}, jacobian: {}, mode: {}, forced: {forced} }})",
+        o.attr.join(", "),
+        maybe(o.jvp, "jvp_opt"),
+        maybe(o.jacobian.is_some(), "jacobian_opt"),
+        maybe(o.jacobian.is_some(), &mode_fn(prog, "f_opt", &optioned(prog).unwrap_or_default())),
     )
 }
 
@@ -412,6 +534,9 @@ pub fn module(k: usize, prog: &Program) -> String {
         s += &function(prog, Flavor::Macro, "f_ck", Some(ck));
     }
     if let Some(text) = iterated(prog) {
+        s += &text;
+    }
+    if let Some(text) = optioned(prog) {
         s += &text;
     }
     s += &function(prog, Flavor::Dual, "f_dual", None);

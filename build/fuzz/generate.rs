@@ -214,7 +214,7 @@ impl Gen {
             params.push(p);
         }
         if active == 0 {
-            params.insert(0, Param { name: "a9".into(), dims: vec![], pass: Pass::Value });
+            params.insert(0, Param { name: "a99".into(), dims: vec![], pass: Pass::Value });
         }
         // A constant array as long as an array parameter of a callee, which calls may pass whole.
         let lengths: Vec<usize> = self
@@ -226,7 +226,7 @@ impl Gen {
             let n = lengths[self.rng.below(lengths.len())];
             let at = self.rng.below(params.len() + 1);
             let dims = vec![self.size(n)];
-            params.insert(at, Param { name: "c8".into(), dims, pass: Pass::Constant });
+            params.insert(at, Param { name: "c98".into(), dims, pass: Pass::Constant });
         }
         if self.rng.chance(30) {
             let at = self.rng.below(params.len() + 1);

@@ -7,6 +7,7 @@ mod emit;
 mod generate;
 mod idiom;
 mod manual;
+mod options;
 mod print;
 mod print_idiom;
 mod rng;

@@ -209,6 +209,9 @@ fn hostile(
         }
     }
     let ps = params(&text.lines().collect::<Vec<_>>());
+    // A new name is no word of the text, kept or renamed (`t0` is both a name the generator
+    // writes and one the generated code uses), and no other new name.
+    taken.extend(keys.iter().cloned());
     let mut map = HashMap::new();
     for key in keys {
         // Keep a name now and then, so that renamed and kept names meet.
@@ -217,9 +220,11 @@ fn hostile(
             (false, true) => pool[rng.below(pool.len())].clone(),
             (false, false) => called[rng.below(called.len())].clone(),
         };
+        if choice == key {
+            continue;
+        }
         let name =
             if taken.contains(&choice) { format!("{choice}_{}", taken.len()) } else { choice };
-        let name = if taken.contains(&name) { key.clone() } else { name };
         if taken.contains(&name) {
             continue;
         }

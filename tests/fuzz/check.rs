@@ -4,7 +4,10 @@
 use std::fmt;
 
 use super::dual::{Hd, largest, margin, reset_margin};
-use crate::{Checkpointed, Fns, Hvp, Iterated, IteratedVector, Point, Program, Values};
+use crate::{
+    Checkpointed, Fns, Hvp, Iterated, IteratedVector, Optioned, OptionedVector, Point, Program,
+    Values,
+};
 
 /// Two analytic results that differ only by rounding: relative to the largest component.
 const EXACT: f64 = 1e-9;
@@ -30,19 +33,22 @@ pub struct Stats {
     /// Points where the iterator form was compared, and of those, where to rounding only.
     pub twins: usize,
     pub twins_rounding: usize,
+    /// Points where the options twin was compared.
+    pub options: usize,
 }
 
 impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} points, {} checked ({} without finite differences, near a kink), {} derivative components, {} against the iterator form ({} of them to rounding)",
+            "{} points, {} checked ({} without finite differences, near a kink), {} derivative components, {} against the iterator form ({} of them to rounding), {} against the options twin",
             self.points,
             self.checked,
             self.fd_skipped,
             self.components,
             self.twins,
-            self.twins_rounding
+            self.twins_rounding,
+            self.options
         )
     }
 }
@@ -215,6 +221,63 @@ fn iterated_vector(it: &IteratedVector, prog: &Fns, p: &Point, s: &Sample) -> Re
     twin("f_it_jacobian", &j, &jr, it.exact)
 }
 
+/// The options twin's functions against the program's, to the bit; its Hessian against the
+/// program's `f_hvp` by columns `by_cols`.
+fn optioned_scalar(
+    o: &Optioned,
+    prog: &Fns,
+    p: &Point,
+    s: &Sample,
+    by_cols: &[f64],
+) -> Result<(), String> {
+    let Fns::Scalar { grad, jvp, hvp, .. } = prog else { return Ok(()) };
+    let at = |what: &str| format!("{what} of f_opt under #[grad({})]", o.options);
+    let ((y, g), (yr, gr)) = ((o.grad)(p), grad(p));
+    all_bits(&at("f_grad"), &[y], &[yr])?;
+    all_bits(&at("gradient of f_grad"), &g, &gr)?;
+    if let Some(j) = o.jvp {
+        let ((y, t), (yr, tr)) = (j(p, &s.v), jvp(p, &s.v));
+        all_bits(&at("f_jvp"), &[y, t], &[yr, tr])?;
+    }
+    if let Some(h) = o.hvp {
+        let ((y, g, hw), (yr, gr, hwr)) = (h(p, &s.w), hvp(p, &s.w));
+        all_bits(&at("value of f_hvp"), &[y], &[yr])?;
+        all_bits(&at("gradient of f_hvp"), &g, &gr)?;
+        all_bits(&at("H·w of f_hvp"), &hw, &hwr)?;
+    }
+    if let Some(h) = o.hessian {
+        close(&at("f_hessian against f_hvp by columns"), &h(p), by_cols, EXACT)?;
+    }
+    Ok(())
+}
+
+/// The options twin's functions against the program's, to the bit (the Jacobian to rounding
+/// when the two compute it in different modes).
+fn optioned_vector(o: &OptionedVector, prog: &Fns, p: &Point, s: &Sample) -> Result<(), String> {
+    let Fns::Vector { vjp, jvp, jacobian, mode, .. } = prog else { return Ok(()) };
+    let at = |what: &str| format!("{what} of f_opt under #[grad({})]", o.options);
+    let ((y, g), (yr, gr)) = ((o.vjp)(p, &s.u), vjp(p, &s.u));
+    all_bits(&at("values of f_vjp"), &y, &yr)?;
+    all_bits(&at("cotangents of f_vjp"), &g, &gr)?;
+    if let Some(j) = o.jvp {
+        let ((y, t), (yr, tr)) = (j(p, &s.v), jvp(p, &s.v));
+        all_bits(&at("values of f_jvp"), &y, &yr)?;
+        all_bits(&at("tangents of f_jvp"), &t, &tr)?;
+    }
+    if let (Some(jac), Some(its_mode)) = (o.jacobian, o.mode) {
+        if let Some(forced) = o.forced.filter(|f| *f != its_mode()) {
+            return Err(at(&format!("f_jacobian_mode is {}, not {forced}:", its_mode())));
+        }
+        let ((y, j), (yr, jr)) = (jac(p), jacobian(p));
+        all_bits(&at("values of f_jacobian"), &y, &yr)?;
+        match its_mode() == mode() {
+            true => all_bits(&at("f_jacobian"), &j, &jr)?,
+            false => close(&at("f_jacobian (another mode)"), &j, &jr, EXACT)?,
+        }
+    }
+    Ok(())
+}
+
 /// Central differences of `f` (with `m` outputs) along each input at `x`, with steps `h` and
 /// `h / 2` combined (Richardson), or `None` when the two steps disagree (a kink, or rounding) or
 /// when the rounding of `f` itself could reach the tolerance (large values, small slopes).
@@ -263,7 +326,7 @@ fn duals<T>(n: usize, w: &[f64], eval: impl Fn(&[f64], &[f64]) -> T) -> (Vec<T>,
 }
 
 fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
-    let Fns::Scalar { value, grad, jvp, hvp, hessian, dual, checkpointed: ck, iterated } =
+    let Fns::Scalar { value, grad, jvp, hvp, hessian, dual, checkpointed: ck, iterated, optioned } =
         &prog.fns
     else {
         return Ok(());
@@ -319,6 +382,10 @@ fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
     let hw_cols: Vec<f64> = (0..n).map(|i| (0..n).map(|j| cols[j][i] * s.w[j]).sum()).collect();
     close("v·H·w against the hyper-dual oracle", &[dot(&s.v, &hw_cols)], &[hd_vw.ab], EXACT)?;
     close("∇f·v against the hyper-dual oracle", &[slope], &[hd_vw.a], EXACT)?;
+    if let Some(o) = optioned {
+        stats.options += 1;
+        optioned_scalar(o, &prog.fns, &p, s, &by_cols)?;
+    }
     let Some(it) = iterated else { return Ok(()) };
     stats.twins += 1;
     stats.twins_rounding += usize::from(!it.exact);
@@ -326,8 +393,18 @@ fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
 }
 
 fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
-    let Fns::Vector { value, vjp, jvp, jacobian, mode, forced, dual, checkpointed: ck, iterated } =
-        &prog.fns
+    let Fns::Vector {
+        value,
+        vjp,
+        jvp,
+        jacobian,
+        mode,
+        forced,
+        dual,
+        checkpointed: ck,
+        iterated,
+        optioned,
+    } = &prog.fns
     else {
         return Ok(());
     };
@@ -380,6 +457,10 @@ fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
     }
     let ut_j: Vec<f64> = (0..n).map(|j| (0..m).map(|i| s.u[i] * jac[i * n + j]).sum()).collect();
     close("f_vjp against uᵀJ", &g, &ut_j, EXACT)?;
+    if let Some(o) = optioned {
+        stats.options += 1;
+        optioned_vector(o, &prog.fns, &p, s)?;
+    }
     let Some(it) = iterated else { return Ok(()) };
     stats.twins += 1;
     stats.twins_rounding += usize::from(!it.exact);

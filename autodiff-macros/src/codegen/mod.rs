@@ -507,7 +507,10 @@ impl Context<'_> {
         };
         let vis = &self.item.vis;
         let ident = signature::fn_ident(&self.item.sig.ident, kind.suffix());
-        let types: Vec<Ident> = (0..arity.max(1)).map(|k| quote::format_ident!("T{}", k)).collect();
+        // Type parameters named apart from the function's own generic parameters (a const
+        // generic `T0`).
+        let mut namer = Namer::new(self.item.sig.generics.to_token_stream());
+        let types: Vec<Ident> = (0..arity.max(1)).map(|_| namer.type_param()).collect();
         let first = &types[0];
         let rest = &types[1..];
         let cfgs = self.item.attrs.iter().filter(|a| a.path().is_ident(symbol::CFG));

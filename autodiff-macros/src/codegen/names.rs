@@ -88,6 +88,19 @@ impl Namer {
         Ident::new(&text, Span::mixed_site())
     }
 
+    /// The next free type parameter `T0`, `T1`, ... of a generated function.
+    pub fn type_param(&mut self) -> Ident {
+        let mut k = 0;
+        loop {
+            let name = format!("T{k}");
+            if self.free(&name) {
+                self.claimed.insert(name.clone());
+                return Ident::new(&name, Span::call_site());
+            }
+            k += 1;
+        }
+    }
+
     /// A fresh local of the generated code, with a mixed-site span for hygiene.
     pub fn local(&mut self, want: &str) -> Ident {
         Ident::new(&self.fresh(want, false), Span::mixed_site())
