@@ -52,7 +52,9 @@ impl Vary {
         // The program's callees `g0`, `g1` (and their twins `g0_dual`).
         let mut callees: Vec<String> = Vec::new();
         for (_, _, w) in words(&text) {
-            let callee = w.strip_prefix('g').is_some_and(|d| d.bytes().all(|c| c.is_ascii_digit()));
+            let base = w.strip_suffix("_dual").unwrap_or(&w);
+            let callee =
+                base.strip_prefix('g').is_some_and(|d| d.bytes().all(|c| c.is_ascii_digit()));
             if callee && w.len() > 1 && !callees.contains(&w) {
                 callees.push(w);
             }
