@@ -73,7 +73,10 @@ fn attributed(
     mutated(body.0, &mut set);
     let mut p = Printer::new(flavor, set);
     if let Some(attr) = attr {
-        let _ = writeln!(p.out, "#[grad({})]", attr.join(", "));
+        let _ = match attr.is_empty() {
+            true => writeln!(p.out, "#[grad]"),
+            false => writeln!(p.out, "#[grad({})]", attr.join(", ")),
+        };
     } else if flavor == Flavor::Macro {
         let mut opts = Vec::new();
         if prog.wrt {

@@ -314,6 +314,9 @@ fn shadow(text: &str, rng: &mut Rng) -> String {
             }
             let region: HashSet<String> =
                 lines[s.line + 1..s.end].iter().flat_map(|l| words(l)).map(|w| w.2).collect();
+            // An integer `let` is substituted where it is read: what it reads is read there
+            // too (a shadowed name in it is a refusal of the macro's, with a clear message).
+            let region = through_lets(&lines, region);
             let decl = decl_words(lines[s.line]);
             for p in &ps {
                 if !region.contains(p)
@@ -338,6 +341,27 @@ fn shadow(text: &str, rng: &mut Rng) -> String {
         text = out.join("\n") + "\n";
     }
     text
+}
+
+/// `names` with, for each name a `let` of `lines` declares, the words of that `let` (to a fixed
+/// point: the names read through chains of `let`s).
+fn through_lets(lines: &[&str], mut names: HashSet<String>) -> HashSet<String> {
+    let lets: Vec<(String, Vec<String>)> = sites(lines)
+        .into_iter()
+        .filter(|s| lines[s.line].trim_start().starts_with("let "))
+        .map(|s| (s.name, words(lines[s.line]).into_iter().map(|w| w.2).collect()))
+        .collect();
+    loop {
+        let before = names.len();
+        for (name, read) in &lets {
+            if names.contains(name) {
+                names.extend(read.iter().cloned());
+            }
+        }
+        if names.len() == before {
+            return names;
+        }
+    }
 }
 
 /// The words of a `for` line (its range may not read the new name either).

@@ -43,23 +43,30 @@ fn idents(t: &TokenStream, out: &mut Vec<String>) {
     }
 }
 
-/// `t` with the identifiers in `map` replaced (with their spans kept).
-fn substitute(t: &TokenStream, map: &HashMap<String, proc_macro2::Ident>) -> TokenStream {
-    t.clone()
-        .into_iter()
-        .map(|tt| match tt {
+/// `t` with the identifiers in `map` replaced (their spans kept where the replacement is one
+/// identifier).
+fn substitute(t: &TokenStream, map: &HashMap<String, TokenStream>) -> TokenStream {
+    let mut out = TokenStream::new();
+    for tt in t.clone() {
+        match tt {
             TokenTree::Ident(id) => match map.get(&symbol::unraw(&id)) {
-                Some(new) => TokenTree::Ident(proc_macro2::Ident::new(&new.to_string(), id.span())),
-                None => TokenTree::Ident(id),
+                Some(new) => out.extend(new.clone().into_iter().map(|mut tt| {
+                    if let TokenTree::Ident(_) = tt {
+                        tt.set_span(id.span());
+                    }
+                    tt
+                })),
+                None => out.extend([TokenTree::Ident(id)]),
             },
             TokenTree::Group(g) => {
                 let mut new = Group::new(g.delimiter(), substitute(&g.stream(), map));
                 new.set_span(g.span());
-                TokenTree::Group(new)
+                out.extend([TokenTree::Group(new)]);
             }
-            other => other,
-        })
-        .collect()
+            other => out.extend([other]),
+        }
+    }
+    out
 }
 
 impl Lower<'_> {
@@ -101,15 +108,27 @@ impl Lower<'_> {
         Some(View { base, start, len, bound })
     }
 
-    /// The base, start and length of `v` as they read here: a name shadowed since the view was
-    /// made is read under a fresh alias of the binding it had then.
+    /// The base, start and length of `v` as they read here: a variable shadowed since the view
+    /// was made is read under a fresh alias of the binding it had then, an integer as the value
+    /// it stood for. (A parameter passed through is read by its name in the generated code: one
+    /// shadowed since is read as it is bound here.)
     fn as_made(&mut self, v: &View) -> (TokenStream, TokenStream, TokenStream) {
         let mut map = HashMap::new();
         for (name, b) in &v.bound {
-            if self.env.get(name).map(|now| now.serial) != Some(b.serial) {
-                let alias = self.names.fresh(name);
-                self.env.insert(alias.to_string(), b.clone());
-                map.insert(name.clone(), alias);
+            if self.env.get(name).map(|now| now.serial) == Some(b.serial) {
+                continue;
+            }
+            match &b.binding {
+                Binding::Slot(_) => {
+                    let alias = self.names.fresh(name);
+                    self.env.insert(alias.to_string(), b.clone());
+                    map.insert(name.clone(), alias.into_token_stream());
+                }
+                Binding::Int(k) => {
+                    let tokens = &k.tokens;
+                    map.insert(name.clone(), quote!((#tokens)));
+                }
+                _ => {}
             }
         }
         if map.is_empty() {

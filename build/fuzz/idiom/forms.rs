@@ -9,6 +9,7 @@ use super::super::ast::{
 };
 use super::chain::adapt;
 use super::plan::Plan;
+use super::reads::Reads;
 use super::walk::{self, cond_names, expr_names, stmt_names};
 use super::{Rewriter, Ty};
 
@@ -241,6 +242,14 @@ impl Rewriter {
             body: Block { stmts: Vec::new(), tail: Expr::Test(Box::new(cond.clone())) },
         };
         let inner = inner.clone();
+        // The closure loads what its test reads apart from the body's loads: where the body
+        // reads the same array, the sweep adds the adjoints in another order.
+        let (mut tested, mut read) = (Reads { out: Vec::new() }, Reads { out: Vec::new() });
+        tested.cond(cond, false);
+        read.stmts(&inner, false);
+        if tested.out.iter().any(|t| read.out.iter().any(|r| r.array == t.array)) {
+            self.exact = false;
+        }
         (adapt(chain, Adaptor::Filter(test)), inner, true)
     }
 

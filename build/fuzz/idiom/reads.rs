@@ -49,7 +49,7 @@ impl Reads {
         self.expr(&b.tail, cond);
     }
 
-    fn cond(&mut self, c: &Cond, cond: bool) {
+    pub(super) fn cond(&mut self, c: &Cond, cond: bool) {
         match c {
             Cond::Real(_, l, r) => {
                 self.expr(l, cond);
