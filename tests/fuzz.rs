@@ -181,13 +181,16 @@ pub enum Fns {
     },
 }
 
+/// `f_jvp` of a scalar program, through flat slices.
+pub type Jvp = fn(&Point, &[f64]) -> (f64, f64);
+
 /// The options twin `f_opt` of a scalar program (`build/fuzz/options.rs`): the same function
 /// under other options; the functions they give must equal the program's to the bit.
 pub struct Optioned {
     /// Its options, as written.
     pub options: &'static str,
     pub grad: fn(&Point) -> (f64, Vec<f64>),
-    pub jvp: Option<fn(&Point, &[f64]) -> (f64, f64)>,
+    pub jvp: Option<Jvp>,
     pub hvp: Option<fn(&Point, &[f64]) -> Hvp>,
     pub hessian: Option<fn(&Point) -> Vec<f64>>,
 }

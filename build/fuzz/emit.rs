@@ -112,7 +112,7 @@ fn attributed(
     // `#[grad]` carries to the derivatives, whose sweeps mirror the branch.
     let _ = writeln!(
         p.out,
-        "#[allow(clippy::needless_range_loop, clippy::manual_memcpy, clippy::if_same_then_else)]"
+        "#[allow(clippy::needless_range_loop, clippy::manual_memcpy, clippy::if_same_then_else, clippy::too_many_arguments)]"
     );
     let params: Vec<String> =
         prog.params.iter().map(|q| format!("{}: {}", q.name, param_type(q, flavor))).collect();

@@ -317,11 +317,12 @@ fn shadow(text: &str, rng: &mut Rng) -> String {
             // An integer `let` is substituted where it is read: what it reads is read there
             // too (a shadowed name in it is a refusal of the macro's, with a clear message).
             let region = through_lets(&lines, region);
+            // A loop's range is read outside the loop: it may read the parameter.
+            let is_loop = lines[s.line].trim_start().starts_with("for ");
             let decl = decl_words(lines[s.line]);
             for p in &ps {
-                if !region.contains(p)
-                    && !(lines[s.line].trim_start().starts_with("for ") && decl.contains(p))
-                {
+                let read_by_range = is_loop && decl.contains(p);
+                if !region.contains(p) && !read_by_range {
                     options.push((s.line, s.name.clone(), s.end, p.clone()));
                 }
             }
