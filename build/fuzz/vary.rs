@@ -344,12 +344,12 @@ fn shadow(text: &str, rng: &mut Rng) -> String {
     text
 }
 
-/// `names` with, for each name a `let` of `lines` declares, the words of that `let` (to a fixed
-/// point: the names read through chains of `let`s).
+/// `names` with, for each name a `let` or a `for` of `lines` declares, the words of its line
+/// (to a fixed point: the names read through chains of `let`s, and through views, `for w in
+/// data.windows(2)`, which the macro reads as `data[i + j]` where `w[j]` is read).
 fn through_lets(lines: &[&str], mut names: HashSet<String>) -> HashSet<String> {
     let lets: Vec<(String, Vec<String>)> = sites(lines)
         .into_iter()
-        .filter(|s| lines[s.line].trim_start().starts_with("let "))
         .map(|s| (s.name, words(lines[s.line]).into_iter().map(|w| w.2).collect()))
         .collect();
     loop {
