@@ -416,3 +416,9 @@ fn bug28_a_view_read_after_its_array_is_shadowed() {
 fn bug29_a_const_generic_named_like_a_stand_ins_type_parameter() {
     compiles("stand_in_generics");
 }
+
+#[test]
+#[ignore = "open: a `match` on the index of an `enumerate` loop is refused"]
+fn bug30_match_on_the_index_of_an_enumerate_loop() {
+    compiles("match_in_enumerate");
+}
