@@ -418,7 +418,6 @@ fn bug29_a_const_generic_named_like_a_stand_ins_type_parameter() {
 }
 
 #[test]
-#[ignore = "open: a `match` on the index of an `enumerate` loop is refused"]
 fn bug30_match_on_the_index_of_an_enumerate_loop() {
     compiles("match_in_enumerate");
 }

@@ -1,7 +1,10 @@
-// Macro bug 30 (open): a `match` on an expression of the index of an `enumerate` loop is
-// refused: "`#[grad]` cannot use `m` here: it stands for `i % 2`, which reads `i`, and `i` means
-// something else here; rename one of the two". The same `match` in `for i in 0..4` compiles.
-// Found by the fuzzer's iterator twins (seed 100150). Test ignored until fixed.
+// Macro bug 30: a `match` on an expression of the index of an `enumerate` loop was refused:
+// "`#[grad]` cannot use `m` here: it stands for `i % 2`, which reads `i`, and `i` means
+// something else here; rename one of the two". The same `match` in `for i in 0..4` compiled.
+// `enumerate`'s pattern binds `i` again to the loop's index, `let (i, v) = (i, &r[i]);`, and
+// the scrutinee `m`, bound to `i % 2`, kept the loop index's binding among what it reads. A
+// name bound again to itself now means the same. Found by the fuzzer's iterator twins (seed
+// 100150).
 use autodiff_runtime::grad;
 
 #[grad(hvp)]

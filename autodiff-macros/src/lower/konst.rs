@@ -418,7 +418,16 @@ impl Lower<'_> {
     /// something else here (a loop variable shadowed by an inner loop's).
     pub(super) fn check_deps(&mut self, id: &proc_macro2::Ident, k: &Konst) -> Result<(), Bad> {
         let stale = k.deps.iter().find(|(name, serial)| {
-            self.env.get(name).map(|b| b.serial) != *serial && name != &symbol::unraw(id)
+            let now = self.env.get(name);
+            // A name bound again to what it was (`let (i, v) = (i, x[i]);`, as `enumerate`'s
+            // pattern is bound) still means the same.
+            let same = now.is_some_and(|b| match &b.binding {
+                Binding::Int(k) => {
+                    k.tokens.to_string() == *name && k.deps.contains(&(name.clone(), *serial))
+                }
+                _ => false,
+            });
+            now.map(|b| b.serial) != *serial && name != &symbol::unraw(id) && !same
         });
         let Some((name, _)) = stale else { return Ok(()) };
         let text = k.tokens.to_string();
