@@ -11,7 +11,7 @@ use syn::{BinOp, Expr, Lit, UnOp};
 
 use super::counter::{Closed, poly_of};
 use super::{Binding, Kind, Lower};
-use crate::ir::{Affine, Ext, ExtId, Int, Linear, LoopId, Operand, Prec, Ty, Wrap};
+use crate::ir::{Affine, Ext, ExtId, Int, Linear, LoopId, Operand, Poly, Prec, Ty, Wrap};
 use crate::symbol;
 
 /// A constant expression, re-rendered, with what the IR needs to know about it.
@@ -37,6 +37,9 @@ pub(super) struct Konst {
     pub linear: Option<Linear>,
     /// The expression as a wrap-around index `(i + m - k) % m`, if it is one.
     pub wrap: Option<Wrap>,
+    /// The expression as a polynomial in names and loop indices, if it is one: what the IR's
+    /// indices carry ([`Int::poly`]).
+    pub ipoly: Option<Poly>,
     /// The names it reads, with the serial number of the binding each had (`None`: unbound).
     pub deps: Vec<(String, Option<u32>)>,
     /// How many `&` were taken of the value the tokens write (`&data[i]` is `data[i]` with one):
@@ -82,6 +85,7 @@ impl Konst {
             affine: None,
             linear: None,
             wrap: None,
+            ipoly: None,
             deps: Vec::new(),
             refs: 0,
             poly: None,
@@ -90,14 +94,23 @@ impl Konst {
 
     /// The integer literal `n`, spelled as written.
     pub(super) fn int_lit(tokens: TokenStream, n: Option<u64>) -> Self {
-        Konst { value: n, linear: n.and_then(Linear::constant), ..Konst::atom(tokens) }
+        let (linear, ipoly) = (n.and_then(Linear::constant), n.and_then(Poly::constant));
+        Konst { value: n, linear, ipoly, ..Konst::atom(tokens) }
     }
 
     /// From an integer of the IR (an array length).
     pub(super) fn from_int(int: &Int) -> Self {
         let tokens = int.operand(&|_| quote!(_));
-        let linear = int.linear.clone();
-        Konst { value: int.value, generic: int.generic, linear, ..Konst::atom(tokens) }
+        let (linear, ipoly) = (int.linear.clone(), int.poly.clone());
+        let params = int.params.clone();
+        Konst {
+            value: int.value,
+            generic: int.generic,
+            linear,
+            ipoly,
+            params,
+            ..Konst::atom(tokens)
+        }
     }
 
     /// The loop variable `ident` of loop `l`.
@@ -107,6 +120,7 @@ impl Konst {
             index: Some(l),
             affine: Some(Affine { index: l, offset: 0 }),
             linear: Some(Linear::index(l)),
+            ipoly: Some(Poly::index(l)),
             ..Konst::atom(ident.to_token_stream())
         }
     }
@@ -163,6 +177,7 @@ impl Konst {
         int.affine = self.affine;
         int.linear = self.linear.clone();
         int.wrap = self.wrap.clone().map(Box::new);
+        int.poly = self.ipoly.clone();
         int.loops = self.loops.clone();
         int.params = self.params.clone();
         int.generic = self.generic;
@@ -195,6 +210,13 @@ pub(super) fn binary(op: &BinOp, prec: Prec, l: &Konst, r: &Konst, int: bool) ->
         BinOp::Sub(_) => (ll.zip(rl).and_then(|(a, b)| a.sub(b)), None),
         BinOp::Rem(_) => (None, ll.zip(rl).and_then(|(a, b)| Wrap::of(a, b))),
         _ => (None, None),
+    };
+    let (lp, rp) = (l.ipoly.as_ref(), r.ipoly.as_ref());
+    k.ipoly = match op {
+        BinOp::Add(_) => lp.zip(rp).and_then(|(a, b)| a.add(b)),
+        BinOp::Sub(_) => lp.zip(rp).and_then(|(a, b)| a.sub(b)),
+        BinOp::Mul(_) => lp.zip(rp).and_then(|(a, b)| a.mul(b)),
+        _ => None,
     };
     if int && k.value.is_none() {
         let (lp, rp) = (poly_of(l), poly_of(r));
@@ -300,8 +322,15 @@ impl Lower<'_> {
                 Some(Binding::Poison) => Err(Bad::Reported),
                 _ => Err(Bad::Syntax(e.to_token_stream())),
             },
+            // A field of a differentiated struct that the body reads as a value is one.
+            Expr::Field(_) if mode != Mode::Int && self.field_input(e).is_some() => {
+                Err(Bad::Real(e.to_token_stream()))
+            }
             Expr::Field(f) => {
-                let base = self.konst(&f.base, Mode::Container)?;
+                let base = match self.struct_base(&f.base) {
+                    Some(base) => base,
+                    None => self.konst(&f.base, Mode::Container)?,
+                };
                 let (bt, dot, member) = (base.operand(Prec::Atom), &f.dot_token, &f.member);
                 Ok(Konst::combine(quote!(#bt #dot #member), Prec::Atom, &[&base]))
             }
@@ -345,6 +374,20 @@ impl Lower<'_> {
         }
     }
 
+    /// `e`, the base of a field access, as a constant when it is a differentiated struct
+    /// parameter (`m` in `m.n`, whose fields read only as integers are constants).
+    fn struct_base(&self, e: &Expr) -> Option<Konst> {
+        let Expr::Path(p) = super::value::peel(e) else { return None };
+        let id = p.path.get_ident()?;
+        let name = symbol::unraw(id);
+        let bound = self.env.get(&name)?;
+        let Binding::Struct(_) = bound.binding else { return None };
+        let mut k = Konst::atom(e.to_token_stream());
+        k.params.push(name.clone());
+        k.deps.push((name, Some(bound.serial)));
+        Some(k)
+    }
+
     fn konst_unary(&mut self, op: &UnOp, inner: &Expr, mode: Mode) -> Result<Konst, Bad> {
         let inner = self.konst(inner, if mode == Mode::Container { Mode::Real } else { mode })?;
         let it = inner.operand(Prec::Unary);
@@ -359,6 +402,7 @@ impl Lower<'_> {
             let mut k = Konst::atom(e.to_token_stream());
             k.generic = self.generics.contains(&name);
             k.linear = (mode == Mode::Int).then(|| Linear::name(name.clone()));
+            k.ipoly = (mode == Mode::Int).then(|| Poly::name(name.clone()));
             k.deps.push((name, None));
             return Ok(k);
         };
@@ -394,12 +438,16 @@ impl Lower<'_> {
             Binding::Param(_) => {
                 let mut k = Konst::atom(e.to_token_stream());
                 k.linear = (mode == Mode::Int).then(|| Linear::name(name.clone()));
+                k.ipoly = (mode == Mode::Int).then(|| Poly::name(name.clone()));
                 k.params.push(name.clone());
                 k.deps.push(dep);
                 return Ok(k);
             }
             Binding::Poison => return Err(Bad::Reported),
-            Binding::Tuple(_) | Binding::Closure(_) | Binding::View(_) => {
+            // A differentiated struct is not a constant (its fields that are read only as
+            // integers are: see the field access).
+            Binding::Struct(_) => return Err(Bad::Real(e.to_token_stream())),
+            Binding::Tuple(_) | Binding::Record(..) | Binding::Closure(_) | Binding::View(_) => {
                 return Err(Bad::Syntax(e.to_token_stream()));
             }
         };
@@ -481,6 +529,7 @@ impl Lower<'_> {
             let mut k = Konst::combine(lit.clone(), Prec::Atom, &refs);
             k.value = Some(v);
             k.linear = Linear::constant(v);
+            k.ipoly = Poly::constant(v);
             return Ok(k);
         }
         let same = parts.len() == 2 && parts[0].tokens.to_string() == parts[1].tokens.to_string();

@@ -15,11 +15,14 @@ mod loop_snapshots;
 mod loops;
 mod lowering;
 mod prims;
+mod promote;
 mod robustness;
 mod sink;
 mod size;
 mod snapshots;
+mod structs;
 mod vcalls;
+mod whiles;
 mod wrap;
 
 use proc_macro2::TokenStream;

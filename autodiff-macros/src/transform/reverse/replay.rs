@@ -4,7 +4,8 @@
 
 use super::Rev;
 use crate::ir::{
-    Block, Branch, Carry, Int, Loop, Name, Operand, Stmt, Suffix, Var, reads, stmt_defs,
+    Block, Branch, Carry, Int, Loop, LoopId, Name, Operand, Stmt, Suffix, Var, While, reads,
+    stmt_defs,
 };
 
 impl Rev<'_> {
@@ -38,6 +39,7 @@ impl Rev<'_> {
             match s {
                 Stmt::Op { out, prim, args } => self.b.copy(*out, *prim, args),
                 Stmt::For(l) => self.replay_loop(l, false, saves),
+                Stmt::While(w) => self.replay_while(w, false, saves),
                 Stmt::If(br) => self.replay_branch(br, false),
                 other => self.b.emit(other.clone()),
             }
@@ -59,6 +61,7 @@ impl Rev<'_> {
                 (*out, self.b.array(name(out), self.f.ty(*out).clone(), elems.clone()))
             }
             Stmt::For(l) => return self.replay_loop(l, true, saves),
+            Stmt::While(w) => return self.replay_while(w, true, saves),
             Stmt::If(br) => return self.replay_branch(br, true),
             // Not in a primal (the reverse transform makes them).
             Stmt::Checkpoint(_) => return self.b.emit(s.clone()),
@@ -82,7 +85,7 @@ impl Rev<'_> {
     }
 
     /// The storage name of `v`: `v_saved`, or `saved` for a temporary.
-    fn saved_name(&self, v: Var) -> Name {
+    pub(super) fn saved_name(&self, v: Var) -> Name {
         match self.f.name(v) {
             Name::Temp => Name::Hint(crate::symbol::SAVED),
             _ => Name::Derived { of: v, suffix: Suffix::Saved },
@@ -91,9 +94,14 @@ impl Rev<'_> {
 
     fn replay_loop(&mut self, l: &Loop, fresh: bool, saves: bool) {
         let active = l.carried.iter().any(|c| self.active[c.param.index()]);
-        let plan = self.plans.loops.get(&l.index).filter(|_| saves && active);
+        let saves = saves && active && !self.loaded.contains(&l.index);
+        let plan = self.plans.loops.get(&l.index).filter(|_| saves);
         let saved: Vec<Var> = plan.map(|p| p.saved.clone()).unwrap_or_default();
-        let size = plan.and_then(|p| p.size.clone()).unwrap_or_else(|| Int::lit(0));
+        let nested: Vec<LoopId> = plan.map(|p| p.nested.clone()).unwrap_or_default();
+        // A reduction's iteration is recomputed with its sweep, its inner loops saving what
+        // their sweeps need: the forward pass runs them so too, and once fused with the sweep,
+        // the two runs are one.
+        let reduction = plan.is_some_and(|p| !p.stores() && p.checkpoint.is_none());
         let slot = vec![Int::index(l.index)];
         let mut carried: Vec<Carry> = Vec::new();
         for c in &l.carried {
@@ -103,11 +111,14 @@ impl Rev<'_> {
             };
             carried.push(Carry { param, init: self.b.resolve(c.init) });
         }
+        let arrays = match plan.is_some() {
+            true => self.storage_types(l.index),
+            false => Vec::new(),
+        };
         let mut storage = Vec::new();
-        for v in &saved {
-            let ty = self.f.ty(*v).repeated(size.clone());
-            let init = crate::transform::zero(&mut self.b, &ty);
-            let param = self.b.fresh(self.saved_name(*v), ty);
+        for (v, ty) in &arrays {
+            let init = crate::transform::zero(&mut self.b, ty);
+            let param = self.b.fresh(self.saved_name(*v), ty.clone());
             carried.push(Carry { param, init });
             storage.push(Operand::Var(param));
         }
@@ -117,19 +128,41 @@ impl Rev<'_> {
                 self.b.map(c.param, Operand::Var(new.param));
             }
         }
-        let save = |r: &mut Self, v: Var, storage: &mut Vec<Operand>| {
-            if let Some(k) = saved.iter().position(|s| *s == v) {
-                let value = r.b.resolve(Operand::Var(v));
+        let save = |r: &mut Self, v: Var, value: Operand, storage: &mut Vec<Operand>| {
+            if let Some(k) = arrays[..saved.len()].iter().position(|(s, _)| *s == v) {
+                let value = r.b.resolve(value);
                 storage[k] = r.b.store(r.saved_name(v), storage[k], slot.clone(), value);
             }
         };
         for c in &l.carried {
-            save(self, c.param, &mut storage);
+            save(self, c.param, Operand::Var(c.param), &mut storage);
         }
         for s in &l.body {
-            self.replay(s, fresh, false);
+            let inner = match s {
+                Stmt::For(inner) => reduction || nested.contains(&inner.index),
+                _ => false,
+            };
+            self.replay(s, fresh, inner);
             for v in stmt_defs(s) {
-                save(self, v, &mut storage);
+                save(self, v, Operand::Var(v), &mut storage);
+            }
+            // An inner loop's whole storage, into this loop's slot for it.
+            if let Stmt::For(inner) = s
+                && nested.contains(&inner.index)
+            {
+                let before: usize = nested
+                    .iter()
+                    .take_while(|j| **j != inner.index)
+                    .map(|j| self.storage_types(*j).len())
+                    .sum();
+                let at = saved.len() + before;
+                let run = self.storage.get(&inner.index).cloned().unwrap_or_default();
+                for (k, (v, array)) in run.held().into_iter().zip(run.arrays()).enumerate() {
+                    let (name, value) = (self.saved_name(v), Operand::Var(array));
+                    if let Some(slot_array) = storage.get(at + k).copied() {
+                        storage[at + k] = self.b.store(name, slot_array, slot.clone(), value);
+                    }
+                }
             }
         }
         let mut yields = l.yields.clone();
@@ -144,22 +177,81 @@ impl Rev<'_> {
             outs.push(new);
         }
         let mut kept = Vec::new();
-        for v in &saved {
-            let ty = self.f.ty(*v).repeated(size.clone());
-            let out = self.b.fresh(self.saved_name(*v), ty);
+        for (v, ty) in &arrays {
+            let out = self.b.fresh(self.saved_name(*v), ty.clone());
             outs.push(out);
-            kept.push((*v, out));
+            kept.push(out);
         }
         if fresh {
+            // A result the sweep already has (loaded from storage) stays as it is.
             for (o, new) in l.outs.iter().zip(&outs) {
-                self.b.map(*o, Operand::Var(*new));
+                if !self.b.is_mapped(*o) {
+                    self.b.map(*o, Operand::Var(*new));
+                }
             }
         }
         let range = l.range.clone();
         self.b.emit_loop(Loop { index: l.index, range, carried, body, yields, outs });
         if !kept.is_empty() {
-            self.storage.insert(l.index, kept);
+            let stored = self.assemble(l.index, &mut kept.into_iter());
+            self.storage.insert(l.index, stored);
         }
+    }
+
+    /// A loop of unknown length; with `saves`, when its sweep is in this scope, it fills a tape
+    /// of snapshots for it (the plan says how many).
+    fn replay_while(&mut self, w: &While, fresh: bool, saves: bool) {
+        let active = w.carried.iter().any(|c| self.active[c.param.index()]);
+        let tape = self.plans.loops.get(&w.index).and_then(|p| p.checkpoint);
+        let tape = tape.filter(|_| saves && active);
+        let first = self.b.resolve(w.first);
+        let mut carried: Vec<Carry> = Vec::new();
+        for c in &w.carried {
+            let param = match fresh {
+                true => self.b.fresh(self.f.name(c.param).clone(), self.f.ty(c.param).clone()),
+                false => c.param,
+            };
+            carried.push(Carry { param, init: self.b.resolve(c.init) });
+        }
+        self.b.begin();
+        if fresh {
+            for (c, new) in w.carried.iter().zip(&carried) {
+                self.b.map(c.param, Operand::Var(new.param));
+            }
+        }
+        for s in &w.body {
+            self.replay(s, fresh, false);
+        }
+        let mut yields = w.yields.clone();
+        yields.push(w.cond);
+        let (body, mut yields) = self.b.end_yielding(&yields);
+        let cond = yields.pop().unwrap_or(w.cond);
+        let outs: Vec<Var> = match fresh {
+            true => w
+                .outs
+                .iter()
+                .map(|o| self.b.fresh(self.f.name(*o).clone(), self.f.ty(*o).clone()))
+                .collect(),
+            false => w.outs.clone(),
+        };
+        if fresh {
+            for (o, new) in w.outs.iter().zip(&outs) {
+                self.b.map(*o, Operand::Var(*new));
+            }
+        }
+        let (index, range, implicit) = (w.index, w.range.clone(), w.implicit);
+        self.b.emit_while(While {
+            index,
+            range,
+            first,
+            carried,
+            body,
+            yields,
+            cond,
+            outs,
+            tape,
+            implicit,
+        });
     }
 
     fn replay_branch(&mut self, br: &Branch, fresh: bool) {
