@@ -90,6 +90,8 @@ struct Rendered {
     doc_names: Vec<Ident>,
     /// A paragraph of its doc comment per checkpointed loop.
     notes: Vec<String>,
+    /// The user's parameters it names apart (from a function its body calls by the same name).
+    renamed: HashMap<String, Ident>,
 }
 
 /// What distinguishes one generated function's signature.
@@ -112,6 +114,8 @@ struct Piece<'a> {
     /// Const generic parameters it adds to the user's (the sizes of a Hessian or a Jacobian
     /// that stable Rust cannot compute in a type).
     sizes: &'a [Ident],
+    /// The user's parameters it names apart (from a function its body calls by the same name).
+    renamed: &'a HashMap<String, Ident>,
 }
 
 /// What every generated function shares: the user's function and its parameters.
@@ -322,8 +326,17 @@ impl Context<'_> {
             Kind::VectorHvp => names[values.min(names.len())..].to_vec(),
             _ => names,
         };
+        let renamed: HashMap<String, Ident> = self
+            .params
+            .iter()
+            .filter_map(|p| {
+                let id = idents[p.input?.index()].clone()?;
+                let own = symbol::unraw(&p.ident);
+                (symbol::unraw(&id) != own).then_some((own, id))
+            })
+            .collect();
         let notes = checkpoints::notes(f, &loops);
-        Rendered { stmts, ret: quote!((#(#types),*)), used, extra, doc_names, notes }
+        Rendered { stmts, ret: quote!((#(#types),*)), used, extra, doc_names, notes, renamed }
     }
 
     /// The function `f_<kind>` with `body`, from what [`Context::render`] gave.
@@ -345,6 +358,7 @@ impl Context<'_> {
             sweeps: true,
             may_be_empty: attrs::may_be_empty(&f.body),
             sizes: &[],
+            renamed: &r.renamed,
         };
         self.function(namer, piece, r.ret.clone(), body)
     }
@@ -721,6 +735,7 @@ impl Context<'_> {
             sweeps: false,
             may_be_empty: false,
             sizes: &sizes,
+            renamed: &HashMap::new(),
         };
         let t = &size.tokens;
         cx.function(&mut namer, piece, quote!([[f64; #t]; #t]), body)
@@ -796,6 +811,7 @@ impl Context<'_> {
             sweeps: false,
             may_be_empty: false,
             sizes: &sizes,
+            renamed: &HashMap::new(),
         };
         let mut out = cx.function(&mut namer, piece, quote!((#ret, [[f64; #ns]; #ms])), body);
         // The mode function compares the sizes as expressions: it has no result to take them from.
@@ -835,7 +851,10 @@ impl Context<'_> {
         };
         let vis = &self.item.vis;
         let ident = signature::fn_ident(&self.item.sig.ident, kind.suffix());
-        let types: Vec<Ident> = (0..arity.max(1)).map(|k| quote::format_ident!("T{}", k)).collect();
+        // Type parameters named apart from the function's own generic parameters (a const
+        // generic `T0`).
+        let mut namer = Namer::new(self.item.sig.generics.to_token_stream());
+        let types: Vec<Ident> = (0..arity.max(1)).map(|_| namer.type_param()).collect();
         let first = &types[0];
         let rest = &types[1..];
         let cfgs = self.item.attrs.iter().filter(|a| a.path().is_ident(symbol::CFG));
@@ -901,7 +920,7 @@ impl Context<'_> {
         ret: TokenStream,
         body: TokenStream,
     ) -> TokenStream {
-        let Piece { suffix, doc, used, extra, sweeps, may_be_empty, sizes } = piece;
+        let Piece { suffix, doc, used, extra, sweeps, may_be_empty, sizes, renamed } = piece;
         let vis = &self.item.vis;
         let generics = match sizes {
             [] => self.item.sig.generics.to_token_stream(),
@@ -911,7 +930,7 @@ impl Context<'_> {
             }
         };
         let ident = signature::fn_ident(&self.item.sig.ident, suffix);
-        let user = signature::user_params(namer, self.params, used);
+        let user = signature::user_params(namer, self.params, used, renamed);
         let inherited = self.item.attrs.iter().filter_map(attrs::inherited);
         let extra = signature::extra_params(extra);
         let lints =
