@@ -37,6 +37,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
     let vector = lowered.output != Output::Scalar;
     check_modes(&mut cx, &args, &item_fn, vector);
+    check_sizes(&mut cx, &args, &lowered);
     if !cx.is_ok() {
         return with_item(cx.into_compile_errors(), item);
     }
@@ -48,7 +49,8 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             if !cx.is_ok() {
                 return with_item(cx.into_compile_errors(), item);
             }
-            let cx = Context { item: &item_fn, params: &lowered.params, budget };
+            let scalar = crate::codegen::scalar_tokens(&lowered.scalar);
+            let cx = Context { item: &item_fn, params: &lowered.params, budget, scalar };
             // `f` is annotated for its derivatives: using only them is using it. (rustc's
             // `dead_code` lint does not report the generated functions, whose spans come from
             // the macro, so an annotated function that nothing uses goes unreported.)
@@ -141,6 +143,28 @@ fn check_modes(cx: &mut Ctxt, args: &Args, item: &syn::ItemFn, vector: bool) {
             at(symbol::OPT_JACOBIAN),
             "`jacobian` is for functions returning an array or a tuple of `f64`; the Jacobian of a function returning one `f64` is its gradient, which `f_grad` gives",
         );
+    }
+}
+
+/// Refuses `hessian` and `jacobian` for a function with a differentiated slice: their results are
+/// arrays sized by the number of differentiated scalars, which is then known only at run time.
+fn check_sizes(cx: &mut Ctxt, args: &Args, lowered: &Lowered) {
+    let f = &lowered.func;
+    let Some(slice) = lowered
+        .params
+        .iter()
+        .find(|p| p.input.is_some_and(|v| f.active.contains(&v) && f.ty(v).run_time_length()))
+    else {
+        return;
+    };
+    for name in [symbol::OPT_HESSIAN, symbol::OPT_JACOBIAN] {
+        if let Some(at) = args.span_of(name) {
+            let x = &slice.ident;
+            cx.error_at(
+                at,
+                format!("`{name}` needs the number of differentiated scalars at compile time, and the length of the slice `{x}` is known only at run time; use `hvp` (H·v into a buffer of `{x}`'s length) or `jvp`"),
+            );
+        }
     }
 }
 

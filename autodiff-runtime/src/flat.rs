@@ -1,8 +1,11 @@
-//! Flattening of derivative values: an `f64`, an array of them (nested to any depth) or a tuple
+//! Flattening of derivative values: a float, an array of them (nested to any depth) or a tuple
 //! of such, read and written as one list of scalars in row-major order. The generated
 //! `f_jacobian` and `f_hessian` lay one sweep's result out as a row or a column with [`scalar`]
 //! and [`set_unit`], over the parts of the result (a tuple's components, which the macro names
-//! one by one), so that no trait on tuples, and no limit on their length, is involved.
+//! one by one, each seen as a slice), so that no trait on tuples, and no limit on their length,
+//! is involved, and so that they serve every scalar type (`f64`, `f32`, a generic `T: Float`).
+
+use num_traits::Float;
 
 /// The zero of `T`: the direction a caller's `_jvp` and `_hvp` pass for a constant argument of a
 /// differentiated parameter whose type the macro cannot read from the tokens (the callee's
@@ -11,7 +14,48 @@ pub fn zero<T: Flat>() -> T {
     T::zero()
 }
 
-/// A value made of `f64`s: scalars, fixed-size arrays of them, tuples of those.
+/// The zero array of `S`s of type `A` (`[S; N]`, nested up to four deep): the direction a caller
+/// generic over `S: Float` passes for a constant array argument whose type the macro cannot read.
+pub fn zeros<S: Float, A: Zeros<S>>() -> A {
+    A::zeros()
+}
+
+/// Arrays of a scalar type `S`, nested to four levels: what [`zeros`] makes. (The levels are
+/// separate impls, which cannot overlap since `S` would have to be an array of itself; a blanket
+/// impl over `S: Float` and its arrays would overlap, `Float` being a foreign trait.)
+pub trait Zeros<S>: Sized {
+    /// Every element zero.
+    fn zeros() -> Self;
+}
+
+impl<S: Float, const N: usize> Zeros<S> for [S; N] {
+    fn zeros() -> Self {
+        [S::zero(); N]
+    }
+}
+
+impl<S: Float, const N: usize, const K: usize> Zeros<S> for [[S; K]; N] {
+    fn zeros() -> Self {
+        [[S::zero(); K]; N]
+    }
+}
+
+impl<S: Float, const N: usize, const K: usize, const J: usize> Zeros<S> for [[[S; J]; K]; N] {
+    fn zeros() -> Self {
+        [[[S::zero(); J]; K]; N]
+    }
+}
+
+impl<S: Float, const N: usize, const K: usize, const J: usize, const I: usize> Zeros<S>
+    for [[[[S; I]; J]; K]; N]
+{
+    fn zeros() -> Self {
+        [[[[S::zero(); I]; J]; K]; N]
+    }
+}
+
+/// A value made of `f64`s (or `f32`s, read and written through `f64`, which holds every `f32`
+/// exactly): scalars, fixed-size arrays of them, tuples of those.
 pub trait Flat: Copy {
     /// How many `f64`s it holds.
     const LEN: usize;
@@ -49,6 +93,22 @@ impl Flat for f64 {
     }
 }
 
+impl Flat for f32 {
+    const LEN: usize = 1;
+
+    fn zero() -> Self {
+        0.0
+    }
+
+    fn get(&self, _: usize) -> f64 {
+        f64::from(*self)
+    }
+
+    fn set(&mut self, _: usize, value: f64) {
+        *self = value as f32;
+    }
+}
+
 impl<T: Flat, const N: usize> Flat for [T; N] {
     const LEN: usize = N * T::LEN;
 
@@ -65,58 +125,28 @@ impl<T: Flat, const N: usize> Flat for [T; N] {
     }
 }
 
-/// A value made of `f64`s seen through a reference: [`Flat`] without its constructors, so that
-/// values of different types can be listed together (`&[&x_bar, &y_bar]`).
-pub trait Part {
-    /// How many `f64`s it holds.
-    fn len(&self) -> usize;
-
-    /// Whether it holds none (an array of length 0).
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The `k`-th `f64`, in row-major order.
-    fn get(&self, k: usize) -> f64;
-
-    /// Sets the `k`-th `f64`.
-    fn set(&mut self, k: usize, value: f64);
-}
-
-impl<T: Flat> Part for T {
-    fn len(&self) -> usize {
-        T::LEN
-    }
-
-    fn get(&self, k: usize) -> f64 {
-        Flat::get(self, k)
-    }
-
-    fn set(&mut self, k: usize, value: f64) {
-        Flat::set(self, k, value);
-    }
-}
-
-/// The `k`-th `f64` of `parts` laid end to end (NaN past the end, which the generated code never
-/// reads).
-pub fn scalar(parts: &[&dyn Part], k: usize) -> f64 {
+/// The `k`-th scalar of `parts` laid end to end (NaN past the end, which the generated code never
+/// reads). Each part is a value of the result seen as a flat slice in row-major order
+/// (`core::slice::from_ref(&hv.0)` for a scalar, `&hv.1` for an array, `hv.2.as_flattened()` for
+/// a matrix), so that no trait on the parts, and no limit on their number, is involved.
+pub fn scalar<S: Float>(parts: &[&[S]], k: usize) -> S {
     let mut k = k;
     for p in parts {
         if k < p.len() {
-            return p.get(k);
+            return p[k];
         }
         k -= p.len();
     }
-    f64::NAN
+    S::nan()
 }
 
-/// Sets the `k`-th `f64` of `parts` laid end to end to one: with every part zero before, they
+/// Sets the `k`-th scalar of `parts` laid end to end to one: with every part zero before, they
 /// are then the `k`-th unit vector.
-pub fn set_unit(parts: &mut [&mut dyn Part], k: usize) {
+pub fn set_unit<S: Float>(parts: &mut [&mut [S]], k: usize) {
     let mut k = k;
     for p in parts.iter_mut() {
         if k < p.len() {
-            p.set(k, 1.0);
+            p[k] = S::one();
             return;
         }
         k -= p.len();
@@ -197,16 +227,16 @@ mod tests {
         // Thirteen parts of mixed shapes: no trait on the tuple, so no limit on its length.
         let (a, b, c) = (1.0, [2.0, 3.0], [[4.0], [5.0]]);
         let rest = [6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0];
-        let mut parts: Vec<&dyn super::Part> = vec![&a, &b, &c];
-        parts.extend(rest.iter().map(|x| x as &dyn super::Part));
+        let mut parts: Vec<&[f64]> = vec![core::slice::from_ref(&a), &b, c.as_flattened()];
+        parts.extend(rest.iter().map(core::slice::from_ref));
         assert_eq!(parts.len(), 13);
         let read: Vec<f64> = (0..15).map(|k| super::scalar(&parts, k)).collect();
         assert_eq!(read, (1..=15).map(f64::from).collect::<Vec<_>>());
         assert!(super::scalar(&parts, 15).is_nan());
-        let (mut x, mut y, mut z) = (0.0, [0.0; 2], [[0.0; 1]; 2]);
-        super::set_unit(&mut [&mut x, &mut y, &mut z], 3);
-        assert_eq!((x, y, z), (0.0, [0.0, 0.0], [[1.0], [0.0]]));
-        super::set_unit(&mut [&mut x, &mut y, &mut z], 5);
+        let (mut x, mut y, mut z) = (0.0_f32, [0.0_f32; 2], [[0.0_f32; 1]; 2]);
+        let mut parts = [core::slice::from_mut(&mut x), &mut y, z.as_flattened_mut()];
+        super::set_unit(&mut parts, 3);
+        super::set_unit(&mut parts, 5);
         assert_eq!((x, y, z), (0.0, [0.0, 0.0], [[1.0], [0.0]]));
     }
 }

@@ -32,10 +32,10 @@ mod stack;
 /// Plumbing for the generated code; not part of the API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::flat::{Flat, Part, scalar, set_unit, zero};
+    pub use crate::flat::{Flat, Zeros, scalar, set_unit, zero, zeros};
     pub use crate::missing::{HvpGenerated, JvpGenerated, ScalarCallee};
     pub use crate::revolve::{Online, revolve};
-    pub use crate::stack::{check_size, check_stack};
+    pub use crate::stack::{check_len, check_size, check_stack};
 }
 
 pub use autodiff_macros::grad;
@@ -43,3 +43,8 @@ pub use check::{
     GradientMismatch, Tolerance, central_difference, check_close, check_gradient, check_hvp,
     numeric_gradient, numeric_hvp,
 };
+/// The numeric traits crate, whose [`Float`] bounds generic functions under [`grad`].
+pub use num_traits;
+/// The bound of a generic function under [`grad`], `fn f<T: Float>(x: T) -> T`: its one scalar
+/// type, in which the derivatives are computed too (they are generic over the same bound).
+pub use num_traits::Float;

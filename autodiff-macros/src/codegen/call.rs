@@ -52,7 +52,7 @@ impl Renderer<'_> {
                 }
                 Arg::Fixed { ext, zero } => {
                     args.push(self.operand(Operand::Ext(*ext)).tokens);
-                    dirs.push(zero_tokens(*zero));
+                    dirs.push(zero_tokens(*zero, self.scalar));
                     slots.push(Slot::Fixed(*zero));
                 }
                 Arg::Const(e) => args.push(self.operand(Operand::Ext(*e)).tokens),
@@ -88,6 +88,7 @@ impl Renderer<'_> {
             many => quote!((#(#many),*)),
         };
         let m = c.values().len();
+        let scalar = &self.scalar.ty;
         let partials = |from: usize| {
             group(
                 slots
@@ -104,8 +105,8 @@ impl Renderer<'_> {
                 slots
                     .iter()
                     .map(|s| match s {
-                        Slot::Value(k) => super::signature::ty(self.f.ty(c.outs[1 + k])),
-                        Slot::Fixed(Zero::Scalar) => quote!(f64),
+                        Slot::Value(k) => super::signature::ty(self.f.ty(c.outs[1 + k]), scalar),
+                        Slot::Fixed(Zero::Scalar) => scalar.clone(),
                         Slot::Fixed(Zero::Inferred { .. }) => quote!(_),
                     })
                     .collect(),
@@ -115,25 +116,32 @@ impl Renderer<'_> {
             CallKind::Value => (pat(&c.outs[0]), TokenStream::new()),
             CallKind::Jvp => {
                 let (y, d) = (pat(&c.outs[0]), pat(&c.outs[1]));
-                (quote!((#y, #d)), quote!(: (f64, f64)))
+                (quote!((#y, #d)), quote!(: (#scalar, #scalar)))
             }
             CallKind::Grad => {
                 let (y, g, t) = (pat(&c.outs[0]), partials(1), types());
-                (quote!((#y, #g)), quote!(: (f64, #t)))
+                (quote!((#y, #g)), quote!(: (#scalar, #t)))
             }
             CallKind::Hvp => {
                 let (y, g, h, t) = (pat(&c.outs[0]), partials(1), partials(1 + m), types());
-                (quote!((#y, #g, #h)), quote!(: (f64, #t, #t)))
+                (quote!((#y, #g, #h)), quote!(: (#scalar, #t, #t)))
             }
         }
     }
 }
 
-/// The zero direction of a constant argument.
-fn zero_tokens(zero: Zero) -> TokenStream {
-    let inferred = quote!(::autodiff_runtime::__private::zero());
+/// The zero direction of a constant argument, of the scalar type `scalar` (for an array of a
+/// type parameter, the runtime's `zeros`, generic over the scalar).
+fn zero_tokens(zero: Zero, scalar: &super::scalar::Tokens) -> TokenStream {
+    let inferred = match scalar.typed_literals() {
+        true => {
+            let t = &scalar.ty;
+            quote!(::autodiff_runtime::__private::zeros::<#t, _>())
+        }
+        false => quote!(::autodiff_runtime::__private::zero()),
+    };
     match zero {
-        Zero::Scalar => quote!(0.0),
+        Zero::Scalar => scalar.zero(),
         Zero::Inferred { by_ref: false } => inferred,
         Zero::Inferred { by_ref: true } => quote!(&#inferred),
     }

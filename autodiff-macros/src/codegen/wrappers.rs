@@ -2,29 +2,44 @@
 //! direction, in a loop, so their code does not grow with the number of parameters. Each sweep's
 //! result is laid out as one row or column part by part (a tuple's components named one by one,
 //! arrays in row-major order, parameters in order) with the runtime's `scalar` and `set_unit`,
-//! which need a trait on each part (an `f64` or an array), never on a whole tuple: no limit on
-//! the number of parameters or outputs.
+//! which see each part as a flat slice of scalars, never a whole tuple: no limit on the number
+//! of parameters or outputs, and no trait on the scalar type beyond `Float`.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::names::Namer;
+use super::scalar::Tokens;
 use crate::args::Mode;
 use crate::ir::Int;
 use crate::lower::Param;
 use crate::symbol;
+
+/// A differentiated parameter, as a wrapper builds its direction: its name, its owned type,
+/// whether it is taken by reference, and how many array dimensions it has.
+pub struct Dir {
+    /// The parameter's name.
+    pub name: String,
+    /// Its owned type (`[f64; N]` for `&[f64; N]`).
+    pub ty: TokenStream,
+    /// Whether it is taken by reference (its direction is lent).
+    pub by_ref: bool,
+    /// Its number of array dimensions (0 for a scalar).
+    pub depth: usize,
+}
 
 /// What a wrapper passes to a kernel: the user's parameters, and the differentiated ones' owned
 /// types (a direction is built owned and lent when the parameter is a reference).
 pub struct Call<'a> {
     /// The identifiers of the user's parameters, in order.
     pub args: &'a [Ident],
-    /// For each differentiated parameter: its name, its owned type, and whether it is taken by
-    /// reference.
-    pub dirs: &'a [(String, TokenStream, bool)],
+    /// The differentiated parameters.
+    pub dirs: &'a [Dir],
     /// Whether the kernels are deprecated (as `f` is), so calling them needs an `allow`.
     pub deprecated: bool,
+    /// The scalar type.
+    pub scalar: &'a Tokens,
 }
 
 impl Call<'_> {
@@ -34,18 +49,19 @@ impl Call<'_> {
         let names: Vec<Ident> = self
             .dirs
             .iter()
-            .map(|(name, _, _)| namer.local(&format!("{name}_{}", symbol::SUFFIX_DOT)))
+            .map(|d| namer.local(&format!("{}_{}", d.name, symbol::SUFFIX_DOT)))
             .collect();
-        let tys = self.dirs.iter().map(|(_, t, _)| t);
-        let zeros = self.dirs.iter().map(|(_, t, _)| zero(t));
+        let tys = self.dirs.iter().map(|d| &d.ty);
+        let zeros = self.dirs.iter().map(|d| zero(&d.ty, self.scalar));
+        let views = names.iter().zip(self.dirs).map(|(n, d)| view(quote!(#n), d.depth, true));
         let bind = quote! {
             #(let mut #names: #tys = #zeros;)*
-            ::autodiff_runtime::__private::set_unit(&mut [#(&mut #names),*], #k);
+            ::autodiff_runtime::__private::set_unit(&mut [#(#views),*], #k);
         };
         let pass = names
             .iter()
             .zip(self.dirs)
-            .map(|(n, (_, _, by_ref))| if *by_ref { quote!(&#n) } else { quote!(#n) })
+            .map(|(n, d)| if d.by_ref { quote!(&#n) } else { quote!(#n) })
             .collect();
         (bind, pass)
     }
@@ -57,43 +73,73 @@ impl Call<'_> {
 
 /// The zero of a direction's or a cotangent's type, written out: `0.0`, `[0.0; N]`,
 /// `[[0.0; K]; M]` (`Flat::zero()` for a type written otherwise, through an alias say).
-fn zero(ty: &TokenStream) -> TokenStream {
-    fn of(ty: &syn::Type) -> TokenStream {
+fn zero(ty: &TokenStream, scalar: &Tokens) -> TokenStream {
+    fn of(ty: &syn::Type, scalar: &Tokens) -> TokenStream {
         match ty {
             syn::Type::Array(a) => {
-                let (elem, len) = (of(&a.elem), &a.len);
+                let (elem, len) = (of(&a.elem, scalar), &a.len);
                 quote!([#elem; #len])
             }
-            syn::Type::Paren(p) => of(&p.elem),
-            syn::Type::Group(g) => of(&g.elem),
+            syn::Type::Paren(p) => of(&p.elem, scalar),
+            syn::Type::Group(g) => of(&g.elem, scalar),
             syn::Type::Path(p)
-                if p.path.segments.last().is_some_and(|s| s.ident == symbol::F64) =>
+                if p.path.segments.last().is_some_and(|s| {
+                    s.ident == symbol::F64
+                        || s.ident == symbol::F32
+                        || s.ident == scalar.ty.to_string()
+                }) =>
             {
-                quote!(0.0)
+                scalar.zero()
             }
             _ => quote!(::autodiff_runtime::__private::Flat::zero()),
         }
     }
     match syn::parse2::<syn::Type>(ty.clone()) {
-        Ok(t) => of(&t),
+        Ok(t) => of(&t, scalar),
         Err(_) => quote!(::autodiff_runtime::__private::Flat::zero()),
     }
 }
 
-/// `&[&v.0, &v.1, …]` for a result that is a tuple of `n` parts, `&[&v]` for one part.
-fn parts(v: &Ident, n: usize) -> TokenStream {
-    match n {
-        1 => quote!(&[&#v]),
-        _ => {
-            let fields = (0..n).map(syn::Index::from);
-            quote!(&[#(&#v.#fields),*])
+/// The value `v` with `depth` array dimensions seen as a flat slice of scalars in row-major
+/// order, mutable or not: `from_ref(&v)`, `&v`, `v.as_flattened()`.
+fn view(v: TokenStream, depth: usize, mutable: bool) -> TokenStream {
+    match (depth, mutable) {
+        (0, true) => quote!(::core::slice::from_mut(&mut #v)),
+        (0, false) => quote!(::core::slice::from_ref(&#v)),
+        (1, true) => quote!(&mut #v),
+        (1, false) => quote!(&#v),
+        (d, true) => {
+            let flatten = (1..d).map(|_| quote!(.as_flattened_mut()));
+            quote!(#v #(#flatten)*)
+        }
+        (d, false) => {
+            let flatten = (1..d).map(|_| quote!(.as_flattened()));
+            quote!(#v #(#flatten)*)
         }
     }
 }
 
-/// The `k`-th scalar of the result `v` of `n` parts.
-fn scalar(v: &Ident, n: usize, k: &Ident) -> TokenStream {
-    let parts = parts(v, n);
+/// `&[from_ref(&v.0), &v.1, …]` for a result that is a tuple of parts of the given depths,
+/// `&[&v]` for one part.
+fn parts(v: &Ident, depths: &[usize]) -> TokenStream {
+    match depths {
+        [one] => {
+            let part = view(quote!(#v), *one, false);
+            quote!(&[#part])
+        }
+        _ => {
+            let views = depths.iter().enumerate().map(|(k, d)| {
+                let field = syn::Index::from(k);
+                view(quote!(#v.#field), *d, false)
+            });
+            quote!(&[#(#views),*])
+        }
+    }
+}
+
+/// The `k`-th scalar of the result `v` whose parts have the given depths.
+fn scalar(v: &Ident, depths: &[usize], k: &Ident) -> TokenStream {
+    let parts = parts(v, depths);
     quote!(::autodiff_runtime::__private::scalar(#parts, #k))
 }
 
@@ -103,9 +149,11 @@ pub fn hessian(namer: &mut Namer, hvp: &Ident, call: &Call, n: &TokenStream) -> 
     let hv = namer.local("hv");
     let (unit, dirs) = call.unit(namer, &i);
     let (args, allow) = (call.args, call.allow());
-    let get = scalar(&hv, call.dirs.len(), &j);
+    let depths: Vec<usize> = call.dirs.iter().map(|d| d.depth).collect();
+    let get = scalar(&hv, &depths, &j);
+    let zero = call.scalar.zero();
     quote! {
-        let mut #h = [[0.0; #n]; #n];
+        let mut #h = [[#zero; #n]; #n];
         for (#i, #row) in #h.iter_mut().enumerate() {
             #unit
             #allow
@@ -134,8 +182,8 @@ pub struct Jacobian<'a> {
     pub mode: Mode,
     /// The function's return type.
     pub ret: TokenStream,
-    /// The number of parts of its value: a tuple's length, or 1 for an array.
-    pub outputs: usize,
+    /// The depth of each part of its value: a tuple's scalars (0 each), or one array's.
+    pub outputs: Vec<usize>,
 }
 
 /// The body of `f_jacobian`: `(value, J)`, by columns (`f_jvp`) or rows (`f_vjp`).
@@ -143,8 +191,9 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
     let [value, jm, row, i, j, x, sweep] = symbol::JACOBIAN_LOCALS.map(|want| namer.local(want));
     let Jacobian { f, jvp, vjp, n, m, mode, .. } = jac;
     let (args, allow) = (call.args, call.allow());
+    let zero = call.scalar.zero();
     let (unit, dirs) = call.unit(namer, &j);
-    let column = scalar(&sweep, jac.outputs, &i);
+    let column = scalar(&sweep, &jac.outputs, &i);
     let forward = quote! {
         for #j in 0..#n {
             #unit
@@ -156,8 +205,9 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
         }
     };
     let out_bar = namer.local(symbol::OUT_BAR);
-    let seed = cotangent(jac, &out_bar, &i);
-    let row_of = scalar(&sweep, call.dirs.len(), &j);
+    let seed = cotangent(jac, call.scalar, &out_bar, &i);
+    let depths: Vec<usize> = call.dirs.iter().map(|d| d.depth).collect();
+    let row_of = scalar(&sweep, &depths, &j);
     let reverse = quote! {
         for (#i, #row) in #jm.iter_mut().enumerate() {
             #seed
@@ -176,7 +226,7 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
     quote! {
         #allow
         let #value = #f(#(#args),*);
-        let mut #jm = [[0.0; #n]; #m];
+        let mut #jm = [[#zero; #n]; #m];
         #sweeps
         (#value, #jm)
     }
@@ -184,14 +234,17 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
 
 /// `let mut out_bar: R = …; set_unit(&mut [&mut out_bar.0, …], i);`: the `i`-th unit cotangent
 /// of the function's value.
-fn cotangent(jac: &Jacobian, out_bar: &Ident, i: &Ident) -> TokenStream {
+fn cotangent(jac: &Jacobian, scalar: &Tokens, out_bar: &Ident, i: &Ident) -> TokenStream {
     let ret = &jac.ret;
-    let (zero, parts) = match jac.outputs {
-        1 => (zero(ret), quote!(&mut #out_bar)),
-        n => {
-            let zeros = (0..n).map(|_| quote!(0.0));
-            let fields = (0..n).map(syn::Index::from);
-            (quote!((#(#zeros),*)), quote!(#(&mut #out_bar.#fields),*))
+    let (zero, parts) = match jac.outputs.as_slice() {
+        [depth] => (zero(ret, scalar), view(quote!(#out_bar), *depth, true)),
+        many => {
+            let zeros = many.iter().map(|_| scalar.zero());
+            let views = many.iter().enumerate().map(|(k, d)| {
+                let field = syn::Index::from(k);
+                view(quote!(#out_bar.#field), *d, true)
+            });
+            (quote!((#(#zeros),*)), quote!(#(#views),*))
         }
     };
     quote! {

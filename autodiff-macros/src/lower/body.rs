@@ -13,7 +13,7 @@ use super::konst::Mode;
 use super::method::sin_cos_receiver;
 use super::passed::ConstTy;
 use super::signature::Returns;
-use super::types::{f64_array, is_f64, is_int, ty_text};
+use super::types::is_int;
 use super::value::Value;
 use super::{Aliases, Binding, Kind, Lower, Output};
 use crate::ir::{Operand, Prim, Ty};
@@ -141,8 +141,8 @@ impl Lower<'_> {
                         e,
                         format!(
                             "the function returns `{}`, but this value is of type `{}`",
-                            ty_text(&want),
-                            ty_text(&ty)
+                            self.ty_text(&want),
+                            self.ty_text(&ty)
                         ),
                     );
                 }
@@ -218,7 +218,7 @@ impl Lower<'_> {
         }
         let Some((name, mutable)) = simple else {
             if matches!(pat, Pat::Tuple(_) | Pat::Slice(_))
-                && is_user_call(&init.expr)
+                && is_user_call(&init.expr, &self.scalar)
                 && !matches!(&*init.expr, Expr::Call(c) if self.is_closure(&c.func))
             {
                 self.cx.error_spanned(
@@ -255,8 +255,8 @@ impl Lower<'_> {
                 }
             }
             _ => {
-                let expected =
-                    ty.and_then(|t| f64_array(super::pattern::strip_refs(t), &self.generics));
+                let expected = ty
+                    .and_then(|t| self.scalar.array(super::pattern::strip_refs(t), &self.generics));
                 let outer = std::mem::replace(&mut self.expected, expected);
                 let since = self.mark();
                 let mut v = self.value(&init.expr);
@@ -264,7 +264,7 @@ impl Lower<'_> {
                 // A constant typed as an array (`let mut x: [f64; 2] = INIT;`) is one.
                 if let (Some(ty), Some(Some(Kind::Array)), Value::Real { op: Operand::Ext(_), .. }) =
                     (ty, &annotated, &v)
-                    && let Some(want) = f64_array(ty, &self.generics)
+                    && let Some(want) = self.scalar.array(ty, &self.generics)
                 {
                     match self.constant_array(&init.expr, &want) {
                         Some(array) => {
@@ -281,7 +281,7 @@ impl Lower<'_> {
                     (Value::Real { op, mut aliases, since }, Some(t))
                         if aliases.alias.is_some() =>
                     {
-                        aliases.ty = ConstTy::of(t);
+                        aliases.ty = ConstTy::of(t, &self.scalar);
                         Value::Real { op, aliases, since }
                     }
                     (v, _) => v,
@@ -316,11 +316,11 @@ impl Lower<'_> {
     /// The kind a `let`'s type annotation gives, or `None` after reporting an unsupported type.
     fn annotation(&mut self, ty: &syn::Type) -> Option<Kind> {
         let ty = super::pattern::strip_refs(ty);
-        if is_f64(ty) {
+        if self.scalar.is(ty) {
             Some(Kind::Real)
         } else if is_int(ty) {
             Some(Kind::Int)
-        } else if f64_array(ty, &self.generics).is_some() {
+        } else if self.scalar.array(ty, &self.generics).is_some() {
             Some(Kind::Array)
         } else {
             self.cx.error_spanned(
@@ -333,7 +333,7 @@ impl Lower<'_> {
 
     fn check_annotation(&mut self, ty: &syn::Type, init: &Expr, value: Operand) {
         let ty = super::pattern::strip_refs(ty);
-        let want = f64_array(ty, &self.generics).unwrap_or(Ty::F64);
+        let want = self.scalar.array(ty, &self.generics).unwrap_or(Ty::F64);
         let got = self.b.ty(value);
         if value.var().is_some() && !same_shape(&want, &got) {
             if got == Ty::F64
@@ -343,7 +343,11 @@ impl Lower<'_> {
             }
             self.cx.error_spanned(
                 init,
-                format!("this value is of type `{}`, not `{}`", ty_text(&got), ty_text(&want)),
+                format!(
+                    "this value is of type `{}`, not `{}`",
+                    self.ty_text(&got),
+                    self.ty_text(&want)
+                ),
             );
         }
     }
@@ -444,8 +448,8 @@ impl Lower<'_> {
                 rhs,
                 format!(
                     "`{name}` holds a value of type `{}`; this assigns a value of type `{}`{hint}",
-                    ty_text(&old),
-                    ty_text(&new)
+                    self.ty_text(&old),
+                    self.ty_text(&new)
                 ),
             );
             return;
@@ -507,6 +511,6 @@ impl Lower<'_> {
 }
 
 /// Whether `e` is a call of a function of the user's (not `f64::sin_cos(x)`).
-fn is_user_call(e: &Expr) -> bool {
-    matches!(e, Expr::Call(_)) && sin_cos_receiver(e).is_none()
+fn is_user_call(e: &Expr, scalar: &super::ScalarTy) -> bool {
+    matches!(e, Expr::Call(_)) && sin_cos_receiver(e, scalar).is_none()
 }

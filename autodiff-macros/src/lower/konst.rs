@@ -90,7 +90,8 @@ impl Konst {
     pub(super) fn from_int(int: &Int) -> Self {
         let tokens = int.operand(&|_| quote!(_));
         let linear = int.linear.clone();
-        Konst { value: int.value, generic: int.generic, linear, ..Konst::atom(tokens) }
+        let params = int.params.clone();
+        Konst { value: int.value, generic: int.generic, linear, params, ..Konst::atom(tokens) }
     }
 
     /// The loop variable `ident` of loop `l`.
@@ -198,6 +199,9 @@ fn fold(op: &BinOp, a: Option<u64>, b: Option<u64>) -> Option<u64> {
 impl Lower<'_> {
     /// `e` as a constant read in `mode`, or why it is not one.
     pub(super) fn konst(&mut self, e: &Expr, mode: Mode) -> Result<Konst, Bad> {
+        if let Some(k) = self.generic_konst(e, mode) {
+            return k;
+        }
         match e {
             Expr::Lit(l) => match &l.lit {
                 Lit::Int(i) if mode != Mode::Int || !matches!(i.suffix(), "f64" | "f32") => {

@@ -12,12 +12,14 @@ mod closure;
 mod cond;
 mod control;
 mod expr;
+mod generic;
 mod int;
 mod kind;
 mod konst;
 mod method;
 mod passed;
 mod pattern;
+mod scalar;
 mod signature;
 mod sugar;
 mod types;
@@ -35,6 +37,7 @@ use crate::ctxt::Ctxt;
 use crate::ir::{Builder, Func, Name, Operand, Var};
 use konst::Konst;
 use passed::ConstTy;
+pub use scalar::ScalarTy;
 
 /// One parameter of the user's function, as the generated functions re-emit it.
 #[derive(Clone)]
@@ -72,6 +75,8 @@ pub struct Lowered {
     /// What kind of value the function returns.
     #[allow(dead_code, reason = "for codegen, which does not emit vector outputs yet")]
     pub output: Output,
+    /// The function's scalar type.
+    pub scalar: ScalarTy,
 }
 
 /// What a value is, as far as lowering can tell from the syntax.
@@ -116,7 +121,7 @@ struct Aliases {
 /// The text of an IR type, as messages write it (for tests).
 #[cfg(test)]
 pub fn ty_text(ty: &crate::ir::Ty) -> String {
-    types::ty_text(ty)
+    types::ty_text(ty, crate::symbol::F64)
 }
 
 /// What a name in the body refers to.
@@ -170,6 +175,8 @@ struct Lower<'a> {
     /// The value of each call of a user's function, with the call's tokens: where to report a
     /// call whose result is used as an array or a tuple.
     calls: HashMap<Var, proc_macro2::TokenStream>,
+    /// The function's scalar type.
+    scalar: ScalarTy,
     /// The calls reported so (once each).
     reported_calls: std::collections::HashSet<Var>,
 }
@@ -190,13 +197,20 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         param_tys: HashMap::new(),
         calls: HashMap::new(),
         reported_calls: std::collections::HashSet::new(),
+        scalar: ScalarTy::default(),
     };
     let (params, returns) = lower.signature(&item.sig, args);
     let outputs = lower.body(&item.block, &returns);
-    Lowered { func: lower.b.finish(outputs), params, output: returns.kind() }
+    let scalar = lower.scalar.clone();
+    Lowered { func: lower.b.finish(outputs), params, output: returns.kind(), scalar }
 }
 
 impl Lower<'_> {
+    /// The text of an IR type for messages, its scalars named as the function's scalar type.
+    fn ty_text(&self, ty: &crate::ir::Ty) -> String {
+        types::ty_text(ty, &self.scalar.text())
+    }
+
     /// Binds `name` to `binding` from here to the end of the enclosing block.
     fn bind_name(&mut self, name: &str, binding: Binding) -> u32 {
         self.serial += 1;

@@ -97,7 +97,7 @@ impl Lower<'_> {
                 Some(b) => self.binding_value(e, &b),
                 None => self.field_of_value(e),
             },
-            other => match sin_cos_receiver(other) {
+            other => match sin_cos_receiver(other, &self.scalar) {
                 Some(x) => {
                     let x = self.real(x);
                     let s = self.b.push(Prim::Sin, &[x]);
@@ -132,7 +132,7 @@ impl Lower<'_> {
         match peel(e) {
             Expr::Tuple(_) => true,
             Expr::Call(c) if self.is_closure(&c.func) => true,
-            other => sin_cos_receiver(other).is_some(),
+            other => sin_cos_receiver(other, &self.scalar).is_some(),
         }
     }
 

@@ -110,10 +110,19 @@ fn lesson_example_all_modes() {
             for (i, row) in hessian.iter_mut().enumerate() {
                 let mut x1_dot: f64 = 0.0;
                 let mut x2_dot: f64 = 0.0;
-                ::autodiff_runtime::__private::set_unit(&mut [&mut x1_dot, &mut x2_dot], i);
+                ::autodiff_runtime::__private::set_unit(
+                    &mut [
+                        ::core::slice::from_mut(&mut x1_dot),
+                        ::core::slice::from_mut(&mut x2_dot),
+                    ],
+                    i,
+                );
                 let (_, _, hv) = g_hvp(x1, x2, x1_dot, x2_dot);
                 for (j, h) in row.iter_mut().enumerate() {
-                    *h = ::autodiff_runtime::__private::scalar(&[&hv.0, &hv.1], j);
+                    *h = ::autodiff_runtime::__private::scalar(
+                        &[::core::slice::from_ref(&hv.0), ::core::slice::from_ref(&hv.1)],
+                        j,
+                    );
                 }
             }
             hessian
