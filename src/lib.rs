@@ -12,6 +12,7 @@ pub mod bench_fns;
 pub mod branch_sides;
 pub mod calls;
 pub mod checkpoint;
+pub mod floats;
 pub mod hunt;
 pub mod hygiene;
 pub mod idioms;
@@ -22,6 +23,7 @@ pub mod oracles;
 pub mod programs;
 mod quiet;
 pub mod regressions;
+pub mod slices;
 pub mod worked;
 
 /// The derivatives of the functions in the private module `quiet`, which are otherwise unused.

@@ -323,9 +323,10 @@ impl Lower<'_> {
         } else if self.scalar.array(ty, &self.generics).is_some() {
             Some(Kind::Array)
         } else {
+            let s = self.scalar.text();
             self.cx.error_spanned(
                 ty,
-                "`#[grad]` supports only `f64`, arrays of `f64` and integer bindings in the body",
+                format!("`#[grad]` supports only `{s}` (the function's scalar type), arrays of `{s}` and integer bindings in the body"),
             );
             None
         }

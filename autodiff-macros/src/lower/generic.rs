@@ -45,7 +45,9 @@ impl Lower<'_> {
         }
     }
 
-    /// `e` as a constant, if it is one of the forms (called by the constant reader).
+    /// `e` as a constant, if it is one of the forms (called by the constant reader): re-rendered
+    /// from its argument's constant, which may stand for an integer `let` that the generated
+    /// code does not have.
     pub(super) fn generic_konst(&mut self, e: &Expr, mode: Mode) -> Option<Result<Konst, Bad>> {
         self.scalar.param.as_ref()?;
         if mode == Mode::Int {
@@ -56,11 +58,13 @@ impl Lower<'_> {
                 Ok(k) => Ok(k),
                 Err(_) => self.konst(arg, Mode::Real),
             };
-            return Some(
-                inner.map(|k| {
-                    Konst::combine(quote::ToTokens::to_token_stream(e), Prec::Atom, &[&k])
-                }),
-            );
+            let Expr::MethodCall(m) = super::value::peel(e) else { return None };
+            let Expr::Call(c) = super::value::peel(&m.receiver) else { return None };
+            let (func, method, args) = (&c.func, &m.method, &m.args);
+            return Some(inner.map(|k| {
+                let t = &k.tokens;
+                Konst::combine(quote::quote!(#func(#t).#method(#args)), Prec::Atom, &[&k])
+            }));
         }
         self.associated(e)?;
         Some(Ok(Konst::combine(quote::ToTokens::to_token_stream(e), Prec::Atom, &[])))

@@ -221,7 +221,7 @@ impl Lower<'_> {
             self.cx.error_spanned(
                 ty,
                 format!(
-                    "`#[grad]` does not differentiate `{}`; take `{ident}` as an array `[{s}; N]` to differentiate it, or as `&[{s}]` to pass it as constant data",
+                    "`#[grad]` does not differentiate `{}` taken by value; take `{ident}` as a slice `&[{s}]` (constant data, or differentiated when `wrt(...)` names it, its gradient written into a buffer) or as an array `[{s}; N]`",
                     type_text(ty)
                 ),
             );
@@ -259,7 +259,7 @@ impl Lower<'_> {
                 let ty = type_text(ty);
                 self.cx.error_spanned(
                     at,
-                    format!("`wrt` names `{ident}`, of type `{ty}`, but only `{s}` parameters and arrays of `{s}` can be differentiated (`{s}` is the function's scalar type)"),
+                    format!("`wrt` names `{ident}`, of type `{ty}`, but only `{s}` parameters, arrays of `{s}` and slices `&[{s}]` can be differentiated (`{s}` is the function's scalar type)"),
                 );
                 self.bind_name(&name, Binding::Poison);
                 (None, false)

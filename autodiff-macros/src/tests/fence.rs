@@ -195,7 +195,7 @@ fn signatures_with_arrays_vectors_and_generics() {
         "",
         "fn g(v: Vec<f64>, n: usize) -> f64 { v[0] }",
         expect![[r#"
-            `#[grad]` does not differentiate `Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `Vec<f64>`
+            `#[grad]` does not differentiate `Vec<f64>` taken by value; take `v` as a slice `&[f64]` (constant data, or differentiated when `wrt(...)` names it, its gradient written into a buffer) or as an array `[f64; N]` @ `Vec<f64>`
         "#]],
     );
     // Refused by value next to a parameter that is differentiated too (it was a silent constant).
@@ -203,7 +203,7 @@ fn signatures_with_arrays_vectors_and_generics() {
         "",
         "fn g2(v: Vec<f64>, x: f64) -> f64 { v[0] * x }",
         expect![[r#"
-            `#[grad]` does not differentiate `Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `Vec<f64>`
+            `#[grad]` does not differentiate `Vec<f64>` taken by value; take `v` as a slice `&[f64]` (constant data, or differentiated when `wrt(...)` names it, its gradient written into a buffer) or as an array `[f64; N]` @ `Vec<f64>`
         "#]],
     );
     expect_errors(
@@ -224,7 +224,7 @@ fn signatures_with_arrays_vectors_and_generics() {
         "wrt(v, idx)",
         "fn m(x: f64, v: &[f64], idx: [usize; 3]) -> (f64, f64) { x }",
         expect![[r#"
-            `wrt` names `idx`, of type `[usize; 3]`, but only `f64` parameters and arrays of `f64` can be differentiated (`f64` is the function's scalar type) @ `idx`
+            `wrt` names `idx`, of type `[usize; 3]`, but only `f64` parameters, arrays of `f64` and slices `&[f64]` can be differentiated (`f64` is the function's scalar type) @ `idx`
             `#[grad]` needs a function returning a tuple to end with a tuple of 2 `f64` values, such as `(a, b)` @ `x`
         "#]],
     );
