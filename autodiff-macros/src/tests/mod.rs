@@ -7,6 +7,7 @@ mod branches;
 mod calls;
 mod fence;
 mod first_touch;
+mod floats;
 mod interp;
 mod ir;
 mod long;
