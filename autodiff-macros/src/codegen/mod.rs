@@ -599,6 +599,7 @@ impl Context<'_> {
         let vis = &self.item.vis;
         let ident = signature::fn_ident(&self.item.sig.ident, symbol::FN_JACOBIAN_MODE);
         let generics = &self.item.sig.generics;
+        let clause = &generics.where_clause;
         let jac = signature::fn_ident(&self.item.sig.ident, symbol::FN_JACOBIAN);
         let doc = format!(" Which mode `{jac}` uses: `\"forward\"` or `\"reverse\"`.");
         let inherited = self.item.attrs.iter().filter_map(attrs::inherited);
@@ -606,7 +607,7 @@ impl Context<'_> {
             #[doc = #doc]
             #(#inherited)*
             #[allow(dead_code)]
-            #vis const fn #ident #generics() -> &'static str {
+            #vis const fn #ident #generics() -> &'static str #clause {
                 #body
             }
         }
@@ -628,6 +629,8 @@ impl Context<'_> {
                 quote!(<#(#own,)* #(const #sizes: usize),*>)
             }
         };
+        // `Generics` prints without its `where` clause, which goes after the return type.
+        let clause = &self.item.sig.generics.where_clause;
         let ident = signature::fn_ident(&self.item.sig.ident, suffix);
         let user = signature::user_params(namer, self.params, used);
         let inherited = self.item.attrs.iter().filter_map(attrs::inherited);
@@ -657,7 +660,7 @@ impl Context<'_> {
             #ranges
             #empty
             #remainder
-            #vis fn #ident #generics(#(#user,)* #(#extra),*) -> #ret {
+            #vis fn #ident #generics(#(#user,)* #(#extra),*) -> #ret #clause {
                 #body
             }
         }

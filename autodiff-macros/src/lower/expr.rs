@@ -353,7 +353,7 @@ impl Lower<'_> {
             let to = super::types::type_text(&c.ty);
             self.cx.error_spanned(
                 e,
-                format!("`#[grad]` computes this function in one scalar type, `{s}`, and its derivatives too: a value cast to `{to}` would be computed in another type; compute in `{s}` throughout (or write the function over a type parameter `T: Float`)"),
+                format!("`#[grad]` computes a function and its derivatives in one scalar type, here `{s}`, and does not support casting a value to `{to}`; compute in `{s}` throughout (casts of integers and constants to `{s}` are supported)"),
             );
             return Operand::Lit(0.0);
         }

@@ -23,7 +23,8 @@ impl Lower<'_> {
                 )
             } else {
                 format!(
-                    "`#[grad]` cannot differentiate the method `{name}`; the supported `f64` methods are: {}",
+                    "`#[grad]` cannot differentiate the method `{name}`; the supported `{}` methods are: {}",
+                    self.scalar.text(),
                     symbol::method_list()
                 )
             };

@@ -161,6 +161,13 @@ impl ScalarTy {
         }
     }
 
+    /// Whether the type's tokens mention a float type other than the scalar anywhere
+    /// (`Option<(f32, f32)>` in an `f64` function).
+    pub fn mentions_other_float(&self, ty: &Type) -> bool {
+        let own = self.text();
+        mentions(ty.to_token_stream(), &|id| *id != own && symbol::FLOATS.iter().any(|f| id == f))
+    }
+
     /// Whether the type's tokens mention a float type anywhere, the scalar included (`[f32; 3]`,
     /// `&[T]`, `(f64, f64)`).
     pub fn mentioned_in(&self, ty: &Type) -> bool {

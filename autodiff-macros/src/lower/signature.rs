@@ -312,11 +312,15 @@ impl Lower<'_> {
         for param in &sig.generics.params {
             match param {
                 GenericParam::Const(c) => self.generics.push(symbol::unraw(&c.ident)),
+                GenericParam::Lifetime(l) => self.cx.error_spanned(
+                    l,
+                    format!("`#[grad]` does not support lifetime parameters; write references without a named lifetime, such as `&[{}]`", self.scalar.text()),
+                ),
                 GenericParam::Type(t) if own.as_ref() == Some(&t.ident) => {}
                 GenericParam::Type(t) if super::scalar::float_bounded(sig, t) => {}
                 other => self.cx.error_spanned(
                     other,
-                    "`#[grad]` does not support lifetime parameters, nor type parameters other than the function's scalar type; write the function for `f64`, `f32` or a type parameter `T: Float` (const generic parameters such as `const N: usize` are supported)",
+                    "`#[grad]` does not support type parameters other than the function's scalar type; write the function for `f64`, `f32` or a type parameter `T: Float` (const generic parameters such as `const N: usize` are supported)",
                 ),
             }
         }
@@ -383,7 +387,7 @@ impl Lower<'_> {
             format!(
                 "`#[grad]` functions must return `{s}`, an array `[{s}; N]` or a tuple `({s}, {s})`, not `{}`{}",
                 type_text(ty),
-                if self.scalar.mentioned_in(ty) { self.scalar_hint() } else { "" }
+                if self.scalar.mentions_other_float(ty) { self.scalar_hint() } else { "" }
             ),
         );
         scalar

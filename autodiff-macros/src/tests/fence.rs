@@ -185,9 +185,9 @@ fn signatures_with_arrays_vectors_and_generics() {
             x[0]
         }",
         expect![[r#"
-            `#[grad]` does not support lifetime parameters, nor type parameters other than the function's scalar type; write the function for `f64`, `f32` or a type parameter `T: Float` (const generic parameters such as `const N: usize` are supported) @ `'a`
-            `#[grad]` does not support lifetime parameters, nor type parameters other than the function's scalar type; write the function for `f64`, `f32` or a type parameter `T: Float` (const generic parameters such as `const N: usize` are supported) @ `T`
-            `#[grad]` functions must return `f64`, an array `[f64; N]` or a tuple `(f64, f64)`, not `Vec<f64>` (the scalar type is `f64` unless the function returns `f32`s or has a type parameter `T: Float`) @ `Vec<f64>`
+            `#[grad]` does not support lifetime parameters; write references without a named lifetime, such as `&[f64]` @ `'a`
+            `#[grad]` does not support type parameters other than the function's scalar type; write the function for `f64`, `f32` or a type parameter `T: Float` (const generic parameters such as `const N: usize` are supported) @ `T`
+            `#[grad]` functions must return `f64`, an array `[f64; N]` or a tuple `(f64, f64)`, not `Vec<f64>` @ `Vec<f64>`
             `#[grad]` differentiates values of the function's scalar type, here `f64`, and arrays of them, not `[f32; N]`; to pass `x` through as a constant, list the differentiated parameters with `wrt(...)` (the scalar type is `f64` unless the function returns `f32`s or has a type parameter `T: Float`) @ `[f32; N]`
         "#]],
     );
