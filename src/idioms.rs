@@ -315,7 +315,7 @@ pub fn matches(x: [f64; 2], mode: usize) -> f64 {
     }
 }
 
-/// [`matches`]'s twin.
+/// [`matches()`]'s twin.
 #[grad(jvp, hvp, hessian)]
 #[allow(clippy::manual_range_contains, clippy::manual_is_multiple_of)]
 pub fn matches_twin(x: [f64; 2], mode: usize) -> f64 {

@@ -12,6 +12,7 @@ pub mod bench_fns;
 pub mod branch_sides;
 pub mod calls;
 pub mod checkpoint;
+pub mod counters;
 pub mod floats;
 pub mod hunt;
 pub mod hygiene;

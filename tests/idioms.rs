@@ -212,6 +212,14 @@ fn arrays_built_from_closures_and_their_jacobian() {
     let v = [1.0, -0.5, 0.25];
     let (_, jv) = built_jvp(x, v);
     assert_eq!(jv, built_twin_jvp(x, v).1);
+    // uᵀJ by one reverse sweep, against the Jacobian's columns.
+    let u = [0.5, 2.0, -1.0];
+    let (vjp_value, ujac) = built_vjp(x, u);
+    assert_eq!((vjp_value, ujac), built_twin_vjp(x, u));
+    for (j, d) in ujac.iter().enumerate() {
+        let want: f64 = (0..3).map(|i| u[i] * jac[i][j]).sum();
+        assert!((d - want).abs() < 1e-15, "uᵀJ[{j}] = {d}, not {want}");
+    }
 }
 
 #[test]

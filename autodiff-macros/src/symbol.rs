@@ -106,6 +106,8 @@ pub const INT_TYPES: &[&str] =
 pub const LEN: &str = "len";
 /// Reverses a range: `(0..n).rev()`.
 pub const REV: &str = "rev";
+/// `n.saturating_sub(1)`, in the closed forms of counters (a triangular number `n (n − 1) / 2`).
+pub const SATURATING_SUB: &str = "saturating_sub";
 /// Integer methods allowed in integer expressions (`(i + 1).min(N - 1)`).
 pub const INT_METHODS: &[&str] = &["min", "max", "saturating_sub", "abs_diff", "pow", "div_ceil"];
 /// `x.iter()`, `x.into_iter()`: the elements of an array or a slice, by reference.

@@ -13,8 +13,10 @@
 //! - `icf`'s length `ICF` is a const generic of its own (stable Rust cannot write
 //!   `D * (D + 1) / 2` in a type); the caller must pass `ICF = D (D + 1) / 2`
 //!   ([`icf_len`]); the points are a slice, so `n` is known at run time.
-//! - ADBench walks the strictly lower part with a counter (`Lparamsidx++`); the macro refuses
-//!   assignments to integer variables, so the index is computed, [`ltri`]'s formula written out.
+//! - ADBench walks the strictly lower part with a counter (`Lparamsidx++`); written when the
+//!   macro refused integer counters, the index here is computed, [`ltri`]'s formula written out
+//!   (`src/counters.rs` has the counter form of this objective, checked against a twin that
+//!   computes the index).
 //! - `π` is `std::f64::consts::PI` (ADBench's `PI` is `3.14159265359`), which moves the constant
 //!   term by about 10⁻¹² relative; the gradient does not depend on it.
 //! - ADBench's `log_gamma_distrib` calls C's `lgamma`, which Rust's stable `std` does not have:

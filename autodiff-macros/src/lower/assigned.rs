@@ -3,20 +3,47 @@
 
 use std::collections::HashSet;
 
+use proc_macro2::TokenStream;
+use quote::ToTokens;
 use syn::{Block, Expr, Pat, Stmt};
 
 use crate::symbol;
 
 /// The names assigned in `block` that it does not declare itself, in order of first assignment.
 pub(super) fn in_block(block: &Block) -> Vec<String> {
-    let mut w = Walker { scopes: Vec::new(), out: Vec::new() };
+    let mut w = Walker::default();
     w.block(block, &[]);
     w.out
 }
 
+/// Where `e` first assigns `name` (an assignment that is not to a variable `e` declares): the
+/// assignment's tokens.
+pub(super) fn first_assignment(e: &Expr, name: &str) -> Option<TokenStream> {
+    let mut w = Walker::default();
+    w.expr(e);
+    w.out.iter().position(|n| n == name).map(|i| w.at[i].clone())
+}
+
+/// Whether `stmts` (those after `let mut name = ...;`) add or subtract an integer literal to
+/// `name` (`name += 1`), which Rust allows only on an integer.
+pub(super) fn stepped_by_integer(stmts: &[Stmt], name: &str) -> bool {
+    let mut w = Walker { scopes: vec![HashSet::new()], ..Walker::default() };
+    w.stmts(stmts);
+    w.int_steps.iter().any(|n| n == name)
+}
+
+/// The names a pattern binds.
+pub(super) fn pattern_names(pat: &Pat) -> Vec<String> {
+    let mut w = Walker { scopes: vec![HashSet::new()], ..Walker::default() };
+    w.declare_pat(pat);
+    let mut names: Vec<String> = w.scopes.pop().unwrap_or_default().into_iter().collect();
+    names.sort();
+    names
+}
+
 /// The names assigned in the branches of `i` (and of its `else if`s) that they do not declare.
 pub(super) fn in_if(i: &syn::ExprIf) -> Vec<String> {
-    let mut w = Walker { scopes: Vec::new(), out: Vec::new() };
+    let mut w = Walker::default();
     w.block(&i.then_branch, &[]);
     if let Some((_, els)) = &i.else_branch {
         w.expr(els);
@@ -27,7 +54,7 @@ pub(super) fn in_if(i: &syn::ExprIf) -> Vec<String> {
 /// The names assigned in the body of the closure `c` that it does not declare (its parameters
 /// are declared in it).
 pub(super) fn in_closure(c: &syn::ExprClosure) -> Vec<String> {
-    let mut w = Walker { scopes: vec![HashSet::new()], out: Vec::new() };
+    let mut w = Walker { scopes: vec![HashSet::new()], ..Walker::default() };
     for p in &c.inputs {
         w.declare_pat(p);
     }
@@ -46,10 +73,16 @@ pub(super) fn target_root(e: &Expr) -> Option<&syn::Ident> {
     }
 }
 
+#[derive(Default)]
 struct Walker {
     /// The names declared in each open block, innermost last.
     scopes: Vec<HashSet<String>>,
+    /// The names assigned, in order of first assignment...
     out: Vec<String>,
+    /// ... and the tokens of that assignment.
+    at: Vec<TokenStream>,
+    /// The names an integer literal is added to or subtracted from (`k += 1`).
+    int_steps: Vec<String>,
 }
 
 impl Walker {
@@ -70,11 +103,23 @@ impl Walker {
         }
     }
 
-    fn assign(&mut self, target: &Expr) {
+    fn assign(&mut self, target: &Expr, whole: &Expr) {
         let Some(id) = target_root(target) else { return };
         let name = symbol::unraw(id);
         if !self.scopes.iter().any(|s| s.contains(&name)) && !self.out.contains(&name) {
             self.out.push(name);
+            self.at.push(whole.to_token_stream());
+        }
+    }
+
+    /// Records `k += 1` or `k -= 1` (an integer literal) for a variable `k` declared outside.
+    fn int_step(&mut self, b: &syn::ExprBinary) {
+        let int = matches!(&*b.right, Expr::Lit(l) if matches!(&l.lit, syn::Lit::Int(i) if !matches!(i.suffix(), "f64" | "f32")));
+        let plus_minus = matches!(b.op, syn::BinOp::AddAssign(_) | syn::BinOp::SubAssign(_));
+        let Some(id) = target_root(&b.left).filter(|_| int && plus_minus) else { return };
+        let name = symbol::unraw(id);
+        if !self.scopes.iter().any(|s| s.contains(&name)) {
+            self.int_steps.push(name);
         }
     }
 
@@ -84,7 +129,13 @@ impl Walker {
         for p in params {
             self.declare_pat(p);
         }
-        for stmt in &block.stmts {
+        self.stmts(&block.stmts);
+        self.scopes.pop();
+    }
+
+    /// The statements of a block, in its innermost scope.
+    fn stmts(&mut self, stmts: &[Stmt]) {
+        for stmt in stmts {
             match stmt {
                 Stmt::Local(l) => {
                     if let Some(init) = &l.init {
@@ -96,18 +147,18 @@ impl Walker {
                 Stmt::Item(_) | Stmt::Macro(_) => {}
             }
         }
-        self.scopes.pop();
     }
 
     fn expr(&mut self, e: &Expr) {
         match e {
             Expr::Assign(a) => {
-                self.assign(&a.left);
+                self.assign(&a.left, e);
                 self.indices(&a.left);
                 self.expr(&a.right);
             }
             Expr::Binary(b) if is_compound(&b.op) => {
-                self.assign(&b.left);
+                self.assign(&b.left, e);
+                self.int_step(b);
                 self.indices(&b.left);
                 self.expr(&b.right);
             }

@@ -1,6 +1,6 @@
 //! Lowering of statements: `let` (of values, integers and constants), reassignment and compound
-//! assignment of variables and elements (renamed into single assignment), blocks, and the
-//! function's final value.
+//! assignment of variables and elements (renamed into single assignment; integer counters
+//! rebound to their closed forms by `counter`), blocks, and the function's final value.
 
 use std::rc::Rc;
 
@@ -96,7 +96,7 @@ impl Lower<'_> {
                 Stmt::Expr(e, None) if last && !gives_no_value(e) => {
                     value = Some(self.output(e, returns));
                 }
-                other => self.statement(other),
+                other => self.statement_before(other, &block.stmts[i + 1..]),
             }
         }
         value.unwrap_or_else(|| {
@@ -154,7 +154,7 @@ impl Lower<'_> {
     /// One statement that is not the block's value.
     pub(super) fn statement(&mut self, stmt: &Stmt) {
         match stmt {
-            Stmt::Local(local) => self.local(local),
+            Stmt::Local(local) => self.local(local, &[]),
             Stmt::Expr(e, _) => self.effect(e),
             Stmt::Item(item) => self.cx.error_spanned(
                 item,
@@ -174,7 +174,7 @@ impl Lower<'_> {
                 Stmt::Expr(e, None) if i + 1 == n && !gives_no_value(e) => {
                     return Some(self.value(e));
                 }
-                other => self.statement(other),
+                other => self.statement_before(other, &block.stmts[i + 1..]),
             }
         }
         None
@@ -183,14 +183,23 @@ impl Lower<'_> {
     /// The statements of `block`, for their effects (a loop's body, a branch used as a
     /// statement).
     pub(super) fn block_effects(&mut self, block: &Block) {
-        for stmt in &block.stmts {
-            self.statement(stmt);
+        for (i, stmt) in block.stmts.iter().enumerate() {
+            self.statement_before(stmt, &block.stmts[i + 1..]);
+        }
+    }
+
+    /// One statement, followed by `rest` in its block (where a `let mut` may be seen to be an
+    /// integer counter).
+    fn statement_before(&mut self, stmt: &Stmt, rest: &[Stmt]) {
+        match stmt {
+            Stmt::Local(local) => self.local(local, rest),
+            other => self.statement(other),
         }
     }
 
     /// `let x = e;`, `let mut y = [0.0; N];`, `let j: usize = (i + 1) % N;`, `let _ = e;`,
-    /// `let (a, b) = (x + y, x - y);`
-    fn local(&mut self, local: &Local) {
+    /// `let (a, b) = (x + y, x - y);`, followed by `rest` in its block.
+    fn local(&mut self, local: &Local, rest: &[Stmt]) {
         let (pat, ty) = match &local.pat {
             Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
             other => (other, None),
@@ -237,12 +246,28 @@ impl Lower<'_> {
             Some(None) => Kind::Unknown,
             None => self.kind(&init.expr),
         };
+        // `let mut idx = K;` (a `const` from outside, its type unseen) followed by `idx += 1`,
+        // which Rust allows only on an integer: a counter.
+        let kind = match (kind, &name) {
+            (Kind::Unknown, Some(name))
+                if mutable && super::assigned::stepped_by_integer(rest, name) =>
+            {
+                Kind::Int
+            }
+            _ => kind,
+        };
         match kind {
             Kind::Int => {
                 let k = self.int_konst(&init.expr, IntCtx::Let);
-                if let Some(name) = name {
-                    let binding = k.map_or(Binding::Poison, |k| Binding::Int(Rc::new(k)));
-                    self.bind_name(&name, binding);
+                match (name, k) {
+                    (Some(name), Some(k)) if mutable => self.declare_counter(&name, &k),
+                    (Some(name), Some(k)) => {
+                        self.bind_name(&name, Binding::Int(Rc::new(k)));
+                    }
+                    (Some(name), None) => {
+                        self.bind_name(&name, Binding::Poison);
+                    }
+                    (None, _) => {}
                 }
             }
             Kind::Bool => {
@@ -409,6 +434,7 @@ impl Lower<'_> {
             (Some(name), Some(Binding::Slot(s))) => (name, s),
             (_, Some(Binding::Poison)) => return,
             (Some(name), Some(Binding::Int(_))) => return self.assign_int(e, &name, rhs),
+            (Some(_), Some(Binding::Counter(c))) => return self.assign_counter(e, c, op, rhs),
             _ => {
                 self.cx.error_spanned(
                     target,
@@ -485,15 +511,22 @@ impl Lower<'_> {
         }
     }
 
-    /// An assignment to an integer variable: refused, saying why.
+    /// An assignment to an integer variable not declared `mut` (a loop variable, an integer
+    /// `let`): refused, saying why.
     fn assign_int(&mut self, e: &Expr, name: &str, rhs: &Expr) {
-        let message = if self.kind(rhs) == Kind::Real {
+        let is_loop_variable =
+            matches!(self.lookup(name), Some(Binding::Int(k)) if k.index.is_some());
+        let message = if is_loop_variable {
+            format!(
+                "`#[grad]` does not support assigning to the loop variable `{name}`; a loop runs over its whole range, one value of `{name}` per iteration"
+            )
+        } else if self.kind(rhs) == Kind::Real {
             format!(
                 "`#[grad]` cannot assign an `f64` value to the integer variable `{name}`; declare an `f64` variable instead, such as `let mut {name} = 0.0;`"
             )
         } else {
             format!(
-                "`#[grad]` does not support assigning to the integer variable `{name}`: integer variables must be immutable; compute each value from the loop variables, as in `let {name} = 2 * i + 1;`"
+                "`#[grad]` does not support assigning to the integer variable `{name}`, which is not a counter: a counter is declared with `let mut {name} = ...;` (then `{name} += 1` is read as its closed form); or compute each value from the loop variables, as in `let {name} = 2 * i + 1;`"
             )
         };
         self.cx.error_spanned(e, message);

@@ -62,6 +62,13 @@ impl Lower<'_> {
         let mut env = self.env.clone();
         for name in names {
             let Some(bound) = env.get_mut(&name) else { continue };
+            if let Binding::Counter(c) = bound.binding {
+                // A counter's value where the closure is written (the one it can capture).
+                let pinned = self.counters[c].pinned();
+                self.counters.push(pinned);
+                bound.binding = Binding::Counter(self.counters.len() - 1);
+                continue;
+            }
             let Binding::Slot(s) = bound.binding else { continue };
             let old = &self.slots[s];
             let pinned = Slot {

@@ -1,5 +1,6 @@
 //! Loops and branches: `for` over an integer range, and `if` / `else if` / `else`, each a region
-//! that carries (or yields) the user variables it assigns.
+//! that carries (or yields) the user variables it assigns. Integer counters are not carried:
+//! `counter` gives them their closed forms around the loop's body.
 
 use std::rc::Rc;
 
@@ -12,6 +13,18 @@ use super::value::Value;
 use super::{Binding, Lower, assigned};
 use crate::ir::{Branch, Carry, Int, Loop, LoopInfo, Operand, Range};
 use crate::symbol;
+
+/// The bounds of a `for` loop's range, as constants.
+pub(super) struct Bounds {
+    /// The first bound (`None` if refused).
+    pub lo: Option<Konst>,
+    /// The second bound (`None` if refused).
+    pub hi: Option<Konst>,
+    /// `a..=b`.
+    pub inclusive: bool,
+    /// `(a..b).rev()`.
+    pub rev: bool,
+}
 
 /// The expression at the root of a chain of method calls (`0..4` in `(0..4).step_by(2)`).
 fn range_root(e: &Expr) -> Option<&Expr> {
@@ -64,13 +77,22 @@ impl Lower<'_> {
                 "`#[grad]` does not support loop labels; a loop runs over its whole range",
             );
         }
-        let range = self.range(&f.expr);
+        let bounds = self.bounds(&f.expr);
+        let range = Self::range(bounds.as_ref());
         // After a refused range, the pattern (`(i, x)` for `.enumerate()`) is not reported too.
-        let ident = match range {
+        let mut ident = match range {
             Some(_) => self.loop_pattern(&f.pat),
             None => None,
         };
-        let assigned = self.outer_slots(&assigned::in_block(&f.body));
+        let names = assigned::in_block(&f.body);
+        // A counter advanced in `for _ in ...` is read through the loop's index: it gets a name.
+        if ident.is_none()
+            && matches!(&*f.pat, Pat::Wild(_))
+            && names.iter().any(|n| matches!(self.lookup(n), Some(Binding::Counter(_))))
+        {
+            ident = Some(self.names.fresh(symbol::INDEX_NAMES[0]));
+        }
+        let assigned = self.outer_slots(&names);
         // A variable declared without a value (`let y;`) and assigned in the loop may not be
         // read after it (rustc: possibly uninitialised): it is not carried.
         let (slots, unset): (Vec<usize>, Vec<usize>) =
@@ -86,19 +108,25 @@ impl Lower<'_> {
         }
         self.b.begin();
         self.scoped(|l| {
-            match &ident {
+            let var = match &ident {
                 Some(id) => {
                     let name = symbol::unraw(id);
                     let mut k = Konst::index(id, index);
                     let serial = l.serial + 1;
                     k.deps.push((name.clone(), Some(serial)));
-                    l.bind_name(&name, Binding::Int(Rc::new(k)));
+                    l.bind_name(&name, Binding::Int(Rc::new(k.clone())));
+                    Some(k)
                 }
                 // A refused pattern or range: its names are bound so that reads report nothing
                 // more.
-                None => l.poison(&f.pat),
-            }
+                None => {
+                    l.poison(&f.pat);
+                    None
+                }
+            };
+            let advancing = l.counters_before(f, &names, bounds.as_ref(), var.as_ref());
             l.block_effects(&f.body);
+            l.counters_after(f, advancing);
         });
         let body = self.b.end();
         let yields: Vec<Operand> =
@@ -151,7 +179,14 @@ impl Lower<'_> {
     }
 
     /// The range of a `for` loop: `a..b`, `a..=b`, `(a..b).rev()`, `(a..=b).rev()`.
-    fn range(&mut self, e: &Expr) -> Option<Range> {
+    fn range(bounds: Option<&Bounds>) -> Option<Range> {
+        let b = bounds?;
+        let int = |k: &Option<Konst>| k.as_ref().map_or_else(|| Int::lit(0), Konst::to_int);
+        Some(Range { lo: int(&b.lo), hi: int(&b.hi), inclusive: b.inclusive, rev: b.rev })
+    }
+
+    /// The bounds of a `for` loop's range, as constants (`None` for a bound that was refused).
+    pub(super) fn bounds(&mut self, e: &Expr) -> Option<Bounds> {
         let (range, rev) = match peel(e) {
             Expr::MethodCall(m)
                 if m.method == symbol::REV
@@ -173,10 +208,10 @@ impl Lower<'_> {
             );
             return None;
         };
-        let lo = self.int_expr(lo, IntCtx::Bound);
-        let hi = self.int_expr(hi, IntCtx::Bound);
+        let lo = self.int_konst(lo, IntCtx::Bound);
+        let hi = self.int_konst(hi, IntCtx::Bound);
         let inclusive = matches!(r.limits, RangeLimits::Closed(_));
-        Some(Range { lo, hi, inclusive, rev })
+        Some(Bounds { lo, hi, inclusive, rev })
     }
 
     fn not_a_range(&mut self, e: &Expr) {
@@ -209,6 +244,7 @@ impl Lower<'_> {
         let slots = self.outer_slots(&assigned::in_if(i));
         let before: Vec<Option<Operand>> = slots.iter().map(|&s| self.slots[s].value).collect();
         self.b.begin();
+        self.branches += 1;
         let then_value = self.scoped(|l| l.branch_block(&i.then_branch, value));
         let then = self.b.end();
         let then_after: Vec<Option<Operand>> = slots.iter().map(|&s| self.slots[s].value).collect();
@@ -222,6 +258,7 @@ impl Lower<'_> {
             Some(other) => Some(self.value(other)),
             None => None,
         };
+        self.branches -= 1;
         let otherwise = self.b.end();
         let else_after: Vec<Option<Operand>> = slots.iter().map(|&s| self.slots[s].value).collect();
         let (mut then_yields, mut else_yields, mut kept) = (Vec::new(), Vec::new(), Vec::new());

@@ -278,7 +278,14 @@ impl Lower<'_> {
                     Operand::Lit(0.0)
                 }
             },
-            Some(Binding::Int(_)) => {
+            // A counter whose value is not known here says why (or nothing more after an error).
+            Some(Binding::Counter(c)) if !self.counter_known(c) => {
+                if let Some(id) = p.path.get_ident() {
+                    let _ = self.read_counter(c, id);
+                }
+                Operand::Lit(0.0)
+            }
+            Some(Binding::Int(_) | Binding::Counter(_)) => {
                 let name = name.unwrap_or_default();
                 self.cx.error_spanned(
                     e,

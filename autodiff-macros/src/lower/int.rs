@@ -21,6 +21,8 @@ pub(super) enum IntCtx {
     Let,
     /// An operand of a comparison of integers.
     Compare,
+    /// What is added to or assigned to an integer counter: `idx += 2`.
+    Counter,
 }
 
 impl IntCtx {
@@ -31,6 +33,7 @@ impl IntCtx {
             IntCtx::Length => "array lengths",
             IntCtx::Let => "integer variables",
             IntCtx::Compare => "comparisons of integers",
+            IntCtx::Counter => "updates of integer counters",
         }
     }
 
@@ -41,6 +44,7 @@ impl IntCtx {
             IntCtx::Length => "`[0.0; N]`",
             IntCtx::Let => "`let j = (i + 1) % N;`",
             IntCtx::Compare => "`i + 1 < N`",
+            IntCtx::Counter => "`idx += 2` or `idx += n`",
         }
     }
 }

@@ -46,9 +46,17 @@ impl Lower<'_> {
                         Some(v) => ty_kind(&self.b.ty(v)),
                         None => Kind::Real,
                     },
-                    Some(Binding::Int(_)) => Kind::Int,
+                    Some(Binding::Int(_) | Binding::Counter(_)) => Kind::Int,
                     Some(Binding::Param(k)) => *k,
                     Some(Binding::View(_)) => Kind::Array,
+                    // A const generic parameter is an integer (`let mut idx = D;`).
+                    None if p
+                        .path
+                        .get_ident()
+                        .is_some_and(|id| self.generics.contains(&symbol::unraw(id))) =>
+                    {
+                        Kind::Int
+                    }
                     Some(Binding::Poison | Binding::Tuple(_) | Binding::Closure(_)) | None => {
                         Kind::Unknown
                     }

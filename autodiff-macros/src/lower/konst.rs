@@ -1,6 +1,7 @@
 //! Constant expressions: ones that read no value of the IR, such as `n as f64`, `data[i]`, a
 //! `const` from outside, an index `(i + N - 1) % N` or a bound `data.len()`. They are kept as the
-//! user's tokens, re-rendered so that integer `let`s are replaced by their definitions.
+//! user's tokens, re-rendered so that integer `let`s are replaced by their definitions and
+//! integer counters by their closed forms (`counter`).
 
 use std::rc::Rc;
 
@@ -8,6 +9,7 @@ use proc_macro2::{TokenStream, TokenTree};
 use quote::{ToTokens, quote};
 use syn::{BinOp, Expr, Lit, UnOp};
 
+use super::counter::{Closed, poly_of};
 use super::{Binding, Kind, Lower};
 use crate::ir::{Affine, Ext, ExtId, Int, Linear, LoopId, Operand, Prec, Ty, Wrap};
 use crate::symbol;
@@ -40,6 +42,10 @@ pub(super) struct Konst {
     /// How many `&` were taken of the value the tokens write (`&data[i]` is `data[i]` with one):
     /// a reference to a constant is the constant, until a `*` undoes the `&`.
     pub refs: u32,
+    /// The integer expression as a polynomial over what it reads, when it is made of `+ - *`
+    /// (`None`: a literal's value, or the expression itself as one atom): what the closed forms
+    /// of counters are computed on.
+    pub poly: Option<Rc<Closed>>,
 }
 
 /// How an expression is read.
@@ -78,11 +84,12 @@ impl Konst {
             wrap: None,
             deps: Vec::new(),
             refs: 0,
+            poly: None,
         }
     }
 
     /// The integer literal `n`, spelled as written.
-    fn int_lit(tokens: TokenStream, n: Option<u64>) -> Self {
+    pub(super) fn int_lit(tokens: TokenStream, n: Option<u64>) -> Self {
         Konst { value: n, linear: n.and_then(Linear::constant), ..Konst::atom(tokens) }
     }
 
@@ -176,7 +183,35 @@ fn shift(op: &BinOp, l: &Konst, r: &Konst) -> Option<Affine> {
     }
 }
 
-fn bin_prec(op: &BinOp) -> Option<Prec> {
+/// `l op r` for an arithmetic operator binding at `prec`, what it reads and what is known of it;
+/// as a polynomial too when `int` (an integer expression).
+pub(super) fn binary(op: &BinOp, prec: Prec, l: &Konst, r: &Konst, int: bool) -> Konst {
+    let (lt, rt) = (l.operand(prec), r.operand(next(prec)));
+    let mut k = Konst::combine(quote!(#lt #op #rt), prec, &[l, r]);
+    k.value = fold(op, l.value, r.value);
+    k.affine = shift(op, l, r);
+    let (ll, rl) = (l.linear.as_ref(), r.linear.as_ref());
+    (k.linear, k.wrap) = match op {
+        BinOp::Add(_) => (ll.zip(rl).and_then(|(a, b)| a.add(b)), None),
+        BinOp::Sub(_) => (ll.zip(rl).and_then(|(a, b)| a.sub(b)), None),
+        BinOp::Rem(_) => (None, ll.zip(rl).and_then(|(a, b)| Wrap::of(a, b))),
+        _ => (None, None),
+    };
+    if int && k.value.is_none() {
+        let (lp, rp) = (poly_of(l), poly_of(r));
+        k.poly = match op {
+            BinOp::Add(_) => lp.add(&rp),
+            BinOp::Sub(_) => lp.sub(&rp),
+            BinOp::Mul(_) => lp.mul(&rp),
+            _ => None,
+        }
+        .map(Rc::new);
+    }
+    k
+}
+
+/// The binding strength of an arithmetic operator, `None` for other operators.
+pub(super) fn bin_prec(op: &BinOp) -> Option<Prec> {
     Some(match op {
         BinOp::Add(_) | BinOp::Sub(_) => Prec::Sum,
         BinOp::Mul(_) | BinOp::Div(_) | BinOp::Rem(_) => Prec::Product,
@@ -244,18 +279,7 @@ impl Lower<'_> {
                 };
                 let l = self.konst(&b.left, mode)?;
                 let r = self.konst(&b.right, mode)?;
-                let (lt, op, rt) = (l.operand(prec), &b.op, r.operand(next(prec)));
-                let mut k = Konst::combine(quote!(#lt #op #rt), prec, &[&l, &r]);
-                k.value = fold(&b.op, l.value, r.value);
-                k.affine = shift(&b.op, &l, &r);
-                let (ll, rl) = (l.linear.as_ref(), r.linear.as_ref());
-                (k.linear, k.wrap) = match &b.op {
-                    BinOp::Add(_) => (ll.zip(rl).and_then(|(a, b)| a.add(b)), None),
-                    BinOp::Sub(_) => (ll.zip(rl).and_then(|(a, b)| a.sub(b)), None),
-                    BinOp::Rem(_) => (None, ll.zip(rl).and_then(|(a, b)| Wrap::of(a, b))),
-                    _ => (None, None),
-                };
-                Ok(k)
+                Ok(binary(&b.op, prec, &l, &r, mode == Mode::Int))
             }
             Expr::Index(_) | Expr::MethodCall(_) if self.view_of_read(e) => match self.unview(e) {
                 Some(plain) => self.konst(&plain, mode),
@@ -374,6 +398,7 @@ impl Lower<'_> {
                 }
             }
             Binding::Int(k) => k,
+            Binding::Counter(c) => return self.read_counter(c, id),
             Binding::Param(Kind::Real) if mode == Mode::Int => {
                 return Err(Bad::Real(e.to_token_stream()));
             }
@@ -402,7 +427,7 @@ impl Lower<'_> {
 
     /// Reports the use `id` of an integer binding whose definition reads a name that means
     /// something else here (a loop variable shadowed by an inner loop's).
-    fn check_deps(&mut self, id: &proc_macro2::Ident, k: &Konst) -> Result<(), Bad> {
+    pub(super) fn check_deps(&mut self, id: &proc_macro2::Ident, k: &Konst) -> Result<(), Bad> {
         let stale = k.deps.iter().find(|(name, serial)| {
             self.env.get(name).map(|b| b.serial) != *serial && name != &symbol::unraw(id)
         });

@@ -11,6 +11,7 @@ mod call;
 mod closure;
 mod cond;
 mod control;
+mod counter;
 mod expr;
 mod generic;
 mod int;
@@ -131,6 +132,9 @@ enum Binding {
     Slot(usize),
     /// An integer: a loop variable or an integer `let`, substituted where it is read.
     Int(Rc<Konst>),
+    /// An integer declared `let mut` (a counter): an index into `counters`, its closed form
+    /// substituted where it is read.
+    Counter(usize),
     /// A parameter passed through as a constant, of the given kind.
     Param(Kind),
     /// A tuple: `let t = (a, b);`, its components bound as names are (`t.0`, `t.1`).
@@ -179,6 +183,13 @@ struct Lower<'a> {
     scalar: ScalarTy,
     /// The calls reported so (once each).
     reported_calls: std::collections::HashSet<Var>,
+    /// The integer counters, by [`Binding::Counter`].
+    counters: Vec<counter::Counter>,
+    /// How many branches (`if` arms) are open here.
+    branches: usize,
+    /// What is known of the variables of the loops open here (for the closed forms of
+    /// counters), innermost last.
+    facts: Vec<counter::Fact<counter::Leaf>>,
 }
 
 /// Lowers `item`, recording every unsupported construct in `cx`.
@@ -198,6 +209,9 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         calls: HashMap::new(),
         reported_calls: std::collections::HashSet::new(),
         scalar: ScalarTy::default(),
+        counters: Vec::new(),
+        branches: 0,
+        facts: Vec::new(),
     };
     let (params, returns) = lower.signature(&item.sig, args);
     let outputs = lower.body(&item.block, &returns);

@@ -227,7 +227,7 @@ impl Lower<'_> {
                 self.param_tys.get(name).cloned().unwrap_or(ConstTy::Unknown)
             }
             // An integer; or a name whose definition was reported already.
-            Some(Binding::Int(_) | Binding::Poison) => ConstTy::Other,
+            Some(Binding::Int(_) | Binding::Counter(_) | Binding::Poison) => ConstTy::Other,
             // A tuple, a closure or a view: not passed to a call as a constant.
             Some(Binding::Tuple(_) | Binding::Closure(_) | Binding::View(_)) => ConstTy::Unknown,
             // A const generic parameter: never an `f64` (a const parameter cannot be one).

@@ -165,6 +165,7 @@ impl Lower<'_> {
                 let aliases = if mutable { Aliases::default() } else { aliases };
                 self.declare(name, Some(op), aliases, since);
             }
+            Value::Int(Some(k)) if mutable => self.declare_counter(name, &k),
             Value::Int(Some(k)) => {
                 self.bind_name(name, Binding::Int(k));
             }

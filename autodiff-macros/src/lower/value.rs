@@ -198,6 +198,7 @@ impl Lower<'_> {
                 }
             },
             Binding::Poison => Value::Int(None),
+            Binding::Counter(_) => Value::Int(self.int_konst(e, IntCtx::Let).map(Rc::new)),
             Binding::Param(_) => Value::real(self.expr(e)),
         }
     }

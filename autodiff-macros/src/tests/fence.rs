@@ -92,9 +92,8 @@ fn early_return_and_integer_variables() {
             s
         }",
         expect![[r#"
-            `#[grad]` does not support an early `return`; return only at the end of the function @ `return s`
-            `#[grad]` does not support assigning to the integer variable `k`: integer variables must be immutable; compute each value from the loop variables, as in `let k = 2 * i + 1;` @ `k += 1`
             `#[grad]` cannot assign an `f64` value to the integer variable `k`; declare an `f64` variable instead, such as `let mut k = 0.0;` @ `k = y`
+            `#[grad]` does not support an early `return`; return only at the end of the function @ `return s`
             `i` is an integer; convert it with `i as f64` to use it as an `f64` @ `i`
         "#]],
     );

@@ -5,6 +5,7 @@
 
 mod branches;
 mod calls;
+mod counters;
 mod fence;
 mod first_touch;
 mod floats;

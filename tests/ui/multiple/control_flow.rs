@@ -1,5 +1,5 @@
 // Checks that several unsupported forms of control flow in one function (a `while` loop, an
-// iterator chain that collects and an assignment to an integer variable) are all reported.
+// iterator chain that collects and an integer counter set inside a loop) are all reported.
 use autodiff_runtime::grad;
 
 #[grad]

@@ -15,7 +15,7 @@ use proc_macro2::{Ident, Span, TokenStream, TokenTree};
 use quote::ToTokens;
 
 /// The names of a function, and fresh ones for the variables the sugar introduces.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct Names {
     taken: HashSet<String>,
 }
@@ -39,6 +39,13 @@ impl Names {
         self.taken.insert(name.clone());
         Ident::new(&name, Span::call_site())
     }
+}
+
+/// The names `e` may read: its identifiers but for methods and fields.
+pub(super) fn names_in(e: &impl ToTokens) -> HashSet<String> {
+    let mut names = HashSet::new();
+    collect(e.to_token_stream(), &mut names);
+    names
 }
 
 /// The identifiers in `tokens`, but for those after a `.` (methods and fields, which a local
