@@ -5,7 +5,7 @@
 use syn::{FnArg, GenericParam, Pat, ReturnType, Safety, Signature, Type};
 
 use super::passed::ConstTy;
-use super::types::{has_mut_ref, is_int, is_vec_of, type_text};
+use super::types::{has_mut_ref, is_int, is_vec_of, is_vec_of_floats, type_text};
 use super::{Binding, Kind, Lower, Output, Param, ScalarTy};
 use crate::args::Args;
 use crate::ir::{Elem, Int, Linear, Name, Operand, Ty, Var};
@@ -215,16 +215,21 @@ impl Lower<'_> {
             self.bind_name(&name, Binding::Poison);
             return (None, false);
         }
-        // A `Vec<f64>` taken by value looks like the function's numbers, but the macro
-        // differentiates only what it can size at compile time.
-        if differentiate && is_vec_of(ty, &s) && !matches!(ty, Type::Reference(_)) {
-            self.cx.error_spanned(
-                ty,
+        // A `Vec` of floats taken by value looks like the function's numbers (of another float
+        // type, it would silently be a constant): refused unless `wrt(...)` leaves it out.
+        if differentiate && is_vec_of_floats(ty, &s) && !matches!(ty, Type::Reference(_)) {
+            let text = type_text(ty);
+            let message = if is_vec_of(ty, &s) {
                 format!(
-                    "`#[grad]` does not differentiate `{}` taken by value; take `{ident}` as a slice `&[{s}]` (constant data, or differentiated when `wrt(...)` names it, its gradient written into a buffer) or as an array `[{s}; N]`",
-                    type_text(ty)
-                ),
-            );
+                    "`#[grad]` does not differentiate `{text}` taken by value; take `{ident}` as a slice `&[{s}]` (constant data, or differentiated when `wrt(...)` names it, its gradient written into a buffer) or as an array `[{s}; N]`"
+                )
+            } else {
+                let elem = text.trim_start_matches("Vec<").trim_end_matches('>');
+                format!(
+                    "`#[grad]` does not differentiate `{text}` taken by value, and this function computes in `{s}`; take `{ident}` as a slice `&[{elem}]` to pass it as constant data, or as `&[{s}]` named in `wrt(...)` or `[{s}; N]` to differentiate it"
+                )
+            };
+            self.cx.error_spanned(ty, message);
             self.bind_name(&name, Binding::Poison);
             return (None, false);
         }

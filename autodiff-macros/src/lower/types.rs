@@ -103,6 +103,12 @@ pub(super) fn is_vec_of(ty: &Type, scalar: &str) -> bool {
     mentions(tokens.clone(), &|id| id == symbol::VEC) && mentions(tokens, &|id| id == scalar)
 }
 
+/// Whether the type is a `Vec` of floats, of `scalar` or of another float type (`Vec<f32>` in an
+/// `f64` function), possibly behind a reference.
+pub(super) fn is_vec_of_floats(ty: &Type, scalar: &str) -> bool {
+    is_vec_of(ty, scalar) || symbol::FLOATS.iter().any(|f| is_vec_of(ty, f))
+}
+
 /// Whether `tokens` have an identifier that `hit` accepts, in groups too.
 pub(super) fn mentions(tokens: TokenStream, hit: &dyn Fn(&proc_macro2::Ident) -> bool) -> bool {
     tokens.into_iter().any(|t| match t {

@@ -1,6 +1,8 @@
 // Checks that functions over `f32`, over `T: Float` (bounded in the list or in a `where` clause)
 // and over a differentiated slice compile in every mode, and run; and that an `f64` parameter of
-// an `f32` function left out of `wrt(...)` is a constant, as the refusal without it says.
+// an `f32` function left out of `wrt(...)` is a constant, as the refusal without it says, and a
+// slice `&[f64]` constant data; and that a `Vec<f64>` taken by value is constant data when
+// `wrt(...)` leaves it out.
 use autodiff_runtime::{Float, grad};
 
 #[grad(jvp, hvp, hessian)]
@@ -21,6 +23,16 @@ fn weighted(x: f32, w: f64) -> f32 {
     x * x * w as f32
 }
 
+#[grad]
+fn weighted_data(v: &[f64], x: f32) -> f32 {
+    v[0] as f32 * x * x
+}
+
+#[grad(wrt(x))]
+fn owned_data(data: Vec<f64>, x: f64) -> f64 {
+    data[0] * x * x
+}
+
 #[grad(wrt(x), jvp, hvp)]
 fn sliced(x: &[f64], scale: f64) -> f64 {
     let mut s = 0.0;
@@ -34,6 +46,9 @@ fn main() {
     let _ = single_hessian(0.5, [1.0, 2.0]);
     let _: [[f64; 3]; 3] = generic_hessian(0.5, [1.0, 2.0]);
     assert_eq!(weighted_grad(3.0, 0.5), (4.5, 3.0));
+    assert_eq!(weighted_data(&[0.5], 3.0), 4.5);
+    assert_eq!(weighted_data_grad(&[0.5], 3.0), (4.5, 3.0));
+    assert_eq!(owned_data_grad(vec![0.5], 3.0), (4.5, 3.0));
     let mut g = vec![0.0; 3];
     let _ = sliced_grad(&[1.0, 2.0, 3.0], 2.0, &mut g);
     assert_eq!(g, [4.0, 8.0, 12.0]);
