@@ -5,9 +5,11 @@
 //! Run with `cargo run --release --example argmin`.
 //!
 //! argmin asks for the cost and the gradient through two traits, `CostFunction` and `Gradient`,
-//! on its own parameter type (here `Vec<f64>`); both are one line over the `#[grad]` function and
-//! its generated `_grad`, once the vector is turned into the array they take. argmin has no trait
-//! for the value and the gradient at once, so `Gradient` drops the value that `_grad` returns.
+//! on its own parameter type (here `Vec<f64>`). The function takes a slice `&[f64]`, which
+//! `wrt(x)` differentiates, so argmin's vectors go straight to it and to its generated `_grad`,
+//! which writes the gradient into a vector of the same length (its length is checked). argmin has
+//! no trait for the value and the gradient at once, so `Gradient` drops the value that `_grad`
+//! returns.
 //!
 //! L-BFGS stops on the gradient's norm alone (argmin's other test, a change of cost below machine
 //! epsilon, is switched off: it stopped at a gradient of 4e-7). The example fails unless it ends
@@ -28,11 +30,11 @@ const GRADIENT_TOLERANCE: f64 = 1e-10;
 const MAX_ITERATIONS: u64 = 1000;
 
 /// The extended (chained) Rosenbrock function `Σᵢ 100 (x_{i+1} − xᵢ²)² + (1 − xᵢ)²`, minimal (0)
-/// at `(1, …, 1)`.
-#[grad]
-fn ext_rosenbrock(x: [f64; N]) -> f64 {
+/// at `(1, …, 1)`, of as many parameters as `x` has.
+#[grad(wrt(x))]
+fn ext_rosenbrock(x: &[f64]) -> f64 {
     let mut f = 0.0;
-    for i in 0..N - 1 {
+    for i in 0..x.len() - 1 {
         let a = x[i + 1] - x[i] * x[i];
         let b = 1.0 - x[i];
         f += 100.0 * a * a + b * b;
@@ -43,17 +45,12 @@ fn ext_rosenbrock(x: [f64; N]) -> f64 {
 /// `ext_rosenbrock` as argmin sees it.
 struct ExtRosenbrock;
 
-/// The array the generated functions take, from argmin's vector.
-fn to_array(p: &[f64]) -> Result<[f64; N], Error> {
-    p.try_into().map_err(|_| Error::msg(format!("expected {N} parameters, got {}", p.len())))
-}
-
 impl CostFunction for ExtRosenbrock {
     type Param = Vec<f64>;
     type Output = f64;
 
     fn cost(&self, p: &Self::Param) -> Result<Self::Output, Error> {
-        Ok(ext_rosenbrock(to_array(p)?))
+        Ok(ext_rosenbrock(p))
     }
 }
 
@@ -62,8 +59,9 @@ impl Gradient for ExtRosenbrock {
     type Gradient = Vec<f64>;
 
     fn gradient(&self, p: &Self::Param) -> Result<Self::Gradient, Error> {
-        let (_, gradient) = ext_rosenbrock_grad(to_array(p)?);
-        Ok(gradient.to_vec())
+        let mut gradient = vec![0.0; p.len()];
+        ext_rosenbrock_grad(p, &mut gradient);
+        Ok(gradient)
     }
 }
 
@@ -77,7 +75,7 @@ fn main() -> Result<(), Error> {
         "argmin L-BFGS (history {HISTORY}, More-Thuente line search) on the extended Rosenbrock \
          function, n = {N}, from (-1.2, 1, -1.2, 1, ...)"
     );
-    println!("start: f = {:.6e}", ext_rosenbrock(to_array(&start)?));
+    println!("start: f = {:.6e}", ext_rosenbrock(&start));
 
     let result = Executor::new(ExtRosenbrock, solver)
         .configure(|state| state.param(start).max_iters(MAX_ITERATIONS))
@@ -85,7 +83,8 @@ fn main() -> Result<(), Error> {
 
     let state = result.state();
     let x = state.get_best_param().ok_or_else(|| Error::msg("no parameter vector"))?;
-    let (cost, gradient) = ext_rosenbrock_grad(to_array(x)?);
+    let mut gradient = vec![0.0; x.len()];
+    let cost = ext_rosenbrock_grad(x, &mut gradient);
     let gradient_norm = gradient.iter().map(|g| g * g).sum::<f64>().sqrt();
     let distance = x.iter().map(|v| (v - 1.0) * (v - 1.0)).sum::<f64>().sqrt();
     let count = |name| result.problem().counts.get(name).copied().unwrap_or(0);
