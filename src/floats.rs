@@ -229,18 +229,27 @@ pub fn lessons_gen<T: Float, const M: usize>(x: [T; M]) -> T {
     s
 }
 
-/// A hand-written gradient of [`lessons_f32`], as one would write it for speed.
+/// A hand-written gradient of [`lessons_f32`], as one would write it for speed: the form of
+/// `oracles::handwritten::lessons_grad` in `f32`, one forward sweep that carries the previous
+/// coordinate and the next one's sine and cosine, and writes each component once.
 pub fn lessons_f32_by_hand<const M: usize>(x: &[f32; M]) -> (f32, [f32; M]) {
-    let mut s = 0.0;
-    let mut g = [0.0; M];
-    for i in 0..M {
-        let j = (i + M - 1) % M;
-        let (sin, cos) = x[i].sin_cos();
-        s += sin * x[j];
-        g[i] += cos * x[j];
-        g[j] += sin;
+    const { assert!(M >= 1, "the lessons' function needs at least one coordinate") };
+    let mut grad = [0.0; M];
+    let (s_first, c_first) = x[0].sin_cos();
+    let (mut s, mut c) = (s_first, c_first);
+    let mut prev = x[M - 1];
+    let mut value = 0.0;
+    for j in 0..M - 1 {
+        let (s_next, c_next) = x[j + 1].sin_cos();
+        value += s * prev;
+        grad[j] = c * prev + s_next;
+        prev = x[j];
+        (s, c) = (s_next, c_next);
     }
-    (s, g)
+    // The last iteration wraps: its successor is x₀ (itself when M = 1).
+    value += s * prev;
+    grad[M - 1] = c * prev + s_first;
+    (value, grad)
 }
 
 /// Explicit Euler for `x' = -k x` over `f32`, its state carried and stored for the sweep, with a

@@ -56,11 +56,23 @@ pub const fn check_size(got: usize, want: usize, what: &str, name: &str) {
 /// Panics, at the caller of the generated function, when a buffer or a direction of a slice has
 /// `got` elements where its slice has `want`: `what` names both (a short buffer would leave part
 /// of a gradient unwritten, a long one would hide a mistake).
+///
+/// Inlined, so that the optimiser knows the lengths equal past it and drops the bounds checks of
+/// the buffer's writes in the loops that follow; the panic itself is out of line.
 #[track_caller]
+#[inline]
 pub fn check_len(got: usize, want: usize, what: &str) {
     if got != want {
-        panic!("{what}, which is {want}, not {got}");
+        wrong_len(got, want, what);
     }
+}
+
+/// The panic of [`check_len`], kept out of the generated function's code.
+#[track_caller]
+#[cold]
+#[inline(never)]
+fn wrong_len(got: usize, want: usize, what: &str) -> ! {
+    panic!("{what}, which is {want}, not {got}");
 }
 
 const fn push(buf: &mut [u8; BUF], mut n: usize, text: &[u8]) -> usize {
