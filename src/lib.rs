@@ -25,6 +25,7 @@ pub mod programs;
 mod quiet;
 pub mod regressions;
 pub mod slices;
+pub mod vcalls;
 pub mod worked;
 
 /// The derivatives of the functions in the private module `quiet`, which are otherwise unused.

@@ -173,3 +173,11 @@ pub fn ext_rosenbrock_gen<T: Float>(x: &[T]) -> T {
     }
     f
 }
+
+/// A vector function of a slice and a scalar, `(y·x₀·x₁, sin x₀, y²)`: its `_vjp` and its `_hvp`
+/// (forward over the vjp) write the slice's cotangent and its tangent into buffers, after the
+/// three parts of the cotangent and of its tangent.
+#[grad(wrt(x, y), hvp)]
+pub fn vector_of_slice(x: &[f64], y: f64) -> (f64, f64, f64) {
+    (y * x[0] * x[1], x[0].sin(), y * y)
+}

@@ -245,3 +245,46 @@ fn branches_vectors_and_nested_slices_against_finite_differences() {
     close(&gm, &x.map(|t| 1.0 + t));
     assert_eq!(moments_jvp(&x, &[1.0; 5]).1, (5.0, 2.0 * x.iter().sum::<f64>()));
 }
+
+/// A vector function's `_hvp` with a slice and a scalar differentiated: the buffers of the slice
+/// belong to it (not to the scalar, which a three-part value shifted onto before), against the
+/// closed forms of the cotangent and of its tangent.
+#[test]
+fn a_vector_function_of_a_slice_and_a_scalar() {
+    let (x, y, x_dot, y_dot) = ([1.0, 2.0], 3.0, [0.1, 0.2], 0.7);
+    let (w, w_dot) = ((1.0, 0.5, 2.0), (0.3, -1.0, 0.5));
+    let (mut x_bar, mut x_bar_dot) = (vec![f64::NAN; 2], vec![f64::NAN; 2]);
+    let (value, y_bar, value_dot, y_bar_dot) =
+        vector_of_slice_hvp(&x, y, w, &x_dot, y_dot, w_dot, &mut x_bar, &mut x_bar_dot);
+    let (s, c) = x[0].sin_cos();
+    assert_eq!(value, (y * x[0] * x[1], s, y * y));
+    let want_x_bar = [w.0 * y * x[1] + w.1 * c, w.0 * y * x[0]];
+    let want_y_bar = w.0 * x[0] * x[1] + w.2 * 2.0 * y;
+    let dot = |k: usize, j: usize| {
+        w_dot.0 * y * x[j]
+            + w.0 * y_dot * x[j]
+            + w.0 * y * x_dot[j]
+            + [w_dot.1 * c - w.1 * s * x_dot[0], 0.0][k]
+    };
+    let want_x_bar_dot = [dot(0, 1), dot(1, 0)];
+    let want_y_bar_dot = w_dot.0 * x[0] * x[1]
+        + w.0 * (x_dot[0] * x[1] + x[0] * x_dot[1])
+        + w_dot.2 * 2.0 * y
+        + w.2 * 2.0 * y_dot;
+    let near = |a: f64, b: f64| (a - b).abs() <= 1e-14 * b.abs().max(1.0);
+    for k in 0..2 {
+        assert!(near(x_bar[k], want_x_bar[k]), "{x_bar:?} but {want_x_bar:?}");
+        assert!(near(x_bar_dot[k], want_x_bar_dot[k]), "{x_bar_dot:?} but {want_x_bar_dot:?}");
+    }
+    assert!(near(y_bar, want_y_bar) && near(y_bar_dot, want_y_bar_dot), "{y_bar} {y_bar_dot}");
+    let want_value_dot = (
+        y_dot * x[0] * x[1] + y * (x_dot[0] * x[1] + x[0] * x_dot[1]),
+        c * x_dot[0],
+        2.0 * y * y_dot,
+    );
+    assert!(near(value_dot.0, want_value_dot.0) && near(value_dot.1, want_value_dot.1));
+    assert!(near(value_dot.2, want_value_dot.2));
+    let mut g = vec![0.0; 2];
+    let (_, y_bar2) = vector_of_slice_vjp(&x, y, w, &mut g);
+    assert_eq!((g, y_bar2), (x_bar, y_bar), "the vjp's cotangent is the hvp's");
+}

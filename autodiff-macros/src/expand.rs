@@ -61,7 +61,8 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 out.extend(cx.derivative(Kind::Jvp, jvp));
             }
             if let Some(hvp) = &derived.hvp {
-                out.extend(cx.derivative(Kind::Hvp, hvp));
+                let kind = if vector { Kind::VectorHvp } else { Kind::Hvp };
+                out.extend(cx.derivative(kind, hvp));
             }
             if args.hessian {
                 out.extend(cx.hessian(&lowered.func));
@@ -73,6 +74,13 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             let (params, n) = (lowered.params.len(), lowered.func.active.len());
             if vector {
                 out.extend(cx.stand_in(Kind::Grad, params, &lowered.func));
+                if derived.jvp.is_none() {
+                    out.extend(cx.stand_in(Kind::Jvp, params + n, &lowered.func));
+                }
+                if derived.hvp.is_none() {
+                    // `f_hvp(params…, out_bar, directions…, out_bar_dot)`.
+                    out.extend(cx.stand_in(Kind::VectorHvp, params + n + 2, &lowered.func));
+                }
             } else {
                 if !args.jvp {
                     out.extend(cx.stand_in(Kind::Jvp, params + n, &lowered.func));
@@ -130,13 +138,12 @@ fn check_budget(cx: &mut Ctxt, fs: &[&Func], budget: u64) {
 fn check_modes(cx: &mut Ctxt, args: &Args, item: &syn::ItemFn, vector: bool) {
     let at = |name: &str| args.span_of(name).unwrap_or_else(|| item.sig.ident.span());
     if vector {
-        for name in [symbol::OPT_HVP, symbol::OPT_HESSIAN] {
-            if args.span_of(name).is_some() {
-                cx.error_at(
-                    at(name),
-                    format!("`{name}` needs a function returning one `f64`: the second derivatives of a function with several outputs form a tensor, not a matrix; use `jacobian` (or `jvp`), or differentiate a scalar function of the outputs"),
-                );
-            }
+        let name = symbol::OPT_HESSIAN;
+        if args.span_of(name).is_some() {
+            cx.error_at(
+                at(name),
+                format!("`{name}` needs a function returning one `f64`: the second derivatives of a function with several outputs form a tensor, not a matrix; use `jacobian` (or `jvp`), `hvp` (the forward mode of its VJP, which callers use), or differentiate a scalar function of the outputs"),
+            );
         }
     } else if args.jacobian.is_some() {
         cx.error_at(
@@ -212,11 +219,14 @@ pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Deriv
     let grad = checked(first_touch(&grad), "first-touch assignment")?;
     let grad = checked(join_branches(&grad), "branch joining")?;
     let grad = checked(hoist(&grad), "loop-invariant code motion")?;
-    let jvp = match args.jvp || args.jacobian.is_some() {
+    // A caller's H·v runs a vector callee's `f_jvp` in its forward pass and its `f_hvp` in its
+    // sweep: `hvp` on a vector function gives both.
+    let jvp = match args.jvp || args.jacobian.is_some() || (vector && args.hvp) {
         true => Some(checked(hoist(&dead_code(&forward(&primal))), "the forward transform")?),
         false => None,
     };
-    let hvp = match (args.hvp || args.hessian) && !vector {
+    let hvp = match args.hvp || args.hessian {
+        true if vector => Some(vector_hvp(&grad)?),
         true => {
             let n = primal.active.len();
             let tangent = checked(forward(&grad), "the forward transform of the gradient")?;
@@ -227,6 +237,18 @@ pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Deriv
         false => None,
     };
     Ok(Derived { grad, jvp, hvp })
+}
+
+/// The forward mode of a vector function's VJP, `forward(vjp(f))`, with the cotangent inputs
+/// differentiated too: `f_hvp(params…, out_bar, directions…, out_bar_dot)` returns the value,
+/// the cotangents, and the derivative of each along the directions. A caller's H·v runs it for
+/// the sweep of a call of `f`.
+fn vector_hvp(vjp: &Func) -> Result<Func, Failure> {
+    let mut with_bars = vjp.clone();
+    with_bars.active.extend(vjp.inputs[vjp.user_inputs..].iter().copied());
+    let mut tangent = checked(forward(&with_bars), "the forward transform of the VJP")?;
+    tangent.active = vjp.active.clone();
+    checked(hoist(&dead_code(&tangent)), "hoisting")
 }
 
 fn checked(f: Func, pass: &str) -> Result<Func, Failure> {

@@ -19,10 +19,11 @@ pub trait JvpGenerated {}
 )]
 pub trait HvpGenerated {}
 
-/// Bounds the stand-in `g_grad` of a `#[grad]` function that returns several values.
+/// Bounds the stand-in `g_grad` of a `#[grad]` function that returns several values: a caller
+/// calls it when it took the call's value to be one `f64` (its type not written).
 #[diagnostic::on_unimplemented(
-    message = "a `#[grad]` function can call only functions returning one `f64`: this one returns several values, so it has a `_vjp`, not a `_grad`",
-    label = "a call of a function with several outputs",
-    note = "compute the outputs you need with functions returning one `f64` each"
+    message = "this called function returns an array or a tuple, but `#[grad]` took the value of the call to be one `f64`, as it does unless the type is written where the value is bound",
+    label = "the value of this call is bound without its type",
+    note = "write the type where the call's value is bound, as in `let y: [f64; 3] = g(x);` or `let (a, b) = g(x);`: see \"Calls and custom derivatives\" in the README"
 )]
 pub trait ScalarCallee {}

@@ -55,6 +55,11 @@ pub struct Site<'a> {
     pub values: usize,
     /// The names of the inputs added by the transform (directions), in order.
     pub extra: &'a [Ident],
+    /// Where the directions start among them (after the cotangents of a vector function's value
+    /// in its `f_hvp`).
+    pub dirs_at: usize,
+    /// For each output, the differentiated parameter whose derivative it is (see `Kind::owners`).
+    pub owners: Vec<Option<usize>>,
     /// The scalar type.
     pub scalar: &'a Tokens,
 }
@@ -62,8 +67,7 @@ pub struct Site<'a> {
 impl Site<'_> {
     /// The user's parameter of the `k`-th differentiated input.
     fn param(&self, k: usize) -> Option<&Param> {
-        let n = self.f.active.len().max(1);
-        let a = self.f.active.get(k % n)?;
+        let a = self.f.active.get(k)?;
         self.params.iter().find(|p| p.input == Some(*a))
     }
 }
@@ -87,7 +91,8 @@ pub fn buffers(site: &Site) -> Result<Buffers, String> {
             .find(|m| matches!(classes.defs.get(m), Some(Stmt::Fill { .. })))
             .ok_or("a buffer that does not start zeroed")?;
         let id = site.idents[start.index()].clone().ok_or("a buffer without a name")?;
-        let param = site.param(k - site.values).ok_or("a buffer without a parameter")?;
+        let owner = site.owners.get(k).copied().flatten();
+        let param = owner.and_then(|j| site.param(j)).ok_or("a buffer without a parameter")?;
         out.outputs.insert(k);
         out.slots.extend(members.iter().filter_map(|m| layout.slot(*m)));
         out.members.extend(members);
@@ -96,9 +101,10 @@ pub fn buffers(site: &Site) -> Result<Buffers, String> {
         out.params.push((quote!(#id), quote!(&mut [#elem])));
         out.checks.extend(check(site, &id, "the buffer", &param.ident));
     }
-    for (j, v) in f.inputs[f.user_inputs..].iter().enumerate() {
+    let dirs = f.inputs[f.user_inputs..].iter().enumerate().skip(site.dirs_at);
+    for (j, v) in dirs.take(f.active.len()) {
         if f.ty(*v).run_time_length()
-            && let (Some(id), Some(param)) = (site.extra.get(j), site.param(j))
+            && let (Some(id), Some(param)) = (site.extra.get(j), site.param(j - site.dirs_at))
         {
             out.checks.extend(check(site, id, "the direction", &param.ident));
         }

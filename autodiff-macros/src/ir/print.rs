@@ -167,13 +167,27 @@ fn stmt(f: &Func, s: &Stmt, depth: usize, out: &mut String) {
                 })
                 .collect();
             let outs: Vec<String> = c.outs.iter().map(|v| var(f, *v)).collect();
+            let extra = match c.kind {
+                crate::ir::CallKind::Vjp => format!("bars ({})", operands(f, c.bars())),
+                crate::ir::CallKind::VjpJvp => format!(
+                    "bars ({}) dirs ({}) bar_dots ({})",
+                    operands(f, c.bars()),
+                    operands(f, c.arg_dirs()),
+                    operands(f, c.bar_dots())
+                ),
+                _ => format!("dirs ({})", operands(f, &c.dirs)),
+            };
+            let ret = match c.ret {
+                crate::ir::Ret::Scalar => String::new(),
+                crate::ir::Ret::Array => " -> array".to_owned(),
+                crate::ir::Ret::Tuple(n) => format!(" -> tuple{n}"),
+            };
             writeln!(
                 out,
-                "{pad}{} = call {path} {:?} ({}) dirs ({})",
+                "{pad}{} = call {path}{ret} {:?} ({}) {extra}",
                 outs.join(" "),
                 c.kind,
                 args.join(", "),
-                operands(f, &c.dirs)
             )
         }
         Stmt::Checkpoint(c) => {

@@ -215,35 +215,61 @@ impl Verifier<'_> {
         use crate::ir::CallKind;
         let f = self.f;
         let values = c.values();
-        let m = values.len();
+        let (m, k) = (values.len(), c.ret.len());
+        if matches!(c.kind, CallKind::Grad | CallKind::Hvp) && !c.ret.is_scalar() {
+            return Err(format!("{at}: a {:?} call of a callee with {k} values", c.kind));
+        }
         let (dirs, outs) = match c.kind {
-            CallKind::Value => (0, 1),
+            CallKind::Value => (0, k),
             CallKind::Grad => (0, 1 + m),
-            CallKind::Jvp => (m, 2),
+            CallKind::Jvp => (m, 2 * k),
             CallKind::Hvp => (m, 1 + 2 * m),
+            CallKind::Vjp => (k, k + m),
+            CallKind::VjpJvp => (2 * k + m, 2 * (k + m)),
         };
         if c.dirs.len() != dirs || c.outs.len() != outs {
             return Err(format!(
-                "{at}: a {:?} call of {m} values has {} directions and {} results",
+                "{at}: a {:?} call of {m} values returning {k} has {} directions and {} results",
                 c.kind,
                 c.dirs.len(),
                 c.outs.len()
             ));
         }
-        for ((v, _), d) in values.iter().zip(&c.dirs) {
-            self.read(*d, Some(&f.operand_ty(*v)), at)?;
+        if c.outs.iter().any(|o| o.index() >= f.types.len()) {
+            return Err(format!("{at} defines an unknown variable"));
+        }
+        // The values first (their types are the results'), then the partials (their arguments').
+        let value_tys: Vec<Ty> =
+            c.outs[..c.value_count()].iter().map(|o| f.ty(*o).clone()).collect();
+        if c.ret.is_scalar() && value_tys.first() != Some(&Ty::F64) {
+            return Err(format!("{at}: a scalar callee's value is not an `f64`"));
+        }
+        if value_tys.iter().any(|t| !t.is_real()) {
+            return Err(format!("{at}: a callee's value is not an `f64` or an array of them"));
+        }
+        let arg_tys: Vec<Ty> = values.iter().map(|(v, _)| f.operand_ty(*v)).collect();
+        for (d, ty) in c.arg_dirs().iter().zip(&arg_tys) {
+            self.read(*d, Some(ty), at)?;
+        }
+        for (d, ty) in c.bars().iter().chain(c.bar_dots()).zip(value_tys.iter().cycle()) {
+            self.read(*d, Some(ty), at)?;
         }
         for (v, _) in &values {
             self.read(*v, None, at)?;
         }
-        for (k, o) in c.outs.iter().enumerate() {
-            // The value and its derivative along the directions are scalars; a partial has its
-            // argument's type.
-            let ty = match (c.kind, k) {
-                (_, 0) | (CallKind::Jvp, 1) => Ty::F64,
-                (_, k) => f.operand_ty(values[(k - 1) % m.max(1)].0),
-            };
-            self.typed(*o, &ty, at)?;
+        let results: Vec<&Ty> = match c.kind {
+            CallKind::Value => value_tys.iter().collect(),
+            CallKind::Jvp => value_tys.iter().chain(&value_tys).collect(),
+            CallKind::Grad => value_tys.iter().chain(&arg_tys).collect(),
+            CallKind::Hvp => value_tys.iter().chain(&arg_tys).chain(&arg_tys).collect(),
+            CallKind::Vjp => value_tys.iter().chain(&arg_tys).collect(),
+            CallKind::VjpJvp => {
+                let once = value_tys.iter().chain(&arg_tys);
+                once.clone().chain(once).collect()
+            }
+        };
+        for (o, ty) in c.outs.iter().zip(results) {
+            self.typed(*o, ty, at)?;
         }
         Ok(())
     }

@@ -12,9 +12,6 @@ use crate::symbol;
 /// The most elements of a constant array copied into a variable, element by element.
 const CONSTANT_ARRAY_MAX: u64 = 256;
 
-/// How a call's value is used when it is indexed.
-const INDEXED: &str = "this call's result is indexed";
-
 /// `x[i][j]` split into its base `x` and its indices `[i, j]`, outermost first.
 pub(super) fn index_chain(e: &Expr) -> (&Expr, Vec<&Expr>) {
     let mut indices = Vec::new();
@@ -87,7 +84,7 @@ impl Lower<'_> {
             return Operand::Lit(0.0);
         }
         if ty.indexed(index.len()).is_none() {
-            if !self.vector_call(Some(array), INDEXED) {
+            if !self.vector_call(Some(array), super::call::Use::Indexed) {
                 self.too_deep(e, &ty, index.len());
             }
             return Operand::Lit(0.0);
@@ -241,7 +238,7 @@ impl Lower<'_> {
             if let Operand::Ext(_) = array {
                 let base = index_chain(target).0;
                 self.untyped_constant(target, base);
-            } else if !self.vector_call(Some(array), INDEXED) {
+            } else if !self.vector_call(Some(array), super::call::Use::Indexed) {
                 self.too_deep(target, &ty, index.len());
             }
             return;

@@ -10,7 +10,6 @@ use super::assigned::target_root;
 use super::expr::{SUBSET, describe, iterator_chain};
 use super::int::IntCtx;
 use super::konst::Mode;
-use super::method::sin_cos_receiver;
 use super::passed::ConstTy;
 use super::signature::Returns;
 use super::types::is_int;
@@ -119,19 +118,29 @@ impl Lower<'_> {
         match returns.output {
             Output::Scalar => vec![self.real(e)],
             Output::Tuple(n) => {
+                let want = super::returned::Returned::Tuple(returns.parts.clone());
+                if let Some(Value::Tuple(parts)) = self.typed_call(e, &want) {
+                    return parts.into_iter().map(|p| self.single(e, p)).collect();
+                }
                 let elems = match e {
                     Expr::Tuple(t) if t.elems.len() == n => t.elems.iter().collect::<Vec<_>>(),
                     _ => {
                         self.cx.error_spanned(
                             e,
-                            format!("`#[grad]` needs a function returning a tuple to end with a tuple of {n} `f64` values, such as `(a, b)`"),
+                            format!("`#[grad]` needs a function returning a tuple to end with a tuple of {n} values, such as `(a, b)`"),
                         );
                         return vec![Operand::Lit(0.0); n];
                     }
                 };
-                elems.into_iter().map(|x| self.real(x)).collect()
+                let parts = returns.parts.iter();
+                elems.into_iter().zip(parts).map(|(x, want)| self.output_part(x, want)).collect()
             }
             Output::Array => {
+                if let Some(want) = returns.array.clone().map(super::returned::Returned::Array)
+                    && let Some(v) = self.typed_call(e, &want)
+                {
+                    return vec![self.single(e, v)];
+                }
                 let outer = std::mem::replace(&mut self.expected, returns.array.clone());
                 let v = self.expr(e);
                 self.expected = outer;
@@ -149,6 +158,28 @@ impl Lower<'_> {
                 vec![v]
             }
         }
+    }
+
+    /// One part of a tuple the function returns, checked against its type `want`.
+    fn output_part(&mut self, e: &Expr, want: &Ty) -> Operand {
+        if *want == Ty::F64 {
+            return self.real(e);
+        }
+        let outer = self.expected.replace(want.clone());
+        let v = self.expr(e);
+        self.expected = outer;
+        let ty = self.b.ty(v);
+        if v.var().is_some() && !same_shape(&ty, want) {
+            self.cx.error_spanned(
+                e,
+                format!(
+                    "the function returns `{}` here, but this value is of type `{}`",
+                    self.ty_text(want),
+                    self.ty_text(&ty)
+                ),
+            );
+        }
+        v
     }
 
     /// One statement that is not the block's value.
@@ -225,17 +256,10 @@ impl Lower<'_> {
         if let Some((else_token, _)) = &init.diverge {
             self.cx.error_spanned(else_token, "`#[grad]` does not support `let ... else`");
         }
+        if self.let_call(&local.pat, pat, ty, &init.expr) {
+            return;
+        }
         let Some((name, mutable)) = simple else {
-            if matches!(pat, Pat::Tuple(_) | Pat::Slice(_))
-                && is_user_call(&init.expr, &self.scalar)
-                && !matches!(&*init.expr, Expr::Call(c) if self.is_closure(&c.func))
-            {
-                self.cx.error_spanned(
-                    &init.expr,
-                    "`#[grad]` does not support calls of functions returning arrays or tuples yet (this call's result is destructured); it calls functions returning one `f64`",
-                );
-                return self.poison(pat);
-            }
             let v = self.value(&init.expr);
             return self.bind(&local.pat, v);
         };
@@ -362,9 +386,7 @@ impl Lower<'_> {
         let want = self.scalar.array(ty, &self.generics).unwrap_or(Ty::F64);
         let got = self.b.ty(value);
         if value.var().is_some() && !same_shape(&want, &got) {
-            if got == Ty::F64
-                && self.vector_call(Some(value), "this call's result is bound as an array")
-            {
+            if got == Ty::F64 && self.vector_call(Some(value), super::call::Use::Indexed) {
                 return;
             }
             self.cx.error_spanned(
@@ -407,6 +429,7 @@ impl Lower<'_> {
                 let _ = self.call_closure(c);
             }
             Expr::Call(c) if self.is_poisoned(&c.func) => {}
+            Expr::Call(c) if self.writes_into_args(c) => {}
             Expr::Return(_) => self.cx.error_spanned(
                 e,
                 "`#[grad]` does not support an early `return`; return only at the end of the function",
@@ -428,7 +451,11 @@ impl Lower<'_> {
             (Some(_), Some(Binding::Tuple(parts)))
                 if op.is_none() && matches!(super::value::peel(target), Expr::Path(_)) =>
             {
-                let v = self.value(rhs);
+                let v = match self.tuple_type(&parts) {
+                    Some(want) => self.typed_call(rhs, &want),
+                    None => None,
+                };
+                let v = v.unwrap_or_else(|| self.value(rhs));
                 return self.assign_parts(rhs, &Binding::Tuple(parts), v);
             }
             (Some(name), Some(Binding::Slot(s))) => (name, s),
@@ -450,7 +477,7 @@ impl Lower<'_> {
         let current = self.slots[slot].value;
         let since = self.mark();
         let value = match (op, current) {
-            (None, _) => self.expr(rhs),
+            (None, _) => self.assigned_value(rhs, current),
             (Some(prim), Some(current)) if self.b.ty(current) == Ty::F64 => {
                 let r = self.real(rhs);
                 self.b.push(prim, &[current, r])
@@ -483,6 +510,29 @@ impl Lower<'_> {
         }
         self.name_value(&name, value, since);
         self.slots[slot].value = Some(value);
+    }
+
+    /// The value `rhs` assigned to a variable holding `current`: a call returns an array of
+    /// its type.
+    fn assigned_value(&mut self, rhs: &Expr, current: Option<Operand>) -> Operand {
+        let ty = current.map(|c| self.b.ty(c));
+        if let Some(ty @ Ty::Array(_)) = ty
+            && let Some(v) = self.typed_call(rhs, &super::returned::Returned::Array(ty))
+        {
+            return self.single(rhs, v);
+        }
+        self.expr(rhs)
+    }
+
+    /// What a call assigned to a tuple of the given parts returns: a tuple of their types,
+    /// when each is an `f64` or an array that holds a value.
+    fn tuple_type(&self, parts: &[Binding]) -> Option<super::returned::Returned> {
+        let ty = |b: &Binding| match b {
+            Binding::Slot(s) => self.slots[*s].value.map(|v| self.b.ty(v)),
+            _ => None,
+        };
+        let tys = parts.iter().map(ty).collect::<Option<Vec<Ty>>>()?;
+        Some(super::returned::Returned::Tuple(tys))
     }
 
     /// `t = rhs` for a tuple `t`: each part of the value to the slot of that part.
@@ -542,9 +592,4 @@ impl Lower<'_> {
             );
         }
     }
-}
-
-/// Whether `e` is a call of a function of the user's (not `f64::sin_cos(x)`).
-fn is_user_call(e: &Expr, scalar: &super::ScalarTy) -> bool {
-    matches!(e, Expr::Call(_)) && sin_cos_receiver(e, scalar).is_none()
 }

@@ -13,30 +13,35 @@ use syn::{Expr, ExprCall, ExprPath};
 use super::konst::Konst;
 use super::passed::Role;
 use super::{Binding, Lower};
-use crate::ir::{Arg, Call, CallKind, Callee, Name, Operand, Prec, Stmt, Ty};
+use crate::ir::{Arg, Call, CallKind, Callee, Name, Operand, Prec, Ret, Stmt, Ty, Var};
 use crate::symbol;
 
 impl Lower<'_> {
-    /// `g(args)` for a function `g` named by `p`.
+    /// `g(args)` for a function `g` named by `p`, taken to return one `f64` (see `returned.rs`
+    /// for calls whose value the tokens type otherwise).
     pub(super) fn user_call(&mut self, c: &ExprCall, p: &ExprPath) -> Operand {
+        let Some(callee) = self.callee(c, p) else { return Operand::Lit(0.0) };
+        if let Some(k) = self.constant_call(c) {
+            return k;
+        }
+        let args = self.call_args(c);
+        let out = self.emit_call(callee, Ret::Scalar, args, &[Ty::F64])[0];
+        self.calls.insert(out, c.to_token_stream());
+        Operand::Var(out)
+    }
+
+    /// The function a call names: `g`, `module::g`, `Self::g`, with the span of the call;
+    /// `None` after reporting generic arguments.
+    pub(super) fn callee(&mut self, c: &ExprCall, p: &ExprPath) -> Option<Callee> {
         if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none()) {
             self.cx.error_spanned(
                 &c.func,
                 "`#[grad]` supports calls of functions named by a plain path (`g`, `module::g`, `Self::g`), without generic arguments",
             );
-            return Operand::Lit(0.0);
+            return None;
         }
-        // Every argument constant: the call is a constant.
-        let consts: Option<Vec<Konst>> = c.args.iter().map(|a| self.call_arg_konst(a)).collect();
-        if let Some(parts) = consts {
-            let (func, args) = (&c.func, parts.iter().map(|k| &k.tokens));
-            let refs: Vec<&Konst> = parts.iter().collect();
-            let k = Konst::combine(quote!(#func(#(#args),*)), Prec::Atom, &refs);
-            return self.ext(k);
-        }
-        let args = self.call_args(c);
         let segments = &p.path.segments;
-        let Some(last) = segments.last() else { return Operand::Lit(0.0) };
+        let last = segments.last()?;
         let prefix: TokenStream = {
             let leading = &p.path.leading_colon;
             let rest = segments.iter().take(segments.len() - 1).map(|s| &s.ident);
@@ -46,17 +51,32 @@ impl Lower<'_> {
             &last.ident.to_string(),
             c.func.to_token_stream().into_iter().next().map_or(last.ident.span(), |t| t.span()),
         );
-        let out = self.b.fresh(Name::temp(), Ty::F64);
-        let call = Call {
-            callee: Callee { prefix, name },
-            kind: CallKind::Value,
-            args,
-            dirs: Vec::new(),
-            outs: vec![out],
-        };
+        Some(Callee { prefix, name })
+    }
+
+    /// The call as one constant, when every argument is constant: it needs no derivatives.
+    pub(super) fn constant_call(&mut self, c: &ExprCall) -> Option<Operand> {
+        let parts: Vec<Konst> =
+            c.args.iter().map(|a| self.call_arg_konst(a)).collect::<Option<_>>()?;
+        let (func, args) = (&c.func, parts.iter().map(|k| &k.tokens));
+        let refs: Vec<&Konst> = parts.iter().collect();
+        let k = Konst::combine(quote!(#func(#(#args),*)), Prec::Atom, &refs);
+        Some(self.ext(k))
+    }
+
+    /// Emits `outs = g(args)` for a callee returning `ret`, one result per type of `tys`.
+    pub(super) fn emit_call(
+        &mut self,
+        callee: Callee,
+        ret: Ret,
+        args: Vec<Arg>,
+        tys: &[Ty],
+    ) -> Vec<Var> {
+        let outs: Vec<Var> = tys.iter().map(|t| self.b.fresh(Name::temp(), t.clone())).collect();
+        let call =
+            Call { callee, kind: CallKind::Value, ret, args, dirs: Vec::new(), outs: outs.clone() };
         self.b.emit(Stmt::Call(Box::new(call)));
-        self.calls.insert(out, c.to_token_stream());
-        Operand::Var(out)
+        outs
     }
 
     /// The call whose value `e` is: a call of a user's function, or a variable bound to the
@@ -68,27 +88,46 @@ impl Lower<'_> {
         self.slots[*s].value.filter(|v| v.var().is_some_and(|v| self.calls.contains_key(&v)))
     }
 
-    /// Reports at the call that the value `v` of a call is used as an array or a tuple (`how`),
-    /// once per call; whether `v` is the value of a call.
-    pub(super) fn vector_call(&mut self, v: Option<Operand>, how: &str) -> bool {
+    /// Reports at the call that the value `v` of a call, taken to be one `f64`, is used as an
+    /// array or a tuple (`how`), once per call; whether `v` is the value of a call.
+    pub(super) fn vector_call(&mut self, v: Option<Operand>, how: Use) -> bool {
         let Some(v) = v.and_then(|v| v.var()) else { return false };
         let Some(call) = self.calls.get(&v).cloned() else { return false };
         if self.reported_calls.insert(v) {
-            self.cx.error_spanned(
-                call,
-                format!("`#[grad]` does not support calls of functions returning arrays or tuples yet ({how}); it calls functions returning one `f64`"),
-            );
+            self.untyped_call(call, how);
         }
         true
     }
 
+    /// Reports that the value of the call `call` is used as `how` says, where `#[grad]` took it
+    /// to be one `f64`.
+    pub(super) fn untyped_call(&mut self, call: TokenStream, how: Use) {
+        let text =
+            syn::parse2::<Expr>(call.clone()).map_or_else(|_| call.to_string(), |e| expr_text(&e));
+        let (what, example) = match how {
+            Use::Indexed => ("indexed", format!("`let y: [f64; N] = {text};`")),
+            Use::Field => (
+                "read as a tuple",
+                format!("`let (a, b) = {text};` or `let t: (f64, f64) = {text};`"),
+            ),
+        };
+        self.cx.error_spanned(
+            call,
+            format!("the value of this call is {what}, but `#[grad]` takes the value of a call to be one `f64` unless its type is written where it is bound (a macro sees tokens, not types); bind it with its type, as in {example}"),
+        );
+    }
+
     /// The arguments of a call with at least one value: values, constants filling a
     /// differentiated parameter, and constants passed through.
-    fn call_args(&mut self, c: &ExprCall) -> Vec<Arg> {
+    pub(super) fn call_args(&mut self, c: &ExprCall) -> Vec<Arg> {
         let mut args = Vec::new();
         for a in &c.args {
             let (inner, by_ref) = match a {
                 Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
+                Expr::Reference(r) => {
+                    self.writes_into(c, r);
+                    continue;
+                }
                 other => (other, false),
             };
             match self.call_arg_konst(a) {
@@ -119,6 +158,38 @@ impl Lower<'_> {
         args
     }
 
+    /// Reports each `&mut y` among the arguments of `c`, a call as a statement; whether there
+    /// was one.
+    pub(super) fn writes_into_args(&mut self, c: &ExprCall) -> bool {
+        let mut found = false;
+        for a in &c.args {
+            if let Expr::Reference(r) = a
+                && r.mutability.is_some()
+            {
+                self.writes_into(c, r);
+                found = true;
+            }
+        }
+        found
+    }
+
+    /// Reports `g(…, &mut y)`: a call that writes into an array of the caller's.
+    fn writes_into(&mut self, c: &ExprCall, r: &syn::ExprReference) {
+        let func = expr_text(&c.func);
+        let others: Vec<String> = c
+            .args
+            .iter()
+            .filter(|a| !matches!(a, Expr::Reference(m) if m.mutability.is_some()))
+            .map(expr_text)
+            .collect();
+        let target = expr_text(&r.expr);
+        let call = format!("{func}({})", others.join(", "));
+        self.cx.error_spanned(
+            r,
+            format!("`#[grad]` does not support calls that write into their arguments (`&mut {target}`): the macro cannot tell whether `{func}` reads what it overwrites, and differentiates a call through what it returns; make `{func}` return the array, and bind it: `let {target}: [f64; N] = {call};`"),
+        );
+    }
+
     /// Reports a constant argument whose type the macro cannot read: whether it fills one of the
     /// callee's partials and directions depends on whether it is an `f64`.
     fn unknown_constant(&mut self, a: &Expr) {
@@ -144,6 +215,15 @@ impl Lower<'_> {
             format!("`#[grad]` cannot tell whether `{text}` is an `f64`: {why}; {fix}"),
         );
     }
+}
+
+/// How the value of a call taken to be one `f64` is used, for the message.
+#[derive(Clone, Copy)]
+pub(super) enum Use {
+    /// `y[i]`
+    Indexed,
+    /// `y.0`
+    Field,
 }
 
 /// A name for a local holding `a`: its last name in lower case (`k` for `K`, `scale` for

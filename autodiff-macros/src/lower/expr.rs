@@ -56,9 +56,6 @@ pub(super) fn describe(e: &Expr) -> Option<&'static str> {
     })
 }
 
-/// How a call's value is used when a field of it is read.
-const FIELD: &str = "a field of this call's result is read";
-
 /// Whether `e` is a call of a derivative function (`g_grad(x)`), or a method call: reading a
 /// field of one is reading a derivative.
 fn is_derivative_call(e: &Expr) -> bool {
@@ -196,15 +193,15 @@ impl Lower<'_> {
                 Operand::Lit(0.0)
             }
             Expr::Field(f) if matches!(&*f.base, Expr::Call(_)) => {
-                self.cx.error_spanned(
-                    &f.base,
-                    format!("`#[grad]` does not support calls of functions returning arrays or tuples yet ({FIELD}); it calls functions returning one `f64`"),
+                self.untyped_call(
+                    quote::ToTokens::to_token_stream(&*f.base),
+                    super::call::Use::Field,
                 );
                 Operand::Lit(0.0)
             }
             Expr::Field(f) => {
                 let call = self.call_value(&f.base);
-                match self.vector_call(call, FIELD) {
+                match self.vector_call(call, super::call::Use::Field) {
                     true => Operand::Lit(0.0),
                     false => self.passive(e, "field access"),
                 }

@@ -20,6 +20,7 @@ mod konst;
 mod method;
 mod passed;
 mod pattern;
+mod returned;
 mod scalar;
 mod signature;
 mod sugar;
@@ -63,7 +64,7 @@ pub enum Output {
     Scalar,
     /// An array `[f64; M]` (nested or not): [`Func::outputs`] is the array variable.
     Array,
-    /// A tuple of `n` `f64` values: [`Func::outputs`] are the `n` scalars.
+    /// A tuple of `n` `f64` values and arrays: [`Func::outputs`] are the `n` parts.
     Tuple(usize),
 }
 

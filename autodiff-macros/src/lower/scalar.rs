@@ -139,11 +139,12 @@ impl ScalarTy {
         self.is(inner).then_some(dims)
     }
 
-    /// Whether `ty` is the scalar, an array of it or a tuple of them.
+    /// Whether `ty` is the scalar, an array of it or a tuple of those.
     fn made_of(&self, ty: &Type) -> bool {
+        let part = |t: &Type| self.is(t) || self.array(t, &[]).is_some();
         match ty {
-            Type::Tuple(t) => !t.elems.is_empty() && t.elems.iter().all(|e| self.is(e)),
-            _ => self.is(ty) || self.array(ty, &[]).is_some(),
+            Type::Tuple(t) => !t.elems.is_empty() && t.elems.iter().all(part),
+            _ => part(ty),
         }
     }
 

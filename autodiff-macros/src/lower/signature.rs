@@ -21,6 +21,8 @@ pub(super) struct Returns {
     pub output: Output,
     /// The type of an array output.
     pub array: Option<Ty>,
+    /// The types of a tuple output's parts: `f64`s and arrays of `f64`.
+    pub parts: Vec<Ty>,
 }
 
 impl Returns {
@@ -363,14 +365,14 @@ impl Lower<'_> {
 
     /// What the function returns: the scalar type, an array of it, or a tuple of scalars.
     fn returns(&mut self, sig: &Signature) -> Returns {
-        let scalar = Returns { output: Output::Scalar, array: None };
+        let scalar = Returns { output: Output::Scalar, array: None, parts: Vec::new() };
         let s = self.scalar.text();
         let ty = match &sig.output {
             ReturnType::Type(_, ty) => ty,
             ReturnType::Default => {
                 self.cx.error_spanned(
                     &sig.ident,
-                    format!("`#[grad]` functions must return `{s}`, an array `[{s}; N]` or a tuple `({s}, {s})`; add `-> {s}`"),
+                    format!("`#[grad]` functions must return `{s}`, an array `[{s}; N]` or a tuple of those (`({s}, {s})`, `({s}, [{s}; N])`); add `-> {s}`"),
                 );
                 return scalar;
             }
@@ -379,18 +381,22 @@ impl Lower<'_> {
             return scalar;
         }
         if let Some(t) = self.scalar.array(ty, &self.generics) {
-            return Returns { output: Output::Array, array: Some(t) };
+            return Returns { output: Output::Array, array: Some(t), parts: Vec::new() };
         }
+        let part = |t: &Type| match self.scalar.is(t) {
+            true => Some(Ty::F64),
+            false => self.scalar.array(t, &self.generics),
+        };
         if let Type::Tuple(t) = &**ty
             && t.elems.len() >= 2
-            && t.elems.iter().all(|e| self.scalar.is(e))
+            && let Some(parts) = t.elems.iter().map(part).collect::<Option<Vec<Ty>>>()
         {
-            return Returns { output: Output::Tuple(t.elems.len()), array: None };
+            return Returns { output: Output::Tuple(t.elems.len()), array: None, parts };
         }
         self.cx.error_spanned(
             ty,
             format!(
-                "`#[grad]` functions must return `{s}`, an array `[{s}; N]` or a tuple `({s}, {s})`, not `{}`{}",
+                "`#[grad]` functions must return `{s}`, an array `[{s}; N]` or a tuple of those (`({s}, {s})`, `({s}, [{s}; N])`), not `{}`{}",
                 type_text(ty),
                 if self.scalar.mentions_other_float(ty) { self.scalar_hint() } else { "" }
             ),

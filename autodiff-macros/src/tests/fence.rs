@@ -186,7 +186,7 @@ fn signatures_with_arrays_vectors_and_generics() {
         expect![[r#"
             `#[grad]` does not support lifetime parameters; write references without a named lifetime, such as `&[f64]` @ `'a`
             `#[grad]` does not support type parameters other than the function's scalar type; write the function for `f64`, `f32` or a type parameter `T: Float` (const generic parameters such as `const N: usize` are supported) @ `T`
-            `#[grad]` functions must return `f64`, an array `[f64; N]` or a tuple `(f64, f64)`, not `Vec<f64>` @ `Vec<f64>`
+            `#[grad]` functions must return `f64`, an array `[f64; N]` or a tuple of those (`(f64, f64)`, `(f64, [f64; N])`), not `Vec<f64>` @ `Vec<f64>`
             `#[grad]` differentiates values of the function's scalar type, here `f64`, and arrays of them, not `[f32; N]`; to pass `x` through as a constant, list the differentiated parameters with `wrt(...)` (the scalar type is `f64` unless the function returns `f32`s or has a type parameter `T: Float`) @ `[f32; N]`
         "#]],
     );
@@ -224,7 +224,7 @@ fn signatures_with_arrays_vectors_and_generics() {
         "fn m(x: f64, v: &[f64], idx: [usize; 3]) -> (f64, f64) { x }",
         expect![[r#"
             `wrt` names `idx`, of type `[usize; 3]`, but only `f64` parameters, arrays of `f64` and slices `&[f64]` can be differentiated (`f64` is the function's scalar type) @ `idx`
-            `#[grad]` needs a function returning a tuple to end with a tuple of 2 `f64` values, such as `(a, b)` @ `x`
+            `#[grad]` needs a function returning a tuple to end with a tuple of 2 values, such as `(a, b)` @ `x`
         "#]],
     );
 }

@@ -20,6 +20,7 @@ mod robustness;
 mod sink;
 mod size;
 mod snapshots;
+mod vcalls;
 mod wrap;
 
 use proc_macro2::TokenStream;

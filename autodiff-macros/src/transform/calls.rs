@@ -1,8 +1,10 @@
-//! Calls ready for the reverse transform: each call whose arguments carry a differentiated value
-//! runs `g_grad` instead of `g`, so that the forward pass gets the value and its partial
-//! derivatives from one call, and the sweep only multiplies (the callee is never run twice for
-//! one call). `g_grad` returns one partial per parameter `g` differentiates; the call keeps those
-//! of its argument values (the constants' are dropped in codegen).
+//! Calls ready for the reverse transform: each call of a scalar callee whose arguments carry a
+//! differentiated value runs `g_grad` instead of `g`, so that the forward pass gets the value
+//! and its partial derivatives from one call, and the sweep only multiplies (the callee is never
+//! run twice for one call). `g_grad` returns one partial per parameter `g` differentiates; the
+//! call keeps those of its argument values (the constants' are dropped in codegen). A vector
+//! callee's call stays `g`: its sweep calls `g_vjp` with the cotangent of its value (see
+//! `reverse/calls.rs`).
 
 use super::activity::varied;
 use crate::ir::{Arg, Block, Branch, Builder, Call, CallKind, Checkpoint, Func, Loop, Name, Stmt};
@@ -23,7 +25,7 @@ fn block(b: &mut Builder, stmts: &Block, varied: &[bool]) -> Block {
 
 fn stmt(b: &mut Builder, s: &Stmt, varied: &[bool]) -> Stmt {
     match s {
-        Stmt::Call(c) if c.kind == CallKind::Value => {
+        Stmt::Call(c) if c.kind == CallKind::Value && c.ret.is_scalar() => {
             let values = c.values();
             if !values.iter().any(|(op, _)| op.var().is_some_and(|v| varied[v.index()])) {
                 return s.clone();

@@ -6,14 +6,14 @@
 //! including the reverse transform's output (storage, backward loops and all): that is how
 //! Hessian-vector products are made.
 
+mod calls;
+
 use std::collections::HashMap;
 
 use super::activity::varied;
-use super::arrays::dot;
 use super::{sum, zero};
 use crate::ir::{
-    Block, Branch, Builder, Call, CallKind, Carry, Checkpoint, Func, Loop, Name, Operand, Prim,
-    Stmt, Suffix, Ty, Var,
+    Block, Branch, Builder, Carry, Checkpoint, Func, Loop, Operand, Prim, Stmt, Suffix, Var,
 };
 use crate::rules::{apply, partials};
 
@@ -158,58 +158,6 @@ impl Tangent<'_> {
         }
         let range = l.range.clone();
         self.b.emit_loop(Loop { index: l.index, range, carried, body, yields, outs });
-    }
-
-    /// A call, with its tangent from the callee: `g_jvp` for `g` (the value's tangent), `g_hvp`
-    /// for `g_grad` (the partials' tangents, H·v; the value's is the partials times the
-    /// directions).
-    fn call(&mut self, c: &Call) {
-        let values = c.values();
-        if !values.iter().any(|(op, _)| self.dot(*op).is_some()) {
-            self.b.emit(Stmt::Call(Box::new(c.clone())));
-            return;
-        }
-        let dirs: Vec<Operand> = values.iter().map(|(op, _)| self.dot_or_zero(*op)).collect();
-        let y = c.outs[0];
-        match c.kind {
-            CallKind::Value => {
-                let dot = self.b.fresh(self.name(y), Ty::F64);
-                let outs = vec![y, dot];
-                self.b.emit(Stmt::Call(Box::new(Call {
-                    kind: CallKind::Jvp,
-                    dirs,
-                    outs,
-                    ..c.clone()
-                })));
-                self.dots.insert(y, Operand::Var(dot));
-            }
-            CallKind::Grad => {
-                let mut outs = c.outs.clone();
-                for g in &c.outs[1..] {
-                    let h = self.b.fresh(self.name(*g), self.f.ty(*g).clone());
-                    outs.push(h);
-                    self.dots.insert(*g, Operand::Var(h));
-                }
-                let call = Call { kind: CallKind::Hvp, dirs: dirs.clone(), outs, ..c.clone() };
-                self.b.emit(Stmt::Call(Box::new(call)));
-                // ẏ = Σ ∂y/∂aᵢ · ȧᵢ
-                let terms: Vec<Operand> = c.outs[1..]
-                    .iter()
-                    .zip(&values)
-                    .zip(&dirs)
-                    .map(|((g, (op, _)), d)| {
-                        let ty = self.f.operand_ty(*op);
-                        dot(&mut self.b, &ty, Operand::Var(*g), *d, Name::temp())
-                    })
-                    .collect();
-                let name = self.name(y);
-                if let Some(t) = sum(&mut self.b, terms, name) {
-                    self.dots.insert(y, t);
-                }
-            }
-            // Never met: forward mode runs over a primal (values) and a gradient (`g_grad`).
-            CallKind::Jvp | CallKind::Hvp => self.b.emit(Stmt::Call(Box::new(c.clone()))),
-        }
     }
 
     /// A fresh tangent variable for each varied one of `vars`, registered as its tangent.

@@ -22,7 +22,9 @@ use std::collections::{HashMap, HashSet};
 use super::activity::varied;
 use super::cleanup::live;
 use super::residual::residuals;
-use crate::ir::{Block, Func, Int, Loop, LoopId, Operand, Range, Stmt, Var, reads, stmt_defs};
+use crate::ir::{
+    Block, CallKind, Func, Int, Loop, LoopId, Operand, Range, Stmt, Var, reads, stmt_defs,
+};
 use crate::symbol::DEFAULT_SNAPSHOTS;
 
 /// What one loop saves per iteration.
@@ -149,10 +151,12 @@ impl Planner<'_> {
                 }
                 need.extend(plan.free_needs.iter().copied());
             }
-            // The sweep of `g_grad`'s call multiplies by the partials it returned.
-            Stmt::Call(c) if self.active[c.outs[0].index()] => {
-                need.extend(c.outs.iter().skip(1).copied());
-            }
+            // The sweep of `g_grad`'s call multiplies by the partials it returned; that of a
+            // vector callee's calls `g_vjp` with the same arguments.
+            Stmt::Call(c) if c.outs.iter().any(|o| self.active[o.index()]) => match c.kind {
+                CallKind::Grad => need.extend(c.outs.iter().skip(1).copied()),
+                _ => need.extend(c.values().iter().filter_map(|(op, _)| op.var())),
+            },
             Stmt::If(b) if b.outs.iter().any(|o| self.active[o.index()]) => {
                 need.insert(b.cond);
                 for block in [&b.then, &b.otherwise] {

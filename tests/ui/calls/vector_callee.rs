@@ -1,5 +1,5 @@
-// A `#[grad]` function calls only functions returning one `f64`: a call of a function with several
-// outputs is an error at the call.
+// A call whose value is indexed, bound without its type: a macro sees tokens, not types, and takes
+// a call's value to be one `f64` unless told; the error is at the call and says to write the type.
 use autodiff_runtime::grad;
 
 #[grad]

@@ -1,6 +1,7 @@
-// Checks that a call of a function returning an array or a tuple is reported at the call, however
-// its result is used: indexed directly, a field read, destructured, bound with an array type, or
-// bound to a variable whose element is then updated. Each call is reported once.
+// Checks that a call whose value is used as an array or a tuple without its type written is
+// reported at the call, however it is used: indexed directly, a field read directly, bound to a
+// variable then indexed or a field of it read, or bound to a variable whose element is then
+// updated; each call once. The typed forms in `accepted` compile.
 use autodiff_runtime::grad;
 
 #[grad]
@@ -17,11 +18,21 @@ fn pair(r: f64, t: f64) -> (f64, f64) {
 fn caller(r: f64) -> f64 {
     let direct = polar(r, 0.5)[1] + pair(r, 0.3).0;
     let p = pair(r, 0.5);
-    let (a, b) = pair(r, 0.7);
-    let q: [f64; 2] = polar(r, 0.1);
     let mut w = polar(r, 0.2);
     w[0] += 1.0;
-    direct + p.0 * p.1 + a * b + q[0] + w[0]
+    let q = polar(r, 0.1);
+    direct + p.0 * p.1 + w[0] + q[1]
+}
+
+#[grad]
+fn accepted(r: f64) -> f64 {
+    let (a, b) = pair(r, 0.7);
+    let p: (f64, f64) = pair(r, 0.5);
+    let q: [f64; 2] = polar(r, 0.1);
+    let [c, d] = polar(r, 0.3);
+    let mut w: [f64; 2] = polar(r, 0.2);
+    w[0] += 1.0;
+    a * b + p.0 * p.1 + q[0] + c * d + w[0]
 }
 
 fn main() {}

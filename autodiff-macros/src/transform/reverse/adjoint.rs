@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 
 use super::Rev;
-use crate::ir::{Block, Call, CallKind, Int, Name, Operand, Prim, Stmt, Suffix, Ty, Var};
+use crate::ir::{Block, Int, Name, Operand, Prim, Stmt, Suffix, Ty, Var};
 use crate::rules::{apply, partials};
-use crate::transform::arrays::{add, scale, sum_elements};
+use crate::transform::arrays::{add, sum_elements};
 use crate::transform::{sum, zero};
 
 /// The adjoints known so far while a block is walked backwards.
@@ -149,20 +149,6 @@ impl Rev<'_> {
             // A checkpointed sweep is made by this transform, never found in a primal.
             Stmt::Checkpoint(_) => {}
             Stmt::Call(c) => self.call(c, adj),
-        }
-    }
-
-    /// `(y, ∂y/∂a…) = g_grad(a…)`: `āᵢ += ȳ · ∂y/∂aᵢ`, the partials from the forward pass.
-    fn call(&mut self, c: &Call, adj: &mut Adj) {
-        if c.kind != CallKind::Grad {
-            return;
-        }
-        let Some(bar) = self.take(adj, c.outs[0]) else { return };
-        for ((op, _), g) in c.values().iter().zip(&c.outs[1..]) {
-            let Some(v) = op.var().filter(|v| self.varied[v.index()]) else { continue };
-            let ty = self.f.ty(v).clone();
-            let contribution = scale(&mut self.b, &ty, bar, Operand::Var(*g), Name::temp());
-            self.contribute(adj, v, contribution);
         }
     }
 

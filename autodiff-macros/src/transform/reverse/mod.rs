@@ -10,6 +10,7 @@
 //! Only values that depend on a differentiated input and reach an output get adjoints.
 
 mod adjoint;
+mod calls;
 mod regions;
 mod replay;
 

@@ -1,0 +1,160 @@
+//! Calls of functions returning arrays or tuples. A macro sees tokens, not types: what a callee
+//! returns is read from where its value goes, as a person writing the call states it anyway:
+//! the type written in the `let` (`let h: [f64; 4] = layer(&w, &b, &x);`), the pattern that binds
+//! it (`let (s, c) = polar(r, t);`, each part an `f64` unless typed; `let [a, b] = pair(x);`), the
+//! function's return type when the call is its value, or the type of the variable it is assigned
+//! to (`s = rhs(s, k);`). Anywhere else a call's value is one `f64`, and one then indexed or read
+//! as a tuple is reported at the call (see `call.rs`). The types written become the IR types of
+//! the call's results, and the generated code writes them at the call, so that rustc checks them
+//! against the callee's.
+
+use syn::{Expr, ExprCall, Pat, Type};
+
+use super::value::{Value, peel};
+use super::{Aliases, Lower};
+use crate::ir::{Operand, Ret, Ty};
+
+/// What a call returns, as the tokens tell.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Returned {
+    /// One array of `f64`.
+    Array(Ty),
+    /// A tuple of `f64`s and arrays of `f64`.
+    Tuple(Vec<Ty>),
+}
+
+impl Lower<'_> {
+    /// What `ty` says a call returns: an array, or a tuple of `f64`s and arrays; `None` for
+    /// `f64` (a scalar callee) or a type `#[grad]` does not take from a call.
+    pub(super) fn returned_of_type(&self, ty: &Type) -> Option<Returned> {
+        let ty = super::pattern::strip_refs(ty);
+        if let Some(a) = self.scalar.array(ty, &self.generics) {
+            return Some(Returned::Array(a));
+        }
+        let Type::Tuple(t) = ty else { return None };
+        let parts = t.elems.iter().map(|e| self.part_of_type(e)).collect::<Option<Vec<Ty>>>()?;
+        (!parts.is_empty()).then_some(Returned::Tuple(parts))
+    }
+
+    /// One part of a returned tuple: an `f64` or an array of them.
+    fn part_of_type(&self, ty: &Type) -> Option<Ty> {
+        match self.scalar.is(ty) {
+            true => Some(Ty::F64),
+            false => self.scalar.array(ty, &self.generics),
+        }
+    }
+
+    /// What a pattern says a call returns: `(a, b)` a tuple (each part an `f64`, or its type
+    /// if written: `(s, v): (f64, [f64; 3])` is read from the type), `[a, b]` an array of as
+    /// many `f64`s; `None` for a name, or a pattern that does not tell (`..`, nesting).
+    fn returned_of_pattern(&self, pat: &Pat) -> Option<Returned> {
+        match pat {
+            Pat::Tuple(t) => {
+                let parts = t.elems.iter().map(|p| self.part_of_pattern(p));
+                let parts = parts.collect::<Option<Vec<Ty>>>()?;
+                (!parts.is_empty()).then_some(Returned::Tuple(parts))
+            }
+            Pat::Slice(s) => Some(Returned::Array(self.slice_type(s)?)),
+            Pat::Paren(p) => self.returned_of_pattern(&p.pat),
+            _ => None,
+        }
+    }
+
+    /// One part of a tuple pattern: a name or `_` is an `f64`, `[a, b]` an array, a typed part
+    /// its type.
+    fn part_of_pattern(&self, pat: &Pat) -> Option<Ty> {
+        match pat {
+            Pat::Ident(pi) if pi.subpat.is_none() => Some(Ty::F64),
+            Pat::Wild(_) => Some(Ty::F64),
+            Pat::Type(t) => self.part_of_type(&t.ty),
+            Pat::Slice(s) => self.slice_type(s),
+            Pat::Paren(p) => self.part_of_pattern(&p.pat),
+            _ => None,
+        }
+    }
+
+    /// `[a, b, c]`: an array of three `f64`s (without `..`, whose length the pattern does not
+    /// tell).
+    fn slice_type(&self, s: &syn::PatSlice) -> Option<Ty> {
+        let simple = |p: &Pat| matches!(p, Pat::Ident(_) | Pat::Wild(_));
+        s.elems.iter().all(simple).then(|| {
+            Ty::array(crate::ir::Elem::F64, vec![crate::ir::Int::lit(s.elems.len() as u64)])
+        })
+    }
+
+    /// `let pat: ty = init;` when `init` is a call of a user's function with a value among its
+    /// arguments and the type or the pattern tells what it returns: lowered and bound; whether
+    /// it was. A tuple or array pattern that does not tell is reported.
+    pub(super) fn let_call(
+        &mut self,
+        whole: &Pat,
+        pat: &Pat,
+        ty: Option<&Type>,
+        init: &Expr,
+    ) -> bool {
+        if self.call_of_user_fn(init).is_none() {
+            return false;
+        }
+        let want = match ty {
+            Some(t) => self.returned_of_type(t),
+            None => self.returned_of_pattern(pat),
+        };
+        let Some(want) = want else {
+            if ty.is_none() && matches!(pat, Pat::Tuple(_) | Pat::Slice(_)) {
+                self.cx.error_spanned(
+                    pat,
+                    "`#[grad]` cannot tell from this pattern what the call returns (a macro sees tokens, not types); write the type, as in `let (a, v): (f64, [f64; 3]) = g(x);`",
+                );
+                self.poison(pat);
+                return true;
+            }
+            return false;
+        };
+        match self.typed_call(init, &want) {
+            Some(v) => {
+                self.bind(whole, v);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// `init` as a call of a user's function (a path, not a closure, an `f64` method or
+    /// `from_fn`).
+    fn call_of_user_fn<'e>(&self, init: &'e Expr) -> Option<(&'e ExprCall, &'e syn::ExprPath)> {
+        let Expr::Call(c) = peel(init) else { return None };
+        let Expr::Path(p) = peel(&c.func) else { return None };
+        let n = p.path.segments.len();
+        let f64_method = n >= 2 && self.scalar.owns_methods(p.path.segments.iter().take(n - 1));
+        if f64_method
+            || self.is_closure(&c.func)
+            || self.is_poisoned(&c.func)
+            || Self::is_from_fn(c)
+        {
+            return None;
+        }
+        Some((c, p))
+    }
+
+    /// The value of `e`, a call of a user's function returning `want`; `None` if `e` is not
+    /// one, or reads only constants (a constant, lowered as any other).
+    pub(super) fn typed_call(&mut self, e: &Expr, want: &Returned) -> Option<Value> {
+        let (c, p) = self.call_of_user_fn(e)?;
+        if c.args.iter().all(|a| self.call_arg_konst(a).is_some()) {
+            return None;
+        }
+        let since = self.mark();
+        let Some(callee) = self.callee(c, p) else { return Some(Value::Int(None)) };
+        let args = self.call_args(c);
+        let (ret, tys) = match want {
+            Returned::Array(t) => (Ret::Array, vec![t.clone()]),
+            Returned::Tuple(ts) => (Ret::Tuple(ts.len()), ts.clone()),
+        };
+        let outs = self.emit_call(callee, ret, args, &tys);
+        let part = |v| Value::Real { op: Operand::Var(v), aliases: Aliases::default(), since };
+        Some(match want {
+            Returned::Array(_) => part(outs[0]),
+            Returned::Tuple(_) => Value::Tuple(outs.into_iter().map(part).collect()),
+        })
+    }
+}

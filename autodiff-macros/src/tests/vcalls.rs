@@ -1,0 +1,483 @@
+//! Calls of functions returning arrays and tuples: what lowering reads of a callee's value from
+//! the tokens (a typed `let`, a pattern, the place the value goes), the IR of the calls after the
+//! reverse transform (`g` in the forward pass, `g_vjp` in the sweep) and after forward mode over
+//! it (`g_jvp`, and the vector callee's `g_hvp`), and the generated code of a caller and of a
+//! vector callee in every mode.
+
+use expect_test::{Expect, expect};
+use quote::quote;
+
+use super::expand_pretty;
+use super::lowering::{check, lowered, text};
+use crate::args;
+use crate::ctxt::Ctxt;
+use crate::expand::{Failure, derivatives};
+
+/// The IR of the gradient and of H·v of `src` under `attr`.
+fn check_derived(attr: &str, src: &str, vector: bool, expected: Expect) {
+    let l = lowered(attr, src);
+    let mut cx = Ctxt::new();
+    let args = args::parse(&mut cx, attr.parse().unwrap_or_default());
+    let d = match derivatives(&l, &args, vector) {
+        Ok(d) => d,
+        Err(Failure::Internal(e)) => panic!("{e}"),
+    };
+    let hvp = d.hvp.as_ref().map(text).unwrap_or_default();
+    expected.assert_eq(&format!("{}---\n{hvp}", text(&d.grad)));
+}
+
+#[test]
+fn a_callee_s_value_is_typed_by_where_it_goes() {
+    check(
+        "",
+        "fn f(r: f64, t: f64, s0: [f64; 2]) -> [f64; 2] {
+            let (x, y) = polar(r, t);
+            let (m, d): (f64, [f64; 3]) = centered(&[x, y, r]);
+            let h: [f64; 2] = rhs(s0, m);
+            let [a, b] = rhs(h, d[1]);
+            let mut s = s0;
+            s = rhs(s, a * b);
+            let mut p = (x, y);
+            p = polar(p.0, p.1);
+            let c = scalar(p.0, 2.0);
+            rhs([s[0], c], p.1)
+        }",
+        expect![[r#"
+            in r%0 t%1 s0%2 active r%0 t%1 s0%2
+            x%3 y%4 = call polar -> tuple2 Value (r%0, t%1) dirs ()
+            %5 = array x%3 y%4 r%0
+            m%6 d%7 = call centered -> tuple2 Value (&%5) dirs ()
+            h%8 = call rhs -> array Value (s0%2, m%6) dirs ()
+            %9 = load d%7 [1]
+            %10 = call rhs -> array Value (h%8, %9) dirs ()
+            a%11 = load %10 [0]
+            b%12 = load %10 [1]
+            %13 = mul a%11 b%12
+            s%14 = call rhs -> array Value (s0%2, %13) dirs ()
+            p%15 p_1%16 = call polar -> tuple2 Value (x%3, y%4) dirs ()
+            c%17 = call scalar Value (p%15, ext0/0.0) dirs ()
+            %18 = load s%14 [0]
+            %19 = array %18 c%17
+            %20 = call rhs -> array Value (%19, p_1%16) dirs ()
+            out %20
+            ext0 = 2.0 loops [] params []
+        "#]],
+    );
+}
+
+#[test]
+fn the_sweep_calls_the_vjp_and_forward_mode_over_it_the_callee_s_hvp() {
+    check_derived(
+        "hvp",
+        "fn f(r: f64, t: f64) -> f64 {
+            let (x, y) = polar(r, t);
+            x * y
+        }",
+        false,
+        expect![[r#"
+            in r%0 t%1 active r%0 t%1
+            x%2 y%3 = call polar -> tuple2 Value (r%0, t%1) dirs ()
+            %4 = mul x%2 y%3
+            %5 %6 r_bar%7 t_bar%8 = call polar -> tuple2 Vjp (r%0, t%1) bars (y%3 x%2)
+            out %4 r_bar%7 t_bar%8
+            ---
+            in r%0 t%1 r_dot%9 t_dot%10 active r%0 t%1
+            x%2 y%3 x_dot%11 y_dot%12 = call polar -> tuple2 Jvp (r%0, t%1) dirs (r_dot%9 t_dot%10)
+            %4 = mul x%2 y%3
+            %5 %6 r_bar%7 t_bar%8 %16 %17 r_bar_dot%18 t_bar_dot%19 = call polar -> tuple2 VjpJvp (r%0, t%1) bars (y%3 x%2) dirs (r_dot%9 t_dot%10) bar_dots (y_dot%12 x_dot%11)
+            out %4 r_bar%7 t_bar%8 r_bar_dot%18 t_bar_dot%19
+        "#]],
+    );
+}
+
+#[test]
+fn a_part_with_no_cotangent_gets_a_zero_and_a_vector_function_s_hvp_differentiates_its_cotangent() {
+    check_derived(
+        "hvp",
+        "fn f(s: [f64; 2], k: f64) -> [f64; 2] {
+            let (a, _) = pair(s, k);
+            let d: [f64; 2] = rhs(s, a);
+            d
+        }",
+        true,
+        expect![[r#"
+            in s%0 k%1 out_bar%5 active s%0 k%1
+            a%2 %3 = call pair -> tuple2 Value (s%0, k%1) dirs ()
+            d%4 = call rhs -> array Value (s%0, a%2) dirs ()
+            %6 s_bar%7 a_bar%8 = call rhs -> array Vjp (s%0, a%2) bars (out_bar%5)
+            %9 %10 s_bar%11 k_bar%12 = call pair -> tuple2 Vjp (s%0, k%1) bars (a_bar%8 0.0)
+            for @0 in 0..2 carry s_bar%13 = s_bar%7 {
+              %14 = load s_bar%13 [@0]
+              %15 = load s_bar%11 [@0]
+              %16 = add %14 %15
+              %17 = store s_bar%13 [@0] %16
+              yield %17
+            } -> s_bar%18
+            out d%4 s_bar%18 k_bar%12
+            ---
+            in s%0 k%1 out_bar%5 s_dot%19 k_dot%20 out_bar_dot%21 active s%0 k%1
+            a%2 %3 a_dot%22 %23 = call pair -> tuple2 Jvp (s%0, k%1) dirs (s_dot%19 k_dot%20)
+            d%4 d_dot%24 = call rhs -> array Jvp (s%0, a%2) dirs (s_dot%19 a_dot%22)
+            %6 s_bar%7 a_bar%8 %25 s_bar_dot%26 a_bar_dot%27 = call rhs -> array VjpJvp (s%0, a%2) bars (out_bar%5) dirs (s_dot%19 a_dot%22) bar_dots (out_bar_dot%21)
+            %9 %10 s_bar%11 k_bar%12 %28 %29 s_bar_dot%30 k_bar_dot%31 = call pair -> tuple2 VjpJvp (s%0, k%1) bars (a_bar%8 0.0) dirs (s_dot%19 k_dot%20) bar_dots (a_bar_dot%27 0.0)
+            for @0 in 0..2 carry s_bar%13 = s_bar%7, s_bar_dot%32 = s_bar_dot%26 {
+              %14 = load s_bar%13 [@0]
+              %33 = load s_bar_dot%32 [@0]
+              %15 = load s_bar%11 [@0]
+              %34 = load s_bar_dot%30 [@0]
+              %16 = add %14 %15
+              %35 = add %33 %34
+              %17 = store s_bar%13 [@0] %16
+              %36 = store s_bar_dot%32 [@0] %35
+              yield %17 %36
+            } -> s_bar%18 s_bar_dot%37
+            out d%4 s_bar%18 k_bar%12 d_dot%24 s_bar_dot%37 k_bar_dot%31
+        "#]],
+    );
+}
+
+#[test]
+fn a_caller_in_every_mode() {
+    let out = expand_pretty(
+        quote!(jvp, hvp),
+        quote! {
+            fn through_polar(r: f64, t: f64) -> f64 {
+                let (x, y) = polar(r, t);
+                x * y * y + x.sin()
+            }
+        },
+    );
+    expect![[r#"
+        #[allow(dead_code)]
+        fn through_polar(r: f64, t: f64) -> f64 {
+            let (x, y) = polar(r, t);
+            x * y * y + x.sin()
+        }
+        /// Value and gradient of `through_polar` with respect to `r`, `t`, from one
+        /// forward pass and one reverse (adjoint) sweep.
+        ///
+        /// Generated by `#[grad]`: returns `(value, gradient)`, the gradient in parameter order (a bare `f64` for one parameter).
+        fn through_polar_grad(r: f64, t: f64) -> (f64, (f64, f64)) {
+            let (x, y): (f64, f64) = polar(r, t);
+            let t0 = x * y;
+            let x_bar = x.cos() + y * y;
+            let y_bar = 2.0 * t0;
+            let ((_, _), (r_bar, t_bar)): ((f64, f64), (f64, f64)) = polar_vjp(
+                r,
+                t,
+                (x_bar, y_bar),
+            );
+            (t0 * y + x.sin(), (r_bar, t_bar))
+        }
+        /// Value and directional derivative of `through_polar` along (`r_dot`, `t_dot`), by forward (tangent) mode.
+        ///
+        /// Generated by `#[grad(jvp)]`: returns `(value, ∇through_polar·v)`.
+        fn through_polar_jvp(r: f64, t: f64, r_dot: f64, t_dot: f64) -> (f64, f64) {
+            let ((x, y), (x_dot, y_dot)): ((f64, f64), (f64, f64)) = polar_jvp(
+                r,
+                t,
+                r_dot,
+                t_dot,
+            );
+            let t0 = x * y;
+            (t0 * y + x.sin(), (x_dot * y + y_dot * x) * y + y_dot * t0 + x_dot * x.cos())
+        }
+        /// Value, gradient and Hessian-vector product H·v of `through_polar` with respect to `r`, `t`, along (`r_dot`, `t_dot`).
+        ///
+        /// Generated by `#[grad(hvp)]` as forward mode over the reverse sweep; the Hessian is never formed. Returns `(value, gradient, H·v)`.
+        fn through_polar_hvp(
+            r: f64,
+            t: f64,
+            r_dot: f64,
+            t_dot: f64,
+        ) -> (f64, (f64, f64), (f64, f64)) {
+            let ((x, y), (x_dot, y_dot)): ((f64, f64), (f64, f64)) = polar_jvp(
+                r,
+                t,
+                r_dot,
+                t_dot,
+            );
+            let t0 = x * y;
+            let t1 = x_dot * y + y_dot * x;
+            let t2 = x.sin();
+            let t3 = t0 * y + t2;
+            let x_bar = x.cos() + y * y;
+            let x_bar_dot = y_dot * (2.0 * y) - x_dot * t2;
+            let y_bar = 2.0 * t0;
+            let y_bar_dot = t1 * 2.0;
+            let (
+                (_, _),
+                (r_bar, t_bar),
+                (_, _),
+                (r_bar_dot, t_bar_dot),
+            ): ((f64, f64), (f64, f64), (f64, f64), (f64, f64)) = polar_hvp(
+                r,
+                t,
+                (x_bar, y_bar),
+                r_dot,
+                t_dot,
+                (x_bar_dot, y_bar_dot),
+            );
+            (t3, (r_bar, t_bar), (r_bar_dot, t_bar_dot))
+        }
+    "#]]
+    .assert_eq(&out);
+}
+
+#[test]
+fn a_vector_function_s_vjp_jvp_and_hvp() {
+    let out = expand_pretty(
+        quote!(hvp),
+        quote! {
+            fn polar(r: f64, t: f64) -> (f64, f64) {
+                (r * t.cos(), r * t.sin())
+            }
+        },
+    );
+    expect![[r#"
+        #[allow(dead_code)]
+        fn polar(r: f64, t: f64) -> (f64, f64) {
+            (r * t.cos(), r * t.sin())
+        }
+        /// Value of `polar` and the vector-Jacobian product with the cotangent (`out_bar`, `out_bar_1`), with respect to `r`, `t`,
+        /// from one forward pass and one reverse (adjoint) sweep.
+        ///
+        /// Generated by `#[grad]` for a function with several outputs: returns `(value, cotangents)`, the cotangents in parameter order.
+        fn polar_vjp(
+            r: f64,
+            t: f64,
+            (out_bar, out_bar_1): (f64, f64),
+        ) -> ((f64, f64), (f64, f64)) {
+            let t0 = t.cos();
+            let t1 = r * t0;
+            let t2 = t.sin();
+            let t3 = r * t2;
+            let r_bar = out_bar_1 * t2 + out_bar * t0;
+            let t_bar = out_bar_1 * r * t0 - out_bar * r * t2;
+            ((t1, t3), (r_bar, t_bar))
+        }
+        /// Value and directional derivative of `polar` along (`r_dot`, `t_dot`), by forward (tangent) mode.
+        ///
+        /// Generated by `#[grad(jvp)]`: returns `(value, ∇polar·v)`.
+        fn polar_jvp(r: f64, t: f64, r_dot: f64, t_dot: f64) -> ((f64, f64), (f64, f64)) {
+            let t0 = t.cos();
+            let t1 = t.sin();
+            let t2 = r * t0;
+            ((t2, r * t1), (r_dot * t0 - t_dot * t1 * r, r_dot * t1 + t_dot * t0 * r))
+        }
+        /// The forward mode of `polar_vjp`: value, cotangents with respect to `r`, `t`, and the derivatives of both along
+        /// the directions of the parameters and of the cotangent, (`r_dot`, `t_dot`, `out_bar_dot`, `out_bar_1_dot`).
+        ///
+        /// Generated by `#[grad(hvp)]` for a function with several outputs: returns `(value, cotangents, value_dot, cotangents_dot)`;
+        /// a caller's H·v runs it for the sweep of a call of `polar`.
+        fn polar_hvp(
+            r: f64,
+            t: f64,
+            (out_bar, out_bar_1): (f64, f64),
+            r_dot: f64,
+            t_dot: f64,
+            (out_bar_dot, out_bar_1_dot): (f64, f64),
+        ) -> ((f64, f64), (f64, f64), (f64, f64), (f64, f64)) {
+            let t0 = t.cos();
+            let t1 = t.sin();
+            let t2 = t_dot * t1;
+            let t3 = r * t0;
+            let t4 = r_dot * t0 - t2 * r;
+            let t5 = t_dot * t0;
+            let t6 = r * t1;
+            let t7 = r_dot * t1 + t5 * r;
+            let t8 = out_bar_1 * t1;
+            let t9 = out_bar_1_dot * t1 + t5 * out_bar_1;
+            let t10 = out_bar_1 * r;
+            let t11 = t10 * t0;
+            let t12 = (out_bar_1_dot * r + r_dot * out_bar_1) * t0 - t2 * t10;
+            let t13 = out_bar * t0;
+            let t14 = out_bar_dot * t0 - t2 * out_bar;
+            let t15 = out_bar * r;
+            let r_bar = t8 + t13;
+            let r_bar_dot = t9 + t14;
+            let t_bar = t11 - t15 * t1;
+            let t_bar_dot = t12 - ((out_bar_dot * r + r_dot * out_bar) * t1 + t5 * t15);
+            ((t3, t6), (r_bar, t_bar), (t4, t7), (r_bar_dot, t_bar_dot))
+        }
+        /// Not generated: `polar_grad` is a stand-in whose call is a compile error saying how to get it.
+        #[doc(hidden)]
+        #[allow(dead_code, clippy::too_many_arguments)]
+        fn polar_grad<T0: ::autodiff_runtime::__private::ScalarCallee, T1>(
+            _: T0,
+            _: T1,
+        ) -> (f64, (f64, f64)) {
+            ::core::panic!()
+        }
+    "#]]
+    .assert_eq(&out);
+}
+
+#[test]
+fn a_perceptron_through_a_layer_and_constant_data() {
+    let out = expand_pretty(
+        quote!(wrt(w1, b1, w2, b2), hvp),
+        quote! {
+            pub fn mlp(
+                w1: &[[f64; 4]; 4],
+                b1: &[f64; 4],
+                w2: &[[f64; 4]; 4],
+                b2: &[f64; 4],
+                x: &[f64; 4],
+            ) -> f64 {
+                let h: [f64; 4] = layer(w1, b1, x);
+                let o: [f64; 4] = layer(w2, b2, &h);
+                let mut loss = 0.0;
+                for i in 0..4 {
+                    loss += o[i] * o[i];
+                }
+                0.5 * loss
+            }
+        },
+    );
+    expect![[r#"
+        #[allow(dead_code)]
+        pub fn mlp(
+            w1: &[[f64; 4]; 4],
+            b1: &[f64; 4],
+            w2: &[[f64; 4]; 4],
+            b2: &[f64; 4],
+            x: &[f64; 4],
+        ) -> f64 {
+            let h: [f64; 4] = layer(w1, b1, x);
+            let o: [f64; 4] = layer(w2, b2, &h);
+            let mut loss = 0.0;
+            for i in 0..4 {
+                loss += o[i] * o[i];
+            }
+            0.5 * loss
+        }
+        /// Value and gradient of `mlp` with respect to `w1`, `b1`, `w2`, `b2`, from one
+        /// forward pass and one reverse (adjoint) sweep.
+        ///
+        /// Generated by `#[grad]`: returns `(value, gradient)`, the gradient in parameter order (a bare `f64` for one parameter).
+        #[allow(clippy::needless_range_loop)]
+        pub fn mlp_grad(
+            w1: &[[f64; 4]; 4],
+            b1: &[f64; 4],
+            w2: &[[f64; 4]; 4],
+            b2: &[f64; 4],
+            x: &[f64; 4],
+        ) -> (f64, ([[f64; 4]; 4], [f64; 4], [[f64; 4]; 4], [f64; 4])) {
+            let h: [f64; 4] = layer(w1, b1, x);
+            let o: [f64; 4] = layer(w2, b2, &h);
+            let mut o_bar = [0.0; 4];
+            let mut loss = 0.0;
+            for i in 0..4 {
+                let t0 = o[i];
+                loss += t0 * t0;
+                o_bar[i] = t0;
+            }
+            let (_, (w2_bar, b2_bar, h_bar)): ([f64; 4], ([[f64; 4]; 4], [f64; 4], [f64; 4])) = layer_vjp(
+                w2,
+                b2,
+                &h,
+                o_bar,
+            );
+            let (_, (w1_bar, b1_bar, _)): ([f64; 4], ([[f64; 4]; 4], [f64; 4], _)) = layer_vjp(
+                w1,
+                b1,
+                x,
+                h_bar,
+            );
+            (0.5 * loss, (w1_bar, b1_bar, w2_bar, b2_bar))
+        }
+        /// Value, gradient and Hessian-vector product H·v of `mlp` with respect to `w1`, `b1`, `w2`, `b2`, along (`w1_dot`, `b1_dot`, `w2_dot`, `b2_dot`).
+        ///
+        /// Generated by `#[grad(hvp)]` as forward mode over the reverse sweep; the Hessian is never formed. Returns `(value, gradient, H·v)`.
+        #[allow(clippy::too_many_arguments)]
+        #[allow(clippy::needless_range_loop)]
+        pub fn mlp_hvp(
+            w1: &[[f64; 4]; 4],
+            b1: &[f64; 4],
+            w2: &[[f64; 4]; 4],
+            b2: &[f64; 4],
+            x: &[f64; 4],
+            w1_dot: &[[f64; 4]; 4],
+            b1_dot: &[f64; 4],
+            w2_dot: &[[f64; 4]; 4],
+            b2_dot: &[f64; 4],
+        ) -> (
+            f64,
+            ([[f64; 4]; 4], [f64; 4], [[f64; 4]; 4], [f64; 4]),
+            ([[f64; 4]; 4], [f64; 4], [[f64; 4]; 4], [f64; 4]),
+        ) {
+            let (h, h_dot): ([f64; 4], [f64; 4]) = layer_jvp(
+                w1,
+                b1,
+                x,
+                w1_dot,
+                b1_dot,
+                &::autodiff_runtime::__private::zero(),
+            );
+            let (o, o_dot): ([f64; 4], [f64; 4]) = layer_jvp(w2, b2, &h, w2_dot, b2_dot, &h_dot);
+            let mut o_bar = [0.0; 4];
+            let mut o_bar_dot = [0.0; 4];
+            let mut loss = 0.0;
+            for i in 0..4 {
+                let t0 = o[i];
+                loss += t0 * t0;
+                o_bar[i] = t0;
+                o_bar_dot[i] = o_dot[i];
+            }
+            let (
+                _,
+                (w2_bar, b2_bar, h_bar),
+                _,
+                (w2_bar_dot, b2_bar_dot, h_bar_dot),
+            ): (
+                [f64; 4],
+                ([[f64; 4]; 4], [f64; 4], [f64; 4]),
+                [f64; 4],
+                ([[f64; 4]; 4], [f64; 4], [f64; 4]),
+            ) = layer_hvp(w2, b2, &h, o_bar, w2_dot, b2_dot, &h_dot, o_bar_dot);
+            let (
+                _,
+                (w1_bar, b1_bar, _),
+                _,
+                (w1_bar_dot, b1_bar_dot, _),
+            ): (
+                [f64; 4],
+                ([[f64; 4]; 4], [f64; 4], _),
+                [f64; 4],
+                ([[f64; 4]; 4], [f64; 4], _),
+            ) = layer_hvp(
+                w1,
+                b1,
+                x,
+                h_bar,
+                w1_dot,
+                b1_dot,
+                &::autodiff_runtime::__private::zero(),
+                h_bar_dot,
+            );
+            (
+                0.5 * loss,
+                (w1_bar, b1_bar, w2_bar, b2_bar),
+                (w1_bar_dot, b1_bar_dot, w2_bar_dot, b2_bar_dot),
+            )
+        }
+        /// Not generated: `mlp_jvp` is a stand-in whose call is a compile error saying how to get it.
+        #[doc(hidden)]
+        #[allow(dead_code, clippy::too_many_arguments)]
+        pub fn mlp_jvp<
+            T0: ::autodiff_runtime::__private::JvpGenerated,
+            T1,
+            T2,
+            T3,
+            T4,
+            T5,
+            T6,
+            T7,
+            T8,
+        >(_: T0, _: T1, _: T2, _: T3, _: T4, _: T5, _: T6, _: T7, _: T8) -> (f64, f64) {
+            ::core::panic!()
+        }
+    "#]]
+    .assert_eq(&out);
+}
