@@ -2,7 +2,7 @@
 // and over a differentiated slice compile in every mode, and run; and that an `f64` parameter of
 // an `f32` function left out of `wrt(...)` is a constant, as the refusal without it says, and a
 // slice `&[f64]` constant data; and that a `Vec<f64>` taken by value is constant data when
-// `wrt(...)` leaves it out.
+// `wrt(...)` leaves it out, and a `&Vec<f64>` constant data as a slice is.
 use autodiff_runtime::{Float, grad};
 
 #[grad(jvp, hvp, hessian)]
@@ -33,6 +33,11 @@ fn owned_data(data: Vec<f64>, x: f64) -> f64 {
     data[0] * x * x
 }
 
+#[grad]
+fn vec_data(x: f64, data: &Vec<f64>) -> f64 {
+    data[0] * x * x + data[1]
+}
+
 #[grad(wrt(x), jvp, hvp)]
 fn sliced(x: &[f64], scale: f64) -> f64 {
     let mut s = 0.0;
@@ -49,6 +54,7 @@ fn main() {
     assert_eq!(weighted_data(&[0.5], 3.0), 4.5);
     assert_eq!(weighted_data_grad(&[0.5], 3.0), (4.5, 3.0));
     assert_eq!(owned_data_grad(vec![0.5], 3.0), (4.5, 3.0));
+    assert_eq!(vec_data_grad(3.0, &vec![0.5, 1.0]), (5.5, 3.0));
     let mut g = vec![0.0; 3];
     let _ = sliced_grad(&[1.0, 2.0, 3.0], 2.0, &mut g);
     assert_eq!(g, [4.0, 8.0, 12.0]);
