@@ -26,6 +26,7 @@ mod quiet;
 pub mod regressions;
 pub mod slices;
 pub mod vcalls;
+pub mod whiles;
 pub mod worked;
 
 /// The derivatives of the functions in the private module `quiet`, which are otherwise unused.

@@ -29,6 +29,9 @@ pub struct Args {
     /// `checkpoint(s = N)`: checkpoint loops that would store values, with `N` snapshots (the
     /// default when only `checkpoint` is written).
     pub checkpoint: Option<u64>,
+    /// `implicit('a, 'b)`: the labels of the loops differentiated implicitly, at their fixed
+    /// point, instead of through their iterations.
+    pub implicit: Vec<Ident>,
     /// Where each option was written, for messages about it.
     pub spans: Vec<(&'static str, Span)>,
 }
@@ -95,6 +98,10 @@ pub fn parse(cx: &mut Ctxt, tokens: TokenStream) -> Args {
                 checkpoint(cx, &meta, &mut args.checkpoint);
                 continue;
             }
+            symbol::OPT_IMPLICIT => {
+                implicit(cx, &meta, &mut args.implicit);
+                continue;
+            }
             _ => {
                 unknown(cx, &meta);
                 continue;
@@ -147,6 +154,26 @@ fn checkpoint(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<u64>) {
         None => cx.error_spanned(
             meta,
             "`checkpoint` takes the number of snapshots, at least 1: `checkpoint(s = 16)` (or `checkpoint` alone for 32)",
+        ),
+    }
+}
+
+fn implicit(cx: &mut Ctxt, meta: &Meta, slot: &mut Vec<Ident>) {
+    if !slot.is_empty() {
+        cx.error_spanned(meta, "the option `implicit` is given twice");
+        return;
+    }
+    let labels = match meta {
+        Meta::List(list) => Punctuated::<syn::Lifetime, Token![,]>::parse_terminated
+            .parse2(list.tokens.clone())
+            .ok(),
+        _ => None,
+    };
+    match labels {
+        Some(labels) if !labels.is_empty() => slot.extend(labels.into_iter().map(|l| l.ident)),
+        _ => cx.error_spanned(
+            meta,
+            "`implicit` takes the labels of the loops to differentiate at their fixed point: `implicit('solve)` for `'solve: loop { … }`",
         ),
     }
 }

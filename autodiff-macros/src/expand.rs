@@ -55,14 +55,28 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             // `dead_code` lint does not report the generated functions, whose spans come from
             // the macro, so an annotated function that nothing uses goes unreported.)
             let mut out = quiet_unless_user_says(&item_fn, item);
+            // The labels `implicit(...)` names are read by the macro, not by a `break`.
+            if !args.implicit.is_empty() {
+                out = quote!(#[allow(unused_labels)] #out);
+            }
             let kind = if vector { Kind::Vjp } else { Kind::Grad };
-            out.extend(cx.derivative(kind, &derived.grad));
+            // With loops whose storage only rustc can size, rustc chooses between the stored
+            // sweep and the checkpointed one.
+            let other = derived.checkpointed.as_deref();
+            out.extend(match other.filter(|_| unsized_storage(&derived.grad)) {
+                Some(c) => cx.derivative_choice(kind, &derived.grad, &c.grad),
+                None => cx.derivative(kind, &derived.grad),
+            });
             if let Some(jvp) = &derived.jvp {
                 out.extend(cx.derivative(Kind::Jvp, jvp));
             }
             if let Some(hvp) = &derived.hvp {
                 let kind = if vector { Kind::VectorHvp } else { Kind::Hvp };
-                out.extend(cx.derivative(kind, hvp));
+                let other = other.and_then(|c| c.hvp.as_ref()).filter(|_| unsized_storage(hvp));
+                out.extend(match other {
+                    Some(c) => cx.derivative_choice(kind, hvp, c),
+                    None => cx.derivative(kind, hvp),
+                });
             }
             if args.hessian {
                 out.extend(cx.hessian(&lowered.func));
@@ -189,10 +203,38 @@ pub struct Derived {
     pub jvp: Option<Func>,
     /// Value, gradient and H·v: `forward(reverse(f))`.
     pub hvp: Option<Func>,
+    /// When `grad` (or `hvp`) stores values in arrays whose size only rustc knows (the trip
+    /// count of a `const` item or a const generic): the same with those loops checkpointed, for
+    /// the generated code to choose from by that size.
+    pub checkpointed: Option<Box<Derived>>,
 }
 
-/// Runs the transforms that `args` asks for, verifying the IR after each.
+/// Runs the transforms that `args` asks for, verifying the IR after each; with the variant
+/// whose loops of unknown storage size are checkpointed, when there are such loops and
+/// `checkpoint` does not already checkpoint every loop.
 pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Derived, Failure> {
+    let mut derived = derive(lowered, args, vector, false)?;
+    let fs = [Some(&derived.grad), derived.hvp.as_ref()];
+    if fs.into_iter().flatten().any(unsized_storage) && args.checkpoint.is_none() {
+        let checkpointed = derive(lowered, args, vector, true)?;
+        derived.checkpointed = Some(Box::new(checkpointed));
+    }
+    Ok(derived)
+}
+
+/// Whether `f` stores values in arrays whose size the macro cannot read.
+pub fn unsized_storage(f: &Func) -> bool {
+    storage(f).iter().any(|part| part.bytes.value.is_none() && part.stored)
+}
+
+/// The transforms, with the loops whose storage the macro cannot size checkpointed if
+/// `checkpoint_unsized`.
+fn derive(
+    lowered: &Lowered,
+    args: &Args,
+    vector: bool,
+    checkpoint_unsized: bool,
+) -> Result<Derived, Failure> {
     let lowered = checked(lowered.func.clone(), "lowering")?;
     // What only one side of a branch reads is computed in that side, for every mode: then the
     // sweep of another side never multiplies its zero adjoint by partials there (a NaN one would
@@ -204,7 +246,7 @@ pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Deriv
     let budget = args.stack.unwrap_or(symbol::STACK_BUDGET);
     let second_order = args.hvp || args.hessian;
     let budget = if second_order { budget / 2 } else { budget };
-    let options = Options { budget, snapshots: args.checkpoint };
+    let options = Options { budget, snapshots: args.checkpoint, checkpoint_unsized };
     // The reverse sweep reads each call's partials from the forward pass: `g_grad` there.
     // A loop over a ring is split at its wrap-around, so that its sweep indexes affinely.
     let split = checked(split_wraps(&primal), "splitting at wrap-arounds")?;
@@ -236,7 +278,7 @@ pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Deriv
         }
         false => None,
     };
-    Ok(Derived { grad, jvp, hvp })
+    Ok(Derived { grad, jvp, hvp, checkpointed: None })
 }
 
 /// The forward mode of a vector function's VJP, `forward(vjp(f))`, with the cotangent inputs

@@ -211,13 +211,25 @@ pub const OPT_STACK: &str = "stack";
 pub const STACK_BUDGET: u64 = 512 * 1024;
 /// Option: checkpoint the loops that would store values.
 pub const OPT_CHECKPOINT: &str = "checkpoint";
+/// Differentiate the loops with these labels implicitly, at their fixed point.
+pub const OPT_IMPLICIT: &str = "implicit";
+/// The most iterations of the adjoint fixed-point iteration of a loop differentiated implicitly.
+pub const IMPLICIT_ITERATIONS: u64 = 1000;
 /// `checkpoint(s = N)`: the number of snapshots.
 pub const OPT_SNAPSHOTS: &str = "s";
 /// Snapshots of a checkpointed loop when the attribute does not say.
 pub const DEFAULT_SNAPSHOTS: u64 = 32;
 /// Every option, for messages.
-pub const OPTIONS: &[&str] =
-    &[OPT_WRT, OPT_JVP, OPT_HVP, OPT_HESSIAN, OPT_JACOBIAN, OPT_STACK, OPT_CHECKPOINT];
+pub const OPTIONS: &[&str] = &[
+    OPT_WRT,
+    OPT_JVP,
+    OPT_HVP,
+    OPT_HESSIAN,
+    OPT_JACOBIAN,
+    OPT_STACK,
+    OPT_CHECKPOINT,
+    OPT_IMPLICIT,
+];
 
 /// Suffix of the adjoint of a value.
 pub const SUFFIX_BAR: &str = "bar";
@@ -256,6 +268,22 @@ pub const FN_JACOBIAN_MODE: &str = "jacobian_mode";
 pub const BRANCH_VALUE: &str = "value";
 /// The step counter of a checkpointed sweep (which step, from 0, the runtime asks for).
 pub const STEP_COUNTER: &str = "step";
+/// The flag of a loop body whose iteration left early by `break` (or `return`): the loop ends.
+pub const FLAG_DONE: &str = "done";
+/// The flag of a loop body whose iteration left early by `continue`.
+pub const FLAG_SKIP: &str = "skip";
+/// The flag of a function that has its value before its end (an early `return`).
+pub const FLAG_RETURNED: &str = "returned";
+/// The value of a function given by an early `return`.
+pub const RETURN_VALUE: &str = "ret";
+/// The closure of a derivative function that stores its loops' values, when rustc chooses.
+pub const STORED_VARIANT: &str = "stored";
+/// The closure of a derivative function that checkpoints them, when rustc chooses.
+pub const CHECKPOINTED_VARIANT: &str = "checkpointed";
+/// A loop's exit test, computed before the loop's variables take their next values.
+pub const LOOP_EXIT: &str = "stop";
+/// The tape of online checkpoints that a loop of unknown length fills for its sweep.
+pub const TAPE: &str = "tape";
 /// Locals of the generated Hessian function.
 pub const HESSIAN_LOCALS: [&str; 5] = ["hessian", "row", "i", "j", "h"];
 /// Locals of the generated Jacobian function.

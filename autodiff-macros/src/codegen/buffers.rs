@@ -37,6 +37,8 @@ pub struct Buffers {
     pub params: Vec<(TokenStream, TokenStream)>,
     /// The checks of the buffers' and the slice directions' lengths.
     pub checks: TokenStream,
+    /// The positions, among the inputs the transform added, of the directions checked.
+    pub checked_dirs: HashSet<usize>,
 }
 
 /// What [`buffers`] reads about the function.
@@ -107,6 +109,7 @@ pub fn buffers(site: &Site) -> Result<Buffers, String> {
             && let (Some(id), Some(param)) = (site.extra.get(j), site.param(j - site.dirs_at))
         {
             out.checks.extend(check(site, id, "the direction", &param.ident));
+            out.checked_dirs.insert(j);
         }
     }
     match defined.into_iter().find(|v| f.ty(*v).run_time_length() && !out.members.contains(v)) {

@@ -98,6 +98,27 @@ impl Kind {
     }
 }
 
+/// The body of a derivative function, rendered, and what its signature needs.
+#[derive(Default)]
+struct Rendered {
+    /// Its statements, the last one its value.
+    stmts: Vec<TokenStream>,
+    /// Its return type.
+    ret: TokenStream,
+    /// The user's parameters it reads.
+    used: HashSet<String>,
+    /// The names of the inputs a transform added (directions, cotangents)...
+    names: Vec<Ident>,
+    /// ... and whether the body reads each.
+    read: Vec<bool>,
+    /// A paragraph of its doc comment per checkpointed loop (and one for buffers).
+    notes: Vec<String>,
+    /// The caller's buffers of differentiated slices, parameters after the directions.
+    buffer_params: Vec<(TokenStream, TokenStream)>,
+    /// The checks of the buffers' and the slice directions' lengths, at entry.
+    checks: TokenStream,
+}
+
 /// What distinguishes one generated function's signature.
 struct Piece<'a> {
     /// `grad`, `jvp`, ...
@@ -184,10 +205,76 @@ impl Context<'_> {
     /// A derivative function `f_<kind>` with the body `f`.
     pub fn derivative(&self, kind: Kind, f: &Func) -> TokenStream {
         let mut namer = Namer::new(self.item.to_token_stream());
+        let r = self.render(&mut namer, kind, f);
+        let check = self.stack_check(f);
+        let stmts = &r.stmts;
+        let body = quote! {
+            #check
+            #(#stmts)*
+        };
+        let tail: String = r.notes.iter().map(|note| format!("\n\n{note}")).collect();
+        self.assemble(&mut namer, kind, f, &r, &tail, body)
+    }
+
+    /// A derivative function whose loops over `0..STEPS` (a `const` item or a const generic) store
+    /// their values in arrays whose size only rustc knows: `stored` when that storage fits the
+    /// budget, `checkpointed` (the same function with those loops checkpointed) otherwise, chosen
+    /// by a condition on the constants that rustc evaluates at compile time. Each variant is a
+    /// closure of its own, so that the one not taken takes no stack (in a debug build, every local
+    /// of a function has its stack slot, on any path).
+    pub fn derivative_choice(&self, kind: Kind, stored: &Func, checkpointed: &Func) -> TokenStream {
+        let mut namer = Namer::new(self.item.to_token_stream());
+        let (a, b) = (
+            self.render(&mut Namer::new(self.item.to_token_stream()), kind, stored),
+            self.render(&mut Namer::new(self.item.to_token_stream()), kind, checkpointed),
+        );
+        let check = self.stack_check(checkpointed);
+        let (sa, sb) = (a.stmts.clone(), b.stmts.clone());
+        let bytes = crate::transform::total(&crate::transform::storage(stored));
+        let bytes_text = bytes.render(&|_| quote!(_));
+        let budget = proc_macro2::Literal::u64_unsuffixed(self.budget);
+        let (keep, revolve) =
+            (namer.local(symbol::STORED_VARIANT), namer.local(symbol::CHECKPOINTED_VARIANT));
+        // A value read by either body is a used parameter.
+        let mut r = a;
+        r.used.extend(b.used.iter().cloned());
+        for (read, also) in r.read.iter_mut().zip(&b.read) {
+            *read |= *also;
+        }
+        let body = quote! {
+            if #bytes_text <= #budget {
+                let #keep = || {
+                    #(#sa)*
+                };
+                #keep()
+            } else {
+                let #revolve = || {
+                    #check
+                    #(#sb)*
+                };
+                #revolve()
+            }
+        };
+        let text = bytes.render(&|_| quote!(_)).to_string().replace(' ', "");
+        let mut doc = String::new();
+        doc.push_str(&format!(
+            "\n\n Its loops whose storage the macro cannot size store their values when those take\n `{text}` bytes of stack or fewer (the budget, {}), and are checkpointed otherwise:\n rustc decides, from the constants' values.",
+            self.budget
+        ));
+        for note in &b.notes {
+            doc.push_str("\n\n");
+            doc.push_str(note);
+        }
+        self.assemble(&mut namer, kind, stored, &r, &doc, body)
+    }
+
+    /// The statements of the derivative function `f_<kind>` with the body `f`, ending with its
+    /// value, and what its signature needs.
+    fn render(&self, namer: &mut Namer, kind: Kind, f: &Func) -> Rendered {
         let layout = layout::layout(f);
         let params: HashMap<_, _> =
             self.params.iter().filter_map(|p| Some((p.input?, p.ident.clone()))).collect();
-        let (idents, loops) = names::assign(&mut namer, f, &params, &layout);
+        let (idents, loops) = names::assign(namer, f, &params, &layout);
         // The directions follow the cotangent of the value in a vector function's `f_hvp`.
         let values = f.outputs.len() - kind.derived_outputs(f);
         let dirs_at = match kind {
@@ -198,7 +285,11 @@ impl Context<'_> {
         let by_ref = self.by_ref(f, dirs_at);
         let result = namer.local(symbol::BRANCH_VALUE);
         let step = namer.local(symbol::STEP_COUNTER);
-        let names = self.extra_names(&mut namer, f, &idents);
+        let extra = &f.inputs[f.user_inputs..];
+        let names: Vec<Ident> = extra
+            .iter()
+            .map(|v| idents[v.index()].clone().unwrap_or_else(|| namer.local("_")))
+            .collect();
         let ident = signature::fn_ident(&self.item.sig.ident, kind.suffix());
         let site = buffers::Site {
             f,
@@ -214,61 +305,84 @@ impl Context<'_> {
         };
         let buffers = match buffers::buffers(&site) {
             Ok(b) => b,
-            Err(e) => return internal(&e),
+            Err(e) => {
+                let stmts = vec![internal(&e)];
+                return Rendered { stmts, ret: quote!(()), ..Rendered::default() };
+            }
         };
         let mut renderer =
             body::Renderer::new(f, &layout, &idents, &loops, &by_ref, &self.scalar, (result, step));
         renderer.buffers = Some(&buffers);
-        let stmts = renderer.block(&f.body);
+        renderer.tapes = names::tapes(namer, f);
+        renderer.stop = namer.local(symbol::LOOP_EXIT);
+        let mut stmts = renderer.block(&f.body);
         let (parts, types) = self.results(kind, f, &renderer, values, &buffers.outputs);
+        stmts.push(parts);
         let used = self.used_params(f);
+        let mut read = HashSet::new();
+        reads::collect(f, &mut read, &mut HashSet::new());
+        // A slice's direction is read by its length check, if by nothing else.
+        let read = (0..extra.len())
+            .map(|j| read.contains(&extra[j]) || buffers.checked_dirs.contains(&j))
+            .collect();
+        let mut notes = checkpoints::notes(f, &loops);
+        notes.extend(buffers::note(&buffers));
+        Rendered {
+            stmts,
+            ret: types,
+            used,
+            names,
+            read,
+            notes,
+            buffer_params: buffers.params.clone(),
+            checks: buffers.checks.clone(),
+        }
+    }
+
+    /// The function `f_<kind>` with `body`, from what [`Context::render`] gave.
+    fn assemble(
+        &self,
+        namer: &mut Namer,
+        kind: Kind,
+        f: &Func,
+        r: &Rendered,
+        tail: &str,
+        body: TokenStream,
+    ) -> TokenStream {
+        let values = f.outputs.len() - kind.derived_outputs(f);
+        let names: Vec<Ident> = r
+            .names
+            .iter()
+            .zip(&r.read)
+            .map(|(id, read)| match read {
+                true => id.clone(),
+                false => namer.local(&format!("_{id}")),
+            })
+            .collect();
         let mut extra = self.extra_params(kind, f, &names, values);
-        extra.extend(buffers.params.iter().cloned());
+        extra.extend(r.buffer_params.iter().cloned());
         // A vector function's `f_hvp` names its directions after the value's cotangent.
         let dirs = match kind {
             Kind::VectorHvp => &names[values.min(names.len())..],
             _ => &names[..],
         };
-        let mut doc = self.doc(kind, f, dirs);
-        for note in checkpoints::notes(f, &loops).into_iter().chain(buffers::note(&buffers)) {
-            doc.push_str("\n\n");
-            doc.push_str(&note);
-        }
-        let check = self.stack_check(f);
-        let lengths = &buffers.checks;
+        let doc = self.doc(kind, f, dirs) + tail;
+        let lengths = &r.checks;
         let body = quote! {
-            #check
             #lengths
-            #(#stmts)*
-            #parts
+            #body
         };
         let piece = Piece {
             suffix: kind.suffix(),
             doc: &doc,
-            used: &used,
+            used: &r.used,
             extra: &extra,
             sweeps: true,
             may_be_empty: attrs::may_be_empty(&f.body),
             sizes: &[],
             track_caller: !lengths.is_empty(),
         };
-        self.function(&mut namer, piece, types, body)
-    }
-
-    /// The names of the inputs added by the transform (directions), `_`-prefixed where unread.
-    fn extra_names(&self, namer: &mut Namer, f: &Func, idents: &[Option<Ident>]) -> Vec<Ident> {
-        let mut read = HashSet::new();
-        reads::collect(f, &mut read, &mut HashSet::new());
-        f.inputs[f.user_inputs..]
-            .iter()
-            .map(|v| {
-                let id = idents[v.index()].clone().unwrap_or_else(|| namer.local("_"));
-                match read.contains(v) {
-                    true => id,
-                    false => namer.local(&format!("_{id}")),
-                }
-            })
-            .collect()
+        self.function(namer, piece, r.ret.clone(), body)
     }
 
     /// The parameters added by the transform: directions, or a vector function's cotangent (and,

@@ -83,6 +83,9 @@ fn is_other_compound(op: &BinOp) -> bool {
 impl Lower<'_> {
     /// Lowers the function body; returns its outputs.
     pub(super) fn body(&mut self, block: &Block, returns: &Returns) -> Vec<Operand> {
+        let zero = super::sugar::zero_of(returns);
+        let rewritten = zero.and_then(|z| self.early_returns(block, z));
+        let block = rewritten.as_ref().unwrap_or(block);
         let mut value = None;
         let n = block.stmts.len();
         for (i, stmt) in block.stmts.iter().enumerate() {
@@ -294,6 +297,9 @@ impl Lower<'_> {
                     (None, _) => {}
                 }
             }
+            Kind::Bool if name.as_ref().is_some_and(|n| self.flags.contains(n)) => {
+                self.declare_flag(name.as_deref().unwrap_or_default(), &init.expr);
+            }
             Kind::Bool => {
                 self.cx.error_spanned(
                     &init.expr,
@@ -416,6 +422,8 @@ impl Lower<'_> {
                 );
             }
             Expr::ForLoop(f) => self.for_loop(f),
+            Expr::While(w) => self.while_loop(w),
+            Expr::Loop(l) => self.loop_loop(l),
             Expr::If(i) => {
                 self.branch(i, false);
             }
@@ -430,9 +438,11 @@ impl Lower<'_> {
             }
             Expr::Call(c) if self.is_poisoned(&c.func) => {}
             Expr::Call(c) if self.writes_into_args(c) => {}
+            // The early `return`s the rewrite did not reach (a `return` with a label-less loop
+            // around it is rewritten; one in a closure is not).
             Expr::Return(_) => self.cx.error_spanned(
                 e,
-                "`#[grad]` does not support an early `return`; return only at the end of the function",
+                "`#[grad]` does not support `return` here; write it as a statement of the function's body, of a loop's, or of an `if` there",
             ),
             Expr::MethodCall(_) if iterator_chain(e).is_some() => {
                 if let Some(Some(plain)) = self.desugar_method(e) {
@@ -457,6 +467,9 @@ impl Lower<'_> {
                 };
                 let v = v.unwrap_or_else(|| self.value(rhs));
                 return self.assign_parts(rhs, &Binding::Tuple(parts), v);
+            }
+            (Some(_), Some(Binding::Slot(s))) if op.is_none() && self.is_flag_slot(s) => {
+                return self.assign_flag(s, rhs);
             }
             (Some(name), Some(Binding::Slot(s))) => (name, s),
             (_, Some(Binding::Poison)) => return,
@@ -588,7 +601,7 @@ impl Lower<'_> {
         } else {
             self.cx.error_spanned(
                 e,
-                "`#[grad]` supports only `let` bindings, assignments, `for` loops and `if` as statements; this statement has no effect",
+                "`#[grad]` supports only `let` bindings, assignments, loops and `if` as statements; this statement has no effect",
             );
         }
     }

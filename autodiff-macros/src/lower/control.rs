@@ -45,7 +45,7 @@ fn peel(e: &Expr) -> &Expr {
 
 impl Lower<'_> {
     /// The user variables declared before a region, among `names`: the slots it carries.
-    fn outer_slots(&self, names: &[String]) -> Vec<usize> {
+    pub(super) fn outer_slots(&self, names: &[String]) -> Vec<usize> {
         fn add(b: &Binding, slots: &mut Vec<usize>) {
             match b {
                 Binding::Slot(s) if !slots.contains(s) => slots.push(*s),
@@ -71,11 +71,18 @@ impl Lower<'_> {
             }
             return;
         }
-        if let Some(label) = &f.label {
-            self.cx.error_spanned(
-                label,
-                "`#[grad]` does not support loop labels; a loop runs over its whole range",
-            );
+        self.no_label(f.label.as_ref());
+        if super::sugar::exits::of_block(&f.body).any() {
+            // `break`, `continue` or `return` in the body: flags in their place; a loop that may
+            // end early is a loop of unknown length over its range.
+            let body = self.loop_body(&f.body);
+            if body.exit.is_some() {
+                return self.for_while(f, &body);
+            }
+            let mut plain = f.clone();
+            plain.body.stmts = body.stmts;
+            plain.label = None;
+            return self.for_loop(&plain);
         }
         let bounds = self.bounds(&f.expr);
         let range = Self::range(bounds.as_ref());
@@ -146,7 +153,7 @@ impl Lower<'_> {
 
     /// Fresh variables for the values of `slots` after a region (typed like `like`), bound to
     /// the slots.
-    fn region_outs(&mut self, slots: &[usize], like: &[Operand]) -> Vec<crate::ir::Var> {
+    pub(super) fn region_outs(&mut self, slots: &[usize], like: &[Operand]) -> Vec<crate::ir::Var> {
         let mut outs = Vec::new();
         for (&s, op) in slots.iter().zip(like) {
             let name = self.next_name(&self.slots[s].name.clone());
@@ -158,7 +165,7 @@ impl Lower<'_> {
     }
 
     /// The loop variable: a name, or `_`.
-    fn loop_pattern(&mut self, pat: &Pat) -> Option<proc_macro2::Ident> {
+    pub(super) fn loop_pattern(&mut self, pat: &Pat) -> Option<proc_macro2::Ident> {
         match pat {
             Pat::Ident(pi)
                 if pi.by_ref.is_none() && pi.subpat.is_none() && pi.mutability.is_none() =>
@@ -179,7 +186,7 @@ impl Lower<'_> {
     }
 
     /// The range of a `for` loop: `a..b`, `a..=b`, `(a..b).rev()`, `(a..=b).rev()`.
-    fn range(bounds: Option<&Bounds>) -> Option<Range> {
+    pub(super) fn range(bounds: Option<&Bounds>) -> Option<Range> {
         let b = bounds?;
         let int = |k: &Option<Konst>| k.as_ref().map_or_else(|| Int::lit(0), Konst::to_int);
         Some(Range { lo: int(&b.lo), hi: int(&b.hi), inclusive: b.inclusive, rev: b.rev })

@@ -12,8 +12,8 @@ use crate::symbol;
 /// What an unsupported expression is, for messages; `None` for supported kinds.
 pub(super) fn describe(e: &Expr) -> Option<&'static str> {
     Some(match e {
-        Expr::While(_) => "`while` loops",
-        Expr::Loop(_) => "`loop`",
+        Expr::While(_) => "a `while` loop as a value",
+        Expr::Loop(_) => "a `loop` as a value",
         Expr::ForLoop(_) => "a `for` loop as a value",
         Expr::Match(_) => "`match` expressions",
         Expr::Closure(_) => "closures",
@@ -24,15 +24,18 @@ pub(super) fn describe(e: &Expr) -> Option<&'static str> {
         Expr::Macro(_) => "macro invocations",
         Expr::Try(_) => "the `?` operator",
         Expr::TryBlock(_) => "`try` blocks",
-        Expr::Return(_) => "an early `return`",
+        Expr::Return(_) => "`return` inside an expression",
         Expr::Reference(_) => "references (`&`)",
         Expr::RawAddr(_) => "raw pointers",
         Expr::Tuple(_) => "tuples here",
         Expr::Range(_) => "ranges here",
         Expr::Struct(_) => "struct expressions",
         Expr::Assign(_) => "assignments inside expressions",
-        Expr::Break(_) => "`break`",
-        Expr::Continue(_) => "`continue`",
+        Expr::Break(b) if b.label.is_some() => "`break` with a label",
+        Expr::Break(b) if b.expr.is_some() => "`break` with a value",
+        Expr::Break(_) => "`break` inside an expression",
+        Expr::Continue(c) if c.label.is_some() => "`continue` with a label",
+        Expr::Continue(_) => "`continue` inside an expression",
         Expr::Let(_) => "`let` expressions",
         Expr::Const(_) => "`const` blocks",
         Expr::Yield(_) => "`yield`",
@@ -69,19 +72,30 @@ fn is_derivative_call(e: &Expr) -> bool {
 }
 
 /// What the body may contain, for messages.
-pub(super) const SUBSET: &str = "the body may contain `let`, assignments, `for` loops over integer ranges, `if` and `else`, arrays of `f64`, `+ - * /`, `f64` methods and calls of functions returning `f64`";
+pub(super) const SUBSET: &str = "the body may contain `let`, assignments, `for` loops over integer ranges, `while` and `loop` (with `break` and `continue`), `if` and `else`, arrays of `f64`, `+ - * /`, `f64` methods and calls of functions returning `f64`";
 
 /// The hint that follows "`#[grad]` does not support ...".
 fn hint(e: &Expr) -> &'static str {
     match e {
         Expr::Match(_) => "use `if` and `else if`",
         Expr::While(_) | Expr::Loop(_) => {
-            "use a `for` loop over an integer range, such as `for i in 0..N`"
+            "assign the value to a variable declared before the loop, and run the loop as a statement"
+        }
+        Expr::Break(b) if b.label.is_some() => {
+            "`break` leaves the innermost loop; to leave an outer one too, set a variable and test it after the inner loop"
+        }
+        Expr::Continue(c) if c.label.is_some() => {
+            "`continue` goes on with the innermost loop; to skip the rest of an outer one, set a variable and test it after the inner loop"
+        }
+        Expr::Break(b) if b.expr.is_some() => {
+            "assign the value to a variable declared before the loop, then `break;`"
         }
         Expr::Break(_) | Expr::Continue(_) => {
-            "a loop runs over its whole range; put the rest of the body in an `if` instead"
+            "write it as a statement of the loop's body (or of an `if` there), as in `if done { break; }`"
         }
-        Expr::Return(_) => "return only at the end of the function",
+        Expr::Return(_) => {
+            "write it as a statement, as in `if x < 0.0 { return 0.0; }`, or end the function with the value"
+        }
         Expr::Tuple(_) => {
             "a tuple can only be the function's final value, returned as `(f64, f64)`"
         }

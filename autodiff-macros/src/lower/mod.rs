@@ -27,6 +27,7 @@ mod sugar;
 mod types;
 mod value;
 mod view;
+mod whiles;
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -177,6 +178,12 @@ struct Lower<'a> {
     expected: Option<crate::ir::Ty>,
     /// The type of each parameter, as written (for the constant arguments of calls).
     param_tys: HashMap<String, ConstTy>,
+    /// The `bool` variables that the rewrite of early exits declares (the user's own are
+    /// refused).
+    flags: std::collections::HashSet<String>,
+    /// The labels of the loops differentiated implicitly (`implicit('solve)`), and those found.
+    implicit: Vec<Ident>,
+    implicit_found: std::collections::HashSet<String>,
     /// The value of each call of a user's function, with the call's tokens: where to report a
     /// call whose result is used as an array or a tuple.
     calls: HashMap<Var, proc_macro2::TokenStream>,
@@ -207,6 +214,9 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         names: sugar::Names::of(item),
         expected: None,
         param_tys: HashMap::new(),
+        flags: std::collections::HashSet::new(),
+        implicit: args.implicit.clone(),
+        implicit_found: std::collections::HashSet::new(),
         calls: HashMap::new(),
         reported_calls: std::collections::HashSet::new(),
         scalar: ScalarTy::default(),
@@ -216,6 +226,7 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
     };
     let (params, returns) = lower.signature(&item.sig, args);
     let outputs = lower.body(&item.block, &returns);
+    lower.implicit_labels_found();
     let scalar = lower.scalar.clone();
     Lowered { func: lower.b.finish(outputs), params, output: returns.kind(), scalar }
 }

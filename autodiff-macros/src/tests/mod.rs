@@ -21,6 +21,7 @@ mod sink;
 mod size;
 mod snapshots;
 mod vcalls;
+mod whiles;
 mod wrap;
 
 use proc_macro2::TokenStream;
