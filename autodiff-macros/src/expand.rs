@@ -38,19 +38,26 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let vector = lowered.output != Output::Scalar;
     check_modes(&mut cx, &args, &item_fn, vector);
     check_sizes(&mut cx, &args, &lowered);
+    if lowered.record.is_some() {
+        refuse_record_hvp(&mut cx, &args);
+    }
     if !cx.is_ok() {
         return with_item(cx.into_compile_errors(), item);
     }
     let budget = args.stack.unwrap_or(symbol::STACK_BUDGET);
     match derivatives(&lowered, &args, vector) {
-        Ok(derived) => {
+        Ok(mut derived) => {
+            if let Some(record) = &lowered.record {
+                crate::codegen::records::name_cotangents(&mut derived.grad, record);
+            }
             let fs = [Some(&derived.grad), derived.hvp.as_ref()];
             check_budget(&mut cx, &fs.into_iter().flatten().collect::<Vec<_>>(), budget);
             if !cx.is_ok() {
                 return with_item(cx.into_compile_errors(), item);
             }
             let scalar = crate::codegen::scalar_tokens(&lowered.scalar);
-            let cx = Context { item: &item_fn, params: &lowered.params, budget, scalar };
+            let record = lowered.record.as_ref();
+            let cx = Context { item: &item_fn, params: &lowered.params, budget, scalar, record };
             // `f` is annotated for its derivatives: using only them is using it. (rustc's
             // `dead_code` lint does not report the generated functions, whose spans come from
             // the macro, so an annotated function that nothing uses goes unreported.)
@@ -85,22 +92,21 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 out.extend(cx.jacobian(&lowered.func, mode));
             }
             // Stand-ins for what a caller of `f` could need and is not generated.
-            let (params, n) = (lowered.params.len(), lowered.func.active.len());
             if vector {
-                out.extend(cx.stand_in(Kind::Grad, params, &lowered.func));
+                out.extend(cx.stand_in(Kind::Grad, &lowered.func));
                 if derived.jvp.is_none() {
-                    out.extend(cx.stand_in(Kind::Jvp, params + n, &lowered.func));
+                    out.extend(cx.stand_in(Kind::Jvp, &lowered.func));
                 }
                 if derived.hvp.is_none() {
                     // `f_hvp(params…, out_bar, directions…, out_bar_dot)`.
-                    out.extend(cx.stand_in(Kind::VectorHvp, params + n + 2, &lowered.func));
+                    out.extend(cx.stand_in(Kind::VectorHvp, &lowered.func));
                 }
             } else {
                 if !args.jvp {
-                    out.extend(cx.stand_in(Kind::Jvp, params + n, &lowered.func));
+                    out.extend(cx.stand_in(Kind::Jvp, &lowered.func));
                 }
                 if !(args.hvp || args.hessian) {
-                    out.extend(cx.stand_in(Kind::Hvp, params + n, &lowered.func));
+                    out.extend(cx.stand_in(Kind::Hvp, &lowered.func));
                 }
             }
             out
@@ -186,6 +192,17 @@ fn check_sizes(cx: &mut Ctxt, args: &Args, lowered: &Lowered) {
                 format!("`{name}` needs the number of differentiated scalars at compile time, and the length of the slice `{x}` is known only at run time; use `hvp` (H·v into a buffer of `{x}`'s length) or `jvp`"),
             );
         }
+    }
+}
+
+/// Refuses `hvp` on a function returning a struct, which is not supported yet.
+fn refuse_record_hvp(cx: &mut Ctxt, args: &Args) {
+    let name = symbol::OPT_HVP;
+    if let Some(at) = args.span_of(name) {
+        cx.error_at(
+            at,
+            format!("`{name}` on a function returning a struct is not supported yet: `#[grad]` gives such a function `_vjp`, `_jvp` and `jacobian`; return the fields as an array or a tuple for `{name}`, or differentiate a scalar function of the struct"),
+        );
     }
 }
 

@@ -83,6 +83,8 @@ pub const F32: &str = "f32";
 /// The primitive float types: a parameter of one that is not the function's scalar type is not
 /// differentiated.
 pub const FLOATS: &[&str] = &["f64", "f32", "f16", "f128"];
+/// The float types other than `f64`.
+pub const OTHER_FLOATS: &[&str] = &["f32", "f16", "f128"];
 /// The bound that makes a type parameter the function's scalar type: `T: Float`.
 pub const FLOAT: &str = "Float";
 /// `T::from(c)`, how generic code converts a constant to its scalar type...
@@ -337,3 +339,44 @@ pub const CONSTS: &[(&str, f64)] = &[
 pub fn unraw(id: &Ident) -> String {
     id.to_string().trim_start_matches("r#").to_owned()
 }
+
+/// The roots of the standard library's paths: a type named through one is not a struct of the
+/// user's.
+pub const STD_ROOTS: &[&str] = &["std", "core", "alloc"];
+/// Types of the standard library (and primitives other than numbers) that a signature or a
+/// struct's field may name without a path: constants, never differentiated.
+pub const CONSTANT_TYPES: &[&str] = &[
+    "bool",
+    "char",
+    "str",
+    "String",
+    "Vec",
+    "VecDeque",
+    "Option",
+    "Result",
+    "Box",
+    "Rc",
+    "Arc",
+    "Cow",
+    "HashMap",
+    "HashSet",
+    "BTreeMap",
+    "BTreeSet",
+    "PhantomData",
+    "Cell",
+    "RefCell",
+    "Duration",
+    "Instant",
+];
+/// The derive that makes a struct differentiable, and its trait.
+pub const DIFFERENTIABLE: &str = "Differentiable";
+/// The field attribute that keeps a field of a `Differentiable` struct out of the derivatives.
+pub const NO_GRAD: &str = "no_grad";
+/// The value of a function returning a struct, where its tangent is written from it.
+pub const OUT: &str = "out";
+/// The suffix of a struct parameter's scalars laid flat, where it is passed whole to a call.
+pub const FLAT: &str = "flat";
+/// The receiver of a method.
+pub const SELF_VALUE: &str = "self";
+/// The type of the receiver.
+pub const SELF_TYPE: &str = "Self";

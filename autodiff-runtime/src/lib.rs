@@ -24,6 +24,7 @@
 #![deny(missing_docs)]
 
 pub mod check;
+mod differentiable;
 mod flat;
 mod missing;
 pub mod revolve;
@@ -32,17 +33,19 @@ mod stack;
 /// Plumbing for the generated code; not part of the API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::differentiable::{Shape, Tangent, add_flat, flat, len_at};
     pub use crate::flat::{Flat, Zeros, scalar, set_unit, zero, zeros};
     pub use crate::missing::{HvpGenerated, JvpGenerated, ScalarCallee};
     pub use crate::revolve::{Online, revolve};
     pub use crate::stack::{check_len, check_size, check_stack};
 }
 
-pub use autodiff_macros::grad;
+pub use autodiff_macros::{Differentiable, grad};
 pub use check::{
     GradientMismatch, Tolerance, central_difference, check_close, check_gradient, check_hvp,
     numeric_gradient, numeric_hvp,
 };
+pub use differentiable::Differentiable;
 /// The numeric traits crate, whose [`Float`] bounds generic functions under [`grad`].
 pub use num_traits;
 /// The bound of a generic function under [`grad`], `fn f<T: Float>(x: T) -> T`: its one scalar

@@ -55,6 +55,9 @@ pub struct Renderer<'a> {
     pub receivers: HashSet<Var>,
     /// The caller's buffers that values of run-time length live in, if there are any.
     pub buffers: Option<&'a super::buffers::Buffers>,
+    /// The inputs that are struct parameters passed whole to calls (their scalars laid flat),
+    /// and their directions: passed as the structs themselves.
+    pub wholes: HashMap<Var, super::call::Whole>,
     /// The name of the tape of each loop that fills one.
     pub tapes: HashMap<LoopId, Ident>,
     /// A name for a loop's exit test, computed before the loop's variables are assigned.
@@ -79,6 +82,7 @@ impl<'a> Renderer<'a> {
         let receivers = receivers(&f.body, &defs);
         let buffers = None;
         let (tapes, stop) = (HashMap::new(), Ident::new("stop", proc_macro2::Span::mixed_site()));
+        let wholes = HashMap::new();
         Renderer {
             f,
             layout,
@@ -92,6 +96,7 @@ impl<'a> Renderer<'a> {
             read,
             receivers,
             buffers,
+            wholes,
             tapes,
             stop,
         }
@@ -237,7 +242,7 @@ impl<'a> Renderer<'a> {
                 let mut e = self.initial(*out, *value);
                 if let Some(shape) = self.f.ty(*out).shape() {
                     for d in shape.dims.iter().rev() {
-                        let n = self.int(d);
+                        let n = if d.inferred { quote!(_) } else { self.int(d) };
                         e = quote!([#e; #n]);
                     }
                 }

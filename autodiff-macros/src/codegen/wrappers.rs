@@ -3,7 +3,9 @@
 //! result is laid out as one row or column part by part (a tuple's components named one by one,
 //! arrays in row-major order, parameters in order) with the runtime's `scalar` and `set_unit`,
 //! which see each part as a flat slice of scalars, never a whole tuple: no limit on the number
-//! of parameters or outputs, and no trait on the scalar type beyond `Float`.
+//! of parameters or outputs, and no trait on the scalar type beyond `Float`. A struct (which
+//! holds `f64`s) is seen through its scalars laid flat in an array on the stack
+//! (`Differentiable::LEN` long), its direction built from such an array.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -16,26 +18,32 @@ use crate::ir::Int;
 use crate::lower::Param;
 use crate::symbol;
 
-/// A differentiated parameter, as a wrapper builds its direction: its name, its owned type,
-/// whether it is taken by reference, and how many array dimensions it has.
+/// The direction of one differentiated parameter, as a wrapper builds it.
 pub struct Dir {
     /// The parameter's name.
     pub name: String,
-    /// Its owned type (`[f64; N]` for `&[f64; N]`).
+    /// Its owned type (a direction is built owned and lent when the parameter is a reference).
     pub ty: TokenStream,
-    /// Whether it is taken by reference (its direction is lent).
+    /// Whether the parameter is taken by reference.
     pub by_ref: bool,
-    /// Its number of array dimensions (0 for a scalar).
+    /// Its number of array dimensions (0 for a scalar or a struct).
     pub depth: usize,
+    /// The zero to start from, when its type does not tell it (a struct's
+    /// `Differentiable::zero_like(m)`).
+    pub zero: Option<TokenStream>,
+    /// For a struct, its type's span: where the code asking it for its scalars is spanned.
+    pub span: Option<proc_macro2::Span>,
 }
 
-/// What a wrapper passes to a kernel: the user's parameters, and the differentiated ones' owned
-/// types (a direction is built owned and lent when the parameter is a reference).
+/// What a wrapper passes to a kernel: the user's parameters, and the differentiated ones'
+/// directions.
 pub struct Call<'a> {
-    /// The identifiers of the user's parameters, in order.
-    pub args: &'a [Ident],
-    /// The differentiated parameters.
+    /// The user's parameters, in order, as passed (a struct taken by value is cloned).
+    pub args: &'a [TokenStream],
+    /// For each differentiated parameter, its direction.
     pub dirs: &'a [Dir],
+    /// `Self::` when the kernels are associated functions, else nothing.
+    pub prefix: TokenStream,
     /// Whether the kernels are deprecated (as `f` is), so calling them needs an `allow`.
     pub deprecated: bool,
     /// The scalar type.
@@ -44,19 +52,40 @@ pub struct Call<'a> {
 
 impl Call<'_> {
     /// `let mut d0: T0 = 0.0; let mut d1: [f64; N] = [0.0; N]; …; set_unit(&mut [&mut d0, …], k);`
-    /// and the direction arguments (`d0, &d1`).
+    /// and the direction arguments (`d0, &d1`). A struct's direction is set in an array of its
+    /// scalars laid flat, then added to its zero.
     fn unit(&self, namer: &mut Namer, k: &Ident) -> (TokenStream, Vec<TokenStream>) {
         let names: Vec<Ident> = self
             .dirs
             .iter()
             .map(|d| namer.local(&format!("{}_{}", d.name, symbol::SUFFIX_DOT)))
             .collect();
-        let tys = self.dirs.iter().map(|d| &d.ty);
-        let zeros = self.dirs.iter().map(|d| zero(&d.ty, self.scalar));
-        let views = names.iter().zip(self.dirs).map(|(n, d)| view(quote!(#n), d.depth, true));
+        let (mut bind, mut views, mut after) = (Vec::new(), Vec::new(), Vec::new());
+        for (n, d) in names.iter().zip(self.dirs) {
+            let ty = &d.ty;
+            match d.span {
+                Some(span) => {
+                    let flat = namer.local(&format!("{n}_flat"));
+                    let len = flat_len(ty, span);
+                    bind.push(quote!(let mut #flat = [0.0_f64; #len];));
+                    views.push(quote!(&mut #flat));
+                    let z = d.zero.clone().unwrap_or_else(|| zero(ty, self.scalar));
+                    after.push(quote! {
+                        let mut #n: #ty = #z;
+                        ::autodiff_runtime::__private::add_flat(&mut #n, &#flat);
+                    });
+                }
+                None => {
+                    let z = d.zero.clone().unwrap_or_else(|| zero(ty, self.scalar));
+                    bind.push(quote!(let mut #n: #ty = #z;));
+                    views.push(view(quote!(#n), d.depth, true));
+                }
+            }
+        }
         let bind = quote! {
-            #(let mut #names: #tys = #zeros;)*
+            #(#bind)*
             ::autodiff_runtime::__private::set_unit(&mut [#(#views),*], #k);
+            #(#after)*
         };
         let pass = names
             .iter()
@@ -119,45 +148,84 @@ fn view(v: TokenStream, depth: usize, mutable: bool) -> TokenStream {
     }
 }
 
-/// `&[from_ref(&v.0), &v.1, …]` for a result that is a tuple of parts of the given depths,
-/// `&[&v]` for one part.
-fn parts(v: &Ident, depths: &[usize]) -> TokenStream {
-    match depths {
-        [one] => {
-            let part = view(quote!(#v), *one, false);
-            quote!(&[#part])
-        }
-        _ => {
-            let views = depths.iter().enumerate().map(|(k, d)| {
-                let field = syn::Index::from(k);
-                view(quote!(#v.#field), *d, false)
-            });
-            quote!(&[#(#views),*])
+/// How a wrapper sees one part of a result: an array of the given depth (0 for a scalar), or a
+/// struct of the given type, spanned at it (where a struct that does not derive
+/// `Differentiable` is then reported).
+pub enum Part {
+    /// A scalar or an array.
+    Array(usize),
+    /// A struct.
+    Struct(TokenStream, proc_macro2::Span),
+}
+
+impl Dir {
+    /// The part its derivative is in a result.
+    fn part(&self) -> Part {
+        match self.span {
+            Some(span) => Part::Struct(self.ty.clone(), span),
+            None => Part::Array(self.depth),
         }
     }
 }
 
-/// The `k`-th scalar of the result `v` whose parts have the given depths.
-fn scalar(v: &Ident, depths: &[usize], k: &Ident) -> TokenStream {
-    let parts = parts(v, depths);
-    quote!(::autodiff_runtime::__private::scalar(#parts, #k))
+/// `<T as Differentiable>::LEN`, spanned at `T`.
+fn flat_len(ty: &TokenStream, span: proc_macro2::Span) -> TokenStream {
+    quote_spanned!(span=> <#ty as ::autodiff_runtime::Differentiable>::LEN)
+}
+
+/// The part `v` seen as a slice of scalars: a view of an array, or a struct's scalars laid flat
+/// in an array (a temporary, extended by the `let` that binds the parts).
+fn read_view(v: TokenStream, part: &Part) -> TokenStream {
+    match part {
+        Part::Array(depth) => view(v, *depth, false),
+        Part::Struct(ty, span) => {
+            let len = flat_len(ty, *span);
+            quote_spanned!(*span=> &::autodiff_runtime::__private::flat::<#ty, { #len }>(&#v))
+        }
+    }
+}
+
+/// `let parts: &[&[S]] = &[from_ref(&v.0), &v.1, …];` for a result that is a tuple of the given
+/// parts, `&[&v]` for one part: bound once per sweep, read for each scalar.
+fn bind_parts(bound: &Ident, v: &Ident, parts: &[Part], scalar: &Tokens) -> TokenStream {
+    let views: Vec<TokenStream> = match parts {
+        [one] => vec![read_view(quote!(#v), one)],
+        _ => parts
+            .iter()
+            .enumerate()
+            .map(|(k, p)| {
+                let field = syn::Index::from(k);
+                read_view(quote!(#v.#field), p)
+            })
+            .collect(),
+    };
+    let s = &scalar.ty;
+    quote!(let #bound: &[&[#s]] = &[#(#views),*];)
+}
+
+/// The `k`-th scalar of the parts bound to `bound`.
+fn scalar(bound: &Ident, k: &Ident) -> TokenStream {
+    quote!(::autodiff_runtime::__private::scalar(#bound, #k))
 }
 
 /// The body of `f_hessian`: row `i` is `H·eᵢ` from `hvp`, for `n` differentiated scalars.
 pub fn hessian(namer: &mut Namer, hvp: &Ident, call: &Call, n: &TokenStream) -> TokenStream {
     let [h, row, i, j, x] = symbol::HESSIAN_LOCALS.map(|want| namer.local(want));
     let hv = namer.local("hv");
+    let bound = namer.local("parts");
     let (unit, dirs) = call.unit(namer, &i);
-    let (args, allow) = (call.args, call.allow());
-    let depths: Vec<usize> = call.dirs.iter().map(|d| d.depth).collect();
-    let get = scalar(&hv, &depths, &j);
+    let (args, allow, prefix) = (call.args, call.allow(), &call.prefix);
+    let parts: Vec<Part> = call.dirs.iter().map(Dir::part).collect();
+    let bind = bind_parts(&bound, &hv, &parts, call.scalar);
+    let get = scalar(&bound, &j);
     let zero = call.scalar.zero();
     quote! {
         let mut #h = [[#zero; #n]; #n];
         for (#i, #row) in #h.iter_mut().enumerate() {
             #unit
             #allow
-            let (_, _, #hv) = #hvp(#(#args,)* #(#dirs),*);
+            let (_, _, #hv) = #prefix #hvp(#(#args,)* #(#dirs),*);
+            #bind
             for (#j, #x) in #row.iter_mut().enumerate() {
                 *#x = #get;
             }
@@ -182,37 +250,42 @@ pub struct Jacobian<'a> {
     pub mode: Mode,
     /// The function's return type.
     pub ret: TokenStream,
-    /// The depth of each part of its value: a tuple's scalars (0 each), or one array's.
-    pub outputs: Vec<usize>,
+    /// The parts of its value: a tuple's scalars, one array, or one struct.
+    pub outputs: Vec<Part>,
 }
 
 /// The body of `f_jacobian`: `(value, J)`, by columns (`f_jvp`) or rows (`f_vjp`).
 pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
     let [value, jm, row, i, j, x, sweep] = symbol::JACOBIAN_LOCALS.map(|want| namer.local(want));
     let Jacobian { f, jvp, vjp, n, m, mode, .. } = jac;
-    let (args, allow) = (call.args, call.allow());
+    let bound = namer.local("parts");
+    let (args, allow, prefix) = (call.args, call.allow(), &call.prefix);
     let zero = call.scalar.zero();
     let (unit, dirs) = call.unit(namer, &j);
-    let column = scalar(&sweep, &jac.outputs, &i);
+    let bind_column = bind_parts(&bound, &sweep, &jac.outputs, call.scalar);
+    let column = scalar(&bound, &i);
     let forward = quote! {
         for #j in 0..#n {
             #unit
             #allow
-            let (_, #sweep) = #jvp(#(#args,)* #(#dirs),*);
+            let (_, #sweep) = #prefix #jvp(#(#args,)* #(#dirs),*);
+            #bind_column
             for (#i, #row) in #jm.iter_mut().enumerate() {
                 #row[#j] = #column;
             }
         }
     };
     let out_bar = namer.local(symbol::OUT_BAR);
-    let seed = cotangent(jac, call.scalar, &out_bar, &i);
-    let depths: Vec<usize> = call.dirs.iter().map(|d| d.depth).collect();
-    let row_of = scalar(&sweep, &depths, &j);
+    let seed = cotangent(namer, jac, call.scalar, (&out_bar, &value), &i);
+    let parts: Vec<Part> = call.dirs.iter().map(Dir::part).collect();
+    let bind_row = bind_parts(&bound, &sweep, &parts, call.scalar);
+    let row_of = scalar(&bound, &j);
     let reverse = quote! {
         for (#i, #row) in #jm.iter_mut().enumerate() {
             #seed
             #allow
-            let (_, #sweep) = #vjp(#(#args,)* #out_bar);
+            let (_, #sweep) = #prefix #vjp(#(#args,)* #out_bar);
+            #bind_row
             for (#j, #x) in #row.iter_mut().enumerate() {
                 *#x = #row_of;
             }
@@ -225,7 +298,7 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
     };
     quote! {
         #allow
-        let #value = #f(#(#args),*);
+        let #value = #prefix #f(#(#args),*);
         let mut #jm = [[#zero; #n]; #m];
         #sweeps
         (#value, #jm)
@@ -233,16 +306,37 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
 }
 
 /// `let mut out_bar: R = …; set_unit(&mut [&mut out_bar.0, …], i);`: the `i`-th unit cotangent
-/// of the function's value.
-fn cotangent(jac: &Jacobian, scalar: &Tokens, out_bar: &Ident, i: &Ident) -> TokenStream {
+/// of the function's value (a struct's set in its scalars laid flat, then added to the zero of
+/// the function's `value`).
+fn cotangent(
+    namer: &mut Namer,
+    jac: &Jacobian,
+    scalar: &Tokens,
+    (out_bar, value): (&Ident, &Ident),
+    i: &Ident,
+) -> TokenStream {
     let ret = &jac.ret;
     let (zero, parts) = match jac.outputs.as_slice() {
-        [depth] => (zero(ret, scalar), view(quote!(#out_bar), *depth, true)),
+        [Part::Struct(ty, span)] => {
+            let flat = namer.local(&format!("{out_bar}_flat"));
+            let len = flat_len(ty, *span);
+            return quote! {
+                let mut #flat = [0.0_f64; #len];
+                ::autodiff_runtime::__private::set_unit(&mut [&mut #flat], #i);
+                let mut #out_bar: #ret = ::autodiff_runtime::Differentiable::zero_like(&#value);
+                ::autodiff_runtime::__private::add_flat(&mut #out_bar, &#flat);
+            };
+        }
+        [Part::Array(depth)] => (zero(ret, scalar), view(quote!(#out_bar), *depth, true)),
         many => {
             let zeros = many.iter().map(|_| scalar.zero());
             let views = many.iter().enumerate().map(|(k, d)| {
                 let field = syn::Index::from(k);
-                view(quote!(#out_bar.#field), *d, true)
+                let depth = match d {
+                    Part::Array(depth) => *depth,
+                    Part::Struct(..) => 0,
+                };
+                view(quote!(#out_bar.#field), depth, true)
             });
             (quote!((#(#zeros),*)), quote!(#(#views),*))
         }

@@ -437,25 +437,75 @@ impl Ret {
     }
 }
 
-/// A function called by path: `g`, `module::g`, `Self::g`.
+/// A function called by path: `g`, `module::g`, `Self::g`; or a method, `recv.g(...)`.
 #[derive(Clone)]
 pub struct Callee {
     /// What precedes the name (`module::`, `Self::`, or nothing), as the user wrote it.
     pub prefix: TokenStream,
     /// The function's name, with the span of the call.
     pub name: Ident,
+    /// Called by method syntax: the first argument is the receiver (`q.norm2()`, so that
+    /// rustc finds the method through the receiver's type, which the macro does not know).
+    pub method: bool,
 }
 
 impl std::fmt::Debug for Callee {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}{}", self.prefix.to_string().replace(' ', ""), self.name)
+        let dot = if self.method { "." } else { "" };
+        write!(f, "{dot}{}{}", self.prefix.to_string().replace(' ', ""), self.name)
     }
 }
 
 impl PartialEq for Callee {
     fn eq(&self, other: &Self) -> bool {
-        self.prefix.to_string() == other.prefix.to_string() && self.name == other.name
+        self.prefix.to_string() == other.prefix.to_string()
+            && self.name == other.name
+            && self.method == other.method
     }
+}
+
+/// A struct value of the caller's body passed to a call: consecutive arguments of the call are
+/// its fields, which codegen writes as a struct literal (`Quat { w: a, x: b, .. }`); the
+/// callee's one partial and one direction for it are that struct too, destructured field by
+/// field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    /// The index of the argument of the user's call that the struct is.
+    pub at: usize,
+    /// Passed as `&Quat { .. }`.
+    pub by_ref: bool,
+    /// Its shape: the struct's path and fields.
+    pub shape: GroupShape,
+}
+
+/// The fields of a struct argument, each an argument of the call or a nested struct.
+#[derive(Clone, Debug)]
+pub struct GroupShape {
+    /// The struct's path, as the literal was written.
+    pub path: TokenStream,
+    /// Its fields, in order.
+    pub fields: Vec<(TokenStream, GroupField)>,
+}
+
+impl PartialEq for GroupShape {
+    fn eq(&self, other: &Self) -> bool {
+        self.path.to_string() == other.path.to_string()
+            && self.fields.len() == other.fields.len()
+            && self
+                .fields
+                .iter()
+                .zip(&other.fields)
+                .all(|((a, x), (b, y))| a.to_string() == b.to_string() && x == y)
+    }
+}
+
+/// One field of a struct argument.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GroupField {
+    /// The `k`-th argument of the call (in [`Call::args`]).
+    Arg(usize),
+    /// A nested struct.
+    Nested(GroupShape),
 }
 
 /// An argument of a call. The callee's derivative functions have one partial and one direction
@@ -507,6 +557,12 @@ pub enum Zero {
         /// Passed by reference.
         by_ref: bool,
     },
+    /// The zero of a struct, `Differentiable::zero_like` of the constant passed (borrowed when
+    /// the parameter is a reference).
+    Like {
+        /// Passed by reference.
+        by_ref: bool,
+    },
 }
 
 /// `outs = g…(args, dirs)`: a call of another function, differentiated through its derivative
@@ -540,6 +596,8 @@ pub struct Call {
     pub dirs: Vec<Operand>,
     /// The results.
     pub outs: Vec<Var>,
+    /// The struct values of the caller's body among the arguments (each several of them).
+    pub groups: Vec<Group>,
 }
 
 impl Call {

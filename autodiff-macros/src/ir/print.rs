@@ -196,6 +196,12 @@ fn stmt(f: &Func, s: &Stmt, depth: usize, out: &mut String) {
                         crate::ir::Zero::Inferred { by_ref: true } => {
                             format!("ext{}/&zero()", ext.0)
                         }
+                        crate::ir::Zero::Like { by_ref: false } => {
+                            format!("ext{}/zero_like", ext.0)
+                        }
+                        crate::ir::Zero::Like { by_ref: true } => {
+                            format!("ext{}/&zero_like", ext.0)
+                        }
                     },
                     crate::ir::Arg::Const(e) => format!("ext{}", e.0),
                 })

@@ -113,10 +113,10 @@ impl Ty {
     }
 
     /// Whether this is an array whose length is known only at run time: a slice parameter's, the
-    /// only array length that reads a parameter (`x.len()`). Its values live in the caller's
-    /// buffers.
+    /// only array length that reads a parameter (`x.len()`; a struct's array field, whose length
+    /// rustc infers, is not one). Its values live in the caller's buffers.
     pub fn run_time_length(&self) -> bool {
-        self.shape().is_some_and(|s| s.dims.iter().any(|d| !d.params.is_empty()))
+        self.shape().is_some_and(|s| s.dims.iter().any(|d| !d.params.is_empty() && !d.inferred))
     }
 
     /// Whether values of this type have derivatives (`f64` and arrays of `f64`).

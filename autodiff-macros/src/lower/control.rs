@@ -49,7 +49,9 @@ impl Lower<'_> {
         fn add(b: &Binding, slots: &mut Vec<usize>) {
             match b {
                 Binding::Slot(s) if !slots.contains(s) => slots.push(*s),
-                Binding::Tuple(parts) => parts.iter().for_each(|p| add(p, slots)),
+                Binding::Tuple(parts) | Binding::Record(_, parts) => {
+                    parts.iter().for_each(|p| add(p, slots));
+                }
                 _ => {}
             }
         }
@@ -331,7 +333,7 @@ impl Lower<'_> {
         if ts != es {
             self.cx.error_spanned(
                 i.if_token,
-                "`#[grad]` needs both branches of this `if` to give tuples of the same length",
+                "`#[grad]` needs both branches of this `if` to give tuples of the same length, or values of the same struct",
             );
             return placeholder;
         }
@@ -355,6 +357,13 @@ impl Lower<'_> {
                     shapes.push(self.flatten(i, p, ops)?);
                 }
                 Some(Shape::Tuple(shapes))
+            }
+            Value::Record(record, parts) => {
+                let mut shapes = Vec::new();
+                for p in parts {
+                    shapes.push(self.flatten(i, p, ops)?);
+                }
+                Some(Shape::Record(record, shapes))
             }
             Value::Int(None) => None,
             Value::Int(Some(_)) | Value::Closure(_) | Value::View(_) => {
@@ -398,11 +407,12 @@ impl Lower<'_> {
     }
 }
 
-/// The shape of a value an `if` gives: one operand, or a tuple of shapes.
+/// The shape of a value an `if` gives: one operand, or a tuple or a struct of shapes.
 #[derive(PartialEq)]
 enum Shape {
     One,
     Tuple(Vec<Shape>),
+    Record(Rc<super::structs::Record>, Vec<Shape>),
 }
 
 impl Shape {
@@ -411,6 +421,9 @@ impl Shape {
         match self {
             Shape::One => Value::real(ops.next().unwrap_or(Operand::Lit(0.0))),
             Shape::Tuple(parts) => Value::Tuple(parts.iter().map(|p| p.rebuild(ops)).collect()),
+            Shape::Record(r, parts) => {
+                Value::Record(Rc::clone(r), parts.iter().map(|p| p.rebuild(ops)).collect())
+            }
         }
     }
 }

@@ -187,6 +187,15 @@ impl Lower<'_> {
                 Some(chain) => self.expr(&chain),
                 None => Operand::Lit(0.0),
             },
+            Expr::Field(_) if self.field_input(e).is_some() => {
+                self.field_value(e).unwrap_or(Operand::Lit(0.0))
+            }
+            Expr::Field(_) if self.missing_field(e).is_some() => {
+                if let Some(shape) = self.missing_field(e) {
+                    self.no_such_field(e, &shape);
+                }
+                Operand::Lit(0.0)
+            }
             Expr::Field(_) if self.tuple_component(e).is_some() => {
                 let v = self.value(e);
                 self.single(e, v)
@@ -207,15 +216,12 @@ impl Lower<'_> {
                 Operand::Lit(0.0)
             }
             Expr::Field(f) if matches!(&*f.base, Expr::Call(_)) => {
-                self.untyped_call(
-                    quote::ToTokens::to_token_stream(&*f.base),
-                    super::call::Use::Field,
-                );
+                self.untyped_call(quote::ToTokens::to_token_stream(&*f.base), field_use(f));
                 Operand::Lit(0.0)
             }
             Expr::Field(f) => {
                 let call = self.call_value(&f.base);
-                match self.vector_call(call, super::call::Use::Field) {
+                match self.vector_call(call, field_use(f)) {
                     true => Operand::Lit(0.0),
                     false => self.passive(e, "field access"),
                 }
@@ -235,6 +241,9 @@ impl Lower<'_> {
 
     /// `a + b`, `a - b`, `a * b`, `a / b`, and the operators that are reported.
     fn binary(&mut self, e: &Expr, b: &syn::ExprBinary) -> Operand {
+        if self.operator_on_struct(b) {
+            return Operand::Lit(0.0);
+        }
         let prim = match b.op {
             BinOp::Add(_) => Prim::Add,
             BinOp::Sub(_) => Prim::Sub,
@@ -306,6 +315,14 @@ impl Lower<'_> {
             }
             Some(Binding::Poison | Binding::Tuple(_) | Binding::Closure(_) | Binding::View(_)) => {
                 Operand::Lit(0.0)
+            }
+            Some(Binding::Struct(_)) => {
+                self.whole_struct(e, name.as_deref().unwrap_or_default());
+                Operand::Lit(0.0)
+            }
+            Some(Binding::Record(..)) => {
+                let v = self.value(e);
+                self.single(e, v)
             }
             Some(Binding::Param(_)) | None => self.passive(e, "paths"),
         }
@@ -386,6 +403,11 @@ impl Lower<'_> {
                 Some(plain) => self.expr(&plain),
                 None => Operand::Lit(0.0),
             };
+        }
+        let known =
+            symbol::method_prim(&m.method.to_string()).is_some() || m.method == symbol::SIN_COS;
+        if !known && self.is_struct_expr(&m.receiver) {
+            return self.user_method(m);
         }
         if let Some(t) = &m.turbofish {
             self.cx.error_spanned(t, "`#[grad]` does not support turbofish arguments here");
@@ -481,5 +503,13 @@ pub(super) fn chain_root(e: &Expr) -> String {
         Expr::Reference(r) => chain_root(&r.expr),
         Expr::Path(p) => p.path.get_ident().map(symbol::unraw).unwrap_or_else(|| "data".into()),
         _ => "data".into(),
+    }
+}
+
+/// How `f` reads the value of a call: a tuple's field, or a struct's.
+fn field_use(f: &syn::ExprField) -> super::call::Use {
+    match f.member {
+        syn::Member::Named(_) => super::call::Use::Member,
+        syn::Member::Unnamed(_) => super::call::Use::Field,
     }
 }

@@ -599,11 +599,9 @@ fn a_hessian_sized_by_the_caller_when_stable_rust_cannot() {
                         i_1,
                     );
                     let (_, _, hv) = f_hvp(x, y, x_dot, y_dot);
+                    let parts: &[&[f64]] = &[&hv.0, ::core::slice::from_ref(&hv.1)];
                     for (j, h) in row.iter_mut().enumerate() {
-                        *h = ::autodiff_runtime::__private::scalar(
-                            &[&hv.0, ::core::slice::from_ref(&hv.1)],
-                            j,
-                        );
+                        *h = ::autodiff_runtime::__private::scalar(parts, j);
                     }
                 }
                 hessian

@@ -20,6 +20,7 @@ mod robustness;
 mod sink;
 mod size;
 mod snapshots;
+mod structs;
 mod vcalls;
 mod whiles;
 mod wrap;

@@ -118,11 +118,12 @@ fn lesson_example_all_modes() {
                     i,
                 );
                 let (_, _, hv) = g_hvp(x1, x2, x1_dot, x2_dot);
+                let parts: &[&[f64]] = &[
+                    ::core::slice::from_ref(&hv.0),
+                    ::core::slice::from_ref(&hv.1),
+                ];
                 for (j, h) in row.iter_mut().enumerate() {
-                    *h = ::autodiff_runtime::__private::scalar(
-                        &[::core::slice::from_ref(&hv.0), ::core::slice::from_ref(&hv.1)],
-                        j,
-                    );
+                    *h = ::autodiff_runtime::__private::scalar(parts, j);
                 }
             }
             hessian

@@ -96,7 +96,8 @@ pub(super) fn parse<T: syn::parse::Parse>(
 }
 
 /// The zero of the function's return type (`0.0`, `(0.0, 0.0)`, `[[0.0; K]; M]`): the value an
-/// early `return`'s variable starts from. `None` for an array whose type lowering does not know.
+/// early `return`'s variable starts from. `None` for an array whose type lowering does not know,
+/// and for a struct.
 pub(super) fn zero_of(returns: &super::signature::Returns) -> Option<TokenStream> {
     use super::Output;
     match returns.output {
@@ -106,5 +107,7 @@ pub(super) fn zero_of(returns: &super::signature::Returns) -> Option<TokenStream
             Some(quote::quote!((#(#zeros),*)))
         }
         Output::Array => build::zeros(returns.array.as_ref()?),
+        // A struct's fields are not known to the macro.
+        Output::Record => None,
     }
 }
