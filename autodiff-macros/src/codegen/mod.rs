@@ -847,7 +847,9 @@ impl Context<'_> {
             None => f
                 .outputs
                 .iter()
-                .map(|o| wrappers::Part::Array(f.operand_ty(*o).shape().map_or(0, |s| s.dims.len())))
+                .map(|o| {
+                    wrappers::Part::Array(f.operand_ty(*o).shape().map_or(0, |s| s.dims.len()))
+                })
                 .collect(),
         };
         let jac = wrappers::Jacobian {

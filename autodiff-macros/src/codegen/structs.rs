@@ -163,7 +163,8 @@ impl Context<'_> {
             }
             let dot = whole.and_then(|k| f.inputs.get(f.user_inputs + at + k));
             if let Some(v) = dot.filter(|v| flat_reads.contains(v)) {
-                let (id, ty) = (&idents[v.index()], super::signature::ty(f.ty(*v), &self.scalar.ty));
+                let (id, ty) =
+                    (&idents[v.index()], super::signature::ty(f.ty(*v), &self.scalar.ty));
                 out.extend(quote!(let #id: #ty = ::autodiff_runtime::__private::flat(#dir);));
             }
         }

@@ -225,6 +225,8 @@ struct Lower<'a> {
     serial: u32,
     /// The function's const generic parameters.
     generics: Vec<String>,
+    /// The function's type parameters (none is a struct of the user's).
+    type_params: Vec<String>,
     /// Whether a call's arguments are being read: there an `f64` parameter left out of `wrt` is
     /// a constant like any other constant parameter (its value is an input of the IR elsewhere).
     call_args: bool,
@@ -271,6 +273,7 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         versions: HashMap::new(),
         serial: 0,
         generics: Vec::new(),
+        type_params: Vec::new(),
         call_args: false,
         names: sugar::Names::of(item),
         expected: None,
@@ -302,13 +305,7 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
     lower.b.func_mut().user_inputs = lower.b.func().inputs.len();
     let record = lower.record.take();
     let scalar = lower.scalar.clone();
-    Lowered {
-        func: lower.b.finish(outputs),
-        params,
-        output: returns.kind(),
-        scalar,
-        record,
-    }
+    Lowered { func: lower.b.finish(outputs), params, output: returns.kind(), scalar, record }
 }
 
 impl Lower<'_> {

@@ -328,7 +328,10 @@ impl Lower<'_> {
             return (None, false, None);
         }
         let by_ref = matches!(ty, Type::Reference(_));
-        if is_struct(ty) && !self.scalar.is(crate::aggregate::owned(ty)) {
+        let owned = crate::aggregate::owned(ty);
+        let type_param = matches!(owned, Type::Path(p) if p.path.get_ident()
+            .is_some_and(|id| self.type_params.contains(&symbol::unraw(id))));
+        if is_struct(ty) && !type_param {
             if !differentiate {
                 self.bind_name(&name, Binding::Param(Kind::Unknown));
                 return (None, by_ref, None);
@@ -425,6 +428,7 @@ impl Lower<'_> {
             );
         }
         let own = self.scalar.param.clone();
+        self.type_params = sig.generics.type_params().map(|t| symbol::unraw(&t.ident)).collect();
         for param in &sig.generics.params {
             match param {
                 GenericParam::Const(c) => self.generics.push(symbol::unraw(&c.ident)),
