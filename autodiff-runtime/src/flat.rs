@@ -1,9 +1,10 @@
 //! Flattening of derivative values: a float, an array of them (nested to any depth) or a tuple
 //! of such, read and written as one list of scalars in row-major order. The generated
 //! `f_jacobian` and `f_hessian` lay one sweep's result out as a row or a column with [`scalar`]
-//! and [`set_unit`], over the parts of the result (a tuple's components, which the macro names
-//! one by one, each seen as a slice), so that no trait on tuples, and no limit on their length,
-//! is involved, and so that they serve every scalar type (`f64`, `f32`, a generic `T: Float`).
+//! (or [`write_parts`], a whole row) and [`set_unit`], over the parts of the result (a tuple's
+//! components, which the macro names one by one, each seen as a slice), so that no trait on
+//! tuples, and no limit on their length, is involved, and so that they serve every scalar type
+//! (`f64`, `f32`, a generic `T: Float`).
 
 use num_traits::Float;
 
@@ -69,6 +70,9 @@ pub trait Flat: Copy {
     /// Sets the `k`-th `f64`.
     fn set(&mut self, k: usize, value: f64);
 
+    /// Writes its `f64`s, in row-major order, into `out` (as many as both hold).
+    fn write(&self, out: &mut [f64]);
+
     /// The value with every `f64` zero except the `k`-th, which is one.
     fn unit(k: usize) -> Self {
         let mut u = Self::zero();
@@ -91,6 +95,12 @@ impl Flat for f64 {
     fn set(&mut self, _: usize, value: f64) {
         *self = value;
     }
+
+    fn write(&self, out: &mut [f64]) {
+        if let Some(o) = out.first_mut() {
+            *o = *self;
+        }
+    }
 }
 
 impl Flat for f32 {
@@ -106,6 +116,12 @@ impl Flat for f32 {
 
     fn set(&mut self, _: usize, value: f64) {
         *self = value as f32;
+    }
+
+    fn write(&self, out: &mut [f64]) {
+        if let Some(o) = out.first_mut() {
+            *o = f64::from(*self);
+        }
     }
 }
 
@@ -123,12 +139,35 @@ impl<T: Flat, const N: usize> Flat for [T; N] {
     fn set(&mut self, k: usize, value: f64) {
         self[k / T::LEN].set(k % T::LEN, value);
     }
+
+    fn write(&self, out: &mut [f64]) {
+        if T::LEN == 0 {
+            return;
+        }
+        for (t, chunk) in self.iter().zip(out.chunks_mut(T::LEN)) {
+            t.write(chunk);
+        }
+    }
+}
+
+/// Writes the scalars of `parts` laid end to end into `out`, as many as it holds: a sweep's
+/// result as one row, with one copy per part (not one call per scalar, as [`scalar`] takes).
+#[inline]
+pub fn write_parts<S: Copy>(parts: &[&[S]], out: &mut [S]) {
+    let mut rest = out;
+    for p in parts {
+        let n = p.len().min(rest.len());
+        let (head, tail) = rest.split_at_mut(n);
+        head.copy_from_slice(&p[..n]);
+        rest = tail;
+    }
 }
 
 /// The `k`-th scalar of `parts` laid end to end (NaN past the end, which the generated code never
 /// reads). Each part is a value of the result seen as a flat slice in row-major order
 /// (`core::slice::from_ref(&hv.0)` for a scalar, `&hv.1` for an array, `hv.2.as_flattened()` for
 /// a matrix), so that no trait on the parts, and no limit on their number, is involved.
+#[inline]
 pub fn scalar<S: Float>(parts: &[&[S]], k: usize) -> S {
     let mut k = k;
     for p in parts {
@@ -142,6 +181,7 @@ pub fn scalar<S: Float>(parts: &[&[S]], k: usize) -> S {
 
 /// Sets the `k`-th scalar of `parts` laid end to end to one: with every part zero before, they
 /// are then the `k`-th unit vector.
+#[inline]
 pub fn set_unit<S: Float>(parts: &mut [&mut [S]], k: usize) {
     let mut k = k;
     for p in parts.iter_mut() {
@@ -183,6 +223,16 @@ macro_rules! tuples {
                     k -= $t::LEN;
                 )+
                 let _ = k;
+            }
+
+            fn write(&self, out: &mut [f64]) {
+                let mut rest = out;
+                $(
+                    let (head, tail) = rest.split_at_mut($t::LEN.min(rest.len()));
+                    self.$i.write(head);
+                    rest = tail;
+                )+
+                let _ = rest;
             }
         }
     )*};
@@ -238,5 +288,31 @@ mod tests {
         super::set_unit(&mut parts, 3);
         super::set_unit(&mut parts, 5);
         assert_eq!((x, y, z), (0.0, [0.0, 0.0], [[1.0], [0.0]]));
+    }
+
+    #[test]
+    fn parts_written_as_one_row_read_as_scalar_reads_them() {
+        let (a, b, c) = (1.0, [[2.0, 3.0, 4.0], [5.0, 6.0, 7.0]], (8.0, [9.0, 10.0]));
+        let (e, f) = ([0.0f64; 0], [[0.0f64; 0]; 3]);
+        let parts: [&[f64]; 6] = [
+            core::slice::from_ref(&a),
+            &e,
+            b.as_flattened(),
+            f.as_flattened(),
+            core::slice::from_ref(&c.0),
+            &c.1,
+        ];
+        let mut row = [f64::NAN; 10];
+        super::write_parts(&parts, &mut row);
+        let read: Vec<f64> = (0..10).map(|k| super::scalar(&parts, k)).collect();
+        assert_eq!(row.to_vec(), read);
+        assert_eq!(row.to_vec(), (1..=10).map(f64::from).collect::<Vec<_>>());
+        // A shorter row takes what fits; a longer one keeps its tail.
+        let mut short = [0.0; 4];
+        super::write_parts(&parts, &mut short);
+        assert_eq!(short, [1.0, 2.0, 3.0, 4.0]);
+        let mut long = [-1.0; 12];
+        super::write_parts(&parts, &mut long);
+        assert_eq!(long[9..], [10.0, -1.0, -1.0]);
     }
 }

@@ -155,6 +155,9 @@ pub struct Context<'a> {
     pub scalar: scalar::Tokens,
     /// For a function returning a struct: where its fields are.
     pub record: Option<&'a crate::lower::RecordOut>,
+    /// Whether `f_vjp` is always inlined: it is the kernel of a Jacobian written out row by row
+    /// ([`Context::by_few_rows`]), whose rows then share what they compute once inlined.
+    pub inline_vjp: bool,
 }
 
 impl Context<'_> {
@@ -746,6 +749,16 @@ impl Context<'_> {
 
     /// The number of differentiated scalars of `f` (array parameters count every element, a
     /// struct every differentiated scalar it has).
+    /// Whether `f_jacobian` of the vector function `f` (the primal) in `mode` is written out row
+    /// by row: by reverse sweeps, over a number of rows the macro knows and at most
+    /// [`wrappers::UNROLLED_ROWS`] (a function returning a struct is not).
+    pub fn by_few_rows(&self, f: &Func, mode: Mode) -> bool {
+        let m = rows(f);
+        self.record.is_none()
+            && resolved(mode, &self.columns(f), &m) != Mode::Forward
+            && m.value.is_some_and(|m| m <= wrappers::UNROLLED_ROWS)
+    }
+
     fn columns(&self, f: &Func) -> Int {
         self.components(f)
             .iter()
@@ -815,12 +828,7 @@ impl Context<'_> {
             }
             None => rows(f),
         };
-        // Sizes the macro knows decide the mode here; others, in the generated code.
-        let mode = match (mode, n.value, m.value) {
-            (Mode::Auto, Some(a), Some(b)) if a < b => Mode::Forward,
-            (Mode::Auto, Some(_), Some(_)) => Mode::Reverse,
-            (other, _, _) => other,
-        };
+        let mode = resolved(mode, &n, &m);
         let jacobian = signature::fn_ident(name, symbol::FN_JACOBIAN);
         let [rows_name, cols_name] = symbol::SIZES_JACOBIAN;
         let cols = wrappers::Size::new(
@@ -858,6 +866,7 @@ impl Context<'_> {
             vjp: &vjp,
             n: cols.tokens.clone(),
             m: rows.tokens.clone(),
+            rows: m.value,
             mode,
             ret: ret.clone(),
             outputs,
@@ -1038,6 +1047,7 @@ impl Context<'_> {
             .then(|| quote!(#[allow(clippy::manual_is_multiple_of)]));
         let doc = doc.lines().map(|line| quote!(#[doc = #line]));
         let track_caller = track_caller.then(|| quote!(#[track_caller]));
+        let hint = (suffix == symbol::FN_VJP && self.inline_vjp).then(|| quote!(#[inline(always)]));
         quote! {
             #(#doc)*
             #(#inherited)*
@@ -1047,6 +1057,7 @@ impl Context<'_> {
             #ranges
             #empty
             #remainder
+            #hint
             #vis fn #ident #generics(#(#user,)* #(#extra),*) -> #ret #clause {
                 #body
             }
@@ -1076,6 +1087,15 @@ fn flat_size(ty: &Ty) -> Int {
     match ty.shape() {
         None => Int::lit(1),
         Some(s) => s.dims.iter().fold(Int::lit(1), |acc, d| acc.times(d)),
+    }
+}
+
+/// The Jacobian's mode: sizes the macro knows decide it here; others, in the generated code.
+fn resolved(mode: Mode, n: &Int, m: &Int) -> Mode {
+    match (mode, n.value, m.value) {
+        (Mode::Auto, Some(a), Some(b)) if a < b => Mode::Forward,
+        (Mode::Auto, Some(_), Some(_)) => Mode::Reverse,
+        (other, _, _) => other,
     }
 }
 

@@ -1,11 +1,12 @@
 //! The dense Hessian and the Jacobian: a kernel (`f_hvp`, `f_jvp`, `f_vjp`) run once per unit
 //! direction, in a loop, so their code does not grow with the number of parameters. Each sweep's
 //! result is laid out as one row or column part by part (a tuple's components named one by one,
-//! arrays in row-major order, parameters in order) with the runtime's `scalar` and `set_unit`,
-//! which see each part as a flat slice of scalars, never a whole tuple: no limit on the number
-//! of parameters or outputs, and no trait on the scalar type beyond `Float`. A struct (which
-//! holds `f64`s) is seen through its scalars laid flat in an array on the stack
-//! (`Differentiable::LEN` long), its direction built from such an array.
+//! arrays in row-major order, parameters in order) with the runtime's `scalar`, `write_parts`
+//! and `set_unit`, which see each part as a flat slice of scalars, never a whole tuple: no limit
+//! on the number of parameters or outputs, and no trait on the scalar type beyond `Float`. A
+//! struct (which holds `f64`s) is seen through its scalars laid flat in an array on the stack
+//! (`Differentiable::LEN` long), its direction built from such an array. A Jacobian of a few
+//! rows known to the macro is written out row by row, each seed a constant.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -246,6 +247,8 @@ pub struct Jacobian<'a> {
     pub n: TokenStream,
     /// The number of rows (scalar outputs).
     pub m: TokenStream,
+    /// The number of rows, when the macro knows it.
+    pub rows: Option<u64>,
     /// The mode asked for.
     pub mode: Mode,
     /// The function's return type.
@@ -254,9 +257,13 @@ pub struct Jacobian<'a> {
     pub outputs: Vec<Part>,
 }
 
+/// Up to how many rows, known to the macro, a Jacobian by rows is written out row by row rather
+/// than looped over (each row is one call of `f_vjp`, seeded by a constant).
+pub const UNROLLED_ROWS: u64 = 4;
+
 /// The body of `f_jacobian`: `(value, J)`, by columns (`f_jvp`) or rows (`f_vjp`).
 pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
-    let [value, jm, row, i, j, x, sweep] = symbol::JACOBIAN_LOCALS.map(|want| namer.local(want));
+    let [value, jm, row, i, j, _, sweep] = symbol::JACOBIAN_LOCALS.map(|want| namer.local(want));
     let Jacobian { f, jvp, vjp, n, m, mode, .. } = jac;
     let bound = namer.local("parts");
     let (args, allow, prefix) = (call.args, call.allow(), &call.prefix);
@@ -276,18 +283,36 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
         }
     };
     let out_bar = namer.local(symbol::OUT_BAR);
-    let seed = cotangent(namer, jac, call.scalar, (&out_bar, &value), &i);
+    let flat = namer.local(&format!("{out_bar}_flat"));
     let parts: Vec<Part> = call.dirs.iter().map(Dir::part).collect();
     let bind_row = bind_parts(&bound, &sweep, &parts, call.scalar);
-    let row_of = scalar(&bound, &j);
-    let reverse = quote! {
-        for (#i, #row) in #jm.iter_mut().enumerate() {
+    let reverse_row = |r: TokenStream, dest: TokenStream| {
+        let seed = cotangent(jac, call.scalar, (&out_bar, &value, &flat), &r);
+        quote! {
             #seed
             #allow
             let (_, #sweep) = #prefix #vjp(#(#args,)* #out_bar);
             #bind_row
-            for (#j, #x) in #row.iter_mut().enumerate() {
-                *#x = #row_of;
+            ::autodiff_runtime::__private::write_parts(#bound, #dest);
+        }
+    };
+    let reverse = match jac.rows {
+        // A few rows, known: one block each, its seed a constant (the sweep's chains of the other
+        // outputs then fold away once the kernel is inlined).
+        Some(rows) if rows <= UNROLLED_ROWS => {
+            let blocks = (0..rows).map(|r| {
+                let r = proc_macro2::Literal::u64_unsuffixed(r);
+                let block = reverse_row(quote!(#r), quote!(&mut #jm[#r]));
+                quote!({ #block })
+            });
+            quote!(#(#blocks)*)
+        }
+        _ => {
+            let block = reverse_row(quote!(#i), quote!(#row));
+            quote! {
+                for (#i, #row) in #jm.iter_mut().enumerate() {
+                    #block
+                }
             }
         }
     };
@@ -306,19 +331,17 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
 }
 
 /// `let mut out_bar: R = …; set_unit(&mut [&mut out_bar.0, …], i);`: the `i`-th unit cotangent
-/// of the function's value (a struct's set in its scalars laid flat, then added to the zero of
-/// the function's `value`).
+/// of the function's value (a struct's set in its scalars laid flat in `flat`, then added to
+/// the zero of the function's `value`).
 fn cotangent(
-    namer: &mut Namer,
     jac: &Jacobian,
     scalar: &Tokens,
-    (out_bar, value): (&Ident, &Ident),
-    i: &Ident,
+    (out_bar, value, flat): (&Ident, &Ident, &Ident),
+    i: &TokenStream,
 ) -> TokenStream {
     let ret = &jac.ret;
     let (zero, parts) = match jac.outputs.as_slice() {
         [Part::Struct(ty, span)] => {
-            let flat = namer.local(&format!("{out_bar}_flat"));
             let len = flat_len(ty, *span);
             return quote! {
                 let mut #flat = [0.0_f64; #len];
