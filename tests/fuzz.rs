@@ -4,12 +4,22 @@
 //! The build script (`build.rs`, generator in `build/fuzz/`) writes `AUTODIFF_FUZZ_COUNT`
 //! programs (40 by default) from the seed `AUTODIFF_FUZZ_SEED` (fixed by default) into
 //! `$OUT_DIR/fuzz_programs.rs`, which this file includes. Each program is one random tree printed
-//! twice:
+//! twice, and most a third time:
 //! - as `f`, a function over `f64` and arrays under `#[grad(jvp, hvp)]` (a quarter with
 //!   `hessian`), or, returning `[f64; M]` or a tuple, under `#[grad(jvp, jacobian)]` (half of
 //!   them forcing `jacobian(forward)` or `jacobian(reverse)`);
 //! - as `f_dual`, the same body over the hyper-dual numbers of `fuzz/dual.rs`: the oracle, which
-//!   shares no code with the macro and is itself checked against finite differences below.
+//!   shares no code with the macro and is itself checked against finite differences below;
+//! - as `f_it`, its iterator twin (`build/fuzz/idiom/`), when the rewrite changed something:
+//!   the same tree with some loops over iterator chains (`x.iter()`, `&x`, `x`, `into_iter`,
+//!   `copied`, `cloned`, `enumerate`, `zip` as in `x.iter().zip(x.iter().skip(1))`, `rev`,
+//!   `skip`, `take`, `step_by(2)` for `x[2 * i]`, `windows(k)` over arrays and data, rows of
+//!   matrices, ranges), a body that is one `if` on the elements as `filter`, reductions as
+//!   `map(..).sum::<f64>()` (for an accumulator that starts at `-0.0`, where `sum` starts) or
+//!   `fold(s, |acc, ..| acc + e)`, a loop that updates state as a `fold` whose accumulator is
+//!   that state (a tuple when it is several variables, arrays included), `if` chains on an
+//!   integer as `match` (patterns `3`, `..3`, `..=3`, `4..`, guards), and subexpressions as
+//!   closures bound with `let` and called. Each rewrite keeps the arithmetic and its order.
 //!
 //! The programs take `f64`, `[f64; N]`, `[[f64; K]; M]` and `&[f64; N]` parameters, constants
 //! left out of `wrt(...)`, `&[f64]` data, read in loops over `data.len()` (as reductions:
@@ -20,9 +30,12 @@
 //! loops carry (literal or `const` bounds, `..=`, `.rev()`, nested, triangular `i + 1..N`,
 //! reductions over `0..i`), updated by `+=`, `-=`, `*=`, `/=` and nonlinear reassignment; `if` /
 //! `else if` / `else` as statements and as values, on `f64` and integer comparisons joined by
-//! `&&`, `||`, `!`, inside and outside loops, some on carried state; every supported `f64`
-//! method, its arguments kept in its domain (`ln` of `1 + e·e`, `exp` of a bounded value), and
-//! kinks (`abs`, `max`, `min`, `hypot`, branches).
+//! `&&`, `||`, `!`, inside and outside loops, some on carried state, some the whole body of a
+//! loop and reading only the elements it visits (a `filter` in iterator form); accumulators
+//! starting at `0.0` or `-0.0`; indices `i + c`, `i - c`, `2 * i + c`, `N - 1 - i`,
+//! `(i + N - k) % N`; loops over `data.len()` from 0 or from 1 (`data[i - 1]`); every supported
+//! `f64` method, its arguments kept in its domain (`ln` of `1 + e·e`, `exp` of a bounded value),
+//! and kinks (`abs`, `max`, `min`, `hypot`, branches).
 //!
 //! Programs call functions defined before them (up to two, each of which may call the one
 //! before it): small random programs under `#[grad(jvp, hvp)]`, which differentiate all their
@@ -48,7 +61,29 @@
 //!   `f_grad`'s, `f_jacobian_mode` is the forced mode or the one the shape gives;
 //! - `f_hvp` is the oracle's `H·w`, the Hessian built from `f_hvp` by columns is symmetric,
 //!   equals `f_hessian`, and gives the oracle's `vᵀHw`;
-//! - the checkpointed twin's derivatives are the stored ones, bit for bit.
+//! - the checkpointed twin's derivatives are the stored ones, bit for bit;
+//! - the iterator twin's value and derivatives (`f_it`, `f_it_grad`, `f_it_jvp`, `f_it_hvp`,
+//!   `f_it_hessian`; or `f_it_vjp`, `f_it_jvp`, `f_it_jacobian`) are `f`'s, bit for bit. Where a
+//!   chain's item loads an element where the index loop did not (its first read in a branch or
+//!   an inner loop, or another read of the array that may be the same element), the reverse
+//!   sweep adds that element's adjoint in another order: the generator says so, and then the
+//!   derivatives are compared to rounding (the values still to the bit). It mostly leaves such
+//!   reads to the index, so that most twins are compared to the bit; the run prints how many;
+//! - the options twin `f_opt` (half of the programs, `build/fuzz/options.rs`): the same function
+//!   under another combination of options in another order (`#[grad]` alone, `jvp`, `hvp`,
+//!   `hessian` without `hvp`, `jacobian` without `jvp`, `jacobian(forward)`,
+//!   `jacobian(reverse)`, `wrt` when nothing needs it, `stack = ..`); each function it has equals
+//!   `f`'s to the bit (its Jacobian to rounding when computed in the other mode).
+//!
+//! Signatures and names vary too (issue 20; `build/fuzz/vary.rs`, decided from each program's
+//! seed by a generator of its own): 12% of the programs take 13 to 20 parameters; in half of
+//! them every name is renamed, one to one, to a name the generated code uses (`x_bar`, `t0`,
+//! `out_bar`, `saved`, `value`, `hessian`, `f_grad`, `g0_hvp`, `__private`, index names, names
+//! derived from the renamed ones such as `a_bar_dot`), and the `const` items to `M`, `ROWS`,
+//! `COLS`, `N`, `T0`; in 40% loop variables and `let`s shadow parameters (where the scope does
+//! not read the parameter); in 40% the `const` items that size parameters are const generic
+//! parameters of the function. These rewrite the printed text and keep its meaning, so every
+//! check above applies unchanged.
 //!
 //! Points whose values or first derivatives, final or intermediate, pass 10⁶ are not checked: a
 //! huge intermediate that cancels leaves the oracle only rounding. A failure prints the
@@ -60,6 +95,16 @@
 //! ```sh
 //! AUTODIFF_FUZZ_SEED=7 AUTODIFF_FUZZ_COUNT=200 cargo test --test fuzz
 //! AUTODIFF_FUZZ_POINTS=10 cargo test --test fuzz
+//! ```
+//!
+//! A campaign runs chunks of seeds, each a build of its own (a separate target directory keeps
+//! the default build's programs):
+//!
+//! ```sh
+//! for s in 100000 100150 100300; do
+//!   CARGO_TARGET_DIR=target/fuzz AUTODIFF_FUZZ_SEED=$s AUTODIFF_FUZZ_COUNT=150 \
+//!     cargo test --test fuzz -- --nocapture
+//! done
 //! ```
 //!
 //! Program `k` of a run comes from the seed `AUTODIFF_FUZZ_SEED + k` alone, so
@@ -117,6 +162,8 @@ pub enum Fns {
         hessian: Option<fn(&Point) -> Vec<f64>>,
         dual: fn(&Point, &[f64], &[f64]) -> Hd,
         checkpointed: Option<Checkpointed>,
+        iterated: Option<Iterated>,
+        optioned: Option<Optioned>,
     },
     /// A function returning `m` values.
     Vector {
@@ -129,7 +176,56 @@ pub enum Fns {
         dual: fn(&Point, &[f64], &[f64]) -> Vec<Hd>,
         /// `f_vjp` of the checkpointed twin.
         checkpointed: Option<fn(&Point, &[f64]) -> Values>,
+        iterated: Option<IteratedVector>,
+        optioned: Option<OptionedVector>,
     },
+}
+
+/// `f_jvp` of a scalar program, through flat slices.
+pub type Jvp = fn(&Point, &[f64]) -> (f64, f64);
+
+/// The options twin `f_opt` of a scalar program (`build/fuzz/options.rs`): the same function
+/// under other options; the functions they give must equal the program's to the bit.
+pub struct Optioned {
+    /// Its options, as written.
+    pub options: &'static str,
+    pub grad: fn(&Point) -> (f64, Vec<f64>),
+    pub jvp: Option<Jvp>,
+    pub hvp: Option<fn(&Point, &[f64]) -> Hvp>,
+    pub hessian: Option<fn(&Point) -> Vec<f64>>,
+}
+
+/// The options twin `f_opt` of a vector program.
+pub struct OptionedVector {
+    pub options: &'static str,
+    pub vjp: fn(&Point, &[f64]) -> Values,
+    pub jvp: Option<fn(&Point, &[f64]) -> Values>,
+    pub jacobian: Option<fn(&Point) -> Values>,
+    pub mode: Option<fn() -> &'static str>,
+    /// The mode its options force, if they do.
+    pub forced: Option<&'static str>,
+}
+
+/// The iterator form `f_it` of a scalar program: its value and derivatives must equal the
+/// program's to the bit.
+pub struct Iterated {
+    pub value: fn(&Point) -> f64,
+    pub grad: fn(&Point) -> (f64, Vec<f64>),
+    pub jvp: fn(&Point, &[f64]) -> (f64, f64),
+    pub hvp: fn(&Point, &[f64]) -> Hvp,
+    pub hessian: Option<fn(&Point) -> Vec<f64>>,
+    /// Whether its derivatives are the program's to the bit (else to rounding: a chain's item
+    /// loads an element where the index loop did not, so the sweep adds in another order).
+    pub exact: bool,
+}
+
+/// The iterator form `f_it` of a vector program.
+pub struct IteratedVector {
+    pub value: fn(&Point) -> Vec<f64>,
+    pub vjp: fn(&Point, &[f64]) -> Values,
+    pub jvp: fn(&Point, &[f64]) -> Values,
+    pub jacobian: fn(&Point) -> Values,
+    pub exact: bool,
 }
 
 /// `f_grad` and `f_hvp` of a scalar program's checkpointed twin (`#[grad(checkpoint)]`), which

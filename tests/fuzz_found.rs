@@ -391,3 +391,33 @@ fn bug24_a_loop_whose_sweep_writes_nothing() {
     let (y, g) = cancelling_state_grad([1.0, 2.0], &[0.5]);
     assert_eq!((y, g), (cancelling_state([1.0, 2.0], &[0.5]), [1.0, 1.25]));
 }
+
+#[test]
+fn bug25_filter_over_the_tuples_of_enumerate_and_zip() {
+    compiles("filter_over_tuples");
+}
+
+#[test]
+fn bug26_min_and_max_of_lengths_in_a_constant() {
+    compiles("min_in_a_constant");
+}
+
+#[test]
+fn bug27_a_variable_named_like_a_called_derivative() {
+    compiles("shadows_a_callee");
+}
+
+#[test]
+fn bug28_a_view_read_after_its_array_is_shadowed() {
+    compiles("view_of_a_shadowed_array");
+}
+
+#[test]
+fn bug29_a_const_generic_named_like_a_stand_ins_type_parameter() {
+    compiles("stand_in_generics");
+}
+
+#[test]
+fn bug30_match_on_the_index_of_an_enumerate_loop() {
+    compiles("match_in_enumerate");
+}

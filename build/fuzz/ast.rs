@@ -50,6 +50,8 @@ pub enum Int {
 pub enum IntOp {
     Add,
     Sub,
+    /// `i * 2`: an index that `step_by` visits.
+    Mul,
     Rem,
 }
 
@@ -110,6 +112,13 @@ pub enum Expr {
     Call(String, Vec<Expr>),
     /// `&y`: an array passed by reference to a callee.
     Ref(Box<Expr>),
+    /// `chain.sum::<f64>()` or `chain.fold(init, |acc, item| ..)` (iterator form only).
+    Reduce(Box<Iter>, Box<Consumer>),
+    /// `match k { 3 => a, _ if c => b, _ => d }` as a value (iterator form only); the last arm
+    /// is `_`.
+    Match(Int, Vec<Arm<Block>>),
+    /// A condition as a value: the body of a `filter`'s closure (iterator form only).
+    Test(Box<Cond>),
     /// `*c`: a constant array parameter (taken by reference) passed by value to a callee.
     Deref(String),
     /// An integer argument of a call (`3`, `i`, `steps`).
@@ -171,6 +180,102 @@ pub enum Stmt {
     For(String, Range, Vec<Stmt>),
     /// `if c { .. } else if c2 { .. } else { .. }` as a statement.
     If(Vec<(Cond, Vec<Stmt>)>, Option<Vec<Stmt>>),
+    /// `for pat in chain { body }` (iterator form only).
+    ForIn(Pat, Iter, Vec<Stmt>),
+    /// `let name = |a: f64, b: f64| e;` (iterator form only), called as `Expr::Call`.
+    Closure(String, Vec<String>, Expr),
+    /// `let (a, b) = e;` of fresh names (iterator form only).
+    LetTuple(Vec<String>, Expr),
+    /// `match k { .. }` as a statement (iterator form only); the last arm is `_`.
+    Match(Int, Vec<Arm<Vec<Stmt>>>),
+}
+
+/// A pattern binding an iterator's element or a closure's parameter (iterator form only).
+#[derive(Clone, PartialEq)]
+pub enum Pat {
+    Name(String),
+    /// `mut name`.
+    Mut(String),
+    /// `&p`.
+    Ref(Box<Pat>),
+    Tuple(Vec<Pat>),
+    Wild,
+}
+
+/// A closure written in place, `|p, q| body` (iterator form only).
+#[derive(Clone, PartialEq)]
+pub struct Closure {
+    pub params: Vec<Pat>,
+    pub body: Block,
+}
+
+/// An iterator (iterator form only).
+#[derive(Clone, PartialEq)]
+pub enum Iter {
+    /// The elements of an array, a row of one, or data.
+    Source(String, Source),
+    /// `lo..hi`, or `lo..=hi` when inclusive.
+    Range(Int, Int, bool),
+    /// `iter.adaptor(..)`.
+    Adapt(Box<Iter>, Adaptor),
+}
+
+/// How an iterator over an array or data starts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// `x.iter()`: references.
+    Iter,
+    /// `x.into_iter()` of an array: values.
+    IntoIter,
+    /// `&x` (as `zip`'s argument or a loop's collection): references.
+    Borrow,
+    /// `x`: values of an array, references of a reference or of data.
+    Plain,
+    /// `x.windows(k)`: slices.
+    Windows(usize),
+}
+
+/// An adaptor of an iterator.
+#[derive(Clone, PartialEq)]
+pub enum Adaptor {
+    Copied,
+    Cloned,
+    Enumerate,
+    Zip(Box<Iter>),
+    Rev,
+    Skip(Int),
+    Take(Int),
+    StepBy(usize),
+    Map(Closure),
+    Filter(Closure),
+}
+
+/// What consumes an iterator in an expression.
+#[derive(Clone, PartialEq)]
+pub enum Consumer {
+    /// `.sum::<f64>()`.
+    Sum,
+    /// `.fold(init, |acc, item| ..)`.
+    Fold(Expr, Closure),
+}
+
+/// A pattern of a `match` on an integer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum IntPat {
+    Lit(usize),
+    /// `lo..`, `..hi`, `..=hi`.
+    From(usize),
+    Below(usize),
+    UpTo(usize),
+    Wild,
+}
+
+/// An arm of a `match`: a pattern, a guard, and what it gives or does.
+#[derive(Clone, PartialEq)]
+pub struct Arm<B> {
+    pub pat: IntPat,
+    pub guard: Option<Cond>,
+    pub body: B,
 }
 
 /// What the program returns.
@@ -229,6 +334,15 @@ pub struct Checkpoint {
     pub snapshots: Option<usize>,
 }
 
+/// The iterator form of a program's body and output.
+pub struct Body {
+    pub stmts: Vec<Stmt>,
+    pub tail: Expr,
+    /// Whether its derivatives are the program's to the bit (else to rounding: a chain's item
+    /// loads an element where the index loop did not, see `idiom/reads.rs`).
+    pub exact: bool,
+}
+
 /// One random program.
 pub struct Program {
     pub seed: u64,
@@ -245,4 +359,9 @@ pub struct Program {
     pub callees: Vec<Callee>,
     /// Its checkpointed twin, if it has one.
     pub checkpoint: Option<Checkpoint>,
+    /// The same program with some of its loops in iterator form (`f_it`), if the rewrite
+    /// changed anything.
+    pub idiomatic: Option<Body>,
+    /// How its printed functions vary in names and signature.
+    pub vary: super::vary::Vary,
 }

@@ -1,13 +1,14 @@
 //! The generated file: per program, a module with the functions it calls, the `#[grad]` function
-//! `f` (and its checkpointed twin `f_ck`), its hyper-dual twin `f_dual`, its source text, and glue
-//! that calls them through flat slices, so that the test (`tests/fuzz.rs`) checks every program
-//! the same way.
+//! `f` (and its checkpointed twin `f_ck`, its iterator form `f_it`), its hyper-dual twin
+//! `f_dual`, its source text, and glue that calls them through flat slices, so that the test
+//! (`tests/fuzz.rs`) checks every program the same way.
 
 use std::collections::HashSet;
 use std::fmt::Write;
 
-use super::ast::{Checkpoint, Def, Modes, Output, Param, Pass, Program};
+use super::ast::{Body, Checkpoint, Def, Expr, Modes, Output, Param, Pass, Program, Stmt};
 use super::manual;
+use super::options;
 use super::print::{Flavor, Printer, array_type, mutated, output_type, real};
 
 fn numel(p: &Param) -> usize {
@@ -32,10 +33,51 @@ fn param_type(p: &Param, flavor: Flavor) -> String {
 /// The function `name` of `prog` in `flavor`, with the attribute for the macro (and
 /// `checkpoint` in it if given).
 fn function(prog: &Program, flavor: Flavor, name: &str, checkpoint: Option<Checkpoint>) -> String {
+    written(prog, flavor, name, checkpoint, (&prog.body, &prog.tail))
+}
+
+/// The iterator form `f_it` of `prog`, if it has one.
+fn iterated(prog: &Program) -> Option<String> {
+    let Body { stmts, tail, .. } = prog.idiomatic.as_ref()?;
+    Some(written(prog, Flavor::Macro, "f_it", None, (stmts, tail)))
+}
+
+/// [`function`] with the body `body` in place of the program's.
+fn written(
+    prog: &Program,
+    flavor: Flavor,
+    name: &str,
+    checkpoint: Option<Checkpoint>,
+    body: (&[Stmt], &Expr),
+) -> String {
+    attributed(prog, flavor, name, checkpoint, body, None)
+}
+
+/// The options twin `f_opt` of `prog`, if it has one.
+fn optioned(prog: &Program) -> Option<String> {
+    let o = options::opts(prog)?;
+    let body = (prog.body.as_slice(), &prog.tail);
+    Some(attributed(prog, Flavor::Macro, "f_opt", None, body, Some(&o.attr)))
+}
+
+/// [`written`] under the options `attr` in place of the program's, if given.
+fn attributed(
+    prog: &Program,
+    flavor: Flavor,
+    name: &str,
+    checkpoint: Option<Checkpoint>,
+    body: (&[Stmt], &Expr),
+    attr: Option<&[String]>,
+) -> String {
     let mut set = HashSet::new();
-    mutated(&prog.body, &mut set);
+    mutated(body.0, &mut set);
     let mut p = Printer::new(flavor, set);
-    if flavor == Flavor::Macro {
+    if let Some(attr) = attr {
+        let _ = match attr.is_empty() {
+            true => writeln!(p.out, "#[grad]"),
+            false => writeln!(p.out, "#[grad({})]", attr.join(", ")),
+        };
+    } else if flavor == Flavor::Macro {
         let mut opts = Vec::new();
         if prog.wrt {
             let names: Vec<&str> =
@@ -70,7 +112,7 @@ fn function(prog: &Program, flavor: Flavor, name: &str, checkpoint: Option<Check
     // `#[grad]` carries to the derivatives, whose sweeps mirror the branch.
     let _ = writeln!(
         p.out,
-        "#[allow(clippy::needless_range_loop, clippy::manual_memcpy, clippy::if_same_then_else)]"
+        "#[allow(clippy::needless_range_loop, clippy::manual_memcpy, clippy::if_same_then_else, clippy::too_many_arguments)]"
     );
     let params: Vec<String> =
         prog.params.iter().map(|q| format!("{}: {}", q.name, param_type(q, flavor))).collect();
@@ -80,10 +122,12 @@ fn function(prog: &Program, flavor: Flavor, name: &str, checkpoint: Option<Check
         params.join(", "),
         output_type(prog.output, flavor)
     );
-    p.stmts(&prog.body, 1);
-    let tail = p.expr(&prog.tail, 0);
+    p.stmts(body.0, 1);
+    p.depth = 1;
+    let tail = p.expr(body.1, 0);
     let _ = writeln!(p.out, "    {tail}\n}}");
-    p.out
+    let consts: Vec<String> = prog.consts.iter().map(|(c, _)| c.clone()).collect();
+    prog.vary.apply(&p.out, name, &consts)
 }
 
 /// Whether `text` calls `name`.
@@ -118,13 +162,20 @@ fn callees(prog: &Program) -> Vec<(String, String)> {
     out
 }
 
-/// The callees and `f` as the macro sees them, and a line on the checkpointed twin.
+/// The callees and `f` as the macro sees them, a line on the checkpointed twin, and the
+/// iterator form.
 fn functions(prog: &Program) -> String {
     let mut s: String = callees(prog).into_iter().map(|(text, _)| text).collect();
     s += &function(prog, Flavor::Macro, "f", None);
     if let Some(ck) = prog.checkpoint {
         let attr = function(prog, Flavor::Macro, "f_ck", Some(ck));
         let _ = writeln!(s, "// and `f_ck`, the same under {}", attr.lines().next().unwrap_or(""));
+    }
+    if let Some(text) = iterated(prog) {
+        s += &text;
+    }
+    if let Some(text) = optioned(prog) {
+        s += &text;
     }
     s
 }
@@ -146,11 +197,21 @@ pub fn source(prog: &Program) -> String {
     consts(prog) + &functions(prog)
 }
 
+/// `(a, b,)`, or past 12 parts (the most the tuple traits of the test take), nested in tuples of
+/// at most 12: `((a0, .., a11,), (a12, ..,),)`.
+fn nest(parts: &[String]) -> String {
+    if parts.len() <= 12 {
+        return format!("({},)", parts.join(", "));
+    }
+    let chunks: Vec<String> = parts.chunks(12).map(nest).collect();
+    format!("({},)", chunks.join(", "))
+}
+
 /// `type name = (A, B);` for the parameters `ps` (a type alias keeps clippy's
 /// `type_complexity` quiet in the glue).
 fn alias(name: &str, ps: &[&Param], flavor: Flavor) -> String {
     let types: Vec<String> = ps.iter().map(|p| array_type(real(flavor), &p.dims)).collect();
-    format!("type {name} = ({},);\n", types.join(", "))
+    format!("type {name} = {};\n", nest(&types))
 }
 
 /// `let (a, b): Alias = how(slice);` for the parameters `ps`, or nothing if there are none.
@@ -159,7 +220,18 @@ fn bind(ps: &[&Param], alias: &str, how: &str, prefix: &str) -> String {
         return String::new();
     }
     let names: Vec<String> = ps.iter().map(|p| format!("{prefix}{}", p.name)).collect();
-    format!("let ({},): {alias} = {how};\n", names.join(", "))
+    format!("let {}: {alias} = {how};\n", nest(&names))
+}
+
+/// The glue's text with the derivatives `g` and `hv` (tuples of `count` parts) regrouped as
+/// [`nest`] groups the parameters, when there are more than 12.
+fn regroup(text: String, count: usize) -> String {
+    if count <= 12 {
+        return text;
+    }
+    let parts = |v: &str| nest(&(0..count).map(|k| format!("{v}.{k}")).collect::<Vec<_>>());
+    text.replace("flat(&g)", &format!("flat(&{})", parts("g")))
+        .replace("flat(&hv)", &format!("flat(&{})", parts("hv")))
 }
 
 /// The arguments of a call of `f` (or `f_dual`): references where the parameter is one.
@@ -197,11 +269,14 @@ struct Glue {
     load_dirs: String,
     args: String,
     dirs: String,
+    /// How many differentiated scalars: the Hessian's and the Jacobian's sizes, written out (a
+    /// const generic `f` takes them from the result's type).
+    n: usize,
 }
 
 /// The glue functions of a scalar program (`hessian`: it has `f_hessian`), and its `Fns`.
 fn scalar_glue(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> String {
-    let Glue { load, load_dual, load_dirs, args: a, dirs: d } = g;
+    let Glue { load, load_dual, load_dirs, args: a, dirs: d, n } = g;
     let _ = write!(
         s,
         "fn value(p: &Point) -> f64 {{\n{load}f({a})\n}}\n\
@@ -211,8 +286,10 @@ fn scalar_glue(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> Strin
          fn dual(p: &Point, v: &[f64], w: &[f64]) -> Hd {{\n{load_dual}f_dual({a})\n}}\n"
     );
     let hessian = if hessian {
-        let _ =
-            write!(s, "fn hessian(p: &Point) -> Vec<f64> {{\n{load}flat(&f_hessian({a}))\n}}\n");
+        let _ = write!(
+            s,
+            "fn hessian(p: &Point) -> Vec<f64> {{\n{load}let h: [[f64; {n}]; {n}] = f_hessian({a});\nflat(&h)\n}}\n"
+        );
         "Some(hessian)"
     } else {
         "None"
@@ -227,14 +304,39 @@ fn scalar_glue(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> Strin
     } else {
         "None"
     };
+    let iterated = if prog.idiomatic.is_some() {
+        let _ = write!(
+            s,
+            "fn value_it(p: &Point) -> f64 {{\n{load}f_it({a})\n}}\n\
+             fn grad_it(p: &Point) -> (f64, Vec<f64>) {{\n{load}let (y, g) = f_it_grad({a});\n(y, flat(&g))\n}}\n\
+             fn jvp_it(p: &Point, v: &[f64]) -> (f64, f64) {{\n{load}{load_dirs}f_it_jvp({a}, {d})\n}}\n\
+             fn hvp_it(p: &Point, v: &[f64]) -> Hvp {{\n{load}{load_dirs}let (y, g, hv) = f_it_hvp({a}, {d});\n(y, flat(&g), flat(&hv))\n}}\n"
+        );
+        let hessian = if hessian == "None" {
+            "None"
+        } else {
+            let _ = write!(
+                s,
+                "fn hessian_it(p: &Point) -> Vec<f64> {{\n{load}let h: [[f64; {n}]; {n}] = f_it_hessian({a});\nflat(&h)\n}}\n"
+            );
+            "Some(hessian_it)"
+        };
+        let exact = prog.idiomatic.as_ref().is_some_and(|b| b.exact);
+        format!(
+            "Some(Iterated {{ value: value_it, grad: grad_it, jvp: jvp_it, hvp: hvp_it, hessian: {hessian}, exact: {exact} }})"
+        )
+    } else {
+        "None".to_string()
+    };
+    let optioned = scalar_optioned(prog, g, s);
     format!(
-        "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed} }}"
+        "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned} }}"
     )
 }
 
 /// The glue functions of a program with `m` outputs, and its `Fns`.
 fn vector_glue(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String {
-    let Glue { load, load_dual, load_dirs, args: a, dirs: d } = g;
+    let Glue { load, load_dual, load_dirs, args: a, dirs: d, n } = g;
     let spread = match prog.output {
         Output::Tuple(_) => {
             let xs: Vec<String> = (0..m).map(|k| format!("out.{k}")).collect();
@@ -248,7 +350,7 @@ fn vector_glue(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String {
         "fn value(p: &Point) -> Vec<f64> {{\n{load}flat(&f({a}))\n}}\n\
          fn vjp(p: &Point, u: &[f64]) -> Values {{\n{load}let u: {out_ty} = unflat(u);\nlet (y, g) = f_vjp({a}, u);\n(flat(&y), flat(&g))\n}}\n\
          fn jvp(p: &Point, v: &[f64]) -> Values {{\n{load}{load_dirs}let (y, t) = f_jvp({a}, {d});\n(flat(&y), flat(&t))\n}}\n\
-         fn jacobian(p: &Point) -> Values {{\n{load}let (y, j) = f_jacobian({a});\n(flat(&y), flat(&j))\n}}\n\
+         fn jacobian(p: &Point) -> Values {{\n{load}let (y, j): ({out_ty}, [[f64; {n}]; {m}]) = f_jacobian({a});\n(flat(&y), flat(&j))\n}}\n\
          fn dual(p: &Point, v: &[f64], w: &[f64]) -> Vec<Hd> {{\n{load_dual}let out = f_dual({a});\n{spread}\n}}\n"
     );
     let checkpointed = if prog.checkpoint.is_some() {
@@ -264,8 +366,119 @@ fn vector_glue(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String {
         Modes::Vector { forced: Some(mode) } => format!("Some({mode:?})"),
         _ => "None".to_string(),
     };
+    let iterated = if prog.idiomatic.is_some() {
+        let _ = write!(
+            s,
+            "fn value_it(p: &Point) -> Vec<f64> {{\n{load}flat(&f_it({a}))\n}}\n\
+             fn vjp_it(p: &Point, u: &[f64]) -> Values {{\n{load}let u: {out_ty} = unflat(u);\nlet (y, g) = f_it_vjp({a}, u);\n(flat(&y), flat(&g))\n}}\n\
+             fn jvp_it(p: &Point, v: &[f64]) -> Values {{\n{load}{load_dirs}let (y, t) = f_it_jvp({a}, {d});\n(flat(&y), flat(&t))\n}}\n\
+             fn jacobian_it(p: &Point) -> Values {{\n{load}let (y, j): ({out_ty}, [[f64; {n}]; {m}]) = f_it_jacobian({a});\n(flat(&y), flat(&j))\n}}\n"
+        );
+        let exact = prog.idiomatic.as_ref().is_some_and(|b| b.exact);
+        format!(
+            "Some(IteratedVector {{ value: value_it, vjp: vjp_it, jvp: jvp_it, jacobian: jacobian_it, exact: {exact} }})"
+        )
+    } else {
+        "None".to_string()
+    };
+    let optioned = vector_optioned(prog, g, m, s);
     format!(
-        "Fns::Vector {{ value, vjp, jvp, jacobian, mode: f_jacobian_mode, forced: {forced}, dual, checkpointed: {checkpointed} }}"
+        "Fns::Vector {{ value, vjp, jvp, jacobian, mode: {mode}, forced: {forced}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned} }}",
+        mode = mode_fn(prog, "f", &function(prog, Flavor::Macro, "f", None)),
+    )
+}
+
+/// `name_jacobian_mode` as a value, its const generic parameters given (`f_jacobian_mode::<3>`)
+/// when `name`, printed as `text`, has some: it has no argument to infer them from.
+fn mode_fn(prog: &Program, name: &str, text: &str) -> String {
+    let head = format!("pub fn {name}<");
+    let generics = text.find(&head).and_then(|at| {
+        let rest = &text[at + head.len()..];
+        rest.find(">(").map(|end| &rest[..end])
+    });
+    let values: Vec<String> = generics
+        .unwrap_or("")
+        .split(", ")
+        .filter_map(|g| g.strip_prefix("const ")?.split(':').next())
+        .filter_map(|c| prog.consts.iter().find(|(n, _)| n == c).map(|(_, v)| v.to_string()))
+        .collect();
+    match values.is_empty() {
+        true => format!("{name}_jacobian_mode"),
+        false => format!("{name}_jacobian_mode::<{}>", values.join(", ")),
+    }
+}
+
+/// `Some(f)` if `has`, else `None`.
+fn maybe(has: bool, f: &str) -> String {
+    if has { format!("Some({f})") } else { "None".to_string() }
+}
+
+/// The glue functions of a scalar program's options twin, and its `Optioned`.
+fn scalar_optioned(prog: &Program, g: &Glue, s: &mut String) -> String {
+    let Some(o) = options::opts(prog) else { return "None".to_string() };
+    let Glue { load, load_dirs, args: a, dirs: d, n, .. } = g;
+    let _ = write!(
+        s,
+        "fn grad_opt(p: &Point) -> (f64, Vec<f64>) {{\n{load}let (y, g) = f_opt_grad({a});\n(y, flat(&g))\n}}\n"
+    );
+    if o.jvp {
+        let _ = write!(
+            s,
+            "fn jvp_opt(p: &Point, v: &[f64]) -> (f64, f64) {{\n{load}{load_dirs}f_opt_jvp({a}, {d})\n}}\n"
+        );
+    }
+    if o.hvp {
+        let _ = write!(
+            s,
+            "fn hvp_opt(p: &Point, v: &[f64]) -> Hvp {{\n{load}{load_dirs}let (y, g, hv) = f_opt_hvp({a}, {d});\n(y, flat(&g), flat(&hv))\n}}\n"
+        );
+    }
+    if o.hessian {
+        let _ = write!(
+            s,
+            "fn hessian_opt(p: &Point) -> Vec<f64> {{\n{load}let h: [[f64; {n}]; {n}] = f_opt_hessian({a});\nflat(&h)\n}}\n"
+        );
+    }
+    format!(
+        "Some(Optioned {{ options: {:?}, grad: grad_opt, jvp: {}, hvp: {}, hessian: {} }})",
+        o.attr.join(", "),
+        maybe(o.jvp, "jvp_opt"),
+        maybe(o.hvp, "hvp_opt"),
+        maybe(o.hessian, "hessian_opt")
+    )
+}
+
+/// The glue functions of a vector program's options twin, and its `OptionedVector`.
+fn vector_optioned(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String {
+    let Some(o) = options::opts(prog) else { return "None".to_string() };
+    let Glue { load, load_dirs, args: a, dirs: d, n, .. } = g;
+    let out_ty = output_type(prog.output, Flavor::Macro);
+    let _ = write!(
+        s,
+        "fn vjp_opt(p: &Point, u: &[f64]) -> Values {{\n{load}let u: {out_ty} = unflat(u);\nlet (y, g) = f_opt_vjp({a}, u);\n(flat(&y), flat(&g))\n}}\n"
+    );
+    if o.jvp {
+        let _ = write!(
+            s,
+            "fn jvp_opt(p: &Point, v: &[f64]) -> Values {{\n{load}{load_dirs}let (y, t) = f_opt_jvp({a}, {d});\n(flat(&y), flat(&t))\n}}\n"
+        );
+    }
+    if o.jacobian.is_some() {
+        let _ = write!(
+            s,
+            "fn jacobian_opt(p: &Point) -> Values {{\n{load}let (y, j): ({out_ty}, [[f64; {n}]; {m}]) = f_opt_jacobian({a});\n(flat(&y), flat(&j))\n}}\n"
+        );
+    }
+    let forced = match o.jacobian {
+        Some(Some(mode)) => format!("Some({mode:?})"),
+        _ => "None".to_string(),
+    };
+    format!(
+        "Some(OptionedVector {{ options: {:?}, vjp: vjp_opt, jvp: {}, jacobian: {}, mode: {}, forced: {forced} }})",
+        o.attr.join(", "),
+        maybe(o.jvp, "jvp_opt"),
+        maybe(o.jacobian.is_some(), "jacobian_opt"),
+        maybe(o.jacobian.is_some(), &mode_fn(prog, "f_opt", &optioned(prog).unwrap_or_default())),
     )
 }
 
@@ -281,8 +494,9 @@ fn glue(prog: &Program) -> String {
         load_dirs: bind(&active, "Active", "unflat(v)", "d"),
         args: args(prog).join(", "),
         dirs: dirs(prog).join(", "),
+        n: active.iter().map(|p| numel(p)).sum(),
     };
-    let n: usize = active.iter().map(|p| numel(p)).sum();
+    let n = g.n;
     let nc: usize = constant.iter().map(|p| numel(p)).sum();
     let has = |pass| prog.params.iter().any(|p| p.pass == pass);
     let (data, steps) = (has(Pass::Data), has(Pass::Steps));
@@ -291,11 +505,15 @@ fn glue(prog: &Program) -> String {
         s += &(alias("Constant", &constant, Flavor::Macro)
             + &alias("ConstantHd", &constant, Flavor::Dual));
     }
+    let mut functions = String::new();
     let (m, fns) = match (prog.output, prog.modes) {
-        (Output::Scalar, Modes::Scalar { hessian }) => (1, scalar_glue(prog, &g, hessian, &mut s)),
-        (Output::Array(m) | Output::Tuple(m), _) => (m, vector_glue(prog, &g, m, &mut s)),
-        (Output::Scalar, _) => (1, vector_glue(prog, &g, 1, &mut s)),
+        (Output::Scalar, Modes::Scalar { hessian }) => {
+            (1, scalar_glue(prog, &g, hessian, &mut functions))
+        }
+        (Output::Array(m) | Output::Tuple(m), _) => (m, vector_glue(prog, &g, m, &mut functions)),
+        (Output::Scalar, _) => (1, vector_glue(prog, &g, 1, &mut functions)),
     };
+    s += &regroup(functions, active.len());
     let _ = write!(
         s,
         "pub fn program() -> Program {{\nProgram {{ seed: {}, source: SOURCE, n: {n}, nc: {nc}, m: {m}, data: {data}, steps: {steps}, fns: {fns} }}\n}}\n",
@@ -318,7 +536,13 @@ pub fn module(k: usize, prog: &Program) -> String {
     if let Some(ck) = prog.checkpoint {
         s += &function(prog, Flavor::Macro, "f_ck", Some(ck));
     }
+    if let Some(text) = iterated(prog) {
+        s += &text;
+    }
+    if let Some(text) = optioned(prog) {
+        s += &text;
+    }
     s += &function(prog, Flavor::Dual, "f_dual", None);
     s += &glue(prog);
-    s + "}\n"
+    super::vary::rename_consts(&prog.vary, &s, &prog.consts) + "}\n"
 }

@@ -7,6 +7,7 @@ mod branch;
 mod call;
 mod cond;
 mod expr;
+mod guard;
 mod int;
 mod loops;
 mod stmt;
@@ -71,6 +72,8 @@ pub struct Gen {
     ring: Option<(String, Size)>,
     /// The functions the program may call: name and parameters.
     callees: Vec<(String, Vec<Param>)>,
+    /// A wide signature: 13 to 20 parameters, mostly `f64`s (past the 12 of tuples' traits).
+    wide: bool,
 }
 
 /// How many `f64`s an array of these lengths holds (one for a scalar).
@@ -92,6 +95,7 @@ impl Gen {
             reduction: None,
             ring: None,
             callees: Vec::new(),
+            wide: false,
         }
     }
 
@@ -188,13 +192,20 @@ impl Gen {
     }
 
     fn params(&mut self) -> Vec<Param> {
-        let count = 1 + self.rng.weighted(&[3, 4, 3, 2]);
+        let count = match self.wide {
+            true => self.rng.between(13, 20),
+            false => 1 + self.rng.weighted(&[3, 4, 3, 2]),
+        };
+        let cap = if self.wide { 32 } else { 24 };
         let mut params: Vec<Param> = Vec::new();
         let mut active = 0;
         for k in 0..count {
-            let p = self.param(k);
+            let p = match self.wide && self.rng.chance(75) {
+                true => Param { name: format!("a{k}"), dims: vec![], pass: Pass::Value },
+                false => self.param(k),
+            };
             let n = numel(&p.dims);
-            if p.pass != Pass::Constant && active + n > 24 {
+            if p.pass != Pass::Constant && active + n > cap {
                 continue;
             }
             if p.pass != Pass::Constant {
@@ -203,7 +214,7 @@ impl Gen {
             params.push(p);
         }
         if active == 0 {
-            params.insert(0, Param { name: "a9".into(), dims: vec![], pass: Pass::Value });
+            params.insert(0, Param { name: "a99".into(), dims: vec![], pass: Pass::Value });
         }
         // A constant array as long as an array parameter of a callee, which calls may pass whole.
         let lengths: Vec<usize> = self
@@ -215,7 +226,7 @@ impl Gen {
             let n = lengths[self.rng.below(lengths.len())];
             let at = self.rng.below(params.len() + 1);
             let dims = vec![self.size(n)];
-            params.insert(at, Param { name: "c8".into(), dims, pass: Pass::Constant });
+            params.insert(at, Param { name: "c98".into(), dims, pass: Pass::Constant });
         }
         if self.rng.chance(30) {
             let at = self.rng.below(params.len() + 1);
@@ -260,6 +271,8 @@ impl Gen {
 pub fn program(seed: u64) -> Program {
     let mut g = Gen::new(seed);
     let callees = g.callees(seed);
+    // Decided by a generator of its own, so that the other programs of a seed stay as they were.
+    g.wide = Rng::new(seed ^ 0x7769_6465).chance(12);
     let params = g.params();
     let output = g.output();
     let modes = match output {
@@ -278,5 +291,20 @@ pub fn program(seed: u64) -> Program {
     let checkpoint = (steps || (loops && g.rng.chance(25))).then(|| Checkpoint {
         snapshots: if steps || g.rng.chance(50) { Some(g.rng.between(1, 3)) } else { None },
     });
-    Program { seed, consts: g.consts, params, body, tail, output, modes, wrt, callees, checkpoint }
+    let mut prog = Program {
+        seed,
+        consts: g.consts,
+        params,
+        body,
+        tail,
+        output,
+        modes,
+        wrt,
+        callees,
+        checkpoint,
+        idiomatic: None,
+        vary: super::vary::Vary::new(seed),
+    };
+    prog.idiomatic = super::idiom::program(&prog);
+    prog
 }

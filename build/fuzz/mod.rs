@@ -5,9 +5,13 @@
 mod ast;
 mod emit;
 mod generate;
+mod idiom;
 mod manual;
+mod options;
 mod print;
+mod print_idiom;
 mod rng;
+mod vary;
 
 /// The generated file for `count` programs, seeds `seed`, `seed + 1`, ...: one module per
 /// program and `programs()`, the list of them.

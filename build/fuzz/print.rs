@@ -1,12 +1,13 @@
 //! Prints a program's tree as Rust, in two flavours: over `f64` for `#[grad]`, and over the
 //! test's hyper-dual type `Hd` (literals and data lifted by `lit(..)`, `f64::m(..)` as
-//! `Hd::m(..)`). Parentheses follow Rust's precedence, so that the output is warning-free.
+//! `Hd::m(..)`). Parentheses follow Rust's precedence, so that the output is warning-free. The
+//! nodes of the iterator form (chains, closures, `match`) are printed by `print_idiom`.
 
 use std::collections::HashSet;
 use std::fmt::Write;
 
 use super::ast::{
-    Assign, Block, Cmp, Cond, Expr, Int, IntOp, Op, Output, Place, Range, Size, Stmt,
+    Assign, Block, Cmp, Cond, Consumer, Expr, Int, IntOp, Op, Output, Place, Range, Size, Stmt,
 };
 
 /// Which of the two functions is printed.
@@ -22,7 +23,7 @@ pub enum Flavor {
 const OR: u8 = 1;
 const AND: u8 = 2;
 const CMP: u8 = 3;
-const ADD: u8 = 4;
+pub(super) const ADD: u8 = 4;
 const MUL: u8 = 5;
 const AS: u8 = 6;
 const UNARY: u8 = 7;
@@ -34,6 +35,8 @@ pub struct Printer {
     /// The variables the program assigns to (declared `let mut`).
     pub mutated: HashSet<String>,
     pub out: String,
+    /// The indentation of the statement being printed (a closure's block is indented under it).
+    pub depth: usize,
 }
 
 /// `f64` or `Hd`.
@@ -69,7 +72,7 @@ fn lit(v: f64) -> String {
     if s.contains('.') || s.contains('e') { s } else { format!("{s}.0") }
 }
 
-fn cmp(c: Cmp) -> &'static str {
+pub(super) fn cmp(c: Cmp) -> &'static str {
     match c {
         Cmp::Lt => "<",
         Cmp::Le => "<=",
@@ -99,6 +102,7 @@ pub fn int(i: &Int, min: u8) -> String {
             let o = match op {
                 IntOp::Add => "+",
                 IntOp::Sub => "-",
+                IntOp::Mul => "*",
                 IntOp::Rem => "%",
             };
             format!("{} {o} {}", int(l, p), int(r, p + 1))
@@ -110,7 +114,7 @@ pub fn int(i: &Int, min: u8) -> String {
 impl Printer {
     /// A printer of `flavor` for a program that assigns to `mutated`.
     pub fn new(flavor: Flavor, mutated: HashSet<String>) -> Self {
-        Printer { flavor, mutated, out: String::new() }
+        Printer { flavor, mutated, out: String::new(), depth: 0 }
     }
 
     fn prec(&self, e: &Expr) -> u8 {
@@ -119,7 +123,7 @@ impl Printer {
             Expr::Bin(..) => MUL,
             Expr::Neg(_) | Expr::Ref(_) | Expr::Deref(_) => UNARY,
             Expr::Cast(_) if self.flavor == Flavor::Macro => AS,
-            Expr::If(..) => 0,
+            Expr::If(..) | Expr::Match(..) | Expr::Test(_) => 0,
             _ => POSTFIX + 1,
         }
     }
@@ -172,6 +176,9 @@ impl Printer {
                 let zero = self.expr(&Expr::Lit(0.0), 0);
                 dims.iter().rev().fold(zero, |t, d| format!("[{t}; {}]", size(d)))
             }
+            Expr::Reduce(it, consumer) => self.reduce(it, consumer),
+            Expr::Match(scrutinee, arms) => self.match_expr(scrutinee, arms),
+            Expr::Test(c) => self.cond(c, 0),
         };
         if self.prec(e) < min { format!("({s})") } else { s }
     }
@@ -184,7 +191,7 @@ impl Printer {
         }
     }
 
-    fn list(&self, xs: &[Expr]) -> String {
+    pub(super) fn list(&self, xs: &[Expr]) -> String {
         xs.iter().map(|x| self.expr(x, 0)).collect::<Vec<_>>().join(", ")
     }
 
@@ -210,7 +217,7 @@ impl Printer {
         s
     }
 
-    fn block(&self, b: &Block) -> String {
+    pub(super) fn block(&self, b: &Block) -> String {
         if b.stmts.is_empty() {
             return format!("{{ {} }}", self.expr(&b.tail, 0));
         }
@@ -246,12 +253,13 @@ impl Printer {
         if p < min { format!("({s})") } else { s }
     }
 
-    fn line(&mut self, depth: usize, text: &str) {
+    pub(super) fn line(&mut self, depth: usize, text: &str) {
         let _ = writeln!(self.out, "{}{text}", "    ".repeat(depth));
     }
 
     /// A statement at indentation `depth`.
     pub fn stmt(&mut self, s: &Stmt, depth: usize) {
+        self.depth = depth;
         match s {
             Stmt::Let(name, ty, init) => {
                 let m = if self.mutated.contains(name) { "mut " } else { "" };
@@ -289,6 +297,7 @@ impl Printer {
             Stmt::If(arms, els) => {
                 for (k, (c, body)) in arms.iter().enumerate() {
                     let head = if k == 0 { "if" } else { "} else if" };
+                    self.depth = depth;
                     let text = format!("{head} {} {{", self.cond(c, 0));
                     self.line(depth, &text);
                     self.stmts(body, depth + 1);
@@ -298,6 +307,9 @@ impl Printer {
                     self.stmts(body, depth + 1);
                 }
                 self.line(depth, "}");
+            }
+            Stmt::ForIn(..) | Stmt::Closure(..) | Stmt::LetTuple(..) | Stmt::Match(..) => {
+                self.idiom_stmt(s, depth)
             }
         }
     }
@@ -310,13 +322,13 @@ impl Printer {
     }
 }
 
-fn range_text(r: &Range) -> String {
+pub(super) fn range_text(r: &Range) -> String {
     let dots = if r.inclusive { "..=" } else { ".." };
     let text = format!("{}{dots}{}", int(&r.lo, ADD), int(&r.hi, ADD));
     if r.rev { format!("({text}).rev()") } else { text }
 }
 
-fn reads_int(i: &Int, name: &str) -> bool {
+pub(super) fn reads_int(i: &Int, name: &str) -> bool {
     match i {
         Int::Var(v) => v == name,
         Int::Lit(_) | Int::Len(_) => false,
@@ -324,7 +336,7 @@ fn reads_int(i: &Int, name: &str) -> bool {
     }
 }
 
-fn reads_int_expr(e: &Expr, name: &str) -> bool {
+pub(super) fn reads_int_expr(e: &Expr, name: &str) -> bool {
     match e {
         Expr::Lit(_) | Expr::Var(_) | Expr::Zeros(_) | Expr::Deref(_) => false,
         Expr::Elem(_, ix) => ix.iter().any(|i| reads_int(i, name)),
@@ -341,14 +353,31 @@ fn reads_int_expr(e: &Expr, name: &str) -> bool {
         Expr::Array(xs) | Expr::Tuple(xs) | Expr::Call(_, xs) => {
             xs.iter().any(|x| reads_int_expr(x, name))
         }
+        Expr::Reduce(it, consumer) => {
+            super::print_idiom::reads_int_iter(it, name)
+                || match &**consumer {
+                    Consumer::Sum => false,
+                    Consumer::Fold(init, f) => {
+                        reads_int_expr(init, name) || reads_int_block(&f.body, name)
+                    }
+                }
+        }
+        Expr::Match(scrutinee, arms) => {
+            reads_int(scrutinee, name)
+                || arms.iter().any(|a| {
+                    a.guard.as_ref().is_some_and(|g| reads_int_cond(g, name))
+                        || reads_int_block(&a.body, name)
+                })
+        }
+        Expr::Test(c) => reads_int_cond(c, name),
     }
 }
 
-fn reads_int_block(b: &Block, name: &str) -> bool {
+pub(super) fn reads_int_block(b: &Block, name: &str) -> bool {
     b.stmts.iter().any(|s| reads_int_stmt(s, name)) || reads_int_expr(&b.tail, name)
 }
 
-fn reads_int_cond(c: &Cond, name: &str) -> bool {
+pub(super) fn reads_int_cond(c: &Cond, name: &str) -> bool {
     match c {
         Cond::Real(_, l, r) => reads_int_expr(l, name) || reads_int_expr(r, name),
         Cond::Int(_, l, r) => reads_int(l, name) || reads_int(r, name),
@@ -379,17 +408,36 @@ pub fn reads_int_stmt(s: &Stmt, name: &str) -> bool {
                 .any(|(c, b)| reads_int_cond(c, name) || b.iter().any(|s| reads_int_stmt(s, name)))
                 || els.iter().flatten().any(|s| reads_int_stmt(s, name))
         }
+        Stmt::ForIn(_, it, body) => {
+            super::print_idiom::reads_int_iter(it, name)
+                || body.iter().any(|s| reads_int_stmt(s, name))
+        }
+        Stmt::Closure(_, _, e) | Stmt::LetTuple(_, e) => reads_int_expr(e, name),
+        Stmt::Match(scrutinee, arms) => {
+            reads_int(scrutinee, name)
+                || arms.iter().any(|a| {
+                    a.guard.as_ref().is_some_and(|g| reads_int_cond(g, name))
+                        || a.body.iter().any(|s| reads_int_stmt(s, name))
+                })
+        }
     }
 }
 
-/// The variables a program assigns to, whole or by element.
+/// The variables a program assigns to, whole or by element (not counting a closure's
+/// assignments to its own parameters, which its pattern declares `mut`).
 pub fn mutated(body: &[Stmt], out: &mut HashSet<String>) {
     for s in body {
         match s {
-            Stmt::Assign(Place::Var(v) | Place::Elem(v, _), ..) => {
+            Stmt::Assign(place, _, e) => {
+                let (Place::Var(v) | Place::Elem(v, _)) = place;
                 out.insert(v.clone());
+                mutated_expr(e, out);
             }
             Stmt::For(_, _, b) => mutated(b, out),
+            Stmt::ForIn(_, it, b) => {
+                super::print_idiom::mutated_iter(it, out);
+                mutated(b, out);
+            }
             Stmt::If(arms, els) => {
                 for (_, b) in arms {
                     mutated(b, out);
@@ -398,17 +446,31 @@ pub fn mutated(body: &[Stmt], out: &mut HashSet<String>) {
                     mutated(b, out);
                 }
             }
-            Stmt::Let(_, _, e) => mutated_expr(e, out),
+            Stmt::Match(_, arms) => arms.iter().for_each(|a| mutated(&a.body, out)),
+            Stmt::Let(_, _, e) | Stmt::Closure(_, _, e) | Stmt::LetTuple(_, e) => {
+                mutated_expr(e, out)
+            }
             Stmt::LetInt(..) => {}
         }
     }
 }
 
-fn mutated_expr(e: &Expr, out: &mut HashSet<String>) {
-    if let Expr::If(arms, els) = e {
-        for (_, b) in arms {
-            mutated(&b.stmts, out);
+/// The variables assigned in the blocks and closures inside `e`.
+pub(super) fn mutated_expr(e: &Expr, out: &mut HashSet<String>) {
+    match e {
+        Expr::If(arms, els) => {
+            for (_, b) in arms {
+                mutated(&b.stmts, out);
+            }
+            mutated(&els.stmts, out);
         }
-        mutated(&els.stmts, out);
+        Expr::Match(_, arms) => arms.iter().for_each(|a| mutated(&a.body.stmts, out)),
+        Expr::Reduce(it, consumer) => {
+            super::print_idiom::mutated_iter(it, out);
+            if let Consumer::Fold(_, f) = &**consumer {
+                super::print_idiom::mutated_closure(f, out);
+            }
+        }
+        _ => {}
     }
 }

@@ -4,7 +4,10 @@
 use std::fmt;
 
 use super::dual::{Hd, largest, margin, reset_margin};
-use crate::{Checkpointed, Fns, Hvp, Point, Program, Values};
+use crate::{
+    Checkpointed, Fns, Hvp, Iterated, IteratedVector, Optioned, OptionedVector, Point, Program,
+    Values,
+};
 
 /// Two analytic results that differ only by rounding: relative to the largest component.
 const EXACT: f64 = 1e-9;
@@ -27,14 +30,25 @@ pub struct Stats {
     pub fd_skipped: usize,
     /// Gradient (or Jacobian) components compared with the oracle.
     pub components: usize,
+    /// Points where the iterator form was compared, and of those, where to rounding only.
+    pub twins: usize,
+    pub twins_rounding: usize,
+    /// Points where the options twin was compared.
+    pub options: usize,
 }
 
 impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} points, {} checked ({} without finite differences, near a kink), {} derivative components",
-            self.points, self.checked, self.fd_skipped, self.components
+            "{} points, {} checked ({} without finite differences, near a kink), {} derivative components, {} against the iterator form ({} of them to rounding), {} against the options twin",
+            self.points,
+            self.checked,
+            self.fd_skipped,
+            self.components,
+            self.twins,
+            self.twins_rounding,
+            self.options
         )
     }
 }
@@ -129,17 +143,24 @@ fn close(what: &str, values: &[f64], reference: &[f64], tol: f64) -> Result<(), 
     Ok(())
 }
 
+/// `a` and `b` the same to the bit, except for the sign of a zero: a derivative that is zero may
+/// be `0.0` in one form and `-0.0` in another (an adjoint assigned at its first touch keeps the
+/// sign of what it is assigned, one zeroed and then added into does not), as the README states.
+fn bit_equal(a: f64, b: f64) -> bool {
+    a.to_bits() == b.to_bits() || (a == 0.0 && b == 0.0)
+}
+
 fn same_bits(what: &str, a: f64, b: f64) -> Result<(), String> {
-    if a.to_bits() == b.to_bits() {
+    if bit_equal(a, b) {
         Ok(())
     } else {
         Err(format!("{what}: {a:e} is not bit for bit the value of `f`, {b:e}"))
     }
 }
 
-/// `a` and `b` equal to the bit, component by component.
+/// `a` and `b` equal to the bit (up to the sign of a zero), component by component.
 fn all_bits(what: &str, a: &[f64], b: &[f64]) -> Result<(), String> {
-    let same = a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+    let same = a.len() == b.len() && a.iter().zip(b).all(|(x, y)| bit_equal(*x, *y));
     if same { Ok(()) } else { Err(format!("{what}: {a:?} is not bit for bit {b:?}")) }
 }
 
@@ -158,6 +179,110 @@ fn checkpointed(
     all_bits("value of the checkpointed f_hvp", &[y], &[hvp.0])?;
     all_bits("gradient of the checkpointed f_hvp", &g, &hvp.1)?;
     all_bits("H·w of the checkpointed f_hvp", &hw, &hvp.2)
+}
+
+/// Derivatives of the iterator form against the program's: to the bit when `exact`, else to
+/// rounding.
+fn twin(what: &str, a: &[f64], b: &[f64], exact: bool) -> Result<(), String> {
+    match exact {
+        true => all_bits(what, a, b),
+        false => close(&format!("{what} (to rounding)"), a, b, EXACT),
+    }
+}
+
+/// The iterator form's value, `f_grad`, `f_jvp` (along `v`), `f_hvp` (along `w`) and
+/// `f_hessian` against the program's: the values to the bit, the derivatives too when the
+/// generator says they keep their bits.
+fn iterated_scalar(it: &Iterated, prog: &Fns, p: &Point, s: &Sample) -> Result<(), String> {
+    let Fns::Scalar { value, grad, jvp, hvp, hessian, .. } = prog else { return Ok(()) };
+    all_bits("value of f_it", &[(it.value)(p)], &[value(p)])?;
+    let ((y, g), (yr, gr)) = ((it.grad)(p), grad(p));
+    all_bits("value of f_it_grad", &[y], &[yr])?;
+    twin("gradient of f_it_grad", &g, &gr, it.exact)?;
+    let ((y, t), (yr, tr)) = ((it.jvp)(p, &s.v), jvp(p, &s.v));
+    all_bits("value of f_it_jvp", &[y], &[yr])?;
+    twin("slope of f_it_jvp", &[t], &[tr], it.exact)?;
+    let ((y, g, hw), (yr, gr, hwr)) = ((it.hvp)(p, &s.w), hvp(p, &s.w));
+    all_bits("value of f_it_hvp", &[y], &[yr])?;
+    twin("gradient of f_it_hvp", &g, &gr, it.exact)?;
+    twin("H·w of f_it_hvp", &hw, &hwr, it.exact)?;
+    if let (Some(h), Some(hr)) = (it.hessian, hessian) {
+        twin("f_it_hessian", &h(p), &hr(p), it.exact)?;
+    }
+    Ok(())
+}
+
+/// The iterator form's values, `f_vjp` (along `u`), `f_jvp` (along `v`) and `f_jacobian`
+/// against the program's, as [`iterated_scalar`] compares them.
+fn iterated_vector(it: &IteratedVector, prog: &Fns, p: &Point, s: &Sample) -> Result<(), String> {
+    let Fns::Vector { value, vjp, jvp, jacobian, .. } = prog else { return Ok(()) };
+    all_bits("values of f_it", &(it.value)(p), &value(p))?;
+    let ((y, g), (yr, gr)) = ((it.vjp)(p, &s.u), vjp(p, &s.u));
+    all_bits("values of f_it_vjp", &y, &yr)?;
+    twin("cotangents of f_it_vjp", &g, &gr, it.exact)?;
+    let ((y, t), (yr, tr)) = ((it.jvp)(p, &s.v), jvp(p, &s.v));
+    all_bits("values of f_it_jvp", &y, &yr)?;
+    twin("tangents of f_it_jvp", &t, &tr, it.exact)?;
+    let ((y, j), (yr, jr)) = ((it.jacobian)(p), jacobian(p));
+    all_bits("values of f_it_jacobian", &y, &yr)?;
+    twin("f_it_jacobian", &j, &jr, it.exact)
+}
+
+/// The options twin's functions against the program's, to the bit; its Hessian against the
+/// program's `f_hvp` by columns `by_cols`.
+fn optioned_scalar(
+    o: &Optioned,
+    prog: &Fns,
+    p: &Point,
+    s: &Sample,
+    by_cols: &[f64],
+) -> Result<(), String> {
+    let Fns::Scalar { grad, jvp, hvp, .. } = prog else { return Ok(()) };
+    let at = |what: &str| format!("{what} of f_opt under #[grad({})]", o.options);
+    let ((y, g), (yr, gr)) = ((o.grad)(p), grad(p));
+    all_bits(&at("f_grad"), &[y], &[yr])?;
+    all_bits(&at("gradient of f_grad"), &g, &gr)?;
+    if let Some(j) = o.jvp {
+        let ((y, t), (yr, tr)) = (j(p, &s.v), jvp(p, &s.v));
+        all_bits(&at("f_jvp"), &[y, t], &[yr, tr])?;
+    }
+    if let Some(h) = o.hvp {
+        let ((y, g, hw), (yr, gr, hwr)) = (h(p, &s.w), hvp(p, &s.w));
+        all_bits(&at("value of f_hvp"), &[y], &[yr])?;
+        all_bits(&at("gradient of f_hvp"), &g, &gr)?;
+        all_bits(&at("H·w of f_hvp"), &hw, &hwr)?;
+    }
+    if let Some(h) = o.hessian {
+        close(&at("f_hessian against f_hvp by columns"), &h(p), by_cols, EXACT)?;
+    }
+    Ok(())
+}
+
+/// The options twin's functions against the program's, to the bit (the Jacobian to rounding
+/// when the two compute it in different modes).
+fn optioned_vector(o: &OptionedVector, prog: &Fns, p: &Point, s: &Sample) -> Result<(), String> {
+    let Fns::Vector { vjp, jvp, jacobian, mode, .. } = prog else { return Ok(()) };
+    let at = |what: &str| format!("{what} of f_opt under #[grad({})]", o.options);
+    let ((y, g), (yr, gr)) = ((o.vjp)(p, &s.u), vjp(p, &s.u));
+    all_bits(&at("values of f_vjp"), &y, &yr)?;
+    all_bits(&at("cotangents of f_vjp"), &g, &gr)?;
+    if let Some(j) = o.jvp {
+        let ((y, t), (yr, tr)) = (j(p, &s.v), jvp(p, &s.v));
+        all_bits(&at("values of f_jvp"), &y, &yr)?;
+        all_bits(&at("tangents of f_jvp"), &t, &tr)?;
+    }
+    if let (Some(jac), Some(its_mode)) = (o.jacobian, o.mode) {
+        if let Some(forced) = o.forced.filter(|f| *f != its_mode()) {
+            return Err(at(&format!("f_jacobian_mode is {}, not {forced}:", its_mode())));
+        }
+        let ((y, j), (yr, jr)) = (jac(p), jacobian(p));
+        all_bits(&at("values of f_jacobian"), &y, &yr)?;
+        match its_mode() == mode() {
+            true => all_bits(&at("f_jacobian"), &j, &jr)?,
+            false => close(&at("f_jacobian (another mode)"), &j, &jr, EXACT)?,
+        }
+    }
+    Ok(())
 }
 
 /// Central differences of `f` (with `m` outputs) along each input at `x`, with steps `h` and
@@ -208,7 +333,9 @@ fn duals<T>(n: usize, w: &[f64], eval: impl Fn(&[f64], &[f64]) -> T) -> (Vec<T>,
 }
 
 fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
-    let Fns::Scalar { value, grad, jvp, hvp, hessian, dual, checkpointed: ck } = &prog.fns else {
+    let Fns::Scalar { value, grad, jvp, hvp, hessian, dual, checkpointed: ck, iterated, optioned } =
+        &prog.fns
+    else {
         return Ok(());
     };
     let (p, n) = (s.point(), prog.n);
@@ -261,11 +388,30 @@ fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
     let hd_vw = dual(&p, &s.v, &s.w);
     let hw_cols: Vec<f64> = (0..n).map(|i| (0..n).map(|j| cols[j][i] * s.w[j]).sum()).collect();
     close("v·H·w against the hyper-dual oracle", &[dot(&s.v, &hw_cols)], &[hd_vw.ab], EXACT)?;
-    close("∇f·v against the hyper-dual oracle", &[slope], &[hd_vw.a], EXACT)
+    close("∇f·v against the hyper-dual oracle", &[slope], &[hd_vw.a], EXACT)?;
+    if let Some(o) = optioned {
+        stats.options += 1;
+        optioned_scalar(o, &prog.fns, &p, s, &by_cols)?;
+    }
+    let Some(it) = iterated else { return Ok(()) };
+    stats.twins += 1;
+    stats.twins_rounding += usize::from(!it.exact);
+    iterated_scalar(it, &prog.fns, &p, s)
 }
 
 fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
-    let Fns::Vector { value, vjp, jvp, jacobian, mode, forced, dual, checkpointed: ck } = &prog.fns
+    let Fns::Vector {
+        value,
+        vjp,
+        jvp,
+        jacobian,
+        mode,
+        forced,
+        dual,
+        checkpointed: ck,
+        iterated,
+        optioned,
+    } = &prog.fns
     else {
         return Ok(());
     };
@@ -317,5 +463,13 @@ fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
         all_bits("cotangents of the checkpointed f_vjp", &gc, &g)?;
     }
     let ut_j: Vec<f64> = (0..n).map(|j| (0..m).map(|i| s.u[i] * jac[i * n + j]).sum()).collect();
-    close("f_vjp against uᵀJ", &g, &ut_j, EXACT)
+    close("f_vjp against uᵀJ", &g, &ut_j, EXACT)?;
+    if let Some(o) = optioned {
+        stats.options += 1;
+        optioned_vector(o, &prog.fns, &p, s)?;
+    }
+    let Some(it) = iterated else { return Ok(()) };
+    stats.twins += 1;
+    stats.twins_rounding += usize::from(!it.exact);
+    iterated_vector(it, &prog.fns, &p, s)
 }

@@ -383,7 +383,8 @@ impl PartialOrd for Hd {
     }
 }
 
-/// Values built from a list of hyper-dual numbers: `Hd`, arrays of them, tuples of those.
+/// Values built from a list of hyper-dual numbers: `Hd`, arrays of them, tuples of up to 12 of
+/// those (the glue nests longer ones).
 pub trait Seed: Sized {
     /// Takes as many numbers as `Self` holds, in row-major order.
     fn take(it: &mut dyn Iterator<Item = Hd>) -> Self;
@@ -417,6 +418,13 @@ seed_tuples! {
     (A, B, C)
     (A, B, C, D)
     (A, B, C, D, E)
+    (A, B, C, D, E, F)
+    (A, B, C, D, E, F, G)
+    (A, B, C, D, E, F, G, H)
+    (A, B, C, D, E, F, G, H, I)
+    (A, B, C, D, E, F, G, H, I, J)
+    (A, B, C, D, E, F, G, H, I, J, K)
+    (A, B, C, D, E, F, G, H, I, J, K, L)
 }
 
 /// The differentiated parameters at `x`, seeded with the directions `v` and `w`.

@@ -81,6 +81,23 @@ fn literal(shape: &GroupShape, items: &[TokenStream]) -> TokenStream {
     quote!(#path { #(#fields),* })
 }
 
+/// The name of the function a call calls: `g`, `g_grad`, `g_jvp`, `g_hvp` or `g_vjp`, with the
+/// span of the call.
+pub(super) fn called_name(c: &Call) -> proc_macro2::Ident {
+    let suffix = match c.kind {
+        CallKind::Value => None,
+        CallKind::Grad => Some(symbol::FN_GRAD),
+        CallKind::Jvp => Some(symbol::FN_JVP),
+        CallKind::Hvp | CallKind::VjpJvp => Some(symbol::FN_HVP),
+        CallKind::Vjp => Some(symbol::FN_VJP),
+    };
+    let base = &c.callee.name;
+    match suffix {
+        None => base.clone(),
+        Some(s) => quote::format_ident!("{}_{}", base, s, span = base.span()),
+    }
+}
+
 impl Renderer<'_> {
     /// The tokens of an argument value, and of its direction.
     fn pass(&self, op: Operand, by_ref: bool, receiver: bool) -> TokenStream {
@@ -99,18 +116,7 @@ impl Renderer<'_> {
     /// A call of `g` or one of its derivative functions, its results destructured (`_` for
     /// those not read and for the partials of constants).
     pub(super) fn call(&self, c: &Call) -> TokenStream {
-        let suffix = match c.kind {
-            CallKind::Value => None,
-            CallKind::Grad => Some(symbol::FN_GRAD),
-            CallKind::Jvp => Some(symbol::FN_JVP),
-            CallKind::Hvp | CallKind::VjpJvp => Some(symbol::FN_HVP),
-            CallKind::Vjp => Some(symbol::FN_VJP),
-        };
-        let base = &c.callee.name;
-        let name = match suffix {
-            None => base.clone(),
-            Some(s) => quote::format_ident!("{}_{}", base, s, span = base.span()),
-        };
+        let name = called_name(c);
         let (args, dirs, slots) = self.arguments(c);
         let dirs = match c.kind {
             CallKind::Value | CallKind::Grad => Vec::new(),
@@ -127,7 +133,7 @@ impl Renderer<'_> {
         // The call is located at the callee's name in the user's call (keeping the hygiene of
         // what it passes), so that rustc's errors about it (a derivative function not generated,
         // or taking other parameters than the call passes) point there.
-        let at = base.span();
+        let at = c.callee.name.span();
         let mut args = args.into_iter().map(|t| located_at(t, at));
         let dirs = dirs.into_iter().map(|t| located_at(t, at));
         let prefix = &c.callee.prefix;

@@ -117,6 +117,8 @@ struct Rendered {
     notes: Vec<String>,
     /// The checks of the buffers' and the slice directions' lengths, at entry.
     checks: TokenStream,
+    /// The user's parameters it names apart (from a function its body calls by the same name).
+    renamed: HashMap<String, Ident>,
 }
 
 /// What distinguishes one generated function's signature.
@@ -141,6 +143,8 @@ struct Piece<'a> {
     sizes: &'a [Ident],
     /// Whether it checks lengths at entry, whose panics belong to its caller.
     track_caller: bool,
+    /// The user's parameters it names apart (from a function its body calls by the same name).
+    renamed: &'a HashMap<String, Ident>,
 }
 
 /// What every generated function shares: the user's function and its parameters.
@@ -363,10 +367,19 @@ impl Context<'_> {
             Kind::VectorHvp => names[values.min(names.len())..].to_vec(),
             _ => names,
         };
+        let renamed: HashMap<String, Ident> = self
+            .params
+            .iter()
+            .filter_map(|p| {
+                let id = idents[p.input?.index()].clone()?;
+                let own = symbol::unraw(&p.ident);
+                (symbol::unraw(&id) != own).then_some((own, id))
+            })
+            .collect();
         let mut notes = checkpoints::notes(f, &loops);
         notes.extend(buffers::note(&buffers));
         let checks = buffers.checks.clone();
-        Rendered { stmts, ret: types, used, extra, doc_names, notes, checks }
+        Rendered { stmts, ret: types, used, extra, doc_names, notes, checks, renamed }
     }
 
     /// The function `f_<kind>` with `body`, from what [`Context::render`] gave.
@@ -394,6 +407,7 @@ impl Context<'_> {
             may_be_empty: attrs::may_be_empty(&f.body),
             sizes: &[],
             track_caller: !lengths.is_empty(),
+            renamed: &r.renamed,
         };
         self.function(namer, piece, r.ret.clone(), body)
     }
@@ -802,6 +816,7 @@ impl Context<'_> {
             may_be_empty: false,
             sizes: &sizes,
             track_caller: false,
+            renamed: &HashMap::new(),
         };
         let (t, s) = (&size.tokens, &self.scalar.ty);
         cx.function(&mut namer, piece, quote!([[#s; #t]; #t]), body)
@@ -892,6 +907,7 @@ impl Context<'_> {
             may_be_empty: false,
             sizes: &sizes,
             track_caller: false,
+            renamed: &HashMap::new(),
         };
         let s = &self.scalar.ty;
         let mut out = cx.function(&mut namer, piece, quote!((#ret, [[#s; #ns]; #ms])), body);
@@ -932,16 +948,10 @@ impl Context<'_> {
         };
         let vis = &self.item.vis;
         let ident = signature::fn_ident(&self.item.sig.ident, kind.suffix());
-        // `T0`, `T1`, ... unless the function has a type parameter of that form.
-        let taken = |prefix: &str| {
-            self.item.sig.generics.type_params().any(|t| {
-                let t = t.ident.to_string();
-                t.strip_prefix(prefix).is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
-            })
-        };
-        let prefix = ["T", "U", "V"].into_iter().find(|p| !taken(p)).unwrap_or("Arg");
-        let types: Vec<Ident> =
-            (0..arity.max(1)).map(|k| quote::format_ident!("{}{}", prefix, k)).collect();
+        // Type parameters named apart from the function's own generic parameters (a const
+        // generic `T0`).
+        let mut namer = Namer::new(self.item.sig.generics.to_token_stream());
+        let types: Vec<Ident> = (0..arity.max(1)).map(|_| namer.type_param()).collect();
         let first = &types[0];
         let rest = &types[1..];
         let cfgs = self.item.attrs.iter().filter(|a| a.path().is_ident(symbol::CFG));
@@ -1016,7 +1026,8 @@ impl Context<'_> {
         ret: TokenStream,
         body: TokenStream,
     ) -> TokenStream {
-        let Piece { suffix, doc, used, extra, sweeps, may_be_empty, sizes, track_caller } = piece;
+        let Piece { suffix, doc, used, extra, sweeps, may_be_empty, sizes, track_caller, renamed } =
+            piece;
         let vis = &self.item.vis;
         let generics = match sizes {
             [] => self.item.sig.generics.to_token_stream(),
@@ -1028,7 +1039,7 @@ impl Context<'_> {
         // `Generics` prints without its `where` clause, which goes after the return type.
         let clause = &self.item.sig.generics.where_clause;
         let ident = signature::fn_ident(&self.item.sig.ident, suffix);
-        let user = signature::user_params(namer, self.params, used);
+        let user = signature::user_params(namer, self.params, used, renamed);
         let inherited = self.item.attrs.iter().filter_map(attrs::inherited);
         let extra = signature::extra_params(extra);
         let lints =

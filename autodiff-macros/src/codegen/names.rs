@@ -88,6 +88,19 @@ impl Namer {
         Ident::new(&text, Span::mixed_site())
     }
 
+    /// The next free type parameter `T0`, `T1`, ... of a generated function.
+    pub fn type_param(&mut self) -> Ident {
+        let mut k = 0;
+        loop {
+            let name = format!("T{k}");
+            if self.free(&name) {
+                self.claimed.insert(name.clone());
+                return Ident::new(&name, Span::call_site());
+            }
+            k += 1;
+        }
+    }
+
     /// A fresh local of the generated code, with a mixed-site span for hygiene.
     pub fn local(&mut self, want: &str) -> Ident {
         Ident::new(&self.fresh(want, false), Span::mixed_site())
@@ -164,6 +177,32 @@ pub fn unnumbered(f: &Func, v: Var) -> Option<(String, bool)> {
     }
 }
 
+/// The functions that `f` calls by their bare name (`g`, `g_grad`, `g_jvp`, `g_hvp`).
+fn called(f: &Func) -> HashSet<String> {
+    fn walk(block: &Block, out: &mut HashSet<String>) {
+        for s in block {
+            match s {
+                Stmt::Call(c) if c.callee.prefix.is_empty() && !c.callee.method => {
+                    out.insert(super::call::called_name(c).to_string());
+                }
+                Stmt::For(l) => walk(&l.body, out),
+                Stmt::If(b) => {
+                    walk(&b.then, out);
+                    walk(&b.otherwise, out);
+                }
+                Stmt::Checkpoint(c) => {
+                    walk(&c.step, out);
+                    walk(&c.back, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = HashSet::new();
+    walk(&f.body, &mut out);
+    out
+}
+
 /// Every variable of `f` in order of definition: inputs, then each statement's (loop-carried
 /// values at their loop).
 fn in_order(f: &Func) -> Vec<Var> {
@@ -210,16 +249,30 @@ pub fn assign(
 ) -> (Vec<Option<Ident>>, Vec<Ident>) {
     let mut idents: Vec<Option<Ident>> = vec![None; f.names.len()];
     let mut chosen = vec![None; f.names.len()];
+    // A user's variable named like a function the generated code calls by its bare name
+    // (`g_grad` for a call of `g`) would shadow it there: it is named apart.
+    let called = called(f);
+    called.iter().for_each(|c| namer.claim(c));
+    let mut params: Vec<(&Var, &Ident)> = params.iter().collect();
+    params.sort_by_key(|(v, _)| v.index());
     for (v, id) in params {
-        let text = symbol::unraw(id);
+        let mut text = symbol::unraw(id);
+        let id = match called.contains(&text) {
+            true => {
+                text = namer.fresh(&text, false);
+                ident(&text, Span::mixed_site())
+            }
+            false => id.clone(),
+        };
         namer.claim(&text);
         chosen[v.index()] = Some(text);
-        idents[v.index()] = Some(id.clone());
+        idents[v.index()] = Some(id);
     }
     let mut loops: Vec<Ident> = f
         .loops
         .iter()
         .map(|l| match &l.ident {
+            Some(id) if called.contains(&symbol::unraw(id)) => namer.local(&symbol::unraw(id)),
             Some(id) => id.clone(),
             None => namer.local_from(symbol::INDEX_NAMES),
         })

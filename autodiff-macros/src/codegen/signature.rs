@@ -1,7 +1,7 @@
 //! The signature of a generated function: the user's parameters (with `mut` dropped and unused
 //! ones prefixed with `_`), then the direction parameters, and the return type.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -32,11 +32,12 @@ pub fn ty(t: &Ty, scalar: &TokenStream) -> TokenStream {
 
 /// The user's parameters as the generated functions take them; `used` holds the names the body
 /// reads (others get a fresh name with a leading underscore, so the generated code has no unused
-/// variables).
+/// variables), `renamed` those the body names apart.
 pub fn user_params(
     namer: &mut Namer,
     params: &[Param],
     used: &HashSet<String>,
+    renamed: &HashMap<String, Ident>,
 ) -> Vec<TokenStream> {
     params
         .iter()
@@ -45,7 +46,7 @@ pub fn user_params(
             let name = symbol::unraw(&p.ident);
             let ident =
                 if used.contains(&name) || name.starts_with('_') || name == symbol::SELF_VALUE {
-                    p.ident.clone()
+                    renamed.get(&name).cloned().unwrap_or_else(|| p.ident.clone())
                 } else {
                     let fresh = namer.fresh(&format!("_{name}"), false);
                     Ident::new(&fresh, p.ident.span())

@@ -476,7 +476,16 @@ impl Lower<'_> {
     /// something else here (a loop variable shadowed by an inner loop's).
     pub(super) fn check_deps(&mut self, id: &proc_macro2::Ident, k: &Konst) -> Result<(), Bad> {
         let stale = k.deps.iter().find(|(name, serial)| {
-            self.env.get(name).map(|b| b.serial) != *serial && name != &symbol::unraw(id)
+            let now = self.env.get(name);
+            // A name bound again to what it was (`let (i, v) = (i, x[i]);`, as `enumerate`'s
+            // pattern is bound) still means the same.
+            let same = now.is_some_and(|b| match &b.binding {
+                Binding::Int(k) => {
+                    k.tokens.to_string() == *name && k.deps.contains(&(name.clone(), *serial))
+                }
+                _ => false,
+            });
+            now.map(|b| b.serial) != *serial && name != &symbol::unraw(id) && !same
         });
         let Some((name, _)) = stale else { return Ok(()) };
         let text = k.tokens.to_string();
@@ -536,6 +545,14 @@ impl Lower<'_> {
         let same = parts.len() == 2 && parts[0].tokens.to_string() == parts[1].tokens.to_string();
         if same && matches!(method.as_str(), "min" | "max") {
             return Ok(parts.swap_remove(0));
+        }
+        if let ("min" | "max", [a, b]) = (method.as_str(), parts.as_slice()) {
+            // `Ord::min` cannot be called in a constant, and a loop's trip count is one where it
+            // sizes what the sweep stores (`x.iter().zip(y)` has `N.min(M)` elements).
+            let (a, b) = (a.operand(Prec::Sum), b.operand(Prec::Sum));
+            let op = if method == "min" { quote!(<=) } else { quote!(>=) };
+            let tokens = quote!(if #a #op #b { #a } else { #b });
+            return Ok(Konst::combine(tokens, Prec::If, &refs));
         }
         // A literal receiver (a length the macro knows, `4.saturating_sub(k)`) gets its type.
         let rt = match parts[0].value {

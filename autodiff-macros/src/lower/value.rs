@@ -72,6 +72,14 @@ impl Lower<'_> {
         match peel(e) {
             Expr::Tuple(t) => Value::Tuple(t.elems.iter().map(|x| self.value(x)).collect()),
             Expr::Struct(s) => self.struct_literal(s),
+            // A reference to a tuple (or to a view or a closure) is what it refers to: `filter`
+            // passes its closure `&item`, which `|&(i, v)|` takes apart.
+            Expr::Reference(r)
+                if r.mutability.is_none()
+                    && (self.gives_tuple(&r.expr) || self.named_tuple_or_closure(&r.expr)) =>
+            {
+                self.value(&r.expr)
+            }
             Expr::Reference(_) if self.view(e).is_some() => match self.view(e) {
                 Some(v) => Value::View(Rc::new(v)),
                 None => Value::real(Operand::Lit(0.0)),

@@ -89,6 +89,8 @@ impl Gen {
             wrt: false,
             callees: Vec::new(),
             checkpoint: None,
+            idiomatic: None,
+            vary: super::super::vary::Vary::new(seed),
         }
     }
 
@@ -198,10 +200,9 @@ impl Gen {
         let (name, kind) = leaves[self.rng.below(leaves.len())].clone();
         self.read(&name);
         let leaf = match kind {
-            Kind::Int { hi: None, .. } if data.is_some() && self.rng.chance(50) => {
+            Kind::Int { lo, hi: None } if data.is_some() && self.rng.chance(50) => {
                 let d = data.unwrap_or_default();
-                self.read(&d);
-                Expr::Data(d, Int::Var(name))
+                self.data_read(&d, &name, lo)
             }
             Kind::Int { .. } | Kind::Data => Expr::Cast(Int::Var(name)),
             Kind::Array(dims) => {

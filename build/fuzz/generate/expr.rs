@@ -31,12 +31,10 @@ impl Gen {
         let data: Vec<String> =
             self.visible().filter(|v| v.kind == Kind::Data).map(|v| v.name.clone()).collect();
         let data_loop = self.ints().into_iter().find(|(_, _, hi)| hi.is_none());
-        if let (Some((i, ..)), Some(d)) = (&data_loop, data.first())
+        if let (Some((i, lo, _)), Some(d)) = (&data_loop, data.first())
             && self.rng.chance(35)
         {
-            self.read(i);
-            self.read(d);
-            return Some(Expr::Data(d.clone(), Int::Var(i.clone())));
+            return Some(self.data_read(d, i, *lo));
         }
         if candidates.is_empty() {
             return None;
@@ -55,6 +53,19 @@ impl Gen {
             }
             Kind::Data => None,
         }
+    }
+
+    /// `data[i]` in a loop over `data.len()` from `lo`, or `data[i - 1]` when `lo` is at least 1.
+    pub(super) fn data_read(&mut self, d: &str, i: &str, lo: usize) -> Expr {
+        self.read(i);
+        self.read(d);
+        let var = Int::Var(i.to_string());
+        let index = if lo >= 1 && self.rng.chance(50) {
+            Int::Bin(super::super::ast::IntOp::Sub, Box::new(var), Box::new(Int::Lit(1)))
+        } else {
+            var
+        };
+        Expr::Data(d.to_string(), index)
     }
 
     /// A read of a variable that depends on a differentiated parameter (there is always one).

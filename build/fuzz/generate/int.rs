@@ -35,7 +35,7 @@ impl Gen {
         }
         let ints = self.ints();
         for _ in 0..8 {
-            let choice = self.rng.weighted(&[2, 8, 3, 2, 2, 1, 1, 1]);
+            let choice = self.rng.weighted(&[2, 8, 3, 2, 2, 1, 1, 1, 3]);
             if choice == 0 || ints.is_empty() {
                 return Int::Lit(self.rng.below(n));
             }
@@ -70,6 +70,15 @@ impl Gen {
                 }
                 6 if lo >= 1 && hi.is_some_and(|h| h - 1 < n) => {
                     ibin(IntOp::Sub, var, Int::Lit(self.rng.between(1, lo.min(2))))
+                }
+                // `i * 2 + c`: every other element, which `step_by(2)` visits.
+                8 if hi.is_some_and(|h| 2 * h < n) => {
+                    let twice = ibin(IntOp::Mul, var, Int::Lit(2));
+                    let room = n - 1 - 2 * hi.unwrap_or(0);
+                    match self.rng.below(room + 1) {
+                        0 => twice,
+                        c => ibin(IntOp::Add, twice, Int::Lit(c)),
+                    }
                 }
                 7 if ints.len() > 1 => {
                     let (u, ..) = ints[self.rng.below(ints.len())].clone();

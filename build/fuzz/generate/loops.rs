@@ -95,17 +95,25 @@ impl Gen {
         self.read(var);
         self.loops += 1;
         self.trips *= trips;
-        self.carried_update(&mut body);
-        for _ in 1..stmts {
-            if self.budget <= 0 {
-                break;
-            }
-            self.stmt(&mut body, false);
+        match self.guard(var, hi) {
+            Some(cond) => self.guarded(cond, &mut body, stmts),
+            None => self.loop_stmts(&mut body, stmts),
         }
         self.close_scope(&mut body);
         self.loops -= 1;
         self.trips /= trips;
         body
+    }
+
+    /// A loop's statements: a carried update, then up to `stmts - 1` more.
+    pub(super) fn loop_stmts(&mut self, body: &mut Vec<Stmt>, stmts: usize) {
+        self.carried_update(body);
+        for _ in 1..stmts {
+            if self.budget <= 0 {
+                break;
+            }
+            self.stmt(body, false);
+        }
     }
 
     /// An update of a variable declared outside the innermost scope, so that a loop carries
@@ -160,13 +168,15 @@ impl Gen {
         else {
             return self.assign_real(out);
         };
+        // From 1 sometimes, reading `data[i - 1]` and `data[i]`: the pairs `data.windows(2)` gives.
+        let lo = usize::from(self.rng.chance(25));
         let range = Range {
-            lo: Int::Lit(0),
+            lo: Int::Lit(lo),
             hi: Int::Len(data),
             inclusive: false,
             rev: self.rng.chance(20),
         };
-        self.reduction_loop(out, range, 0, None, 1);
+        self.reduction_loop(out, range, lo, None, 1);
     }
 
     /// A loop whose body only adds to accumulators declared outside (new or existing ones) and
@@ -182,7 +192,12 @@ impl Gen {
         let mut accs: Vec<String> = self.targets(false).into_iter().map(|(n, ..)| n).collect();
         if accs.is_empty() || self.rng.chance(50) {
             let acc = self.fresh("s");
-            out.push(Stmt::Let(acc.clone(), Some(vec![]), Expr::Lit(0.0)));
+            // `-0.0` sometimes: where `sum` starts, so that the iterator form may sum.
+            let zero = match self.rng.chance(50) {
+                true => Expr::Neg(Box::new(Expr::Lit(0.0))),
+                false => Expr::Lit(0.0),
+            };
+            out.push(Stmt::Let(acc.clone(), Some(vec![]), zero));
             self.declare(&acc, Kind::Real, true);
             accs = vec![acc];
         } else {
@@ -220,12 +235,12 @@ impl Gen {
         let op = if self.rng.chance(75) { Assign::Add } else { Assign::Sub };
         let data =
             self.visible().find(|v| v.kind == Kind::Data).map(|v| (v.name.clone(), v.pending));
-        let index = self.ints().into_iter().find(|(_, _, hi)| hi.is_none()).map(|(i, ..)| i);
+        let index =
+            self.ints().into_iter().find(|(_, _, hi)| hi.is_none()).map(|(i, lo, _)| (i, lo));
         let rhs = match (data, index, self.ring_read()) {
-            (Some((d, pending)), Some(i), _) if pending || self.rng.chance(40) => {
-                self.read(&d);
-                self.read(&i);
-                bin(Op::Mul, Expr::Data(d, Int::Var(i)), self.expr(1))
+            (Some((d, pending)), Some((i, lo)), _) if pending || self.rng.chance(40) => {
+                let read = self.data_read(&d, &i, lo);
+                bin(Op::Mul, read, self.expr(1))
             }
             (.., Some(ring)) if self.rng.chance(60) => bin(Op::Mul, self.expr(1), ring),
             _ => self.expr(2),

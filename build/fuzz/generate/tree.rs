@@ -21,11 +21,14 @@ pub(super) fn ambiguous(e: &Expr) -> bool {
         Expr::If(arms, els) => arms.iter().all(|(_, b)| ambiguous(&b.tail)) && ambiguous(&els.tail),
         Expr::Array(xs) | Expr::Tuple(xs) => xs.iter().all(ambiguous),
         Expr::Zeros(_) => true,
+        Expr::Match(_, arms) => arms.iter().all(|a| ambiguous(&a.body.tail)),
         Expr::Var(_)
         | Expr::Elem(..)
         | Expr::Data(..)
         | Expr::Cast(_)
         | Expr::Call(..)
+        | Expr::Reduce(..)
+        | Expr::Test(_)
         | Expr::Deref(_)
         | Expr::IntArg(_) => false,
     }
@@ -47,7 +50,15 @@ pub(super) fn same(a: &Expr, b: &Expr) -> bool {
 pub(super) fn names(e: &Expr, out: &mut Vec<String>) {
     match e {
         Expr::Var(n) | Expr::Elem(n, _) | Expr::Deref(n) => out.push(n.clone()),
-        Expr::Lit(_) | Expr::Data(..) | Expr::Cast(_) | Expr::Zeros(_) | Expr::IntArg(_) => {}
+        // The iterator form's nodes are not the generator's: it never asks about them.
+        Expr::Lit(_)
+        | Expr::Data(..)
+        | Expr::Cast(_)
+        | Expr::Zeros(_)
+        | Expr::IntArg(_)
+        | Expr::Reduce(..)
+        | Expr::Match(..)
+        | Expr::Test(_) => {}
         Expr::Neg(x) | Expr::Powi(x, _) | Expr::Ref(x) => names(x, out),
         Expr::Bin(_, l, r) => {
             names(l, out);
