@@ -146,11 +146,11 @@ fn a_generic_function() {
         pub fn softplus_jvp<
             T: Float,
             const N: usize,
-            U0: ::autodiff_runtime::__private::JvpGenerated,
-            U1,
-            U2,
-            U3,
-        >(_: U0, _: U1, _: U2, _: U3) -> (T, T) {
+            T0: ::autodiff_runtime::__private::JvpGenerated,
+            T1,
+            T2,
+            T3,
+        >(_: T0, _: T1, _: T2, _: T3) -> (T, T) {
             ::core::panic!()
         }
     "#]].assert_eq(&out);
