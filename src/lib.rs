@@ -23,7 +23,9 @@ pub mod oracles;
 pub mod programs;
 mod quiet;
 pub mod regressions;
+pub mod structs;
 pub mod vcalls;
+pub mod whiles;
 pub mod worked;
 
 /// The derivatives of the functions in the private module `quiet`, which are otherwise unused.

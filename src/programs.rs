@@ -97,7 +97,7 @@ pub fn signal_chain(x: f64, y: f64, z: f64, n: i32, data: &[f64]) -> f64 {
 /// NaN dead intermediate and a final `return`.
 ///
 /// Defined for `a` in (-1, 1), `b > 0`, `c > 1`, `d != 0`.
-#[grad(jvp, hvp, hessian)]
+#[grad(jvp, hvp, hessian, wrt(a, b, c, d))]
 #[allow(clippy::needless_return)]
 pub fn kinematics(a: f64, b: f64, c: f64, d: f64, r: &f64, p: &Params) -> f64 {
     let gain = p.gain;

@@ -161,3 +161,27 @@ fn derivatives_through_loops_and_arrays_do_not_allocate() {
         black_box(moments_jacobian([0.5; 1000]));
     });
 }
+
+#[test]
+fn a_million_steps_of_a_while_loop_in_a_small_stack_without_the_heap() {
+    use autodiff_suite::whiles::{pendulum, pendulum_grad, pendulum_hvp, pendulum_steps};
+    // The loop's length is decided while it runs: about 10⁶ steps of 1e-6 up to t = 1.
+    let (theta0, g, dt, t_end) = black_box((0.7, 9.81, 1e-6, 1.0));
+    let steps = pendulum_steps(dt, t_end);
+    assert!((1e6..=1e6 + 1.0).contains(&steps), "{steps} steps");
+    let small = std::thread::Builder::new().stack_size(256 * 1024);
+    let handle = small.spawn(move || {
+        let mut out = (0.0, (0.0, 0.0, 0.0, 0.0));
+        let mut hvp = (0.0, (0.0, 0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0));
+        let count = allocations_during(|| {
+            out = black_box(pendulum_grad(theta0, g, dt, t_end));
+            hvp = black_box(pendulum_hvp(theta0, g, dt, t_end, 1.0, 0.0, 0.0, 0.0));
+        });
+        (count, out, hvp)
+    });
+    let (count, (value, grad), hvp) = handle.expect("a thread").join().expect("no overflow");
+    assert_eq!(count, 0, "{count} heap allocations");
+    assert_eq!(value, pendulum(theta0, g, dt, t_end));
+    assert_eq!(hvp.1, grad);
+    assert!(grad.0.is_finite() && hvp.2.0.is_finite());
+}

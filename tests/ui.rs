@@ -14,6 +14,7 @@ fn ui() {
         "multiple",
         "signature",
         "storage",
+        "structs",
     ] {
         t.compile_fail(format!("tests/ui/{category}/*.rs"));
     }

@@ -11,10 +11,13 @@ use crate::ctxt::Ctxt;
 use crate::symbol;
 
 /// The options of one `#[grad(...)]` attribute.
-#[derive(Default, Debug)]
+#[derive(Default)]
 pub struct Args {
-    /// The parameters named in `wrt(...)`, if the option was given.
+    /// The parameters named in `wrt(...)`, if the option was given (empty when it names only
+    /// fields).
     pub wrt: Option<Vec<Ident>>,
+    /// The fields of struct parameters named in `wrt(...)`: `m.w`.
+    pub wrt_fields: Vec<WrtField>,
     /// Emit `f_jvp`.
     pub jvp: bool,
     /// Emit `f_hvp`.
@@ -29,8 +32,21 @@ pub struct Args {
     /// `checkpoint(s = N)`: checkpoint loops that would store values, with `N` snapshots (the
     /// default when only `checkpoint` is written).
     pub checkpoint: Option<u64>,
+    /// `implicit('a, 'b)`: the labels of the loops differentiated implicitly, at their fixed
+    /// point, instead of through their iterations.
+    pub implicit: Vec<Ident>,
     /// Where each option was written, for messages about it.
     pub spans: Vec<(&'static str, Span)>,
+}
+
+/// A field of a struct parameter named in `wrt(...)`, such as `m.w` or `self.inner.c`.
+pub struct WrtField {
+    /// The parameter.
+    pub root: Ident,
+    /// The fields from it down.
+    pub path: Vec<syn::Member>,
+    /// As written, for messages.
+    pub tokens: TokenStream,
 }
 
 /// How `f_jacobian` makes the Jacobian.
@@ -80,7 +96,7 @@ pub fn parse(cx: &mut Ctxt, tokens: TokenStream) -> Args {
             symbol::OPT_HVP => &mut args.hvp,
             symbol::OPT_HESSIAN => &mut args.hessian,
             symbol::OPT_WRT => {
-                wrt(cx, &meta, &mut args.wrt);
+                wrt(cx, &meta, &mut args);
                 continue;
             }
             symbol::OPT_JACOBIAN => {
@@ -93,6 +109,10 @@ pub fn parse(cx: &mut Ctxt, tokens: TokenStream) -> Args {
             }
             symbol::OPT_CHECKPOINT => {
                 checkpoint(cx, &meta, &mut args.checkpoint);
+                continue;
+            }
+            symbol::OPT_IMPLICIT => {
+                implicit(cx, &meta, &mut args.implicit);
                 continue;
             }
             _ => {
@@ -151,6 +171,26 @@ fn checkpoint(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<u64>) {
     }
 }
 
+fn implicit(cx: &mut Ctxt, meta: &Meta, slot: &mut Vec<Ident>) {
+    if !slot.is_empty() {
+        cx.error_spanned(meta, "the option `implicit` is given twice");
+        return;
+    }
+    let labels = match meta {
+        Meta::List(list) => Punctuated::<syn::Lifetime, Token![,]>::parse_terminated
+            .parse2(list.tokens.clone())
+            .ok(),
+        _ => None,
+    };
+    match labels {
+        Some(labels) if !labels.is_empty() => slot.extend(labels.into_iter().map(|l| l.ident)),
+        _ => cx.error_spanned(
+            meta,
+            "`implicit` takes the labels of the loops to differentiate at their fixed point: `implicit('solve)` for `'solve: loop { … }`",
+        ),
+    }
+}
+
 fn stack(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<u64>) {
     if slot.is_some() {
         cx.error_spanned(meta, "the option `stack` is given twice");
@@ -200,8 +240,8 @@ fn jacobian(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<Mode>) {
     *slot = Some(mode);
 }
 
-fn wrt(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<Vec<Ident>>) {
-    if slot.is_some() {
+fn wrt(cx: &mut Ctxt, meta: &Meta, args: &mut Args) {
+    if args.wrt.is_some() {
         cx.error_spanned(meta, "the option `wrt` is given twice");
         return;
     }
@@ -213,26 +253,62 @@ fn wrt(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<Vec<Ident>>) {
         cx.error_spanned(meta, "`wrt` lists the parameters in parentheses: `wrt(x, y)`");
         return;
     }
-    match Punctuated::<Ident, Token![,]>::parse_terminated.parse2(list.tokens.clone()) {
-        Ok(idents) if idents.is_empty() => {
-            cx.error_spanned(meta, "`wrt()` is empty; name at least one `f64` parameter");
+    let entries = match Punctuated::<syn::Expr, Token![,]>::parse_terminated
+        .parse2(list.tokens.clone())
+    {
+        Ok(entries) => entries,
+        Err(e) => {
+            return cx.syn_error(syn::Error::new(
+                e.span(),
+                "`wrt` takes parameter names separated by commas: `wrt(x, y)`, and fields of struct parameters: `wrt(m.w)`",
+            ));
         }
-        Ok(idents) => {
-            let mut names: Vec<Ident> = Vec::new();
-            for id in idents {
-                if names.iter().any(|n| symbol::unraw(n) == symbol::unraw(&id)) {
-                    cx.error_spanned(&id, format!("`{id}` is listed twice in `wrt`"));
-                } else {
-                    names.push(id);
-                }
-            }
-            *slot = Some(names);
-        }
-        Err(e) => cx.syn_error(syn::Error::new(
-            e.span(),
-            "`wrt` takes parameter names separated by commas: `wrt(x, y)`",
-        )),
+    };
+    if entries.is_empty() {
+        cx.error_spanned(meta, "`wrt()` is empty; name at least one `f64` parameter");
+        return;
     }
+    let mut names: Vec<Ident> = Vec::new();
+    for e in entries {
+        if let Some((root, path)) = wrt_field(&e) {
+            let tokens = quote::ToTokens::to_token_stream(&e);
+            let same = |f: &&WrtField| f.root == root && f.path == path;
+            match args.wrt_fields.iter().find(same) {
+                Some(_) => cx.error_spanned(
+                    &e,
+                    format!("`{}` is listed twice in `wrt`", tokens.to_string().replace(' ', "")),
+                ),
+                None => args.wrt_fields.push(WrtField { root, path, tokens }),
+            }
+            continue;
+        }
+        let id = match &e {
+            syn::Expr::Path(p) if p.qself.is_none() => p.path.get_ident().cloned(),
+            _ => None,
+        };
+        let Some(id) = id else {
+            cx.error_spanned(&e, "`wrt` takes parameter names separated by commas: `wrt(x, y)`, and fields of struct parameters: `wrt(m.w)`");
+            continue;
+        };
+        if names.iter().any(|n| symbol::unraw(n) == symbol::unraw(&id)) {
+            cx.error_spanned(&id, format!("`{id}` is listed twice in `wrt`"));
+        } else {
+            names.push(id);
+        }
+    }
+    args.wrt = Some(names);
+}
+
+/// `m.w` in `wrt(...)`: the parameter and the fields.
+fn wrt_field(e: &syn::Expr) -> Option<(Ident, Vec<syn::Member>)> {
+    let syn::Expr::Field(f) = e else { return None };
+    let (root, mut path) = match &*f.base {
+        syn::Expr::Path(p) if p.qself.is_none() => (p.path.get_ident()?.clone(), Vec::new()),
+        inner @ syn::Expr::Field(_) => wrt_field(inner)?,
+        _ => return None,
+    };
+    path.push(f.member.clone());
+    Some((root, path))
 }
 
 #[cfg(test)]

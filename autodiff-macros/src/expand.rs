@@ -37,30 +37,51 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
     let vector = lowered.output != Output::Scalar;
     check_modes(&mut cx, &args, &item_fn, vector);
+    if lowered.record.is_some() {
+        refuse_record_hvp(&mut cx, &args);
+    }
     if !cx.is_ok() {
         return with_item(cx.into_compile_errors(), item);
     }
     let budget = args.stack.unwrap_or(symbol::STACK_BUDGET);
     match derivatives(&lowered, &args, vector) {
-        Ok(derived) => {
+        Ok(mut derived) => {
+            if let Some(record) = &lowered.record {
+                crate::codegen::records::name_cotangents(&mut derived.grad, record);
+            }
             let fs = [Some(&derived.grad), derived.hvp.as_ref()];
             check_budget(&mut cx, &fs.into_iter().flatten().collect::<Vec<_>>(), budget);
             if !cx.is_ok() {
                 return with_item(cx.into_compile_errors(), item);
             }
-            let cx = Context { item: &item_fn, params: &lowered.params, budget };
+            let record = lowered.record.as_ref();
+            let cx = Context { item: &item_fn, params: &lowered.params, budget, record };
             // `f` is annotated for its derivatives: using only them is using it. (rustc's
             // `dead_code` lint does not report the generated functions, whose spans come from
             // the macro, so an annotated function that nothing uses goes unreported.)
             let mut out = quiet_unless_user_says(&item_fn, item);
+            // The labels `implicit(...)` names are read by the macro, not by a `break`.
+            if !args.implicit.is_empty() {
+                out = quote!(#[allow(unused_labels)] #out);
+            }
             let kind = if vector { Kind::Vjp } else { Kind::Grad };
-            out.extend(cx.derivative(kind, &derived.grad));
+            // With loops whose storage only rustc can size, rustc chooses between the stored
+            // sweep and the checkpointed one.
+            let other = derived.checkpointed.as_deref();
+            out.extend(match other.filter(|_| unsized_storage(&derived.grad)) {
+                Some(c) => cx.derivative_choice(kind, &derived.grad, &c.grad),
+                None => cx.derivative(kind, &derived.grad),
+            });
             if let Some(jvp) = &derived.jvp {
                 out.extend(cx.derivative(Kind::Jvp, jvp));
             }
             if let Some(hvp) = &derived.hvp {
                 let kind = if vector { Kind::VectorHvp } else { Kind::Hvp };
-                out.extend(cx.derivative(kind, hvp));
+                let other = other.and_then(|c| c.hvp.as_ref()).filter(|_| unsized_storage(hvp));
+                out.extend(match other {
+                    Some(c) => cx.derivative_choice(kind, hvp, c),
+                    None => cx.derivative(kind, hvp),
+                });
             }
             if args.hessian {
                 out.extend(cx.hessian(&lowered.func));
@@ -69,22 +90,21 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 out.extend(cx.jacobian(&lowered.func, mode));
             }
             // Stand-ins for what a caller of `f` could need and is not generated.
-            let (params, n) = (lowered.params.len(), lowered.func.active.len());
             if vector {
-                out.extend(cx.stand_in(Kind::Grad, params, &lowered.func));
+                out.extend(cx.stand_in(Kind::Grad, &lowered.func));
                 if derived.jvp.is_none() {
-                    out.extend(cx.stand_in(Kind::Jvp, params + n, &lowered.func));
+                    out.extend(cx.stand_in(Kind::Jvp, &lowered.func));
                 }
                 if derived.hvp.is_none() {
                     // `f_hvp(params…, out_bar, directions…, out_bar_dot)`.
-                    out.extend(cx.stand_in(Kind::VectorHvp, params + n + 2, &lowered.func));
+                    out.extend(cx.stand_in(Kind::VectorHvp, &lowered.func));
                 }
             } else {
                 if !args.jvp {
-                    out.extend(cx.stand_in(Kind::Jvp, params + n, &lowered.func));
+                    out.extend(cx.stand_in(Kind::Jvp, &lowered.func));
                 }
                 if !(args.hvp || args.hessian) {
-                    out.extend(cx.stand_in(Kind::Hvp, params + n, &lowered.func));
+                    out.extend(cx.stand_in(Kind::Hvp, &lowered.func));
                 }
             }
             out
@@ -151,6 +171,17 @@ fn check_modes(cx: &mut Ctxt, args: &Args, item: &syn::ItemFn, vector: bool) {
     }
 }
 
+/// Refuses `hvp` on a function returning a struct, which is not supported yet.
+fn refuse_record_hvp(cx: &mut Ctxt, args: &Args) {
+    let name = symbol::OPT_HVP;
+    if let Some(at) = args.span_of(name) {
+        cx.error_at(
+            at,
+            format!("`{name}` on a function returning a struct is not supported yet: `#[grad]` gives such a function `_vjp`, `_jvp` and `jacobian`; return the fields as an array or a tuple for `{name}`, or differentiate a scalar function of the struct"),
+        );
+    }
+}
+
 /// Why the transforms did not run.
 pub enum Failure {
     /// A bug in the macro.
@@ -165,10 +196,38 @@ pub struct Derived {
     pub jvp: Option<Func>,
     /// Value, gradient and H·v: `forward(reverse(f))`.
     pub hvp: Option<Func>,
+    /// When `grad` (or `hvp`) stores values in arrays whose size only rustc knows (the trip
+    /// count of a `const` item or a const generic): the same with those loops checkpointed, for
+    /// the generated code to choose from by that size.
+    pub checkpointed: Option<Box<Derived>>,
 }
 
-/// Runs the transforms that `args` asks for, verifying the IR after each.
+/// Runs the transforms that `args` asks for, verifying the IR after each; with the variant
+/// whose loops of unknown storage size are checkpointed, when there are such loops and
+/// `checkpoint` does not already checkpoint every loop.
 pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Derived, Failure> {
+    let mut derived = derive(lowered, args, vector, false)?;
+    let fs = [Some(&derived.grad), derived.hvp.as_ref()];
+    if fs.into_iter().flatten().any(unsized_storage) && args.checkpoint.is_none() {
+        let checkpointed = derive(lowered, args, vector, true)?;
+        derived.checkpointed = Some(Box::new(checkpointed));
+    }
+    Ok(derived)
+}
+
+/// Whether `f` stores values in arrays whose size the macro cannot read.
+pub fn unsized_storage(f: &Func) -> bool {
+    storage(f).iter().any(|part| part.bytes.value.is_none() && part.stored)
+}
+
+/// The transforms, with the loops whose storage the macro cannot size checkpointed if
+/// `checkpoint_unsized`.
+fn derive(
+    lowered: &Lowered,
+    args: &Args,
+    vector: bool,
+    checkpoint_unsized: bool,
+) -> Result<Derived, Failure> {
     let lowered = checked(lowered.func.clone(), "lowering")?;
     // What only one side of a branch reads is computed in that side, for every mode: then the
     // sweep of another side never multiplies its zero adjoint by partials there (a NaN one would
@@ -180,7 +239,7 @@ pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Deriv
     let budget = args.stack.unwrap_or(symbol::STACK_BUDGET);
     let second_order = args.hvp || args.hessian;
     let budget = if second_order { budget / 2 } else { budget };
-    let options = Options { budget, snapshots: args.checkpoint };
+    let options = Options { budget, snapshots: args.checkpoint, checkpoint_unsized };
     // The reverse sweep reads each call's partials from the forward pass: `g_grad` there.
     // A loop over a ring is split at its wrap-around, so that its sweep indexes affinely.
     let split = checked(split_wraps(&primal), "splitting at wrap-arounds")?;
@@ -212,7 +271,7 @@ pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Deriv
         }
         false => None,
     };
-    Ok(Derived { grad, jvp, hvp })
+    Ok(Derived { grad, jvp, hvp, checkpointed: None })
 }
 
 /// The forward mode of a vector function's VJP, `forward(vjp(f))`, with the cotangent inputs

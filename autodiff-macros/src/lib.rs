@@ -5,9 +5,11 @@
 //! transforms (IR to IR, sharing one derivative rule table), and codegen.
 #![forbid(unsafe_code)]
 
+mod aggregate;
 mod args;
 mod codegen;
 mod ctxt;
+mod derive;
 mod expand;
 mod ir;
 mod lower;
@@ -78,4 +80,40 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn grad(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::expand(attr.into(), item.into()).into()
+}
+
+/// Makes a struct usable by `#[grad]`: as a differentiated parameter (the gradient is a value of
+/// the same struct), as a value in the body, and as the receiver of differentiated methods.
+///
+/// Implements `autodiff_runtime::Differentiable`. The `f64` fields, arrays of `f64` (nested) and
+/// fields of structs that derive it are differentiated, numbered in declaration order (each
+/// array in row-major order) for `f_hessian` and `f_jacobian`; a field marked `#[no_grad]`, and
+/// a field of another type (an integer, a `bool`, a `Vec` of data), is a constant: a gradient
+/// leaves it at its `Default`, and a direction's value there is not read. Fields of `f32` and
+/// tuples of floats are refused (mark them `#[no_grad]`).
+///
+/// ```
+/// use autodiff_runtime::{Differentiable, grad};
+///
+/// #[derive(Differentiable)]
+/// struct Line {
+///     slope: f64,
+///     offset: f64,
+///     #[no_grad]
+///     weight: f64,
+/// }
+///
+/// #[grad]
+/// fn residual(line: &Line, x: f64, y: f64) -> f64 {
+///     let r = line.slope * x + line.offset - y;
+///     line.weight * r * r
+/// }
+///
+/// let (value, (g, _, _)) = residual_grad(&Line { slope: 2.0, offset: 1.0, weight: 0.5 }, 3.0, 6.0);
+/// assert_eq!(value, 0.5);
+/// assert_eq!((g.slope, g.offset, g.weight), (3.0, 1.0, 0.0));
+/// ```
+#[proc_macro_derive(Differentiable, attributes(no_grad))]
+pub fn derive_differentiable(input: TokenStream) -> TokenStream {
+    derive::derive(input.into()).into()
 }

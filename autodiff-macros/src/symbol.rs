@@ -200,13 +200,25 @@ pub const OPT_STACK: &str = "stack";
 pub const STACK_BUDGET: u64 = 512 * 1024;
 /// Option: checkpoint the loops that would store values.
 pub const OPT_CHECKPOINT: &str = "checkpoint";
+/// Differentiate the loops with these labels implicitly, at their fixed point.
+pub const OPT_IMPLICIT: &str = "implicit";
+/// The most iterations of the adjoint fixed-point iteration of a loop differentiated implicitly.
+pub const IMPLICIT_ITERATIONS: u64 = 1000;
 /// `checkpoint(s = N)`: the number of snapshots.
 pub const OPT_SNAPSHOTS: &str = "s";
 /// Snapshots of a checkpointed loop when the attribute does not say.
 pub const DEFAULT_SNAPSHOTS: u64 = 32;
 /// Every option, for messages.
-pub const OPTIONS: &[&str] =
-    &[OPT_WRT, OPT_JVP, OPT_HVP, OPT_HESSIAN, OPT_JACOBIAN, OPT_STACK, OPT_CHECKPOINT];
+pub const OPTIONS: &[&str] = &[
+    OPT_WRT,
+    OPT_JVP,
+    OPT_HVP,
+    OPT_HESSIAN,
+    OPT_JACOBIAN,
+    OPT_STACK,
+    OPT_CHECKPOINT,
+    OPT_IMPLICIT,
+];
 
 /// Suffix of the adjoint of a value.
 pub const SUFFIX_BAR: &str = "bar";
@@ -245,6 +257,22 @@ pub const FN_JACOBIAN_MODE: &str = "jacobian_mode";
 pub const BRANCH_VALUE: &str = "value";
 /// The step counter of a checkpointed sweep (which step, from 0, the runtime asks for).
 pub const STEP_COUNTER: &str = "step";
+/// The flag of a loop body whose iteration left early by `break` (or `return`): the loop ends.
+pub const FLAG_DONE: &str = "done";
+/// The flag of a loop body whose iteration left early by `continue`.
+pub const FLAG_SKIP: &str = "skip";
+/// The flag of a function that has its value before its end (an early `return`).
+pub const FLAG_RETURNED: &str = "returned";
+/// The value of a function given by an early `return`.
+pub const RETURN_VALUE: &str = "ret";
+/// The closure of a derivative function that stores its loops' values, when rustc chooses.
+pub const STORED_VARIANT: &str = "stored";
+/// The closure of a derivative function that checkpoints them, when rustc chooses.
+pub const CHECKPOINTED_VARIANT: &str = "checkpointed";
+/// A loop's exit test, computed before the loop's variables take their next values.
+pub const LOOP_EXIT: &str = "stop";
+/// The tape of online checkpoints that a loop of unknown length fills for its sweep.
+pub const TAPE: &str = "tape";
 /// Locals of the generated Hessian function.
 pub const HESSIAN_LOCALS: [&str; 5] = ["hessian", "row", "i", "j", "h"];
 /// Locals of the generated Jacobian function.
@@ -298,3 +326,44 @@ pub const CONSTS: &[(&str, f64)] = &[
 pub fn unraw(id: &Ident) -> String {
     id.to_string().trim_start_matches("r#").to_owned()
 }
+
+/// The roots of the standard library's paths: a type named through one is not a struct of the
+/// user's.
+pub const STD_ROOTS: &[&str] = &["std", "core", "alloc"];
+/// Types of the standard library (and primitives other than numbers) that a signature or a
+/// struct's field may name without a path: constants, never differentiated.
+pub const CONSTANT_TYPES: &[&str] = &[
+    "bool",
+    "char",
+    "str",
+    "String",
+    "Vec",
+    "VecDeque",
+    "Option",
+    "Result",
+    "Box",
+    "Rc",
+    "Arc",
+    "Cow",
+    "HashMap",
+    "HashSet",
+    "BTreeMap",
+    "BTreeSet",
+    "PhantomData",
+    "Cell",
+    "RefCell",
+    "Duration",
+    "Instant",
+];
+/// The derive that makes a struct differentiable, and its trait.
+pub const DIFFERENTIABLE: &str = "Differentiable";
+/// The field attribute that keeps a field of a `Differentiable` struct out of the derivatives.
+pub const NO_GRAD: &str = "no_grad";
+/// The value of a function returning a struct, where its tangent is written from it.
+pub const OUT: &str = "out";
+/// The suffix of a struct parameter's scalars laid flat, where it is passed whole to a call.
+pub const FLAT: &str = "flat";
+/// The receiver of a method.
+pub const SELF_VALUE: &str = "self";
+/// The type of the receiver.
+pub const SELF_TYPE: &str = "Self";

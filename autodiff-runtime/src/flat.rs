@@ -67,6 +67,14 @@ impl<T: Flat, const N: usize> Flat for [T; N] {
 
 /// A value made of `f64`s seen through a reference: [`Flat`] without its constructors, so that
 /// values of different types can be listed together (`&[&x_bar, &y_bar]`).
+///
+/// A struct implements it through `#[derive(Differentiable)]`: a struct without the derive is
+/// reported as [`crate::Differentiable`] reports it (one message where both are needed).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not `Differentiable`: `#[grad]` differentiates a struct through the trait that `#[derive(Differentiable)]` implements",
+    label = "a struct that `#[grad]` differentiates",
+    note = "add `#[derive(Differentiable)]` to the definition of `{Self}` (`use autodiff_runtime::Differentiable;`), or leave it out of the derivatives with `wrt(...)` listing the parameters to differentiate"
+)]
 pub trait Part {
     /// How many `f64`s it holds.
     fn len(&self) -> usize;
@@ -81,6 +89,23 @@ pub trait Part {
 
     /// Sets the `k`-th `f64`.
     fn set(&mut self, k: usize, value: f64);
+
+    /// Itself, as a `&dyn Part` (the generated code lends a struct through it, so that a struct
+    /// that does not derive `Differentiable` is reported at its type).
+    fn part(&self) -> &dyn Part
+    where
+        Self: Sized,
+    {
+        self
+    }
+
+    /// Itself, as a `&mut dyn Part`.
+    fn part_mut(&mut self) -> &mut dyn Part
+    where
+        Self: Sized,
+    {
+        self
+    }
 }
 
 impl<T: Flat> Part for T {

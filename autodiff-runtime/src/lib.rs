@@ -24,6 +24,7 @@
 #![deny(missing_docs)]
 
 pub mod check;
+mod differentiable;
 mod flat;
 mod missing;
 pub mod revolve;
@@ -32,14 +33,16 @@ mod stack;
 /// Plumbing for the generated code; not part of the API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::differentiable::{Shape, Tangent, add_flat, flat, len_at};
     pub use crate::flat::{Flat, Part, scalar, set_unit, zero};
     pub use crate::missing::{HvpGenerated, JvpGenerated, ScalarCallee};
     pub use crate::revolve::{Online, revolve};
     pub use crate::stack::{check_size, check_stack};
 }
 
-pub use autodiff_macros::grad;
+pub use autodiff_macros::{Differentiable, grad};
 pub use check::{
     GradientMismatch, Tolerance, central_difference, check_close, check_gradient, check_hvp,
     numeric_gradient, numeric_hvp,
 };
+pub use differentiable::Differentiable;

@@ -17,7 +17,7 @@ pub const fn check_stack(bytes: usize, budget: usize) {
     n = push_number(&mut buf, n, bytes);
     n = push(&mut buf, n, b" bytes on the stack, over the budget of ");
     n = push_number(&mut buf, n, budget);
-    n = push(&mut buf, n, b" bytes; checkpoint its loops with `#[grad(checkpoint)]` (a few snapshots instead of every step), or raise the budget with `#[grad(stack = BYTES)]` (the thread must have that much stack to spare)");
+    n = push(&mut buf, n, b" bytes; checkpoint its loops with `#[grad(checkpoint)]` (a few snapshots instead of every step) or take fewer snapshots with `#[grad(checkpoint(s = 4))]`, or raise the budget with `#[grad(stack = BYTES)]` (the thread must have that much stack to spare)");
     let (text, _) = buf.split_at(n);
     match core::str::from_utf8(text) {
         Ok(message) => panic!("{}", message),

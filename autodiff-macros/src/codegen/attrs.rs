@@ -106,6 +106,12 @@ pub fn may_be_empty(block: &Block) -> bool {
             let r = &l.range;
             (r.lo.value.is_some_and(|lo| lo > 0) && r.hi.value.is_none()) || may_be_empty(&l.body)
         }
+        Stmt::While(w) => {
+            w.range
+                .as_ref()
+                .is_some_and(|r| r.lo.value.is_some_and(|lo| lo > 0) && r.hi.value.is_none())
+                || may_be_empty(&w.body)
+        }
         Stmt::If(b) => may_be_empty(&b.then) || may_be_empty(&b.otherwise),
         Stmt::Checkpoint(c) => may_be_empty(&c.step) || may_be_empty(&c.back),
         _ => false,

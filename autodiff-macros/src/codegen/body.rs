@@ -7,9 +7,12 @@ use std::collections::{HashMap, HashSet};
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, quote};
 
+mod whiles;
+
 use super::layout::{Layout, Repr};
 use crate::ir::{
-    Arg, Block, Branch, Checkpoint, Cond, Func, Int, Loop, Operand, Prec, Prim, Stmt, Var,
+    Arg, Block, Branch, Checkpoint, Cond, Func, Int, Loop, LoopId, Operand, Prec, Prim, Source,
+    Stmt, Var,
 };
 
 /// Up to this many `let`s of `f64` values, a block has one `let` per value. Every `let` opens a
@@ -48,6 +51,13 @@ pub struct Renderer<'a> {
     pub read: HashSet<Var>,
     /// The variables whose type a method call needs to know (see [`receivers`]).
     pub receivers: HashSet<Var>,
+    /// The inputs that are struct parameters passed whole to calls (their scalars laid flat),
+    /// and their directions: passed as the structs themselves.
+    pub wholes: HashMap<Var, super::call::Whole>,
+    /// The name of the tape of each loop that fills one.
+    pub tapes: HashMap<LoopId, Ident>,
+    /// A name for a loop's exit test, computed before the loop's variables are assigned.
+    pub stop: Ident,
 }
 
 impl<'a> Renderer<'a> {
@@ -65,7 +75,23 @@ impl<'a> Renderer<'a> {
         let mut read = HashSet::new();
         super::reads::collect(f, &mut read, &mut HashSet::new());
         let receivers = receivers(&f.body, &defs);
-        Renderer { f, layout, idents, loops, defs, by_ref, result, step, read, receivers }
+        let (tapes, stop) = (HashMap::new(), Ident::new("stop", proc_macro2::Span::mixed_site()));
+        let wholes = HashMap::new();
+        Renderer {
+            f,
+            layout,
+            idents,
+            loops,
+            defs,
+            by_ref,
+            result,
+            step,
+            read,
+            receivers,
+            wholes,
+            tapes,
+            stop,
+        }
     }
 
     /// Whether an integer expression in `l` calls a method on `l`'s index (`x[i.abs_diff(1)]`).
@@ -186,7 +212,7 @@ impl<'a> Renderer<'a> {
                 let mut e = self.initial(*out, *value);
                 if let Some(shape) = self.f.ty(*out).shape() {
                     for d in shape.dims.iter().rev() {
-                        let n = self.int(d);
+                        let n = if d.inferred { quote!(_) } else { self.int(d) };
                         e = quote!([#e; #n]);
                     }
                 }
@@ -197,6 +223,7 @@ impl<'a> Renderer<'a> {
                 self.bind(*out, quote!([#(#items),*]))
             }
             Stmt::For(l) => self.for_loop(l),
+            Stmt::While(w) => self.while_loop(w),
             Stmt::If(b) => self.branch(b),
             Stmt::Checkpoint(c) => self.checkpoint(c),
             Stmt::Call(c) => self.call(c),
@@ -353,9 +380,11 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    fn for_loop(&self, l: &Loop) -> TokenStream {
+    /// What starts a loop's carried variables: `let mut s = init;`, or an assignment to a
+    /// variable declared before.
+    fn carried_decls(&self, carried: &[crate::ir::Carry]) -> Vec<TokenStream> {
         let mut before = Vec::new();
-        for c in &l.carried {
+        for c in carried {
             if self.layout.declares(c.param) {
                 let id = self.ident(c.param);
                 let init = self.initial(c.param, c.init);
@@ -368,6 +397,11 @@ impl<'a> Renderer<'a> {
                 before.push(self.assign(vec![(c.param, c.init)]));
             }
         }
+        before
+    }
+
+    fn for_loop(&self, l: &Loop) -> TokenStream {
+        let before = self.carried_decls(&l.carried);
         let body = self.block(&l.body);
         let pairs = l.carried.iter().zip(&l.yields).map(|(c, y)| (c.param, *y)).collect();
         let yields = self.assign(pairs);
@@ -379,20 +413,7 @@ impl<'a> Renderer<'a> {
                 true => id.to_token_stream(),
                 false => quote!(_),
             };
-        let r = &l.range;
-        let (lo, mut hi) = (self.int_bound(&r.lo), self.int_bound(&r.hi));
-        // Literal bounds leave the index's type to its uses; a method called on it (`i.min(2)`)
-        // needs it known.
-        if let (Some(_), Some(n)) = (r.lo.value, r.hi.value)
-            && self.index_method_called(l)
-        {
-            hi = proc_macro2::Literal::usize_suffixed(n as usize).to_token_stream();
-        }
-        let range = match r.inclusive {
-            true => quote!(#lo..=#hi),
-            false => quote!(#lo..#hi),
-        };
-        let range = if r.rev { quote!((#range).rev()) } else { range };
+        let range = self.loop_range(&l.range, self.index_method_called(l));
         quote! {
             #(#before)*
             for #index in #range {
@@ -402,26 +423,144 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    /// A checkpointed sweep: a call of the runtime's `revolve` with one iteration of the loop
-    /// and the sweep of one iteration as closures.
+    /// `lo..hi`, `lo..=hi`, or either reversed; with `typed` literal bounds, the end typed
+    /// `usize` (a method called on the index, `i.min(2)`, needs its type known).
+    fn loop_range(&self, r: &crate::ir::Range, typed: bool) -> TokenStream {
+        let (lo, mut hi) = (self.int_bound(&r.lo), self.int_bound(&r.hi));
+        if let (Some(_), Some(n)) = (r.lo.value, r.hi.value)
+            && typed
+        {
+            hi = proc_macro2::Literal::usize_suffixed(n as usize).to_token_stream();
+        }
+        let range = match r.inclusive {
+            true => quote!(#lo..=#hi),
+            false => quote!(#lo..#hi),
+        };
+        if r.rev { quote!((#range).rev()) } else { range }
+    }
+
+    /// A checkpointed sweep: a call of the runtime's `revolve` (or, from a tape, of its
+    /// `reverse`) with one iteration of the loop and the sweep of one iteration as closures.
     fn checkpoint(&self, c: &Checkpoint) -> TokenStream {
         let tuple = |items: Vec<TokenStream>| quote!((#(#items,)*));
-        let pattern = |vars: &[Var]| {
-            tuple(
-                vars.iter()
-                    .map(|v| {
-                        let id = self.ident(*v);
-                        if self.layout.mutable(*v) { quote!(mut #id) } else { id }
-                    })
-                    .collect(),
-            )
-        };
         // No state: the closure's block gives `()` with no trailing `()` (clippy's `unused_unit`).
         let values = |ops: &[Operand]| match ops.is_empty() {
             true => TokenStream::new(),
             false => tuple(ops.iter().map(|o| self.operand(*o).tokens).collect()),
         };
-        let r = &c.range;
+        let k = &self.step;
+        let (n, index) = match c.source.range() {
+            Some(r) => self.step_index(r),
+            None => (TokenStream::new(), quote!(#k)),
+        };
+        let reads_index = |block: &Block, ys: &[Operand]| {
+            block_reads(
+                block,
+                ys,
+                &|i: &Int| i.loops.contains(&c.index),
+                &|o: &Operand| matches!(o, Operand::Ext(e) if self.f.exts[e.0 as usize].loops.contains(&c.index)),
+            )
+        };
+        let id = &self.loops[c.index.0 as usize];
+        // Revolve passes the loop's index; a tape passes the step's number, from which the
+        // closure computes the index (the number itself when the loop has no range).
+        let counted = match &c.source {
+            Source::Range(_) | Source::Tape(None) => true,
+            Source::Tape(Some(r)) => r.lo.value == Some(0) && !r.rev,
+        };
+        let at = |block: &Block, ys: &[Operand]| match (reads_index(block, ys), counted) {
+            (false, _) => (quote!(_), TokenStream::new()),
+            (true, true) => (id.to_token_stream(), TokenStream::new()),
+            (true, false) => (quote!(#k), quote!(let #id = #index;)),
+        };
+        let ((step_at, step_index), (back_at, back_index)) =
+            (at(&c.step, &c.step_yields), at(&c.back, &c.back_yields));
+        let (step_params, back_params) =
+            (self.pattern(&c.step_params), self.pattern(&c.back_params));
+        let adjoint: Vec<Var> = c.adjoint.iter().map(|a| a.param).collect();
+        let adjoint_params = self.pattern(&adjoint);
+        let inits = c.adjoint.iter().map(|a| self.initial(a.param, a.init)).collect();
+        let inits = tuple(inits);
+        let step = self.block(&c.step);
+        let step_yields = values(&c.step_yields);
+        let back = self.block(&c.back);
+        let back_yields = values(&c.back_yields);
+        let closures = quote! {
+            |#step_at, #step_params| {
+                #step_index
+                #(#step)*
+                #step_yields
+            },
+            |#back_at, #back_params, #adjoint_params| {
+                #back_index
+                #(#back)*
+                #back_yields
+            },
+        };
+        let call = match &c.source {
+            Source::Range(_) => {
+                // The two closures' state parameters take the state's type.
+                let state = (0..c.state.len())
+                    .map(|j| {
+                        let init =
+                            self.initial_of(&[c.step_params[j], c.back_params[j]], c.state[j]);
+                        // A parameter taken by reference starts the state with a copy.
+                        match c.state[j].var() {
+                            Some(v) if self.by_ref.contains(&v) => quote!(*#init),
+                            _ => init,
+                        }
+                    })
+                    .collect();
+                let state = tuple(state);
+                let slots = proc_macro2::Literal::u64_unsuffixed(c.slots);
+                quote! {
+                    ::autodiff_runtime::__private::revolve::<#slots, _, _>(
+                        #n,
+                        |#k| #index,
+                        #state,
+                        #inits,
+                        #closures
+                    )
+                }
+            }
+            Source::Tape(_) => {
+                let tape = self.tape(c.index);
+                quote!(#tape.reverse(#inits, #closures))
+            }
+        };
+        // Results that live in a variable declared before (an adjoint the enclosing sweep
+        // carries) are assigned; the others are declared first when some are.
+        let new = |v: &Var| self.layout.slot(*v).is_none() || self.layout.declares(*v);
+        let outs = self.pattern(&c.outs);
+        let (binding, declared) = match c.outs.iter().all(new) {
+            true => (quote!(let #outs), TokenStream::new()),
+            false => {
+                let ids = c.outs.iter().map(|v| self.ident(*v));
+                let lets = c.outs.iter().filter(|v| new(v)).map(|v| {
+                    let id = self.ident(*v);
+                    if self.layout.mutable(*v) { quote!(let mut #id;) } else { quote!(let #id;) }
+                });
+                (quote!((#(#ids,)*)), quote!(#(#lets)*))
+            }
+        };
+        quote! {
+            #declared
+            #binding = #call;
+        }
+    }
+
+    /// `(a, mut b, c,)`: a tuple pattern binding `vars` (mutable where they are assigned).
+    pub(super) fn pattern(&self, vars: &[Var]) -> TokenStream {
+        let items = vars.iter().map(|v| {
+            let id = self.ident(*v);
+            if self.layout.mutable(*v) { quote!(mut #id) } else { id }
+        });
+        quote!((#(#items,)*))
+    }
+
+    /// For steps numbered from 0 over the range `r`: their number, and the index of step `k`
+    /// (named by [`Renderer::step`]).
+    pub(super) fn step_index(&self, r: &crate::ir::Range) -> (TokenStream, TokenStream) {
         let (lo, hi) = (self.int(&r.lo), self.int(&r.hi));
         let end = if r.inclusive { quote!(#hi + 1) } else { hi.clone() };
         let k = &self.step;
@@ -434,63 +573,7 @@ impl<'a> Renderer<'a> {
             (false, _) => quote!(#lo + #k),
             (true, _) => quote!(#end - 1 - #k),
         };
-        let at = |block: &Block, ys: &[Operand]| match block_reads(
-            block,
-            ys,
-            &|i: &Int| i.loops.contains(&c.index),
-            &|o: &Operand| matches!(o, Operand::Ext(e) if self.f.exts[e.0 as usize].loops.contains(&c.index)),
-        ) {
-            true => self.loops[c.index.0 as usize].to_token_stream(),
-            false => quote!(_),
-        };
-        let (step_at, back_at) = (at(&c.step, &c.step_yields), at(&c.back, &c.back_yields));
-        let (step_params, back_params) = (pattern(&c.step_params), pattern(&c.back_params));
-        let adjoint: Vec<Var> = c.adjoint.iter().map(|a| a.param).collect();
-        let adjoint_params = pattern(&adjoint);
-        // The two closures' state parameters take the state's type.
-        let state = (0..c.state.len())
-            .map(|j| self.initial_of(&[c.step_params[j], c.back_params[j]], c.state[j]))
-            .collect();
-        let state = tuple(state);
-        let inits = c.adjoint.iter().map(|a| self.initial(a.param, a.init)).collect();
-        let inits = tuple(inits);
-        let step = self.block(&c.step);
-        let step_yields = values(&c.step_yields);
-        let back = self.block(&c.back);
-        let back_yields = values(&c.back_yields);
-        // Results that live in a variable declared before (an adjoint the enclosing sweep
-        // carries) are assigned; the others are declared first when some are.
-        let new = |v: &Var| self.layout.slot(*v).is_none() || self.layout.declares(*v);
-        let outs = pattern(&c.outs);
-        let (binding, declared) = match c.outs.iter().all(new) {
-            true => (quote!(let #outs), TokenStream::new()),
-            false => {
-                let ids = c.outs.iter().map(|v| self.ident(*v));
-                let lets = c.outs.iter().filter(|v| new(v)).map(|v| {
-                    let id = self.ident(*v);
-                    if self.layout.mutable(*v) { quote!(let mut #id;) } else { quote!(let #id;) }
-                });
-                (quote!((#(#ids,)*)), quote!(#(#lets)*))
-            }
-        };
-        let slots = proc_macro2::Literal::u64_unsuffixed(c.slots);
-        quote! {
-            #declared
-            #binding = ::autodiff_runtime::__private::revolve::<#slots, _, _>(
-                #n,
-                |#k| #index,
-                #state,
-                #inits,
-                |#step_at, #step_params| {
-                    #(#step)*
-                    #step_yields
-                },
-                |#back_at, #back_params, #adjoint_params| {
-                    #(#back)*
-                    #back_yields
-                },
-            );
-        }
+        (n, index)
     }
 
     /// A range bound: any integer expression binds tighter than `..`.
@@ -638,6 +721,15 @@ fn receivers(block: &Block, defs: &HashMap<Var, &Stmt>) -> HashSet<Var> {
                     }
                     flows(&l.body, out);
                 }
+                Stmt::While(w) => {
+                    for (k, c) in w.carried.iter().enumerate() {
+                        out.entry(c.param).or_default().push(c.init);
+                        let from = out.entry(w.outs[k]).or_default();
+                        from.push(c.init);
+                        from.extend(w.yields.get(k));
+                    }
+                    flows(&w.body, out);
+                }
                 Stmt::If(b) => {
                     for (k, o) in b.outs.iter().enumerate() {
                         let from = out.entry(*o).or_default();
@@ -695,6 +787,7 @@ fn receivers(block: &Block, defs: &HashMap<Var, &Stmt>) -> HashSet<Var> {
                     root(args[0], g, out);
                 }
                 Stmt::For(l) => walk(&l.body, g, out),
+                Stmt::While(w) => walk(&w.body, g, out),
                 Stmt::If(b) => {
                     walk(&b.then, g, out);
                     walk(&b.otherwise, g, out);
@@ -735,6 +828,7 @@ fn collect_defs<'a>(block: &'a Block, defs: &mut HashMap<Var, &'a Stmt>) {
                 defs.insert(*out, s);
             }
             Stmt::For(l) => collect_defs(&l.body, defs),
+            Stmt::While(w) => collect_defs(&w.body, defs),
             Stmt::If(b) => {
                 collect_defs(&b.then, defs);
                 collect_defs(&b.otherwise, defs);
@@ -795,9 +889,15 @@ fn stmt_reads(s: &Stmt, int: Probe<Int>, op: Probe<Operand>) -> bool {
                 Arg::Fixed { ext: e, .. } | Arg::Const(e) => op(&Operand::Ext(*e)),
             }) || c.dirs.iter().any(op)
         }
+        Stmt::While(w) => {
+            w.range.as_ref().is_some_and(|r| int(&r.lo) || int(&r.hi))
+                || op(&w.first)
+                || op(&w.cond)
+                || w.carried.iter().any(|c| op(&c.init))
+                || block_reads(&w.body, &w.yields, int, op)
+        }
         Stmt::Checkpoint(c) => {
-            int(&c.range.lo)
-                || int(&c.range.hi)
+            c.source.range().is_some_and(|r| int(&r.lo) || int(&r.hi))
                 || c.state.iter().chain(c.adjoint.iter().map(|a| &a.init)).any(op)
                 || block_reads(&c.step, &c.step_yields, int, op)
                 || block_reads(&c.back, &c.back_yields, int, op)

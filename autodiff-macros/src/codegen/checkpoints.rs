@@ -1,10 +1,11 @@
 //! What a checkpointed loop costs, for the doc comment of the function that holds its sweep: the
-//! stack its snapshots take and how many steps its sweep recomputes.
+//! stack its snapshots take and how many steps its sweep recomputes (and, for a loop
+//! differentiated at its fixed point, how its sweep runs).
 
 use proc_macro2::Ident;
 use quote::quote;
 
-use crate::ir::{Block, Checkpoint, Func, Int, Stmt};
+use crate::ir::{Block, Checkpoint, Func, Int, Source, Stmt};
 
 /// One paragraph per checkpointed loop of `f`.
 /// `loops` names each loop's index, as the generated code does.
@@ -19,6 +20,11 @@ fn walk(f: &Func, loops: &[Ident], block: &Block, out: &mut Vec<String>) {
         match s {
             Stmt::Checkpoint(c) => out.push(note(f, loops, c)),
             Stmt::For(l) => walk(f, loops, &l.body, out),
+            Stmt::While(w) if w.implicit && w.tape.is_none() => {
+                out.push(implicit());
+                walk(f, loops, &w.body, out);
+            }
+            Stmt::While(w) => walk(f, loops, &w.body, out),
             Stmt::If(b) => {
                 walk(f, loops, &b.then, out);
                 walk(f, loops, &b.otherwise, out);
@@ -35,7 +41,10 @@ fn text(f: &Func, i: &Int, loops: &[Ident]) -> String {
 }
 
 fn note(f: &Func, loops: &[Ident], c: &Checkpoint) -> String {
-    let r = &c.range;
+    let r = match &c.source {
+        Source::Range(r) => r,
+        Source::Tape(_) => return online(f, c),
+    };
     let dots = if r.inclusive { "..=" } else { ".." };
     let range = format!("{}{dots}{}", text(f, &r.lo, loops), text(f, &r.hi, loops));
     let range = if r.rev { format!("({range}).rev()") } else { range };
@@ -63,6 +72,28 @@ fn note(f: &Func, loops: &[Ident], c: &Checkpoint) -> String {
     };
     format!(
         " The loop over `{range}` is checkpointed (binomial checkpointing, Griewank & Walther's revolve): its\n reverse sweep keeps {memory} on the stack instead of every step's values, and {cost}."
+    )
+}
+
+/// The paragraph of a loop checkpointed online, from its tape.
+fn online(f: &Func, c: &Checkpoint) -> String {
+    let bytes: u64 = c.step_params.iter().map(|p| f.ty(*p).bytes().value.unwrap_or(0)).sum();
+    let s = c.slots;
+    let memory = match bytes {
+        0 => format!("{s} snapshots of its state"),
+        b => format!("{s} snapshots of its state, {} bytes", b * s),
+    };
+    format!(
+        " A loop whose length is decided while it runs (`while`, `loop`, or `for` with `break`) is\n checkpointed online (Wang, Moin & Iaccarino's dynamic checkpointing): as it runs it keeps {memory}\n on the stack (and {} bytes of bookkeeping) instead of every step's values, whatever its length.\n For a run of n steps, its reverse sweep recomputes `autodiff_runtime::revolve::online_steps(n, {s})`\n steps in all: none while n ≤ {s}; past that, no step more than r times and no more in all than\n offline revolve's optimum for the same n, `schedule_steps(n, {s})` = r·n − C({s} + r, r − 1), r the\n least with C({s} + r, {s}) ≥ n (which offline revolve would spend after a run to count n; checked for every n ≤ 10⁶\n with 2 to 16, 32 and 64 snapshots). The sweep of each step reruns that step once more.",
+        56 * s + 48
+    )
+}
+
+/// The paragraph of a loop differentiated at its fixed point (`implicit('label)`).
+fn implicit() -> String {
+    format!(
+        " A loop named by `implicit` is differentiated at its fixed point `x* = g(x*, p)` (Christianson's\n two-phase method): its reverse sweep iterates `ā ← x̄ + (∂g/∂x)ᵀ ā` with the sweep of one\n iteration at the loop's result until `ā` repeats (at most {} times), then sweeps one iteration\n once more for `p̄ = (∂g/∂p)ᵀ ā`. Memory: one iteration; cost: independent of how many\n iterations the loop ran. Exact when the body is a contraction in what the loop carries and the\n loop ran to convergence.",
+        crate::symbol::IMPLICIT_ITERATIONS
     )
 }
 

@@ -78,9 +78,20 @@ impl Uses {
                 self.block(f, &b.then, &b.then_yields);
                 self.block(f, &b.otherwise, &b.else_yields);
             }
+            Stmt::While(w) => {
+                if let Some(r) = &w.range {
+                    self.int(&r.lo);
+                    self.int(&r.hi);
+                }
+                self.vars.extend(w.carried.iter().map(|c| c.param));
+                self.block(f, &w.body, &w.yields);
+                self.operand(f, w.cond);
+            }
             Stmt::Checkpoint(c) => {
-                self.int(&c.range.lo);
-                self.int(&c.range.hi);
+                if let Some(r) = c.source.range() {
+                    self.int(&r.lo);
+                    self.int(&r.hi);
+                }
                 self.vars.extend(c.step_params.iter().chain(&c.back_params).copied());
                 self.vars.extend(c.adjoint.iter().map(|a| a.param));
                 self.block(f, &c.step, &c.step_yields);
@@ -98,7 +109,7 @@ impl Uses {
     }
 }
 
-/// One loop region (a `for` loop, or the closures of a checkpointed sweep): its index, the
+/// One loop region (a `for` or `while` loop, or the closures of a checkpointed sweep): its index, the
 /// indices of the loops around it, and what its blocks use.
 struct Region {
     index: LoopId,
@@ -110,6 +121,7 @@ fn regions(f: &Func, block: &Block, outer: &mut Vec<LoopId>, out: &mut Vec<Regio
     for s in block {
         let (index, blocks): (LoopId, Vec<(&Block, &[Operand])>) = match s {
             Stmt::For(l) => (l.index, vec![(&l.body, &l.yields)]),
+            Stmt::While(w) => (w.index, vec![(&w.body, &w.yields)]),
             Stmt::Checkpoint(c) => {
                 (c.index, vec![(&c.step, &c.step_yields), (&c.back, &c.back_yields)])
             }
@@ -151,6 +163,7 @@ fn collect_defs<'a>(block: &'a Block, defs: &mut HashMap<Var, &'a Stmt>) {
     for s in block {
         match s {
             Stmt::For(l) => collect_defs(&l.body, defs),
+            Stmt::While(w) => collect_defs(&w.body, defs),
             Stmt::If(b) => {
                 collect_defs(&b.then, defs);
                 collect_defs(&b.otherwise, defs);

@@ -186,6 +186,37 @@ impl Walker {
                     self.define(*o, block);
                 }
             }
+            Stmt::While(w) => {
+                self.read(w.first, block, pending);
+                for c in &w.carried {
+                    self.read(c.init, block, pending);
+                }
+                self.loops.push((self.pos, Vec::new()));
+                pending.push(Vec::new());
+                let body_block = self.blocks + 1;
+                for c in &w.carried {
+                    self.define(c.param, body_block);
+                }
+                let id = self.block(&w.body, pending);
+                self.pos += 1;
+                for y in w.yields.iter().chain([&w.cond]) {
+                    self.read(*y, id, pending);
+                }
+                for (c, y) in w.carried.iter().zip(&w.yields) {
+                    if y.var() != Some(c.param) {
+                        self.uses.writes.push((self.pos, c.param));
+                    }
+                }
+                self.loops.pop();
+                let recurring = pending.pop().unwrap_or_default();
+                let end = self.point();
+                for v in recurring {
+                    self.uses.reads.entry(v).or_default().push(end.clone());
+                }
+                for o in &w.outs {
+                    self.define(*o, block);
+                }
+            }
             Stmt::Checkpoint(c) => {
                 for op in c.state.iter().chain(c.adjoint.iter().map(|a| &a.init)) {
                     self.read(*op, block, pending);
@@ -327,6 +358,18 @@ fn collect_events(block: &Block, events: &mut Vec<Event>, blocks: &mut usize) {
                 events.push(Event::Loop { carried, body: *blocks + 1 });
                 *blocks += 1;
                 collect_events(&l.body, events, blocks);
+            }
+            Stmt::While(w) => {
+                let carried = w
+                    .carried
+                    .iter()
+                    .zip(&w.yields)
+                    .zip(&w.outs)
+                    .map(|((c, y), o)| (c.param, c.init, *y, *o))
+                    .collect();
+                events.push(Event::Loop { carried, body: *blocks + 1 });
+                *blocks += 1;
+                collect_events(&w.body, events, blocks);
             }
             Stmt::Checkpoint(c) => {
                 *blocks += 1;
@@ -564,6 +607,7 @@ fn visit(block: &Block, f: &mut dyn FnMut(&Stmt)) {
         f(s);
         match s {
             Stmt::For(l) => visit(&l.body, f),
+            Stmt::While(w) => visit(&w.body, f),
             Stmt::If(b) => {
                 visit(&b.then, f);
                 visit(&b.otherwise, f);

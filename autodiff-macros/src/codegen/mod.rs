@@ -2,20 +2,22 @@
 
 mod attrs;
 mod body;
-mod call;
+pub mod call;
 mod checkpoints;
 mod expr;
 mod indices;
 mod layout;
 mod names;
 mod reads;
+pub mod records;
 mod signature;
+mod structs;
 mod wrappers;
 
 use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Ident, TokenStream};
-use quote::{ToTokens, quote};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::ItemFn;
 
 use crate::args::Mode;
@@ -74,6 +76,25 @@ impl Kind {
     }
 }
 
+/// The body of a derivative function, rendered, and what its signature needs.
+struct Rendered {
+    /// Its statements, the last one its value.
+    stmts: Vec<TokenStream>,
+    /// Its return type.
+    ret: TokenStream,
+    /// The user's parameters it reads.
+    used: HashSet<String>,
+    /// The parameters a transform added (directions, cotangents), with their types...
+    extra: Vec<(TokenStream, TokenStream)>,
+    /// ... and the names the doc comment gives as the directions.
+    doc_names: Vec<Ident>,
+    /// A paragraph of its doc comment per checkpointed loop.
+    notes: Vec<String>,
+    /// The parameters the body names apart (a parameter named like a called derivative), by
+    /// their own names.
+    renamed: HashMap<String, Ident>,
+}
+
 /// What distinguishes one generated function's signature.
 struct Piece<'a> {
     /// `grad`, `jvp`, ...
@@ -106,12 +127,20 @@ pub struct Context<'a> {
     pub params: &'a [Param],
     /// The stack budget for stored values, in bytes.
     pub budget: u64,
+    /// For a function returning a struct: where its fields are.
+    pub record: Option<&'a crate::lower::RecordOut>,
 }
 
 impl Context<'_> {
     fn wrt_list(&self, f: &Func) -> String {
-        let names: Vec<String> =
-            f.active.iter().map(|v| format!("`{}`", self.param_of(*v))).collect();
+        let names: Vec<String> = self
+            .components(f)
+            .iter()
+            .map(|c| match c {
+                structs::Component::Input(k) => format!("`{}`", self.param_of(f.active[*k])),
+                structs::Component::Struct(p, _) => format!("`{}`", p.ident),
+            })
+            .collect();
         names.join(", ")
     }
 
@@ -157,10 +186,74 @@ impl Context<'_> {
     /// A derivative function `f_<kind>` with the body `f`.
     pub fn derivative(&self, kind: Kind, f: &Func) -> TokenStream {
         let mut namer = Namer::new(self.item.to_token_stream());
+        let r = self.render(&mut namer, kind, f);
+        let check = self.stack_check(f);
+        let stmts = &r.stmts;
+        let body = quote! {
+            #check
+            #(#stmts)*
+        };
+        let tail: String = r.notes.iter().map(|note| format!("\n\n{note}")).collect();
+        self.assemble(&mut namer, kind, f, &r, &tail, body)
+    }
+
+    /// A derivative function whose loops over `0..STEPS` (a `const` item or a const generic) store
+    /// their values in arrays whose size only rustc knows: `stored` when that storage fits the
+    /// budget, `checkpointed` (the same function with those loops checkpointed) otherwise, chosen
+    /// by a condition on the constants that rustc evaluates at compile time. Each variant is a
+    /// closure of its own, so that the one not taken takes no stack (in a debug build, every local
+    /// of a function has its stack slot, on any path).
+    pub fn derivative_choice(&self, kind: Kind, stored: &Func, checkpointed: &Func) -> TokenStream {
+        let mut namer = Namer::new(self.item.to_token_stream());
+        let (a, b) = (
+            self.render(&mut Namer::new(self.item.to_token_stream()), kind, stored),
+            self.render(&mut Namer::new(self.item.to_token_stream()), kind, checkpointed),
+        );
+        let check = self.stack_check(checkpointed);
+        let (sa, sb) = (a.stmts.clone(), b.stmts.clone());
+        let bytes = crate::transform::total(&crate::transform::storage(stored));
+        let bytes_text = bytes.render(&|_| quote!(_));
+        let budget = proc_macro2::Literal::u64_unsuffixed(self.budget);
+        let (keep, revolve) =
+            (namer.local(symbol::STORED_VARIANT), namer.local(symbol::CHECKPOINTED_VARIANT));
+        // A value read by either body is a used parameter. (The two read the same directions:
+        // they are one function, its loops swept in two ways.)
+        let mut r = a;
+        r.used.extend(b.used.iter().cloned());
+        let body = quote! {
+            if #bytes_text <= #budget {
+                let #keep = || {
+                    #(#sa)*
+                };
+                #keep()
+            } else {
+                let #revolve = || {
+                    #check
+                    #(#sb)*
+                };
+                #revolve()
+            }
+        };
+        let text = bytes.render(&|_| quote!(_)).to_string().replace(' ', "");
+        let mut doc = String::new();
+        doc.push_str(&format!(
+            "\n\n Its loops whose storage the macro cannot size store their values when those take\n `{text}` bytes of stack or fewer (the budget, {}), and are checkpointed otherwise:\n rustc decides, from the constants' values.",
+            self.budget
+        ));
+        for note in &b.notes {
+            doc.push_str("\n\n");
+            doc.push_str(note);
+        }
+        self.assemble(&mut namer, kind, stored, &r, &doc, body)
+    }
+
+    /// The statements of the derivative function `f_<kind>` with the body `f`, ending with its
+    /// value, and what its signature needs.
+    fn render(&self, namer: &mut Namer, kind: Kind, f: &Func) -> Rendered {
         let layout = layout::layout(f);
         let params: HashMap<_, _> =
             self.params.iter().filter_map(|p| Some((p.input?, p.ident.clone()))).collect();
-        let (idents, loops) = names::assign(&mut namer, f, &params, &layout);
+        let (idents, loops) = names::assign(namer, f, &params, &layout);
         // The directions follow the cotangent of the value in a vector function's `f_hvp`.
         let values = f.outputs.len() - kind.derived_outputs(f);
         let dirs_at = match kind {
@@ -171,74 +264,41 @@ impl Context<'_> {
         let by_ref = self.by_ref(f, dirs_at);
         let result = namer.local(symbol::BRANCH_VALUE);
         let step = namer.local(symbol::STEP_COUNTER);
-        let renderer = body::Renderer::new(f, &layout, &idents, &loops, &by_ref, (result, step));
-        let stmts = renderer.block(&f.body);
-        let groups = kind.groups(values, f.active.len());
-        let mut outputs = f.outputs.iter().map(|o| (renderer.value(*o), f.operand_ty(*o)));
-        let mut parts = Vec::new();
-        let mut types = Vec::new();
-        for n in &groups {
-            let (group, tys): (Vec<TokenStream>, Vec<Ty>) = outputs.by_ref().take(*n).unzip();
-            let tys: Vec<TokenStream> = tys.iter().map(signature::ty).collect();
-            if *n == 1 {
-                parts.push(quote!(#(#group)*));
-                types.push(quote!(#(#tys)*));
-            } else {
-                parts.push(quote!((#(#group),*)));
-                types.push(quote!((#(#tys),*)));
+        let mut renderer =
+            body::Renderer::new(f, &layout, &idents, &loops, &by_ref, (result, step));
+        renderer.tapes = names::tapes(namer, f);
+        renderer.stop = namer.local(symbol::LOOP_EXIT);
+        let mut read = HashSet::new();
+        reads::collect(f, &mut read, &mut HashSet::new());
+        let (mut extra, mut names, dirs) =
+            self.extra_params(kind, f, &idents, &read, namer, values);
+        renderer.wholes = self.wholes(f, &dirs, dirs_at.unwrap_or(0));
+        let mut fields = self.field_reads(f, &idents, &read, &dirs, dirs_at.unwrap_or(0));
+        if let (Kind::Vjp, Some(record)) = (kind, self.record) {
+            let (out_bar, reads) = self.record_cotangent(namer, f, record, &idents, &read);
+            let ty = self.return_type();
+            (extra, names) = (vec![(quote!(#out_bar), ty)], vec![out_bar]);
+            fields.extend(reads);
+        }
+        let mut stmts = vec![fields];
+        stmts.extend(renderer.block(&f.body));
+        let (parts, types, assembly) = self.outputs(kind, f, &renderer, namer);
+        stmts.push(assembly);
+        stmts.push(quote!((#(#parts),*)));
+        let mut used = self.used_params(f);
+        // A struct whose fields are read, or whose gradient starts from its zero.
+        let gradient = matches!(kind, Kind::Grad | Kind::Vjp | Kind::Hvp | Kind::VectorHvp);
+        for p in self.params {
+            let Some(s) = &p.strukt else { continue };
+            let whole = s.whole.is_some_and(|v| read.contains(&v));
+            if gradient || whole || s.fields.iter().any(|x| read.contains(&x.input)) {
+                used.insert(symbol::unraw(&p.ident));
             }
         }
-        let used = self.used_params(f);
-        let read: HashSet<crate::ir::Var> = {
-            let mut read = HashSet::new();
-            reads::collect(f, &mut read, &mut HashSet::new());
-            read
-        };
-        let names: Vec<Ident> = f.inputs[f.user_inputs..]
-            .iter()
-            .map(|v| {
-                let id = idents[v.index()].clone().unwrap_or_else(|| namer.local("_"));
-                match read.contains(v) {
-                    true => id,
-                    false => namer.local(&format!("_{id}")),
-                }
-            })
-            .collect();
-        let extra: Vec<(TokenStream, TokenStream)> = match kind {
-            // The cotangent of a vector function's value has the function's return type; a
-            // tuple's components are named in a pattern.
-            Kind::Vjp => vec![self.cotangent_param(&names)],
-            Kind::VectorHvp => {
-                let (bars, rest) = names.split_at(values.min(names.len()));
-                let (dirs, bar_dots) = rest.split_at(rest.len().saturating_sub(values));
-                let dirs = dirs.iter().zip(&f.inputs[f.user_inputs + values..]);
-                let dirs = dirs.map(|(id, v)| (quote!(#id), self.extra_type(f, *v, values)));
-                let mut all = vec![self.cotangent_param(bars)];
-                all.extend(dirs);
-                all.push(self.cotangent_param(bar_dots));
-                all
-            }
-            _ => names
-                .iter()
-                .zip(&f.inputs[f.user_inputs..])
-                .map(|(id, v)| (quote!(#id), self.extra_type(f, *v, 0)))
-                .collect(),
-        };
         // A vector function's `f_hvp` names its directions after the value's cotangent.
-        let dirs = match kind {
-            Kind::VectorHvp => &names[values.min(names.len())..],
-            _ => &names[..],
-        };
-        let mut doc = self.doc(kind, f, dirs);
-        for note in checkpoints::notes(f, &loops) {
-            doc.push_str("\n\n");
-            doc.push_str(&note);
-        }
-        let check = self.stack_check(f);
-        let body = quote! {
-            #check
-            #(#stmts)*
-            (#(#parts),*)
+        let doc_names = match kind {
+            Kind::VectorHvp => names[values.min(names.len())..].to_vec(),
+            _ => names,
         };
         let renamed: HashMap<String, Ident> = self
             .params
@@ -249,17 +309,197 @@ impl Context<'_> {
                 (symbol::unraw(&id) != own).then_some((own, id))
             })
             .collect();
+        let notes = checkpoints::notes(f, &loops);
+        Rendered { stmts, ret: quote!((#(#types),*)), used, extra, doc_names, notes, renamed }
+    }
+
+    /// The function `f_<kind>` with `body`, from what [`Context::render`] gave.
+    fn assemble(
+        &self,
+        namer: &mut Namer,
+        kind: Kind,
+        f: &Func,
+        r: &Rendered,
+        tail: &str,
+        body: TokenStream,
+    ) -> TokenStream {
+        let doc = self.doc(kind, f, &r.doc_names) + tail;
         let piece = Piece {
             suffix: kind.suffix(),
             doc: &doc,
-            used: &used,
-            extra: &extra,
+            used: &r.used,
+            extra: &r.extra,
             sweeps: true,
             may_be_empty: attrs::may_be_empty(&f.body),
             sizes: &[],
-            renamed: &renamed,
+            renamed: &r.renamed,
         };
-        self.function(&mut namer, piece, quote!((#(#types),*)), body)
+        self.function(namer, piece, r.ret.clone(), body)
+    }
+
+    /// The parameters a derivative adds (directions, a cotangent), with their names for the doc
+    /// comment; and, for each struct parameter, its direction's name and whether it is read.
+    #[allow(clippy::type_complexity)]
+    fn extra_params(
+        &self,
+        kind: Kind,
+        f: &Func,
+        idents: &[Option<Ident>],
+        read: &HashSet<crate::ir::Var>,
+        namer: &mut Namer,
+        values: usize,
+    ) -> (Vec<(TokenStream, TokenStream)>, Vec<Ident>, Vec<(Ident, bool)>) {
+        let name_of = |v: &crate::ir::Var, namer: &mut Namer| {
+            let id = idents[v.index()].clone().unwrap_or_else(|| namer.local("_"));
+            match read.contains(v) {
+                true => id,
+                false => namer.local(&format!("_{id}")),
+            }
+        };
+        let added = &f.inputs[f.user_inputs..];
+        let (mut extra, mut names, mut dirs) = (Vec::new(), Vec::new(), Vec::new());
+        match kind {
+            Kind::Grad => return (extra, names, dirs),
+            // The cotangent of a vector function's value has the function's return type; a
+            // tuple's components are named in a pattern.
+            Kind::Vjp => {
+                let names: Vec<Ident> = added.iter().map(|v| name_of(v, namer)).collect();
+                return (vec![self.cotangent_param(&names)], names, dirs);
+            }
+            Kind::Jvp | Kind::Hvp | Kind::VectorHvp => {}
+        }
+        // A vector function's `f_hvp` takes the value's cotangent first, the directions after
+        // it, and the cotangent's tangent last.
+        let at = match kind {
+            Kind::VectorHvp => values.min(added.len()),
+            _ => 0,
+        };
+        let bars: Vec<Ident> = added[..at].iter().map(|v| name_of(v, namer)).collect();
+        if kind == Kind::VectorHvp {
+            extra.push(self.cotangent_param(&bars));
+            names.extend(bars);
+        }
+        for c in self.components(f) {
+            match c {
+                structs::Component::Input(k) => {
+                    let Some(v) = added.get(at + k) else { continue };
+                    let id = name_of(v, namer);
+                    extra.push((quote!(#id), self.extra_type(f, *v, at)));
+                    names.push(id);
+                }
+                structs::Component::Struct(p, fields) => {
+                    let used = Self::reads_direction(f, p, &fields, read, at);
+                    let want = format!("{}_{}", symbol::unraw(&p.ident), symbol::SUFFIX_DOT);
+                    let id = match used {
+                        true => namer.local(&want),
+                        false => namer.local(&format!("_{want}")),
+                    };
+                    let ty = &p.ty;
+                    let ty = match structs::direction_by_ref(p) && !p.by_ref {
+                        true => quote!(&#ty),
+                        false => quote!(#ty),
+                    };
+                    extra.push((quote!(#id), ty));
+                    names.push(id.clone());
+                    dirs.push((id, used));
+                }
+            }
+        }
+        if kind == Kind::VectorHvp {
+            let from = (at + f.active.len()).min(added.len());
+            let bar_dots: Vec<Ident> = added[from..].iter().map(|v| name_of(v, namer)).collect();
+            extra.push(self.cotangent_param(&bar_dots));
+            names.extend(bar_dots);
+        }
+        (extra, names, dirs)
+    }
+
+    /// The function's results: the value, then each group of derivatives (a gradient's
+    /// struct parameters written into values of their type by `assembly`), and their types.
+    fn outputs(
+        &self,
+        kind: Kind,
+        f: &Func,
+        renderer: &body::Renderer,
+        namer: &mut Namer,
+    ) -> (Vec<TokenStream>, Vec<TokenStream>, TokenStream) {
+        let values = f.outputs.len() - kind.derived_outputs(f);
+        let groups = kind.groups(values, f.active.len());
+        let rendered: Vec<(TokenStream, Ty)> =
+            f.outputs.iter().map(|o| (renderer.value(*o), f.operand_ty(*o))).collect();
+        let (mut parts, mut types, mut assembly) = (Vec::new(), Vec::new(), TokenStream::new());
+        if let Some(record) = self.record {
+            let (values, rest) = rendered.split_at(values);
+            let values: Vec<TokenStream> = values.iter().map(|(t, _)| t.clone()).collect();
+            let ty = self.return_type();
+            if kind == Kind::Jvp {
+                let dots: Vec<TokenStream> = rest.iter().map(|(t, _)| t.clone()).collect();
+                let (stmts, value, dot) = self.record_jvp(namer, record, &values, &dots);
+                return (vec![quote!(#value), quote!(#dot)], vec![ty.clone(), ty], stmts);
+            }
+            parts.push(records::literal(record, &values));
+            types.push(ty);
+            let (items, tys) =
+                self.gradient_group(f, rest, &mut assembly, namer, symbol::SUFFIX_BAR);
+            let (items, tys) = (grouped(items), grouped(tys));
+            parts.push(items);
+            types.push(tys);
+            return (parts, types, assembly);
+        }
+        let mut at = 0;
+        for (g, n) in groups.iter().enumerate() {
+            let slice = &rendered[at..at + n];
+            at += n;
+            // Which groups are gradients (or H·v): a vector function's `f_hvp` returns
+            // `(value, cotangents, value_dot, cotangents_dot)`.
+            let gradient = match kind {
+                Kind::Jvp => false,
+                Kind::VectorHvp => g % 2 == 1,
+                _ => g > 0,
+            };
+            let (items, tys): (Vec<TokenStream>, Vec<TokenStream>) = match gradient {
+                false => slice.iter().map(|(t, ty)| (t.clone(), signature::ty(ty))).unzip(),
+                true => {
+                    let suffix = match (kind, g) {
+                        (Kind::Hvp, 2) | (Kind::VectorHvp, 3) => {
+                            format!("{}_{}", symbol::SUFFIX_BAR, symbol::SUFFIX_DOT)
+                        }
+                        _ => symbol::SUFFIX_BAR.to_owned(),
+                    };
+                    self.gradient_group(f, slice, &mut assembly, namer, &suffix)
+                }
+            };
+            parts.push(grouped(items));
+            types.push(grouped(tys));
+        }
+        (parts, types, assembly)
+    }
+
+    /// One gradient (or H·v) in parameter order from `slice`, the rendered outputs of `f` that
+    /// are its components' inputs' derivatives: a struct parameter's written into a value of the
+    /// struct by statements added to `assembly` (its locals named `{param}_{suffix}`).
+    fn gradient_group(
+        &self,
+        f: &Func,
+        slice: &[(TokenStream, Ty)],
+        assembly: &mut TokenStream,
+        namer: &mut Namer,
+        suffix: &str,
+    ) -> (Vec<TokenStream>, Vec<TokenStream>) {
+        let values: Vec<TokenStream> = slice.iter().map(|(t, _)| t.clone()).collect();
+        let (mut items, mut tys) = (Vec::new(), Vec::new());
+        for c in self.components(f) {
+            tys.push(self.component_type(f, &c));
+            match c {
+                structs::Component::Input(k) => items.push(values[k].clone()),
+                structs::Component::Struct(p, fields) => {
+                    let (stmts, id) = self.assemble_struct(namer, (f, p), &fields, &values, suffix);
+                    assembly.extend(stmts);
+                    items.push(id.to_token_stream());
+                }
+            }
+        }
+        (items, tys)
     }
 
     /// The parameter holding the cotangent of the function's value (or its tangent): one name,
@@ -310,6 +550,21 @@ impl Context<'_> {
                 }
             }
         }
+        // A struct's array fields (differentiated or not) are bound by reference
+        // (`let m_w: &[f64; _] = &m.w;`), and so are their directions.
+        let all = self.params.iter().filter_map(|p| p.strukt.as_ref()).flat_map(|s| &s.fields);
+        for field in all {
+            if !matches!(f.ty(field.input), Ty::Array(_)) {
+                continue;
+            }
+            out.insert(field.input);
+            if let Some(at) = dirs_at
+                && let Some(k) = f.active.iter().position(|a| *a == field.input)
+                && let Some(d) = f.inputs.get(f.user_inputs + at + k)
+            {
+                out.insert(*d);
+            }
+        }
         out
     }
 
@@ -328,44 +583,86 @@ impl Context<'_> {
     }
 
     /// The parameters as a wrapper re-emits them (fresh hygienic names that cannot shadow the
-    /// kernels; `unnamed` for one written `_`, which the wrapper passes on), the checks that its
-    /// constants are `Copy`, and how it passes directions.
+    /// kernels, `self` kept; `unnamed` for one written `_`, which the wrapper passes on), the
+    /// checks that its constants are `Copy`, how it passes them, and the directions.
     fn wrapper_params(
         &self,
         namer: &mut Namer,
         f: &Func,
-    ) -> (Vec<Param>, TokenStream, Vec<(String, TokenStream, bool)>) {
+    ) -> (Vec<Param>, TokenStream, Vec<TokenStream>, Vec<wrappers::Dir>) {
         let params: Vec<Param> = self
             .params
             .iter()
             .map(|p| {
-                let ident = match symbol::unraw(&p.ident) == symbol::WILD {
-                    true => namer.local(symbol::WILD_PARAM),
-                    false => namer.local_param(&p.ident),
+                let ident = match symbol::unraw(&p.ident) {
+                    n if n == symbol::WILD => namer.local(symbol::WILD_PARAM),
+                    n if n == symbol::SELF_VALUE => p.ident.clone(),
+                    _ => namer.local_param(&p.ident),
                 };
                 Param { ident, ..p.clone() }
             })
             .collect();
-        let constants: Vec<&Param> = params.iter().filter(|p| p.input.is_none()).collect();
+        let constants: Vec<&Param> =
+            params.iter().filter(|p| p.input.is_none() && p.strukt.is_none()).collect();
         let checks = wrappers::copy_checks(namer, &constants);
-        let dirs = f
-            .active
+        // A struct taken by value is passed once per direction: cloned.
+        let args = params
             .iter()
-            .filter_map(|a| params.iter().find(|p| p.input == Some(*a)))
             .map(|p| {
-                let name = symbol::unraw(&p.ident);
-                match &p.ty {
-                    syn::Type::Reference(r) => (name, r.elem.to_token_stream(), true),
-                    other => (name, other.to_token_stream(), false),
+                let id = &p.ident;
+                match p.strukt.is_some() && !p.by_ref {
+                    true => quote!(::core::clone::Clone::clone(&#id)),
+                    false => quote!(#id),
                 }
             })
             .collect();
-        (params, checks, dirs)
+        let cx = Context { params: &params, ..*self };
+        let dirs = cx
+            .components(f)
+            .iter()
+            .map(|c| {
+                let p = match c {
+                    structs::Component::Input(k) => {
+                        params.iter().find(|p| p.input == Some(f.active[*k]))
+                    }
+                    structs::Component::Struct(p, _) => Some(*p),
+                };
+                let Some(p) = p else {
+                    return wrappers::Dir {
+                        name: String::new(),
+                        ty: quote!(f64),
+                        by_ref: false,
+                        zero: None,
+                        span: None,
+                    };
+                };
+                let (ty, by_ref) = match &p.ty {
+                    syn::Type::Reference(r) => (r.elem.to_token_stream(), true),
+                    other => (other.to_token_stream(), structs::direction_by_ref(p)),
+                };
+                let zero = p.strukt.as_ref().map(|s| {
+                    let id = &p.ident;
+                    let lent = if p.by_ref { quote!(#id) } else { quote!(&#id) };
+                    let span = syn::spanned::Spanned::span(&s.owned);
+                    let owned = &s.owned;
+                    // At the struct's type: a struct without the derive is reported there.
+                    let z = quote_spanned!(span=> <#owned as ::autodiff_runtime::Differentiable>::zero_like);
+                    (quote!(#z(#lent)), span)
+                });
+                let (zero, span) = (zero.as_ref().map(|z| z.0.clone()), zero.map(|z| z.1));
+                wrappers::Dir { name: symbol::unraw(&p.ident), ty, by_ref, zero, span }
+            })
+            .collect();
+        (params, checks, args, dirs)
     }
 
-    /// The number of differentiated scalars of `f` (array parameters count every element).
-    fn columns(f: &Func) -> Int {
-        f.active.iter().map(|a| flat_size(f.ty(*a))).fold(Int::lit(0), |acc, s| acc.add(&s))
+    /// The number of differentiated scalars of `f` (array parameters count every element, a
+    /// struct every differentiated scalar it has).
+    fn columns(&self, f: &Func) -> Int {
+        self.components(f)
+            .iter()
+            .map(|c| self.component_size(f, c))
+            .fold(Int::lit(0), |acc, s| acc.add(&s))
     }
 
     /// `f_hessian`, calling `f_hvp` once per unit direction.
@@ -373,26 +670,26 @@ impl Context<'_> {
         let mut namer = Namer::new(self.item.to_token_stream());
         let hvp = signature::fn_ident(&self.item.sig.ident, symbol::FN_HVP);
         namer.claim(&hvp.to_string());
-        let (params, checks, dirs) = self.wrapper_params(&mut namer, f);
-        let args: Vec<Ident> = params.iter().map(|p| p.ident.clone()).collect();
+        let (params, checks, args, dirs) = self.wrapper_params(&mut namer, f);
         // A deprecated `f` has a deprecated `f_hvp`, which its own Hessian may still call.
         let deprecated = self.item.attrs.iter().any(|a| a.path().is_ident(symbol::DEPRECATED));
-        let n = Self::columns(f);
+        let n = self.columns(f);
         let name = &self.item.sig.ident;
         let hessian = signature::fn_ident(name, symbol::FN_HESSIAN);
         let what = "the number of differentiated scalars";
         let size = wrappers::Size::new(&mut namer, &n, symbol::SIZE_HESSIAN, what, &hessian);
-        let call = wrappers::Call { args: &args, dirs: &dirs, deprecated };
+        let prefix = self.impl_prefix();
+        let call = wrappers::Call { args: &args, dirs: &dirs, prefix, deprecated };
         let body = wrappers::hessian(&mut namer, &hvp, &call, &size.tokens);
         let check = &size.check;
         let body = quote!(#check #checks #body);
-        let all: HashSet<String> = args.iter().map(symbol::unraw).collect();
+        let all: HashSet<String> = params.iter().map(|p| symbol::unraw(&p.ident)).collect();
         let doc = format!(
             " Hessian of `{name}`: the `{n}×{n}` matrix of second derivatives, as one call of\n `{hvp}` per unit direction.\n\n Generated by `#[grad(hessian)]`; row and column `i` belong to the `i`-th differentiated scalar (parameters in order, array elements in row-major order); row `i` is `H·eᵢ`.{}",
             size.doc,
             n = wrappers::dim_text(&n),
         );
-        let cx = Context { item: self.item, params: &params, budget: self.budget };
+        let cx = Context { params: &params, ..*self };
         let sizes: Vec<Ident> = size.generic.iter().cloned().collect();
         let piece = Piece {
             suffix: symbol::FN_HESSIAN,
@@ -419,10 +716,16 @@ impl Context<'_> {
             namer.claim(&k.to_string());
         }
         namer.claim(&name.to_string());
-        let (params, checks, dirs) = self.wrapper_params(&mut namer, f);
-        let args: Vec<Ident> = params.iter().map(|p| p.ident.clone()).collect();
+        let (params, checks, args, dirs) = self.wrapper_params(&mut namer, f);
         let deprecated = self.item.attrs.iter().any(|a| a.path().is_ident(symbol::DEPRECATED));
-        let (n, m) = (Self::columns(f), rows(f));
+        let n = self.columns(f);
+        let m = match self.record {
+            Some(_) => {
+                let ret = self.return_type();
+                Int::tokens(quote!(<#ret as ::autodiff_runtime::Differentiable>::LEN), true)
+            }
+            None => rows(f),
+        };
         // Sizes the macro knows decide the mode here; others, in the generated code.
         let mode = match (mode, n.value, m.value) {
             (Mode::Auto, Some(a), Some(b)) if a < b => Mode::Forward,
@@ -455,16 +758,18 @@ impl Context<'_> {
             mode,
             ret: ret.clone(),
             outputs,
+            record: self.record.is_some(),
         };
-        let call = wrappers::Call { args: &args, dirs: &dirs, deprecated };
+        let prefix = self.impl_prefix();
+        let call = wrappers::Call { args: &args, dirs: &dirs, prefix, deprecated };
         let body = wrappers::jacobian(&mut namer, &jac, &call);
         let (rc, cc) = (&rows.check, &cols.check);
         let body = quote!(#rc #cc #checks #body);
-        let all: HashSet<String> = args.iter().map(symbol::unraw).collect();
+        let all: HashSet<String> = params.iter().map(|p| symbol::unraw(&p.ident)).collect();
         let sizes = [(&rows, &m), (&cols, &n)];
         let doc = wrappers::jacobian_doc(name, (&jvp, &vjp), mode, sizes);
         let (ns, ms) = (&jac.n, &jac.m);
-        let cx = Context { item: self.item, params: &params, budget: self.budget };
+        let cx = Context { params: &params, ..*self };
         let sizes: Vec<Ident> = rows.generic.iter().chain(&cols.generic).cloned().collect();
         let piece = Piece {
             suffix: symbol::FN_JACOBIAN,
@@ -499,7 +804,14 @@ impl Context<'_> {
     /// `jvp`, ...): calling it, as a caller's derivatives do through a call of `f`, is a compile
     /// error at the call that says how to get the real one. It takes any arguments and never
     /// returns.
-    pub fn stand_in(&self, kind: Kind, arity: usize, f: &Func) -> TokenStream {
+    pub fn stand_in(&self, kind: Kind, f: &Func) -> TokenStream {
+        // The kernels take the parameters, then one direction per differentiated parameter.
+        let arity = match kind {
+            Kind::Jvp | Kind::Hvp => self.params.len() + self.components(f).len(),
+            // `f_hvp(params…, out_bar, directions…, out_bar_dot)`.
+            Kind::VectorHvp => self.params.len() + self.components(f).len() + 2,
+            Kind::Grad | Kind::Vjp => self.params.len(),
+        };
         let bound = match kind {
             Kind::Jvp => quote!(::autodiff_runtime::__private::JvpGenerated),
             Kind::Hvp | Kind::VectorHvp => quote!(::autodiff_runtime::__private::HvpGenerated),
@@ -522,7 +834,8 @@ impl Context<'_> {
             syn::ReturnType::Type(_, t) => t.to_token_stream(),
             syn::ReturnType::Default => quote!(()),
         };
-        let grads: Vec<TokenStream> = f.active.iter().map(|a| signature::ty(f.ty(*a))).collect();
+        let grads: Vec<TokenStream> =
+            self.components(f).iter().map(|c| self.component_type(f, c)).collect();
         let grad = match grads.as_slice() {
             [one] => one.clone(),
             many => quote!((#(#many),*)),
@@ -615,6 +928,14 @@ impl Context<'_> {
                 #body
             }
         }
+    }
+}
+
+/// One part of a result: the bare item for one, a tuple for several.
+fn grouped(items: Vec<TokenStream>) -> TokenStream {
+    match items.as_slice() {
+        [one] => one.clone(),
+        many => quote!((#(#many),*)),
     }
 }
 

@@ -213,6 +213,10 @@ fn in_order(f: &Func) -> Vec<Var> {
                     out.extend(l.carried.iter().map(|c| c.param));
                     walk(&l.body, out);
                 }
+                Stmt::While(w) => {
+                    out.extend(w.carried.iter().map(|c| c.param));
+                    walk(&w.body, out);
+                }
                 Stmt::If(b) => {
                     walk(&b.then, out);
                     walk(&b.otherwise, out);
@@ -306,6 +310,35 @@ pub fn assign(
     }
     super::indices::separate(assigner.namer, f, &idents, &mut loops);
     (idents, loops)
+}
+
+/// A name for the tape of every loop of `f` that fills one (in nested blocks too).
+pub fn tapes(namer: &mut Namer, f: &Func) -> HashMap<crate::ir::LoopId, Ident> {
+    fn walk(block: &Block, namer: &mut Namer, out: &mut HashMap<crate::ir::LoopId, Ident>) {
+        for s in block {
+            match s {
+                Stmt::While(w) => {
+                    if w.tape.is_some() && !out.contains_key(&w.index) {
+                        out.insert(w.index, namer.local(symbol::TAPE));
+                    }
+                    walk(&w.body, namer, out);
+                }
+                Stmt::For(l) => walk(&l.body, namer, out),
+                Stmt::If(b) => {
+                    walk(&b.then, namer, out);
+                    walk(&b.otherwise, namer, out);
+                }
+                Stmt::Checkpoint(c) => {
+                    walk(&c.step, namer, out);
+                    walk(&c.back, namer, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    walk(&f.body, namer, &mut out);
+    out
 }
 
 #[cfg(test)]

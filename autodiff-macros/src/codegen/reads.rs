@@ -73,9 +73,20 @@ fn block(f: &Func, b: &Block, vars: &mut HashSet<Var>, params: &mut HashSet<Stri
                     operand(f, *y, vars, params);
                 }
             }
+            Stmt::While(w) => {
+                if let Some(r) = &w.range {
+                    int(&r.lo, params);
+                    int(&r.hi, params);
+                }
+                block(f, &w.body, vars, params);
+                w.yields.iter().for_each(|y| operand(f, *y, vars, params));
+                operand(f, w.cond, vars, params);
+            }
             Stmt::Checkpoint(c) => {
-                int(&c.range.lo, params);
-                int(&c.range.hi, params);
+                if let Some(r) = c.source.range() {
+                    int(&r.lo, params);
+                    int(&r.hi, params);
+                }
                 block(f, &c.step, vars, params);
                 block(f, &c.back, vars, params);
                 for y in c.step_yields.iter().chain(&c.back_yields) {

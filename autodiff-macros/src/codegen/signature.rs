@@ -22,7 +22,7 @@ pub fn ty(t: &Ty) -> TokenStream {
                 Elem::Bool => quote!(bool),
             };
             for d in s.dims.iter().rev() {
-                let n = d.render(&|_| quote!(_));
+                let n = d.render_const(&|_| quote!(_));
                 out = quote!([#out; #n]);
             }
             out
@@ -44,15 +44,36 @@ pub fn user_params(
         .map(|p| {
             let ty = &p.ty;
             let name = symbol::unraw(&p.ident);
-            let ident = if used.contains(&name) || name.starts_with('_') {
-                renamed.get(&name).cloned().unwrap_or_else(|| p.ident.clone())
-            } else {
-                let fresh = namer.fresh(&format!("_{name}"), false);
-                Ident::new(&fresh, p.ident.span())
-            };
-            quote!(#ident: #ty)
+            let ident =
+                if used.contains(&name) || name.starts_with('_') || name == symbol::SELF_VALUE {
+                    renamed.get(&name).cloned().unwrap_or_else(|| p.ident.clone())
+                } else {
+                    let fresh = namer.fresh(&format!("_{name}"), false);
+                    Ident::new(&fresh, p.ident.span())
+                };
+            match receiver(&ident, ty) {
+                Some(r) => r,
+                None => quote!(#ident: #ty),
+            }
         })
         .collect()
+}
+
+/// The receiver `self: &Self` as it is written, `&self` (and `self`, `&'a self`, `&mut self`),
+/// which clippy asks for; `None` for other parameters (and `self: Box<Self>`, kept).
+fn receiver(ident: &Ident, ty: &syn::Type) -> Option<TokenStream> {
+    if symbol::unraw(ident) != symbol::SELF_VALUE {
+        return None;
+    }
+    let is_self = |t: &syn::Type| matches!(t, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident(symbol::SELF_TYPE));
+    match ty {
+        t if is_self(t) => Some(quote!(#ident)),
+        syn::Type::Reference(r) if is_self(&r.elem) => {
+            let (and, lifetime, mutability) = (&r.and_token, &r.lifetime, &r.mutability);
+            Some(quote!(#and #lifetime #mutability #ident))
+        }
+        _ => None,
+    }
 }
 
 /// `name: type` for each added (direction) parameter.

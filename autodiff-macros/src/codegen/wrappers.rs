@@ -15,14 +15,30 @@ use crate::ir::Int;
 use crate::lower::Param;
 use crate::symbol;
 
-/// What a wrapper passes to a kernel: the user's parameters, and the differentiated ones' owned
-/// types (a direction is built owned and lent when the parameter is a reference).
+/// The direction of one differentiated parameter, as a wrapper builds it.
+pub struct Dir {
+    /// The parameter's name.
+    pub name: String,
+    /// Its owned type (a direction is built owned and lent when the parameter is a reference).
+    pub ty: TokenStream,
+    /// Whether the parameter is taken by reference.
+    pub by_ref: bool,
+    /// The zero to start from, when its type does not tell it (a struct's
+    /// `Differentiable::zero_like(m)`).
+    pub zero: Option<TokenStream>,
+    /// For a struct, its type's span: where the code asking it for its scalars is spanned.
+    pub span: Option<proc_macro2::Span>,
+}
+
+/// What a wrapper passes to a kernel: the user's parameters, and the differentiated ones'
+/// directions.
 pub struct Call<'a> {
-    /// The identifiers of the user's parameters, in order.
-    pub args: &'a [Ident],
-    /// For each differentiated parameter: its name, its owned type, and whether it is taken by
-    /// reference.
-    pub dirs: &'a [(String, TokenStream, bool)],
+    /// The user's parameters, in order, as passed (a struct taken by value is cloned).
+    pub args: &'a [TokenStream],
+    /// For each differentiated parameter, its direction.
+    pub dirs: &'a [Dir],
+    /// `Self::` when the kernels are associated functions, else nothing.
+    pub prefix: TokenStream,
     /// Whether the kernels are deprecated (as `f` is), so calling them needs an `allow`.
     pub deprecated: bool,
 }
@@ -34,18 +50,25 @@ impl Call<'_> {
         let names: Vec<Ident> = self
             .dirs
             .iter()
-            .map(|(name, _, _)| namer.local(&format!("{name}_{}", symbol::SUFFIX_DOT)))
+            .map(|d| namer.local(&format!("{}_{}", d.name, symbol::SUFFIX_DOT)))
             .collect();
-        let tys = self.dirs.iter().map(|(_, t, _)| t);
-        let zeros = self.dirs.iter().map(|(_, t, _)| zero(t));
+        let tys = self.dirs.iter().map(|d| &d.ty);
+        let zeros = self.dirs.iter().map(|d| d.zero.clone().unwrap_or_else(|| zero(&d.ty)));
+        let lent = names.iter().zip(self.dirs).map(|(n, d)| match d.span {
+            Some(span) => {
+                let ty = &d.ty;
+                quote_spanned!(span=> <#ty as ::autodiff_runtime::__private::Part>::part_mut(&mut #n))
+            }
+            None => quote!(&mut #n),
+        });
         let bind = quote! {
             #(let mut #names: #tys = #zeros;)*
-            ::autodiff_runtime::__private::set_unit(&mut [#(&mut #names),*], #k);
+            ::autodiff_runtime::__private::set_unit(&mut [#(#lent),*], #k);
         };
         let pass = names
             .iter()
             .zip(self.dirs)
-            .map(|(n, (_, _, by_ref))| if *by_ref { quote!(&#n) } else { quote!(#n) })
+            .map(|(n, d)| if d.by_ref { quote!(&#n) } else { quote!(#n) })
             .collect();
         (bind, pass)
     }
@@ -80,20 +103,35 @@ fn zero(ty: &TokenStream) -> TokenStream {
     }
 }
 
-/// `&[&v.0, &v.1, …]` for a result that is a tuple of `n` parts, `&[&v]` for one part.
-fn parts(v: &Ident, n: usize) -> TokenStream {
+/// `&[&v.0, &v.1, …]` for a result that is a tuple of `n` parts, `&[&v]` for one part; a part
+/// that is a struct (its direction in `dirs` says so) is lent through `Part::part`, spanned at
+/// the struct's type, where a struct that does not derive `Differentiable` is then reported.
+fn parts(v: &Ident, n: usize, dirs: &[Dir]) -> TokenStream {
+    let lent = |part: TokenStream, k: usize| match dirs.get(k).and_then(|d| Some((d, d.span?))) {
+        Some((d, span)) => {
+            let ty = &d.ty;
+            quote_spanned!(span=> <#ty as ::autodiff_runtime::__private::Part>::part(&#part))
+        }
+        None => quote!(&#part),
+    };
     match n {
-        1 => quote!(&[&#v]),
+        1 => {
+            let part = lent(quote!(#v), 0);
+            quote!(&[#part])
+        }
         _ => {
-            let fields = (0..n).map(syn::Index::from);
-            quote!(&[#(&#v.#fields),*])
+            let all = (0..n).map(|k| {
+                let field = syn::Index::from(k);
+                lent(quote!(#v.#field), k)
+            });
+            quote!(&[#(#all),*])
         }
     }
 }
 
-/// The `k`-th scalar of the result `v` of `n` parts.
-fn scalar(v: &Ident, n: usize, k: &Ident) -> TokenStream {
-    let parts = parts(v, n);
+/// The `k`-th scalar of the result `v` of `n` parts (`dirs` as [`parts`] reads them).
+fn scalar(v: &Ident, n: usize, k: &Ident, dirs: &[Dir]) -> TokenStream {
+    let parts = parts(v, n, dirs);
     quote!(::autodiff_runtime::__private::scalar(#parts, #k))
 }
 
@@ -102,14 +140,14 @@ pub fn hessian(namer: &mut Namer, hvp: &Ident, call: &Call, n: &TokenStream) -> 
     let [h, row, i, j, x] = symbol::HESSIAN_LOCALS.map(|want| namer.local(want));
     let hv = namer.local("hv");
     let (unit, dirs) = call.unit(namer, &i);
-    let (args, allow) = (call.args, call.allow());
-    let get = scalar(&hv, call.dirs.len(), &j);
+    let (args, allow, prefix) = (call.args, call.allow(), &call.prefix);
+    let get = scalar(&hv, call.dirs.len(), &j, call.dirs);
     quote! {
         let mut #h = [[0.0; #n]; #n];
         for (#i, #row) in #h.iter_mut().enumerate() {
             #unit
             #allow
-            let (_, _, #hv) = #hvp(#(#args,)* #(#dirs),*);
+            let (_, _, #hv) = #prefix #hvp(#(#args,)* #(#dirs),*);
             for (#j, #x) in #row.iter_mut().enumerate() {
                 *#x = #get;
             }
@@ -136,33 +174,35 @@ pub struct Jacobian<'a> {
     pub ret: TokenStream,
     /// The number of parts of its value: a tuple's length, or 1 for an array.
     pub outputs: usize,
+    /// Whether the value is a struct (its zero is `Differentiable::zero_like(&value)`).
+    pub record: bool,
 }
 
 /// The body of `f_jacobian`: `(value, J)`, by columns (`f_jvp`) or rows (`f_vjp`).
 pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
     let [value, jm, row, i, j, x, sweep] = symbol::JACOBIAN_LOCALS.map(|want| namer.local(want));
     let Jacobian { f, jvp, vjp, n, m, mode, .. } = jac;
-    let (args, allow) = (call.args, call.allow());
+    let (args, allow, prefix) = (call.args, call.allow(), &call.prefix);
     let (unit, dirs) = call.unit(namer, &j);
-    let column = scalar(&sweep, jac.outputs, &i);
+    let column = scalar(&sweep, jac.outputs, &i, &[]);
     let forward = quote! {
         for #j in 0..#n {
             #unit
             #allow
-            let (_, #sweep) = #jvp(#(#args,)* #(#dirs),*);
+            let (_, #sweep) = #prefix #jvp(#(#args,)* #(#dirs),*);
             for (#i, #row) in #jm.iter_mut().enumerate() {
                 #row[#j] = #column;
             }
         }
     };
     let out_bar = namer.local(symbol::OUT_BAR);
-    let seed = cotangent(jac, &out_bar, &i);
-    let row_of = scalar(&sweep, call.dirs.len(), &j);
+    let seed = cotangent(jac, &out_bar, &i, &value);
+    let row_of = scalar(&sweep, call.dirs.len(), &j, call.dirs);
     let reverse = quote! {
         for (#i, #row) in #jm.iter_mut().enumerate() {
             #seed
             #allow
-            let (_, #sweep) = #vjp(#(#args,)* #out_bar);
+            let (_, #sweep) = #prefix #vjp(#(#args,)* #out_bar);
             for (#j, #x) in #row.iter_mut().enumerate() {
                 *#x = #row_of;
             }
@@ -175,7 +215,7 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
     };
     quote! {
         #allow
-        let #value = #f(#(#args),*);
+        let #value = #prefix #f(#(#args),*);
         let mut #jm = [[0.0; #n]; #m];
         #sweeps
         (#value, #jm)
@@ -184,9 +224,12 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
 
 /// `let mut out_bar: R = …; set_unit(&mut [&mut out_bar.0, …], i);`: the `i`-th unit cotangent
 /// of the function's value.
-fn cotangent(jac: &Jacobian, out_bar: &Ident, i: &Ident) -> TokenStream {
+fn cotangent(jac: &Jacobian, out_bar: &Ident, i: &Ident, value: &Ident) -> TokenStream {
     let ret = &jac.ret;
     let (zero, parts) = match jac.outputs {
+        1 if jac.record => {
+            (quote!(::autodiff_runtime::Differentiable::zero_like(&#value)), quote!(&mut #out_bar))
+        }
         1 => (zero(ret), quote!(&mut #out_bar)),
         n => {
             let zeros = (0..n).map(|_| quote!(::autodiff_runtime::__private::zero()));
@@ -246,7 +289,10 @@ impl Size {
 
 /// A size as the doc comments write it: `3`, `N`, `(N + 1)`.
 pub fn dim_text(n: &Int) -> String {
-    let text = n.render(&|_| quote!(_)).to_string();
+    let spaced = n.render(&|_| quote!(_)).to_string();
+    let text = [(" :: ", "::"), (":: ", "::"), ("< ", "<"), (" >", ">")]
+        .iter()
+        .fold(spaced, |t, (from, to)| t.replace(from, to));
     match text.contains(' ') {
         true => format!("({text})"),
         false => text,

@@ -375,6 +375,11 @@ impl Builder {
         self.emit(Stmt::For(Box::new(l)));
     }
 
+    /// Emits a loop whose length is decided while it runs.
+    pub fn emit_while(&mut self, w: super::While) {
+        self.emit(Stmt::While(Box::new(w)));
+    }
+
     /// Emits a branch (its blocks built with [`Builder::begin`] and [`Builder::end`]).
     pub fn emit_if(&mut self, b: Branch) {
         self.emit(Stmt::If(Box::new(b)));
@@ -440,6 +445,13 @@ impl Builder {
                     c.init = r(c.init);
                 }
                 Stmt::For(l)
+            }
+            Stmt::While(mut w) => {
+                w.first = r(w.first);
+                for c in &mut w.carried {
+                    c.init = r(c.init);
+                }
+                Stmt::While(w)
             }
             Stmt::If(mut b) => {
                 b.cond = rv(b.cond);

@@ -50,6 +50,10 @@ pub struct Int {
     pub params: Vec<String>,
     /// Whether it reads a const generic parameter of the function.
     pub generic: bool,
+    /// Whether it is a length the macro cannot write as a constant (an array field's of a
+    /// struct, `m.w.len()`): the tokens are an expression evaluated at run time, and a type
+    /// writes `_` for it, which rustc infers.
+    pub inferred: bool,
 }
 
 impl Int {
@@ -65,6 +69,7 @@ impl Int {
             loops: Vec::new(),
             params: Vec::new(),
             generic: false,
+            inferred: false,
         }
     }
 
@@ -79,6 +84,7 @@ impl Int {
             loops: vec![l],
             params: Vec::new(),
             generic: false,
+            inferred: false,
         }
     }
 
@@ -93,7 +99,13 @@ impl Int {
             loops: Vec::new(),
             params: Vec::new(),
             generic: false,
+            inferred: false,
         }
+    }
+
+    /// A length read at run time from `tokens` (`m.w.len()`), written `_` in types.
+    pub fn inferred(tokens: TokenStream, params: Vec<String>) -> Self {
+        Int { inferred: true, params, ..Int::tokens(tokens, true) }
     }
 
     /// Whether this is one name (a path of one identifier), such as a const generic parameter:
@@ -235,6 +247,7 @@ impl Int {
             loops,
             params,
             generic: self.generic || other.generic,
+            inferred: self.inferred || other.inferred,
         }
     }
 
@@ -243,6 +256,14 @@ impl Int {
         match &self.form {
             Form::Index(l) => index(*l),
             Form::Tokens { tokens, .. } => tokens.clone(),
+        }
+    }
+
+    /// The expression where a type or a constant needs it: `_` for an [`Int::inferred`] length.
+    pub fn render_const(&self, index: &dyn Fn(LoopId) -> TokenStream) -> TokenStream {
+        match self.inferred {
+            true => quote!(_),
+            false => self.render(index),
         }
     }
 

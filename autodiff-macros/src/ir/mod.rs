@@ -280,6 +280,79 @@ pub struct Branch {
     pub outs: Vec<Var>,
 }
 
+/// `outs = while first carry(params = inits) { body; yield yields } again cond`: a loop whose
+/// length is decided while it runs (`while`, `loop` with `break`, a `for` with `break`). With
+/// `x = inits`: when `first` holds, the body runs on `x` and `x = yields`, and it runs again
+/// while `cond` (a boolean of the body, read after it) holds; `outs` are the last `x` (the initial
+/// values if the body never ran). Every iteration runs the whole body: an early exit is a flag
+/// that the body's branches read, so that one iteration is one step of the loop's state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct While {
+    /// The index variable: it takes the values of `range` in order when there is one (the loop
+    /// then also ends with the range), and counts the iterations from 0 otherwise.
+    pub index: LoopId,
+    /// The range of a `for` loop that may end early.
+    pub range: Option<Range>,
+    /// Whether the first iteration runs (a boolean, or a literal).
+    pub first: Operand,
+    /// The carried values.
+    pub carried: Vec<Carry>,
+    /// The body.
+    pub body: Block,
+    /// The carried values at the end of an iteration, one per [`While::carried`].
+    pub yields: Vec<Operand>,
+    /// Whether another iteration runs: a boolean of the body (or a literal), read after it.
+    pub cond: Operand,
+    /// The carried values after the last iteration.
+    pub outs: Vec<Var>,
+    /// For a reverse sweep: the loop records its carried values (all of them, in order) at the
+    /// start of every iteration on a tape of this many snapshots (online checkpointing), which
+    /// the [`Checkpoint`] with the same index and a [`Source::Tape`] reverses, in the same block.
+    pub tape: Option<u64>,
+    /// Differentiated implicitly (the user's promise): the carried values converge to a fixed
+    /// point of the body, whose derivatives the sweep computes there, by an adjoint fixed-point
+    /// iteration, instead of through the iterations that ran.
+    pub implicit: bool,
+}
+
+impl While {
+    /// The loop as a [`Loop`] over no range: its carried values, body and yields, for what
+    /// reads only those (which carried values are additive, the sweep of one iteration).
+    pub fn as_loop(&self) -> Loop {
+        let none = Range { lo: Int::lit(0), hi: Int::lit(0), inclusive: false, rev: false };
+        Loop {
+            index: self.index,
+            range: self.range.clone().unwrap_or(none),
+            carried: self.carried.clone(),
+            body: self.body.clone(),
+            yields: self.yields.clone(),
+            outs: self.outs.clone(),
+        }
+    }
+}
+
+/// Where a checkpointed sweep's steps and their states come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Source {
+    /// A `for` loop's range: the number of steps is known when the sweep starts, and revolve
+    /// places the snapshots, starting from [`Checkpoint::state`].
+    Range(Range),
+    /// The tape of the [`While`] with the same index, filled while it ran: the snapshots were
+    /// placed online, and [`Checkpoint::state`] is empty. The steps' indices take the values of
+    /// the range when the loop had one, and count from 0 otherwise.
+    Tape(Option<Range>),
+}
+
+impl Source {
+    /// The range the steps' indices come from, if any.
+    pub fn range(&self) -> Option<&Range> {
+        match self {
+            Source::Range(r) => Some(r),
+            Source::Tape(r) => r.as_ref(),
+        }
+    }
+}
+
 /// The reverse sweep of a loop by binomial checkpointing: the loop's state (its carried values)
 /// is kept in `slots` snapshots and recomputed between them by `step`, and `back` is the sweep of
 /// one iteration, given the state before it. Semantics: with `x₀ = state` and
@@ -289,8 +362,8 @@ pub struct Branch {
 pub struct Checkpoint {
     /// The loop's index variable.
     pub index: LoopId,
-    /// The loop's indices.
-    pub range: Range,
+    /// The loop's indices (offline), or its tape (online).
+    pub source: Source,
     /// How many snapshots of the state, the first holding `state`.
     pub slots: u64,
     /// The state before the first iteration.
@@ -364,25 +437,75 @@ impl Ret {
     }
 }
 
-/// A function called by path: `g`, `module::g`, `Self::g`.
+/// A function called by path: `g`, `module::g`, `Self::g`; or a method, `recv.g(...)`.
 #[derive(Clone)]
 pub struct Callee {
     /// What precedes the name (`module::`, `Self::`, or nothing), as the user wrote it.
     pub prefix: TokenStream,
     /// The function's name, with the span of the call.
     pub name: Ident,
+    /// Called by method syntax: the first argument is the receiver (`q.norm2()`, so that
+    /// rustc finds the method through the receiver's type, which the macro does not know).
+    pub method: bool,
 }
 
 impl std::fmt::Debug for Callee {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}{}", self.prefix.to_string().replace(' ', ""), self.name)
+        let dot = if self.method { "." } else { "" };
+        write!(f, "{dot}{}{}", self.prefix.to_string().replace(' ', ""), self.name)
     }
 }
 
 impl PartialEq for Callee {
     fn eq(&self, other: &Self) -> bool {
-        self.prefix.to_string() == other.prefix.to_string() && self.name == other.name
+        self.prefix.to_string() == other.prefix.to_string()
+            && self.name == other.name
+            && self.method == other.method
     }
+}
+
+/// A struct value of the caller's body passed to a call: consecutive arguments of the call are
+/// its fields, which codegen writes as a struct literal (`Quat { w: a, x: b, .. }`); the
+/// callee's one partial and one direction for it are that struct too, destructured field by
+/// field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    /// The index of the argument of the user's call that the struct is.
+    pub at: usize,
+    /// Passed as `&Quat { .. }`.
+    pub by_ref: bool,
+    /// Its shape: the struct's path and fields.
+    pub shape: GroupShape,
+}
+
+/// The fields of a struct argument, each an argument of the call or a nested struct.
+#[derive(Clone, Debug)]
+pub struct GroupShape {
+    /// The struct's path, as the literal was written.
+    pub path: TokenStream,
+    /// Its fields, in order.
+    pub fields: Vec<(TokenStream, GroupField)>,
+}
+
+impl PartialEq for GroupShape {
+    fn eq(&self, other: &Self) -> bool {
+        self.path.to_string() == other.path.to_string()
+            && self.fields.len() == other.fields.len()
+            && self
+                .fields
+                .iter()
+                .zip(&other.fields)
+                .all(|((a, x), (b, y))| a.to_string() == b.to_string() && x == y)
+    }
+}
+
+/// One field of a struct argument.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GroupField {
+    /// The `k`-th argument of the call (in [`Call::args`]).
+    Arg(usize),
+    /// A nested struct.
+    Nested(GroupShape),
 }
 
 /// An argument of a call. The callee's derivative functions have one partial and one direction
@@ -434,6 +557,12 @@ pub enum Zero {
         /// Passed by reference.
         by_ref: bool,
     },
+    /// The zero of a struct, `Differentiable::zero_like` of the constant passed (borrowed when
+    /// the parameter is a reference).
+    Like {
+        /// Passed by reference.
+        by_ref: bool,
+    },
 }
 
 /// `outs = g…(args, dirs)`: a call of another function, differentiated through its derivative
@@ -467,6 +596,8 @@ pub struct Call {
     pub dirs: Vec<Operand>,
     /// The results.
     pub outs: Vec<Var>,
+    /// The struct values of the caller's body among the arguments (each several of them).
+    pub groups: Vec<Group>,
 }
 
 impl Call {
@@ -577,6 +708,8 @@ pub enum Stmt {
     },
     /// A `for` loop.
     For(Box<Loop>),
+    /// A loop whose length is decided while it runs.
+    While(Box<While>),
     /// An `if`.
     If(Box<Branch>),
     /// The reverse sweep of a loop by checkpointing.

@@ -145,6 +145,40 @@ fn stmt(f: &Func, s: &Stmt, depth: usize, out: &mut String) {
                 l.outs.iter().map(|v| var(f, *v)).collect::<Vec<_>>().join(" ")
             )
         }
+        Stmt::While(w) => {
+            let range = match &w.range {
+                Some(r) => {
+                    let dots = if r.inclusive { "..=" } else { ".." };
+                    let rev = if r.rev { " rev" } else { "" };
+                    format!(" in {}{dots}{}{rev}", r.lo, r.hi)
+                }
+                None => String::new(),
+            };
+            let mut tape = w.tape.map(|s| format!(" tape{s}")).unwrap_or_default();
+            if w.implicit {
+                tape.push_str(" implicit");
+            }
+            let carried: Vec<String> = w
+                .carried
+                .iter()
+                .map(|c| format!(" {} = {}", var(f, c.param), operand(f, c.init)))
+                .collect();
+            let _ = writeln!(
+                out,
+                "{pad}while{tape} @{}{range} if {} carry{} {{",
+                w.index.0,
+                operand(f, w.first),
+                carried.join(",")
+            );
+            block(f, &w.body, depth + 1, out);
+            let _ = writeln!(out, "{pad}  yield {}", operands(f, &w.yields));
+            writeln!(
+                out,
+                "{pad}}} again {} -> {}",
+                operand(f, w.cond),
+                w.outs.iter().map(|v| var(f, *v)).collect::<Vec<_>>().join(" ")
+            )
+        }
         Stmt::Call(c) => {
             let path = format!("{:?}", c.callee);
             let args: Vec<String> = c
@@ -161,6 +195,12 @@ fn stmt(f: &Func, s: &Stmt, depth: usize, out: &mut String) {
                         }
                         crate::ir::Zero::Inferred { by_ref: true } => {
                             format!("ext{}/&zero()", ext.0)
+                        }
+                        crate::ir::Zero::Like { by_ref: false } => {
+                            format!("ext{}/zero_like", ext.0)
+                        }
+                        crate::ir::Zero::Like { by_ref: true } => {
+                            format!("ext{}/&zero_like", ext.0)
                         }
                     },
                     crate::ir::Arg::Const(e) => format!("ext{}", e.0),
@@ -191,16 +231,21 @@ fn stmt(f: &Func, s: &Stmt, depth: usize, out: &mut String) {
             )
         }
         Stmt::Checkpoint(c) => {
-            let r = &c.range;
-            let dots = if r.inclusive { "..=" } else { ".." };
+            let range = |r: &crate::ir::Range| {
+                let dots = if r.inclusive { "..=" } else { ".." };
+                format!("{}{dots}{}", r.lo, r.hi)
+            };
+            let source = match &c.source {
+                crate::ir::Source::Range(r) => format!("in {}", range(r)),
+                crate::ir::Source::Tape(None) => "from tape".to_owned(),
+                crate::ir::Source::Tape(Some(r)) => format!("from tape in {}", range(r)),
+            };
             let list = |vs: &[Var]| vs.iter().map(|v| var(f, *v)).collect::<Vec<_>>().join(" ");
             let _ = writeln!(
                 out,
-                "{pad}checkpoint{} @{} in {}{dots}{} state {} ({}) {{",
+                "{pad}checkpoint{} @{} {source} state {} ({}) {{",
                 c.slots,
                 c.index.0,
-                r.lo,
-                r.hi,
                 operands(f, &c.state),
                 list(&c.step_params)
             );

@@ -10,7 +10,12 @@ use super::{Block, Func, Operand, Stmt, Ty, Var};
 /// encloses the reader; that statements have their primitive's arity and operands of the right
 /// types; and that loops and branches carry and yield matching values.
 pub fn verify(f: &Func) -> Result<(), String> {
-    let mut v = Verifier { f, defined: vec![false; f.names.len()], scopes: vec![HashSet::new()] };
+    let mut v = Verifier {
+        f,
+        defined: vec![false; f.names.len()],
+        scopes: vec![HashSet::new()],
+        tapes: vec![Vec::new()],
+    };
     if f.types.len() != f.names.len() {
         return Err("names and types differ in length".into());
     }
@@ -34,6 +39,9 @@ struct Verifier<'a> {
     defined: Vec<bool>,
     /// The variables visible in each open block, innermost last.
     scopes: Vec<HashSet<Var>>,
+    /// The tapes filled in each open block (by a [`crate::ir::While`]): the loop and how many
+    /// values it records.
+    tapes: Vec<Vec<(crate::ir::LoopId, usize)>>,
 }
 
 impl Verifier<'_> {
@@ -97,11 +105,13 @@ impl Verifier<'_> {
         at: &str,
     ) -> Result<(), String> {
         self.scopes.push(HashSet::new());
+        self.tapes.push(Vec::new());
         for p in params {
             self.define(*p, at)?;
         }
         let result = self.block(block, yields, at);
         self.scopes.pop();
+        self.tapes.pop();
         result
     }
 
@@ -184,6 +194,7 @@ impl Verifier<'_> {
                     self.define(*o, at)?;
                 }
             }
+            Stmt::While(w) => self.while_loop(w, at)?,
             Stmt::If(b) => {
                 self.read(Operand::Var(b.cond), Some(&Ty::Bool), at)?;
                 let n = b.outs.len();
@@ -274,22 +285,68 @@ impl Verifier<'_> {
         Ok(())
     }
 
+    fn while_loop(&mut self, w: &crate::ir::While, at: &str) -> Result<(), String> {
+        let f = self.f;
+        if w.index.0 as usize >= f.loops.len() {
+            return Err(format!("{at}: unknown loop index"));
+        }
+        let n = w.carried.len();
+        if w.yields.len() != n || w.outs.len() != n {
+            return Err(format!("{at}: a while loop's carried values have mismatched lengths"));
+        }
+        self.read(w.first, Some(&Ty::Bool), at)?;
+        for c in &w.carried {
+            self.read(c.init, Some(f.ty(c.param)), at)?;
+        }
+        let params: Vec<Var> = w.carried.iter().map(|c| c.param).collect();
+        let mut yields = w.yields.clone();
+        yields.push(w.cond);
+        self.nested(&params, &w.body, &yields, &format!("{at} (while body)"))?;
+        if f.operand_ty(w.cond) != Ty::Bool {
+            return Err(format!("{at}: a while loop's condition is not a boolean"));
+        }
+        for (c, (y, o)) in w.carried.iter().zip(w.yields.iter().zip(&w.outs)) {
+            self.known(*o, at)?;
+            let ty = f.ty(c.param);
+            if &f.operand_ty(*y) != ty || f.ty(*o) != ty {
+                return Err(format!("{at}: carried %{} changes type", c.param.0));
+            }
+            self.define(*o, at)?;
+        }
+        if w.tape.is_some()
+            && let Some(tapes) = self.tapes.last_mut()
+        {
+            tapes.push((w.index, n));
+        }
+        Ok(())
+    }
+
     fn checkpoint(&mut self, c: &crate::ir::Checkpoint, at: &str) -> Result<(), String> {
         let f = self.f;
-        let n = c.state.len();
-        if c.step_params.len() != n || c.step_yields.len() != n || c.back_params.len() != n {
+        let n = c.step_params.len();
+        let taped = matches!(c.source, crate::ir::Source::Tape(_));
+        if taped && !c.state.is_empty() {
+            return Err(format!("{at}: a sweep from a tape has an initial state"));
+        }
+        let state = if taped { n } else { c.state.len() };
+        if taped && !self.tapes.iter().flatten().any(|t| *t == (c.index, n)) {
+            return Err(format!("{at}: a sweep reads a tape that no loop before it fills"));
+        }
+        if state != n || c.step_yields.len() != n || c.back_params.len() != n {
             return Err(format!("{at}: a checkpointed loop's state has mismatched lengths"));
         }
         if c.back_yields.len() != c.adjoint.len() || c.outs.len() != c.adjoint.len() {
             return Err(format!("{at}: a checkpointed loop's adjoint has mismatched lengths"));
         }
-        for ((x, s), b) in c.state.iter().zip(&c.step_params).zip(&c.back_params) {
+        for (j, (s, b)) in c.step_params.iter().zip(&c.back_params).enumerate() {
             self.known(*s, at)?;
             self.known(*b, at)?;
             if f.ty(*s) != f.ty(*b) {
                 return Err(format!("{at}: the state %{} has two types", s.0));
             }
-            self.read(*x, Some(f.ty(*s)), at)?;
+            if let Some(x) = c.state.get(j) {
+                self.read(*x, Some(f.ty(*s)), at)?;
+            }
         }
         for a in &c.adjoint {
             self.known(a.param, at)?;

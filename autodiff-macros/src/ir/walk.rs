@@ -14,6 +14,7 @@ pub fn stmt_defs(s: &Stmt) -> Vec<Var> {
         | Stmt::Fill { out, .. }
         | Stmt::Array { out, .. } => vec![*out],
         Stmt::For(l) => l.outs.clone(),
+        Stmt::While(w) => w.outs.clone(),
         Stmt::If(b) => b.outs.clone(),
         Stmt::Checkpoint(c) => c.outs.clone(),
         Stmt::Call(c) => c.outs.clone(),
@@ -49,6 +50,15 @@ pub fn reads(s: &Stmt) -> Vec<Operand> {
             out.extend(l.carried.iter().map(|c| c.init));
             let inner: HashSet<Var> = l.carried.iter().map(|c| c.param).collect();
             let free = free_vars_with(&l.body, &l.yields, inner);
+            out.extend(free.into_iter().map(Operand::Var));
+        }
+        Stmt::While(w) => {
+            out.push(w.first);
+            out.extend(w.carried.iter().map(|c| c.init));
+            let inner: HashSet<Var> = w.carried.iter().map(|c| c.param).collect();
+            let mut yields = w.yields.clone();
+            yields.push(w.cond);
+            let free = free_vars_with(&w.body, &yields, inner);
             out.extend(free.into_iter().map(Operand::Var));
         }
         Stmt::If(b) => {
@@ -162,6 +172,17 @@ fn substitute_stmt(s: &Stmt, map: &HashMap<Var, Operand>) -> Stmt {
             l.body = substitute(&l.body, map);
             l.yields = ops(&l.yields);
             Stmt::For(Box::new(l))
+        }
+        Stmt::While(w) => {
+            let mut w = (**w).clone();
+            w.first = op(&w.first);
+            for c in &mut w.carried {
+                c.init = op(&c.init);
+            }
+            w.body = substitute(&w.body, map);
+            w.yields = ops(&w.yields);
+            w.cond = op(&w.cond);
+            Stmt::While(Box::new(w))
         }
         Stmt::If(b) => {
             let mut b = (**b).clone();

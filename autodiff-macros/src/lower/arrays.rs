@@ -40,6 +40,9 @@ impl Lower<'_> {
             Expr::Paren(p) => &*p.expr,
             other => other,
         };
+        if let Some(t) = self.field_array_ty(base, indices.len()) {
+            return Some(t);
+        }
         let Expr::Path(p) = base else { return None };
         let name = symbol::unraw(p.path.get_ident()?);
         let Some(Binding::Slot(s)) = self.lookup(&name) else { return None };

@@ -62,11 +62,12 @@ pub(super) fn in_closure(c: &syn::ExprClosure) -> Vec<String> {
     w.out
 }
 
-/// The root variable of an assignment target: `y` in `y`, `y[i]`, `y[i][j]`.
+/// The root variable of an assignment target: `y` in `y`, `y[i]`, `y[i][j]`, `q.w`, `q.v[i]`.
 pub(super) fn target_root(e: &Expr) -> Option<&syn::Ident> {
     match e {
         Expr::Path(p) if p.qself.is_none() => p.path.get_ident(),
         Expr::Index(i) => target_root(&i.expr),
+        Expr::Field(f) => target_root(&f.base),
         Expr::Paren(p) => target_root(&p.expr),
         Expr::Group(g) => target_root(&g.expr),
         _ => None,

@@ -83,6 +83,9 @@ fn is_other_compound(op: &BinOp) -> bool {
 impl Lower<'_> {
     /// Lowers the function body; returns its outputs.
     pub(super) fn body(&mut self, block: &Block, returns: &Returns) -> Vec<Operand> {
+        let zero = super::sugar::zero_of(returns);
+        let rewritten = zero.and_then(|z| self.early_returns(block, z));
+        let block = rewritten.as_ref().unwrap_or(block);
         let mut value = None;
         let n = block.stmts.len();
         for (i, stmt) in block.stmts.iter().enumerate() {
@@ -135,6 +138,22 @@ impl Lower<'_> {
                 let parts = returns.parts.iter();
                 elems.into_iter().zip(parts).map(|(x, want)| self.output_part(x, want)).collect()
             }
+            Output::Record => match self.value(e) {
+                Value::Record(shape, parts) => {
+                    let mut ops = Vec::new();
+                    let record = self.record_output(e, &shape, parts, &mut ops);
+                    self.record = Some(record);
+                    ops
+                }
+                Value::Int(None) => vec![Operand::Lit(0.0)],
+                _ => {
+                    self.cx.error_spanned(
+                        e,
+                        "`#[grad]` needs a function returning a struct to end with a value of the struct: a literal (`Quat { w, x, y, z }`) or a variable bound to one",
+                    );
+                    vec![Operand::Lit(0.0)]
+                }
+            },
             Output::Array => {
                 if let Some(want) = returns.array.clone().map(super::returned::Returned::Array)
                     && let Some(v) = self.typed_call(e, &want)
@@ -294,6 +313,9 @@ impl Lower<'_> {
                     (None, _) => {}
                 }
             }
+            Kind::Bool if name.as_ref().is_some_and(|n| self.flags.contains(n)) => {
+                self.declare_flag(name.as_deref().unwrap_or_default(), &init.expr);
+            }
             Kind::Bool => {
                 self.cx.error_spanned(
                     &init.expr,
@@ -371,6 +393,12 @@ impl Lower<'_> {
             Some(Kind::Int)
         } else if f64_array(ty, &self.generics).is_some() {
             Some(Kind::Array)
+        } else if crate::aggregate::kind(ty) == crate::aggregate::TypeKind::Struct {
+            self.cx.error_spanned(
+                ty,
+                "`#[grad]` binds struct values without a type, from struct literals (`let q = Quat { .. };`); calls of functions returning a struct are not supported yet: return an array or a tuple of `f64`s from the function, or write the struct literal here",
+            );
+            None
         } else {
             self.cx.error_spanned(
                 ty,
@@ -411,6 +439,8 @@ impl Lower<'_> {
                 );
             }
             Expr::ForLoop(f) => self.for_loop(f),
+            Expr::While(w) => self.while_loop(w),
+            Expr::Loop(l) => self.loop_loop(l),
             Expr::If(i) => {
                 self.branch(i, false);
             }
@@ -425,9 +455,11 @@ impl Lower<'_> {
             }
             Expr::Call(c) if self.is_poisoned(&c.func) => {}
             Expr::Call(c) if self.writes_into_args(c) => {}
+            // The early `return`s the rewrite did not reach (a `return` with a label-less loop
+            // around it is rewritten; one in a closure is not).
             Expr::Return(_) => self.cx.error_spanned(
                 e,
-                "`#[grad]` does not support an early `return`; return only at the end of the function",
+                "`#[grad]` does not support `return` here; write it as a statement of the function's body, of a loop's, or of an `if` there",
             ),
             Expr::MethodCall(_) if iterator_chain(e).is_some() => {
                 if let Some(Some(plain)) = self.desugar_method(e) {
@@ -440,18 +472,27 @@ impl Lower<'_> {
 
     /// `target = rhs` or `target op= rhs`, for a variable or an element of an array variable.
     fn assign(&mut self, e: &Expr, target: &Expr, op: Option<Prim>, rhs: &Expr) {
+        let (base, _) = super::arrays::index_chain(target);
+        if matches!(super::value::peel(base), Expr::Field(_)) {
+            return self.assign_field(e, target, op, rhs);
+        }
         let root = target_root(target).map(symbol::unraw);
         let binding = root.as_deref().and_then(|n| self.lookup(n)).cloned();
         let (name, slot) = match (root, binding) {
-            (Some(_), Some(Binding::Tuple(parts)))
+            (Some(_), Some(b @ (Binding::Tuple(_) | Binding::Record(..))))
                 if op.is_none() && matches!(super::value::peel(target), Expr::Path(_)) =>
             {
-                let v = match self.tuple_type(&parts) {
-                    Some(want) => self.typed_call(rhs, &want),
-                    None => None,
+                let v = match &b {
+                    Binding::Tuple(parts) => {
+                        self.tuple_type(parts).and_then(|want| self.typed_call(rhs, &want))
+                    }
+                    _ => None,
                 };
                 let v = v.unwrap_or_else(|| self.value(rhs));
-                return self.assign_parts(rhs, &Binding::Tuple(parts), v);
+                return self.assign_parts(rhs, &b, v);
+            }
+            (Some(_), Some(Binding::Slot(s))) if op.is_none() && self.is_flag_slot(s) => {
+                return self.assign_flag(s, rhs);
             }
             (Some(name), Some(Binding::Slot(s))) => (name, s),
             (_, Some(Binding::Poison)) => return,
@@ -465,6 +506,43 @@ impl Lower<'_> {
                 return;
             }
         };
+        self.assign_slot(e, target, (&name, slot), op, rhs);
+    }
+
+    /// `q.w = rhs`, `q.v[i] op= rhs`, `q.inner = rhs` for a struct value `q` of the body.
+    fn assign_field(&mut self, e: &Expr, target: &Expr, op: Option<Prim>, rhs: &Expr) {
+        let (base, indices) = super::arrays::index_chain(target);
+        match self.tuple_component(base) {
+            Some(Binding::Slot(s)) => {
+                let name = self.slots[s].name.clone();
+                self.assign_slot(e, target, (&name, s), op, rhs);
+            }
+            Some(b @ Binding::Record(..)) if indices.is_empty() && op.is_none() => {
+                let v = self.value(rhs);
+                self.assign_parts(rhs, &b, v);
+            }
+            Some(Binding::Poison) => {}
+            _ if self.field_kind(base).is_some() => self.cx.error_spanned(
+                target,
+                "`#[grad]` does not assign to a field of a parameter: the function must be pure; copy the value into a variable (`let mut w = m.w;`)",
+            ),
+            _ => self.cx.error_spanned(
+                target,
+                "`#[grad]` supports assignments to fields of struct values of the body (`q.w = ...` for `let mut q = Quat { .. };`) holding `f64` values or arrays",
+            ),
+        }
+    }
+
+    /// `target = rhs` or `target op= rhs` for the user variable `name` in `slot` (or an element
+    /// of it).
+    fn assign_slot(
+        &mut self,
+        e: &Expr,
+        target: &Expr,
+        (name, slot): (&str, usize),
+        op: Option<Prim>,
+        rhs: &Expr,
+    ) {
         let (_, indices) = super::arrays::index_chain(target);
         if !indices.is_empty() {
             return self.assign_element(target, slot, &indices, op, rhs);
@@ -503,7 +581,7 @@ impl Lower<'_> {
             );
             return;
         }
-        self.name_value(&name, value, since);
+        self.name_value(name, value, since);
         self.slots[slot].value = Some(value);
     }
 
@@ -548,6 +626,11 @@ impl Lower<'_> {
                     self.assign_parts(rhs, p, v);
                 }
             }
+            (Binding::Record(shape, parts), Value::Record(other, values)) if **shape == *other => {
+                for (p, v) in parts.iter().zip(values) {
+                    self.assign_parts(rhs, p, v);
+                }
+            }
             (_, Value::Int(None)) | (Binding::Poison, _) => {}
             _ => self.cx.error_spanned(
                 rhs,
@@ -583,7 +666,7 @@ impl Lower<'_> {
         } else {
             self.cx.error_spanned(
                 e,
-                "`#[grad]` supports only `let` bindings, assignments, `for` loops and `if` as statements; this statement has no effect",
+                "`#[grad]` supports only `let` bindings, assignments, loops and `if` as statements; this statement has no effect",
             );
         }
     }

@@ -13,7 +13,7 @@ use syn::{Expr, ExprCall, ExprPath};
 use super::konst::Konst;
 use super::passed::Role;
 use super::{Binding, Lower};
-use crate::ir::{Arg, Call, CallKind, Callee, Name, Operand, Prec, Ret, Stmt, Ty, Var};
+use crate::ir::{Arg, Call, CallKind, Callee, Group, Name, Operand, Prec, Ret, Stmt, Ty, Var};
 use crate::symbol;
 
 impl Lower<'_> {
@@ -24,8 +24,8 @@ impl Lower<'_> {
         if let Some(k) = self.constant_call(c) {
             return k;
         }
-        let args = self.call_args(c);
-        let out = self.emit_call(callee, Ret::Scalar, args, &[Ty::F64])[0];
+        let (args, groups) = self.call_args(c);
+        let out = self.emit_call(callee, Ret::Scalar, (args, groups), &[Ty::F64])[0];
         self.calls.insert(out, c.to_token_stream());
         Operand::Var(out)
     }
@@ -51,7 +51,7 @@ impl Lower<'_> {
             &last.ident.to_string(),
             c.func.to_token_stream().into_iter().next().map_or(last.ident.span(), |t| t.span()),
         );
-        Some(Callee { prefix, name })
+        Some(Callee { prefix, name, method: false })
     }
 
     /// The call as one constant, when every argument is constant: it needs no derivatives.
@@ -64,17 +64,19 @@ impl Lower<'_> {
         Some(self.ext(k))
     }
 
-    /// Emits `outs = g(args)` for a callee returning `ret`, one result per type of `tys`.
+    /// Emits `outs = g(args)` for a callee returning `ret`, one result per type of `tys`; `args`
+    /// with the struct values of the body among them.
     pub(super) fn emit_call(
         &mut self,
         callee: Callee,
         ret: Ret,
-        args: Vec<Arg>,
+        (args, groups): (Vec<Arg>, Vec<Group>),
         tys: &[Ty],
     ) -> Vec<Var> {
         let outs: Vec<Var> = tys.iter().map(|t| self.b.fresh(Name::temp(), t.clone())).collect();
-        let call =
-            Call { callee, kind: CallKind::Value, ret, args, dirs: Vec::new(), outs: outs.clone() };
+        let dirs = Vec::new();
+        let (kind, out) = (CallKind::Value, outs.clone());
+        let call = Call { callee, kind, ret, args, dirs, outs: out, groups };
         self.b.emit(Stmt::Call(Box::new(call)));
         outs
     }
@@ -104,7 +106,15 @@ impl Lower<'_> {
     pub(super) fn untyped_call(&mut self, call: TokenStream, how: Use) {
         let text =
             syn::parse2::<Expr>(call.clone()).map_or_else(|_| call.to_string(), |e| expr_text(&e));
+        if let Use::Member = how {
+            self.cx.error_spanned(
+                call,
+                format!("the value of this call is read as a struct, but `#[grad]` does not support calls of functions returning a struct yet (a macro sees tokens, not types, and cannot name the struct's fields); return an array or a tuple of `f64`s from the function and bind it with its type, as in `let y: [f64; N] = {text};`, or write the struct literal in the caller"),
+            );
+            return;
+        }
         let (what, example) = match how {
+            Use::Member => return,
             Use::Indexed => ("indexed", format!("`let y: [f64; N] = {text};`")),
             Use::Field => (
                 "read as a tuple",
@@ -117,42 +127,47 @@ impl Lower<'_> {
         );
     }
 
-    /// The arguments of a call with at least one value: values, constants filling a
-    /// differentiated parameter, and constants passed through.
-    pub(super) fn call_args(&mut self, c: &ExprCall) -> Vec<Arg> {
-        let mut args = Vec::new();
+    /// The arguments of a call with at least one value (see [`Lower::call_arguments`]: struct
+    /// values of the body among them), each `&mut y` reported.
+    pub(super) fn call_args(&mut self, c: &ExprCall) -> (Vec<Arg>, Vec<Group>) {
+        let mut exprs = Vec::new();
         for a in &c.args {
-            let (inner, by_ref) = match a {
-                Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
-                Expr::Reference(r) => {
-                    self.writes_into(c, r);
-                    continue;
-                }
-                other => (other, false),
-            };
-            match self.call_arg_konst(a) {
-                Some(k) => {
-                    let role = self.const_ty(a).role();
-                    let ext = self.ext_id(k);
-                    args.push(match role {
-                        Role::Fixed(zero) => Arg::Fixed { ext, zero },
-                        Role::Through => Arg::Const(ext),
-                        Role::Unknown => {
-                            self.unknown_constant(a);
-                            Arg::Const(ext)
-                        }
-                    });
-                }
-                None => {
-                    let op = self.expr(inner);
-                    if by_ref && !matches!(self.b.ty(op), Ty::Array(_)) {
-                        self.cx.error_spanned(a, "`#[grad]` passes arrays by reference to a called function, not `f64` values; write the value itself");
-                    }
-                    args.push(Arg::Value { op, by_ref });
-                }
+            match a {
+                Expr::Reference(r) if r.mutability.is_some() => self.writes_into(c, r),
+                other => exprs.push(other),
             }
         }
-        args
+        self.call_arguments(&exprs, false)
+    }
+
+    /// One argument of a call with at least one value: a value, a constant filling a
+    /// differentiated parameter, or a constant passed through.
+    pub(super) fn call_arg(&mut self, a: &Expr) -> Arg {
+        let (inner, by_ref) = match a {
+            Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
+            other => (other, false),
+        };
+        match self.call_arg_konst(a) {
+            Some(k) => {
+                let role = self.const_ty(a).role();
+                let ext = self.ext_id(k);
+                match role {
+                    Role::Fixed(zero) => Arg::Fixed { ext, zero },
+                    Role::Through => Arg::Const(ext),
+                    Role::Unknown => {
+                        self.unknown_constant(a);
+                        Arg::Const(ext)
+                    }
+                }
+            }
+            None => {
+                let op = self.expr(inner);
+                if by_ref && !matches!(self.b.ty(op), Ty::Array(_)) {
+                    self.cx.error_spanned(a, "`#[grad]` passes arrays by reference to a called function, not `f64` values; write the value itself");
+                }
+                Arg::Value { op, by_ref }
+            }
+        }
     }
 
     /// Reports each `&mut y` among the arguments of `c`, a call as a statement; whether there
@@ -221,6 +236,8 @@ pub(super) enum Use {
     Indexed,
     /// `y.0`
     Field,
+    /// `y.w`: a struct's field.
+    Member,
 }
 
 /// A name for a local holding `a`: its last name in lower case (`k` for `K`, `scale` for

@@ -50,6 +50,9 @@ impl Lower<'_> {
                 }),
                 _ => self.not_a_condition(e),
             },
+            Expr::Path(_) if self.flag(e).is_some() => {
+                self.flag_cond(e).unwrap_or_else(|| self.not_a_condition(e))
+            }
             Expr::Unary(u) if matches!(u.op, UnOp::Not(_)) => {
                 Cond::Not(Box::new(self.cond(&u.expr)))
             }

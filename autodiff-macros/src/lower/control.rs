@@ -46,11 +46,13 @@ fn peel(e: &Expr) -> &Expr {
 
 impl Lower<'_> {
     /// The user variables declared before a region, among `names`: the slots it carries.
-    fn outer_slots(&self, names: &[String]) -> Vec<usize> {
+    pub(super) fn outer_slots(&self, names: &[String]) -> Vec<usize> {
         fn add(b: &Binding, slots: &mut Vec<usize>) {
             match b {
                 Binding::Slot(s) if !slots.contains(s) => slots.push(*s),
-                Binding::Tuple(parts) => parts.iter().for_each(|p| add(p, slots)),
+                Binding::Tuple(parts) | Binding::Record(_, parts) => {
+                    parts.iter().for_each(|p| add(p, slots));
+                }
                 _ => {}
             }
         }
@@ -72,11 +74,18 @@ impl Lower<'_> {
             }
             return;
         }
-        if let Some(label) = &f.label {
-            self.cx.error_spanned(
-                label,
-                "`#[grad]` does not support loop labels; a loop runs over its whole range",
-            );
+        self.no_label(f.label.as_ref());
+        if super::sugar::exits::of_block(&f.body).any() {
+            // `break`, `continue` or `return` in the body: flags in their place; a loop that may
+            // end early is a loop of unknown length over its range.
+            let body = self.loop_body(&f.body);
+            if body.exit.is_some() {
+                return self.for_while(f, &body);
+            }
+            let mut plain = f.clone();
+            plain.body.stmts = body.stmts;
+            plain.label = None;
+            return self.for_loop(&plain);
         }
         let bounds = self.bounds(&f.expr);
         let range = Self::range(bounds.as_ref());
@@ -147,7 +156,7 @@ impl Lower<'_> {
 
     /// Fresh variables for the values of `slots` after a region (typed like `like`), bound to
     /// the slots.
-    fn region_outs(&mut self, slots: &[usize], like: &[Operand]) -> Vec<crate::ir::Var> {
+    pub(super) fn region_outs(&mut self, slots: &[usize], like: &[Operand]) -> Vec<crate::ir::Var> {
         let mut outs = Vec::new();
         for (&s, op) in slots.iter().zip(like) {
             let name = self.next_name(&self.slots[s].name.clone());
@@ -159,7 +168,7 @@ impl Lower<'_> {
     }
 
     /// The loop variable: a name, or `_`.
-    fn loop_pattern(&mut self, pat: &Pat) -> Option<proc_macro2::Ident> {
+    pub(super) fn loop_pattern(&mut self, pat: &Pat) -> Option<proc_macro2::Ident> {
         match pat {
             Pat::Ident(pi)
                 if pi.by_ref.is_none() && pi.subpat.is_none() && pi.mutability.is_none() =>
@@ -180,7 +189,7 @@ impl Lower<'_> {
     }
 
     /// The range of a `for` loop: `a..b`, `a..=b`, `(a..b).rev()`, `(a..=b).rev()`.
-    fn range(bounds: Option<&Bounds>) -> Option<Range> {
+    pub(super) fn range(bounds: Option<&Bounds>) -> Option<Range> {
         let b = bounds?;
         let int = |k: &Option<Konst>| k.as_ref().map_or_else(|| Int::lit(0), Konst::to_int);
         Some(Range { lo: int(&b.lo), hi: int(&b.hi), inclusive: b.inclusive, rev: b.rev })
@@ -325,7 +334,7 @@ impl Lower<'_> {
         if ts != es {
             self.cx.error_spanned(
                 i.if_token,
-                "`#[grad]` needs both branches of this `if` to give tuples of the same length",
+                "`#[grad]` needs both branches of this `if` to give tuples of the same length, or values of the same struct",
             );
             return placeholder;
         }
@@ -349,6 +358,13 @@ impl Lower<'_> {
                     shapes.push(self.flatten(i, p, ops)?);
                 }
                 Some(Shape::Tuple(shapes))
+            }
+            Value::Record(record, parts) => {
+                let mut shapes = Vec::new();
+                for p in parts {
+                    shapes.push(self.flatten(i, p, ops)?);
+                }
+                Some(Shape::Record(record, shapes))
             }
             Value::Int(None) => None,
             Value::Int(Some(_)) | Value::Closure(_) | Value::View(_) => {
@@ -392,11 +408,12 @@ impl Lower<'_> {
     }
 }
 
-/// The shape of a value an `if` gives: one operand, or a tuple of shapes.
+/// The shape of a value an `if` gives: one operand, or a tuple or a struct of shapes.
 #[derive(PartialEq)]
 enum Shape {
     One,
     Tuple(Vec<Shape>),
+    Record(Rc<super::structs::Record>, Vec<Shape>),
 }
 
 impl Shape {
@@ -405,6 +422,9 @@ impl Shape {
         match self {
             Shape::One => Value::real(ops.next().unwrap_or(Operand::Lit(0.0))),
             Shape::Tuple(parts) => Value::Tuple(parts.iter().map(|p| p.rebuild(ops)).collect()),
+            Shape::Record(r, parts) => {
+                Value::Record(Rc::clone(r), parts.iter().map(|p| p.rebuild(ops)).collect())
+            }
         }
     }
 }

@@ -12,8 +12,8 @@ use crate::symbol;
 /// What an unsupported expression is, for messages; `None` for supported kinds.
 pub(super) fn describe(e: &Expr) -> Option<&'static str> {
     Some(match e {
-        Expr::While(_) => "`while` loops",
-        Expr::Loop(_) => "`loop`",
+        Expr::While(_) => "a `while` loop as a value",
+        Expr::Loop(_) => "a `loop` as a value",
         Expr::ForLoop(_) => "a `for` loop as a value",
         Expr::Match(_) => "`match` expressions",
         Expr::Closure(_) => "closures",
@@ -24,15 +24,18 @@ pub(super) fn describe(e: &Expr) -> Option<&'static str> {
         Expr::Macro(_) => "macro invocations",
         Expr::Try(_) => "the `?` operator",
         Expr::TryBlock(_) => "`try` blocks",
-        Expr::Return(_) => "an early `return`",
+        Expr::Return(_) => "`return` inside an expression",
         Expr::Reference(_) => "references (`&`)",
         Expr::RawAddr(_) => "raw pointers",
         Expr::Tuple(_) => "tuples here",
         Expr::Range(_) => "ranges here",
         Expr::Struct(_) => "struct expressions",
         Expr::Assign(_) => "assignments inside expressions",
-        Expr::Break(_) => "`break`",
-        Expr::Continue(_) => "`continue`",
+        Expr::Break(b) if b.label.is_some() => "`break` with a label",
+        Expr::Break(b) if b.expr.is_some() => "`break` with a value",
+        Expr::Break(_) => "`break` inside an expression",
+        Expr::Continue(c) if c.label.is_some() => "`continue` with a label",
+        Expr::Continue(_) => "`continue` inside an expression",
         Expr::Let(_) => "`let` expressions",
         Expr::Const(_) => "`const` blocks",
         Expr::Yield(_) => "`yield`",
@@ -69,19 +72,30 @@ fn is_derivative_call(e: &Expr) -> bool {
 }
 
 /// What the body may contain, for messages.
-pub(super) const SUBSET: &str = "the body may contain `let`, assignments, `for` loops over integer ranges, `if` and `else`, arrays of `f64`, `+ - * /`, `f64` methods and calls of functions returning `f64`";
+pub(super) const SUBSET: &str = "the body may contain `let`, assignments, `for` loops over integer ranges, `while` and `loop` (with `break` and `continue`), `if` and `else`, arrays of `f64`, `+ - * /`, `f64` methods and calls of functions returning `f64`";
 
 /// The hint that follows "`#[grad]` does not support ...".
 fn hint(e: &Expr) -> &'static str {
     match e {
         Expr::Match(_) => "use `if` and `else if`",
         Expr::While(_) | Expr::Loop(_) => {
-            "use a `for` loop over an integer range, such as `for i in 0..N`"
+            "assign the value to a variable declared before the loop, and run the loop as a statement"
+        }
+        Expr::Break(b) if b.label.is_some() => {
+            "`break` leaves the innermost loop; to leave an outer one too, set a variable and test it after the inner loop"
+        }
+        Expr::Continue(c) if c.label.is_some() => {
+            "`continue` goes on with the innermost loop; to skip the rest of an outer one, set a variable and test it after the inner loop"
+        }
+        Expr::Break(b) if b.expr.is_some() => {
+            "assign the value to a variable declared before the loop, then `break;`"
         }
         Expr::Break(_) | Expr::Continue(_) => {
-            "a loop runs over its whole range; put the rest of the body in an `if` instead"
+            "write it as a statement of the loop's body (or of an `if` there), as in `if done { break; }`"
         }
-        Expr::Return(_) => "return only at the end of the function",
+        Expr::Return(_) => {
+            "write it as a statement, as in `if x < 0.0 { return 0.0; }`, or end the function with the value"
+        }
         Expr::Tuple(_) => {
             "a tuple can only be the function's final value, returned as `(f64, f64)`"
         }
@@ -170,6 +184,15 @@ impl Lower<'_> {
                 Some(chain) => self.expr(&chain),
                 None => Operand::Lit(0.0),
             },
+            Expr::Field(_) if self.field_input(e).is_some() => {
+                self.field_value(e).unwrap_or(Operand::Lit(0.0))
+            }
+            Expr::Field(_) if self.missing_field(e).is_some() => {
+                if let Some(shape) = self.missing_field(e) {
+                    self.no_such_field(e, &shape);
+                }
+                Operand::Lit(0.0)
+            }
             Expr::Field(_) if self.tuple_component(e).is_some() => {
                 let v = self.value(e);
                 self.single(e, v)
@@ -199,15 +222,12 @@ impl Lower<'_> {
                 Operand::Lit(0.0)
             }
             Expr::Field(f) if matches!(&*f.base, Expr::Call(_)) => {
-                self.untyped_call(
-                    quote::ToTokens::to_token_stream(&*f.base),
-                    super::call::Use::Field,
-                );
+                self.untyped_call(quote::ToTokens::to_token_stream(&*f.base), field_use(f));
                 Operand::Lit(0.0)
             }
             Expr::Field(f) => {
                 let call = self.call_value(&f.base);
-                match self.vector_call(call, super::call::Use::Field) {
+                match self.vector_call(call, field_use(f)) {
                     true => Operand::Lit(0.0),
                     false => self.passive(e, "field access"),
                 }
@@ -227,6 +247,9 @@ impl Lower<'_> {
 
     /// `a + b`, `a - b`, `a * b`, `a / b`, and the operators that are reported.
     fn binary(&mut self, e: &Expr, b: &syn::ExprBinary) -> Operand {
+        if self.operator_on_struct(b) {
+            return Operand::Lit(0.0);
+        }
         let prim = match b.op {
             BinOp::Add(_) => Prim::Add,
             BinOp::Sub(_) => Prim::Sub,
@@ -299,6 +322,14 @@ impl Lower<'_> {
             Some(Binding::Poison | Binding::Tuple(_) | Binding::Closure(_) | Binding::View(_)) => {
                 Operand::Lit(0.0)
             }
+            Some(Binding::Struct(_)) => {
+                self.whole_struct(e, name.as_deref().unwrap_or_default());
+                Operand::Lit(0.0)
+            }
+            Some(Binding::Record(..)) => {
+                let v = self.value(e);
+                self.single(e, v)
+            }
             Some(Binding::Param(_)) | None => self.passive(e, "paths"),
         }
     }
@@ -342,6 +373,11 @@ impl Lower<'_> {
                 Some(plain) => self.expr(&plain),
                 None => Operand::Lit(0.0),
             };
+        }
+        let known =
+            symbol::method_prim(&m.method.to_string()).is_some() || m.method == symbol::SIN_COS;
+        if !known && self.is_struct_expr(&m.receiver) {
+            return self.user_method(m);
         }
         if let Some(t) = &m.turbofish {
             self.cx.error_spanned(t, "`#[grad]` does not support turbofish arguments here");
@@ -437,5 +473,13 @@ pub(super) fn chain_root(e: &Expr) -> String {
         Expr::Reference(r) => chain_root(&r.expr),
         Expr::Path(p) => p.path.get_ident().map(symbol::unraw).unwrap_or_else(|| "data".into()),
         _ => "data".into(),
+    }
+}
+
+/// How `f` reads the value of a call: a tuple's field, or a struct's.
+fn field_use(f: &syn::ExprField) -> super::call::Use {
+    match f.member {
+        syn::Member::Named(_) => super::call::Use::Member,
+        syn::Member::Unnamed(_) => super::call::Use::Field,
     }
 }

@@ -57,9 +57,14 @@ impl Lower<'_> {
                     {
                         Kind::Int
                     }
-                    Some(Binding::Poison | Binding::Tuple(_) | Binding::Closure(_)) | None => {
-                        Kind::Unknown
-                    }
+                    Some(
+                        Binding::Poison
+                        | Binding::Tuple(_)
+                        | Binding::Record(..)
+                        | Binding::Closure(_)
+                        | Binding::Struct(_),
+                    )
+                    | None => Kind::Unknown,
                 }
             }
             Expr::Paren(p) => self.kind(&p.expr),
@@ -103,6 +108,9 @@ impl Lower<'_> {
             Expr::Array(_) | Expr::Repeat(_) => Kind::Array,
             Expr::Reference(r) => self.kind(&r.expr),
             Expr::Match(m) => m.arms.first().map_or(Kind::Unknown, |a| self.kind(&a.body)),
+            Expr::Field(_) if self.field_kind(e).is_some() => {
+                self.field_kind(e).unwrap_or(Kind::Unknown)
+            }
             Expr::Field(_) => match self.tuple_component(e) {
                 Some(Binding::Int(_)) => Kind::Int,
                 Some(Binding::Slot(s)) => match self.slots[s].value {

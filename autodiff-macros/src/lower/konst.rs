@@ -97,7 +97,8 @@ impl Konst {
     pub(super) fn from_int(int: &Int) -> Self {
         let tokens = int.operand(&|_| quote!(_));
         let linear = int.linear.clone();
-        Konst { value: int.value, generic: int.generic, linear, ..Konst::atom(tokens) }
+        let params = int.params.clone();
+        Konst { value: int.value, generic: int.generic, linear, params, ..Konst::atom(tokens) }
     }
 
     /// The loop variable `ident` of loop `l`.
@@ -300,8 +301,15 @@ impl Lower<'_> {
                 Some(Binding::Poison) => Err(Bad::Reported),
                 _ => Err(Bad::Syntax(e.to_token_stream())),
             },
+            // A field of a differentiated struct that the body reads as a value is one.
+            Expr::Field(_) if mode != Mode::Int && self.field_input(e).is_some() => {
+                Err(Bad::Real(e.to_token_stream()))
+            }
             Expr::Field(f) => {
-                let base = self.konst(&f.base, Mode::Container)?;
+                let base = match self.struct_base(&f.base) {
+                    Some(base) => base,
+                    None => self.konst(&f.base, Mode::Container)?,
+                };
                 let (bt, dot, member) = (base.operand(Prec::Atom), &f.dot_token, &f.member);
                 Ok(Konst::combine(quote!(#bt #dot #member), Prec::Atom, &[&base]))
             }
@@ -343,6 +351,20 @@ impl Lower<'_> {
             }
             _ => Err(Bad::Syntax(e.to_token_stream())),
         }
+    }
+
+    /// `e`, the base of a field access, as a constant when it is a differentiated struct
+    /// parameter (`m` in `m.n`, whose fields read only as integers are constants).
+    fn struct_base(&self, e: &Expr) -> Option<Konst> {
+        let Expr::Path(p) = super::value::peel(e) else { return None };
+        let id = p.path.get_ident()?;
+        let name = symbol::unraw(id);
+        let bound = self.env.get(&name)?;
+        let Binding::Struct(_) = bound.binding else { return None };
+        let mut k = Konst::atom(e.to_token_stream());
+        k.params.push(name.clone());
+        k.deps.push((name, Some(bound.serial)));
+        Some(k)
     }
 
     fn konst_unary(&mut self, op: &UnOp, inner: &Expr, mode: Mode) -> Result<Konst, Bad> {
@@ -399,7 +421,10 @@ impl Lower<'_> {
                 return Ok(k);
             }
             Binding::Poison => return Err(Bad::Reported),
-            Binding::Tuple(_) | Binding::Closure(_) | Binding::View(_) => {
+            // A differentiated struct is not a constant (its fields that are read only as
+            // integers are: see the field access).
+            Binding::Struct(_) => return Err(Bad::Real(e.to_token_stream())),
+            Binding::Tuple(_) | Binding::Record(..) | Binding::Closure(_) | Binding::View(_) => {
                 return Err(Bad::Syntax(e.to_token_stream()));
             }
         };

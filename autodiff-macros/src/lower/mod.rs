@@ -21,10 +21,12 @@ mod passed;
 mod pattern;
 mod returned;
 mod signature;
+mod structs;
 mod sugar;
 mod types;
 mod value;
 mod view;
+mod whiles;
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -35,6 +37,7 @@ use syn::{ItemFn, Type};
 use crate::args::Args;
 use crate::ctxt::Ctxt;
 use crate::ir::{Builder, Func, Name, Operand, Var};
+use crate::symbol;
 use konst::Konst;
 use passed::ConstTy;
 
@@ -52,6 +55,31 @@ pub struct Param {
     /// array.
     #[allow(dead_code, reason = "for codegen, which does not emit array parameters yet")]
     pub by_ref: bool,
+    /// For a differentiated struct parameter: the inputs its fields are.
+    pub strukt: Option<StructParam>,
+}
+
+/// A differentiated struct parameter: the fields that the body reads as values, each an input
+/// of the IR.
+#[derive(Clone)]
+pub struct StructParam {
+    /// The struct's type without references: `Model` for `&Model`, `Self` for `&self`.
+    pub owned: Type,
+    /// The field inputs, in order of first read.
+    pub fields: Vec<FieldInput>,
+    /// The whole struct as one input, its scalars laid flat, when it is passed whole to a call.
+    pub whole: Option<Var>,
+}
+
+/// A field of a struct parameter that is an input of the IR.
+#[derive(Clone)]
+pub struct FieldInput {
+    /// The fields from the parameter down (`[inner, c]` for `m.inner.c`).
+    pub path: Vec<syn::Member>,
+    /// The input.
+    pub input: Var,
+    /// The field's first read in the body (its spans).
+    pub at: proc_macro2::TokenStream,
 }
 
 /// What the function returns.
@@ -63,6 +91,29 @@ pub enum Output {
     Array,
     /// A tuple of `n` `f64` values and arrays: [`Func::outputs`] are the `n` parts.
     Tuple(usize),
+    /// A struct: [`Func::outputs`] are its fields that are values, as [`Lowered::record`] says.
+    Record,
+}
+
+/// The value of a function returning a struct: the struct's fields, each an output of the IR
+/// or a constant.
+#[derive(Clone)]
+pub struct RecordOut {
+    /// The struct's path, as the body's literal writes it.
+    pub path: syn::Path,
+    /// Its fields, in order.
+    pub fields: Vec<(syn::Member, FieldOut)>,
+}
+
+/// One field of a returned struct.
+#[derive(Clone)]
+pub enum FieldOut {
+    /// The `k`-th output of the IR.
+    Output(usize),
+    /// A constant, as written (an integer).
+    Const(proc_macro2::TokenStream),
+    /// A nested struct.
+    Record(RecordOut),
 }
 
 /// The lowered function and what codegen needs to re-emit its signature.
@@ -74,6 +125,8 @@ pub struct Lowered {
     /// What kind of value the function returns.
     #[allow(dead_code, reason = "for codegen, which does not emit vector outputs yet")]
     pub output: Output,
+    /// For a function returning a struct: where its fields are.
+    pub record: Option<RecordOut>,
 }
 
 /// What a value is, as far as lowering can tell from the syntax.
@@ -135,10 +188,15 @@ enum Binding {
     Param(Kind),
     /// A tuple: `let t = (a, b);`, its components bound as names are (`t.0`, `t.1`).
     Tuple(Vec<Binding>),
+    /// A struct value of the body: `let q = Quat { w, x, y, z };`, its fields bound as names
+    /// are (`q.w`).
+    Record(Rc<structs::Record>, Vec<Binding>),
     /// A closure, inlined where it is called.
     Closure(Rc<closure::Closure>),
     /// A view of an array's or a slice's elements: `let w = &x[i..i + 2];`.
     View(Rc<view::View>),
+    /// A differentiated struct parameter: an index into [`Lower::structs`].
+    Struct(usize),
     /// A name whose definition was refused: reads of it report nothing more.
     Poison,
 }
@@ -172,11 +230,21 @@ struct Lower<'a> {
     expected: Option<crate::ir::Ty>,
     /// The type of each parameter, as written (for the constant arguments of calls).
     param_tys: HashMap<String, ConstTy>,
+    /// The `bool` variables that the rewrite of early exits declares (the user's own are
+    /// refused).
+    flags: std::collections::HashSet<String>,
+    /// The labels of the loops differentiated implicitly (`implicit('solve)`), and those found.
+    implicit: Vec<Ident>,
+    implicit_found: std::collections::HashSet<String>,
     /// The value of each call of a user's function, with the call's tokens: where to report a
     /// call whose result is used as an array or a tuple.
     calls: HashMap<Var, proc_macro2::TokenStream>,
     /// The calls reported so (once each).
     reported_calls: std::collections::HashSet<Var>,
+    /// The differentiated struct parameters.
+    structs: Vec<structs::StructState>,
+    /// Where the fields of a returned struct are (set by the body's value).
+    record: Option<RecordOut>,
     /// The integer counters, by [`Binding::Counter`].
     counters: Vec<counter::Counter>,
     /// How many branches (`if` arms) are open here.
@@ -200,15 +268,32 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         names: sugar::Names::of(item),
         expected: None,
         param_tys: HashMap::new(),
+        flags: std::collections::HashSet::new(),
+        implicit: args.implicit.clone(),
+        implicit_found: std::collections::HashSet::new(),
         calls: HashMap::new(),
         reported_calls: std::collections::HashSet::new(),
+        structs: Vec::new(),
+        record: None,
         counters: Vec::new(),
         branches: 0,
         facts: Vec::new(),
     };
-    let (params, returns) = lower.signature(&item.sig, args);
+    let (mut params, returns) = lower.signature(&item.sig, &item.block, args);
     let outputs = lower.body(&item.block, &returns);
-    Lowered { func: lower.b.finish(outputs), params, output: returns.kind() }
+    for p in &mut params {
+        if let Some(s) = &mut p.strukt {
+            let name = symbol::unraw(&p.ident);
+            let state = lower.structs.iter().find(|st| st.name == name);
+            s.fields = state.map(|st| st.fields.clone()).unwrap_or_default();
+            s.whole = state.and_then(|st| st.whole);
+        }
+    }
+    lower.implicit_labels_found();
+    // Inputs made while the body was lowered (a struct passed whole) are the user's too.
+    lower.b.func_mut().user_inputs = lower.b.func().inputs.len();
+    let record = lower.record.take();
+    Lowered { func: lower.b.finish(outputs), params, output: returns.kind(), record }
 }
 
 impl Lower<'_> {

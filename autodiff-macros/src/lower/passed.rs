@@ -25,7 +25,9 @@ pub(super) enum ConstTy {
     Ref(Box<ConstTy>),
     /// A tuple of these.
     Tuple(Vec<ConstTy>),
-    /// Known not to be an `f64` or to contain one: an integer, a `bool`, a struct, ...
+    /// A struct of the user's (the callee's derivatives take a partial and a direction for it).
+    Struct,
+    /// Known not to be an `f64` or to contain one: an integer, a `bool`, ...
     Other,
     /// Not known from the tokens.
     #[default]
@@ -48,6 +50,9 @@ impl ConstTy {
     pub(super) fn of(ty: &Type) -> ConstTy {
         match ty {
             _ if is_f64(ty) => ConstTy::F64,
+            Type::Path(_) if crate::aggregate::kind(ty) == crate::aggregate::TypeKind::Struct => {
+                ConstTy::Struct
+            }
             Type::Array(a) => ConstTy::Array(Box::new(ConstTy::of(&a.elem))),
             Type::Slice(s) => ConstTy::Seq(Box::new(ConstTy::of(&s.elem))),
             Type::Reference(r) => ConstTy::Ref(Box::new(ConstTy::of(&r.elem))),
@@ -69,6 +74,14 @@ impl ConstTy {
                 }
             }
             _ => ConstTy::Other,
+        }
+    }
+
+    /// The type behind references.
+    pub(super) fn owned(&self) -> &ConstTy {
+        match self {
+            ConstTy::Ref(r) => r.owned(),
+            other => other,
         }
     }
 
@@ -107,6 +120,10 @@ impl ConstTy {
     /// How a constant of this type is passed to a callee.
     pub(super) fn role(&self) -> Role {
         let (inner, by_ref) = match self {
+            ConstTy::Struct => return Role::Fixed(Zero::Like { by_ref: false }),
+            ConstTy::Ref(r) if **r == ConstTy::Struct => {
+                return Role::Fixed(Zero::Like { by_ref: true });
+            }
             ConstTy::Ref(r) if matches!(**r, ConstTy::Array(_)) => (&**r, true),
             ConstTy::Ref(r) if **r == ConstTy::Unknown => return Role::Unknown,
             other => (other, false),
@@ -226,9 +243,13 @@ impl Lower<'_> {
                 self.param_tys.get(name).cloned().unwrap_or(ConstTy::Unknown)
             }
             // An integer; or a name whose definition was reported already.
-            Some(Binding::Int(_) | Binding::Counter(_) | Binding::Poison) => ConstTy::Other,
+            Some(Binding::Int(_) | Binding::Counter(_) | Binding::Poison | Binding::Struct(_)) => {
+                ConstTy::Other
+            }
             // A tuple, a closure or a view: not passed to a call as a constant.
-            Some(Binding::Tuple(_) | Binding::Closure(_) | Binding::View(_)) => ConstTy::Unknown,
+            Some(
+                Binding::Tuple(_) | Binding::Record(..) | Binding::Closure(_) | Binding::View(_),
+            ) => ConstTy::Unknown,
             // A const generic parameter: never an `f64` (a const parameter cannot be one).
             None if self.generics.iter().any(|g| g == name) => ConstTy::Other,
             None => ConstTy::Unknown,

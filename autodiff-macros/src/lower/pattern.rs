@@ -182,34 +182,41 @@ impl Lower<'_> {
                 let b = self.tuple_binding(name, parts);
                 self.bind_name(name, b);
             }
+            Value::Record(shape, parts) => {
+                let b = self.record_binding(name, &shape, parts);
+                self.bind_name(name, b);
+            }
         }
     }
 
     /// The binding of a tuple named `name`: a slot per value of the IR.
     fn tuple_binding(&mut self, name: &str, parts: Vec<Value>) -> Binding {
-        let parts = parts
-            .into_iter()
-            .map(|p| match p {
-                Value::Real { op, since, .. } => {
-                    self.name_value(name, op, since);
-                    let slot = Slot {
-                        ty: super::passed::ConstTy::Unknown,
-                        name: name.to_owned(),
-                        value: Some(op),
-                        alias: None,
-                        int_alias: None,
-                    };
-                    self.slots.push(slot);
-                    Binding::Slot(self.slots.len() - 1)
-                }
-                Value::Int(Some(k)) => Binding::Int(k),
-                Value::Int(None) => Binding::Poison,
-                Value::Closure(c) => Binding::Closure(Rc::clone(&c)),
-                Value::View(v) => Binding::View(Rc::clone(&v)),
-                Value::Tuple(inner) => self.tuple_binding(name, inner),
-            })
-            .collect();
+        let parts = parts.into_iter().map(|p| self.part_binding(name, p)).collect();
         Binding::Tuple(parts)
+    }
+
+    /// The binding of one part of a tuple or a struct value, named `name`.
+    pub(super) fn part_binding(&mut self, name: &str, p: Value) -> Binding {
+        match p {
+            Value::Real { op, since, .. } => {
+                self.name_value(name, op, since);
+                let slot = Slot {
+                    ty: super::passed::ConstTy::Unknown,
+                    name: name.to_owned(),
+                    value: Some(op),
+                    alias: None,
+                    int_alias: None,
+                };
+                self.slots.push(slot);
+                Binding::Slot(self.slots.len() - 1)
+            }
+            Value::Int(Some(k)) => Binding::Int(k),
+            Value::Int(None) => Binding::Poison,
+            Value::Closure(c) => Binding::Closure(Rc::clone(&c)),
+            Value::View(v) => Binding::View(Rc::clone(&v)),
+            Value::Tuple(inner) => self.tuple_binding(name, inner),
+            Value::Record(shape, inner) => self.record_binding(name, &shape, inner),
+        }
     }
 }
 

@@ -93,7 +93,7 @@ impl Lower<'_> {
         ty: Option<&Type>,
         init: &Expr,
     ) -> bool {
-        if self.call_of_user_fn(init).is_none() {
+        if self.call_of_user_fn(init).is_none() && self.method_of_user(init).is_none() {
             return false;
         }
         let want = match ty {
@@ -137,21 +137,45 @@ impl Lower<'_> {
         Some((c, p))
     }
 
-    /// The value of `e`, a call of a user's function returning `want`; `None` if `e` is not
-    /// one, or reads only constants (a constant, lowered as any other).
+    /// `init` as a call of a method of the user's (`q.rotate(v)`, on a struct value of the body
+    /// or a struct parameter).
+    fn method_of_user<'e>(&mut self, init: &'e Expr) -> Option<&'e syn::ExprMethodCall> {
+        let Expr::MethodCall(m) = peel(init) else { return None };
+        let name = m.method.to_string();
+        let known =
+            crate::symbol::method_prim(&name).is_some() || m.method == crate::symbol::SIN_COS;
+        (!known && self.is_struct_expr(&m.receiver)).then_some(m)
+    }
+
+    /// The value of `e`, a call of a user's function (or method) returning `want`; `None` if `e`
+    /// is not one, or reads only constants (a constant, lowered as any other).
     pub(super) fn typed_call(&mut self, e: &Expr, want: &Returned) -> Option<Value> {
-        let (c, p) = self.call_of_user_fn(e)?;
-        if c.args.iter().all(|a| self.call_arg_konst(a).is_some()) {
-            return None;
-        }
-        let since = self.mark();
-        let Some(callee) = self.callee(c, p) else { return Some(Value::Int(None)) };
-        let args = self.call_args(c);
         let (ret, tys) = match want {
             Returned::Array(t) => (Ret::Array, vec![t.clone()]),
             Returned::Tuple(ts) => (Ret::Tuple(ts.len()), ts.clone()),
         };
-        let outs = self.emit_call(callee, ret, args, &tys);
+        let since = self.mark();
+        let outs = match self.method_of_user(e) {
+            Some(m) => {
+                let exprs = Self::method_exprs(m);
+                if exprs.iter().all(|a| self.call_arg_konst(a).is_some()) {
+                    return None;
+                }
+                match self.typed_method(m, ret, &tys) {
+                    Some(outs) => outs,
+                    None => return Some(Value::Int(None)),
+                }
+            }
+            None => {
+                let (c, p) = self.call_of_user_fn(e)?;
+                if c.args.iter().all(|a| self.call_arg_konst(a).is_some()) {
+                    return None;
+                }
+                let Some(callee) = self.callee(c, p) else { return Some(Value::Int(None)) };
+                let args = self.call_args(c);
+                self.emit_call(callee, ret, args, &tys)
+            }
+        };
         let part = |v| Value::Real { op: Operand::Var(v), aliases: Aliases::default(), since };
         Some(match want {
             Returned::Array(_) => part(outs[0]),

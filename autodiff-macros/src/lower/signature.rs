@@ -34,6 +34,42 @@ impl Returns {
     }
 }
 
+/// What `wrt` says of one parameter.
+struct Choice<'a> {
+    /// Whether it is differentiated.
+    differentiate: bool,
+    /// Where `wrt` names it, if it does.
+    listed: Option<&'a proc_macro2::Ident>,
+    /// For a struct: the fields `wrt` names (`None` for all of them).
+    selected: Option<Vec<Vec<syn::Member>>>,
+}
+
+/// The type of a method's receiver, as `self: T` writes it: `Self`, `&Self`, `&mut Self`.
+fn receiver_type(r: &syn::Receiver) -> Type {
+    let span = r.self_token.span;
+    let path = syn::Path::from(proc_macro2::Ident::new(symbol::SELF_TYPE, span));
+    let owned = Type::Path(syn::TypePath { attrs: Vec::new(), qself: None, path });
+    match &r.kind {
+        syn::ReceiverKind::Reference(and_token, lifetime, mutability) => {
+            Type::Reference(syn::TypeReference {
+                attrs: Vec::new(),
+                and_token: *and_token,
+                lifetime: lifetime.clone(),
+                mutability: *mutability,
+                elem: Box::new(owned),
+            })
+        }
+        syn::ReceiverKind::Typed(_, ty) => (**ty).clone(),
+        _ => owned,
+    }
+}
+
+/// Whether `ty` is a struct of the user's, by value or by reference (`&Model`, `Self`).
+fn is_struct(ty: &Type) -> bool {
+    crate::aggregate::kind(ty) == crate::aggregate::TypeKind::Struct
+        && matches!(crate::aggregate::owned(ty), Type::Path(_))
+}
+
 /// How a parameter's type is treated.
 enum ParamTy {
     /// `f64`, or an array of `f64` (by value or by reference): differentiable.
@@ -79,60 +115,110 @@ fn holds_ints(ty: &Type) -> bool {
 }
 
 impl Lower<'_> {
-    /// Checks the signature, creates an IR input per differentiable parameter, and binds every
-    /// parameter.
-    pub(super) fn signature(&mut self, sig: &Signature, args: &Args) -> (Vec<Param>, Returns) {
+    /// Checks the signature, creates an IR input per differentiable parameter (per field read
+    /// in `body`, for a struct), and binds every parameter.
+    pub(super) fn signature(
+        &mut self,
+        sig: &Signature,
+        body: &syn::Block,
+        args: &Args,
+    ) -> (Vec<Param>, Returns) {
         self.function_kind(sig);
         let returns = self.returns(sig);
         let wrt = args.wrt.as_deref();
         let mut params = Vec::new();
+        let mut receiver;
         for arg in &sig.inputs {
-            let FnArg::Typed(pt) = arg else {
-                self.cx.error_spanned(
-                    arg,
-                    "`#[grad]` does not support methods taking `self`; use a free function",
-                );
-                continue;
-            };
-            for attr in &pt.attrs {
-                // The generated signatures copy the parameter without it: refused rather than
-                // dropped, so that `f` and `f_grad` always take the same parameters.
-                self.cx.error_spanned(attr, "`#[grad]` does not support attributes on parameters");
-            }
-            let pi = match &*pt.pat {
-                Pat::Ident(pi) => pi,
-                Pat::Wild(w) => {
-                    params.push(self.unnamed(w, &pt.ty));
-                    continue;
+            let (ident, ty, attrs) = match arg {
+                FnArg::Receiver(r) => {
+                    let id = proc_macro2::Ident::new(symbol::SELF_VALUE, r.self_token.span);
+                    receiver = receiver_type(r);
+                    (id, &receiver, &r.attrs)
                 }
-                other => {
-                    self.cx.error_spanned(
-                        other,
-                        "`#[grad]` needs every parameter to be a plain name, such as `x: f64`, or `_`",
-                    );
-                    continue;
+                FnArg::Typed(pt) => {
+                    let id = match &*pt.pat {
+                        Pat::Ident(pi) => pi.ident.clone(),
+                        Pat::Wild(w) => {
+                            self.param_attrs(&pt.attrs);
+                            params.push(self.unnamed(w, &pt.ty));
+                            continue;
+                        }
+                        other => {
+                            self.cx.error_spanned(
+                                other,
+                                "`#[grad]` needs every parameter to be a plain name, such as `x: f64`, or `_`",
+                            );
+                            continue;
+                        }
+                    };
+                    (id, &*pt.ty, &pt.attrs)
                 }
             };
-            let ident = pi.ident.clone();
-            let listed =
-                wrt.and_then(|w| w.iter().find(|id| symbol::unraw(id) == symbol::unraw(&ident)));
-            let (input, by_ref) =
-                self.param(&ident, &pt.ty, wrt.is_none() || listed.is_some(), listed);
-            params.push(Param { ident, ty: (*pt.ty).clone(), input, by_ref });
+            self.param_attrs(attrs);
+            let name = symbol::unraw(&ident);
+            let listed = wrt.and_then(|w| w.iter().find(|id| symbol::unraw(id) == name));
+            let fields: Vec<Vec<syn::Member>> = args
+                .wrt_fields
+                .iter()
+                .filter(|f| symbol::unraw(&f.root) == name)
+                .map(|f| f.path.clone())
+                .collect();
+            let differentiate = wrt.is_none() || listed.is_some() || !fields.is_empty();
+            let selected = match wrt.is_none() || listed.is_some() {
+                true => None,
+                false => Some(fields),
+            };
+            let choice = Choice { differentiate, listed, selected };
+            let (input, by_ref, strukt) = self.param(&ident, ty, choice);
+            params.push(Param { ident, ty: ty.clone(), input, by_ref, strukt });
         }
-        for id in wrt.unwrap_or_default() {
-            if !params.iter().any(|p| symbol::unraw(&p.ident) == symbol::unraw(id)) {
+        self.check_wrt(sig, args, &params);
+        self.struct_inputs(body);
+        let structs = params.iter().any(|p| p.strukt.is_some());
+        if self.cx.is_ok() && self.b.func().active.is_empty() && !structs {
+            self.nothing_to_differentiate(sig, &params);
+        }
+        self.b.func_mut().user_inputs = self.b.func().inputs.len();
+        (params, returns)
+    }
+
+    /// Refuses attributes on a parameter: the generated signatures copy the parameter without
+    /// them, so that `f` and `f_grad` always take the same parameters.
+    fn param_attrs(&mut self, attrs: &[syn::Attribute]) {
+        for attr in attrs {
+            self.cx.error_spanned(attr, "`#[grad]` does not support attributes on parameters");
+        }
+    }
+
+    /// Reports what `wrt` names that is not a parameter, or a field of one that is not a
+    /// differentiated struct.
+    fn check_wrt(&mut self, sig: &Signature, args: &Args, params: &[Param]) {
+        let param = |id: &proc_macro2::Ident| {
+            params.iter().find(|p| symbol::unraw(&p.ident) == symbol::unraw(id))
+        };
+        for id in args.wrt.as_deref().unwrap_or_default() {
+            if param(id).is_none() {
                 self.cx.error_spanned(
                     id,
                     format!("`wrt` names `{id}`, which is not a parameter of `{}`", sig.ident),
                 );
             }
         }
-        if self.cx.is_ok() && self.b.func().active.is_empty() {
-            self.nothing_to_differentiate(sig, &params);
+        for f in &args.wrt_fields {
+            let text = f.tokens.to_string().replace(' ', "");
+            let root = &f.root;
+            match param(root) {
+                None => self.cx.error_spanned(
+                    &f.tokens,
+                    format!("`wrt` names `{text}`, but `{root}` is not a parameter of `{}`", sig.ident),
+                ),
+                Some(p) if p.strukt.is_none() => self.cx.error_spanned(
+                    &f.tokens,
+                    format!("`wrt` names `{text}`, a field of `{root}`, which is not a struct parameter; name `{root}` itself"),
+                ),
+                Some(_) => {}
+            }
         }
-        self.b.func_mut().user_inputs = self.b.func().inputs.len();
-        (params, returns)
     }
 
     /// Reports a function without a differentiated parameter, saying what to use instead of a
@@ -164,7 +250,13 @@ impl Lower<'_> {
             self.cx.error_spanned(ty, IMPL_TRAIT);
         }
         let ident = proc_macro2::Ident::new(symbol::WILD, w.underscore_token.span);
-        Param { ident, ty: ty.clone(), input: None, by_ref: matches!(ty, Type::Reference(_)) }
+        Param {
+            ident,
+            ty: ty.clone(),
+            input: None,
+            by_ref: matches!(ty, Type::Reference(_)),
+            strukt: None,
+        }
     }
 
     /// Classifies one parameter; returns its IR input if it is differentiable, and whether it is
@@ -173,20 +265,20 @@ impl Lower<'_> {
         &mut self,
         ident: &proc_macro2::Ident,
         ty: &Type,
-        differentiate: bool,
-        listed: Option<&proc_macro2::Ident>,
-    ) -> (Option<Var>, bool) {
+        choice: Choice,
+    ) -> (Option<Var>, bool, Option<super::StructParam>) {
+        let Choice { differentiate, listed, selected } = choice;
         let name = symbol::unraw(ident);
         self.param_tys.insert(name.clone(), ConstTy::of(ty));
         if has_mut_ref(ty) {
             self.cx.error_spanned(ty, MUT_REF);
             self.bind_name(&name, Binding::Poison);
-            return (None, false);
+            return (None, false, None);
         }
         if let Type::ImplTrait(_) = ty {
             self.cx.error_spanned(ty, IMPL_TRAIT);
             self.bind_name(&name, Binding::Poison);
-            return (None, false);
+            return (None, false, None);
         }
         // A `Vec<f64>` taken by value looks like the function's numbers, but the macro
         // differentiates only what it can size at compile time.
@@ -199,9 +291,17 @@ impl Lower<'_> {
                 ),
             );
             self.bind_name(&name, Binding::Poison);
-            return (None, false);
+            return (None, false, None);
         }
-        match classify(ty, &self.generics) {
+        let by_ref = matches!(ty, Type::Reference(_));
+        if is_struct(ty) {
+            if !differentiate {
+                self.bind_name(&name, Binding::Param(Kind::Unknown));
+                return (None, by_ref, None);
+            }
+            return (None, by_ref, Some(self.struct_param(ident, ty, selected)));
+        }
+        let (input, by_ref) = match classify(ty, &self.generics) {
             // An `f64` or an array of them is an input even when not differentiated: it is read
             // as a value (copied into a variable and updated, `let mut x = x0; x[0] *= a;`).
             ParamTy::Real(t, by_ref) => {
@@ -247,9 +347,10 @@ impl Lower<'_> {
             }
             ParamTy::Other(kind) => {
                 self.bind_name(&name, Binding::Param(kind));
-                (None, matches!(ty, Type::Reference(_)))
+                (None, by_ref)
             }
-        }
+        };
+        (input, by_ref, None)
     }
 
     /// Reports the function-level constructs that are not supported, and records the const
@@ -314,6 +415,9 @@ impl Lower<'_> {
             && let Some(parts) = t.elems.iter().map(part).collect::<Option<Vec<Ty>>>()
         {
             return Returns { output: Output::Tuple(t.elems.len()), array: None, parts };
+        }
+        if matches!(&**ty, Type::Path(_)) && is_struct(ty) {
+            return Returns { output: Output::Record, array: None, parts: Vec::new() };
         }
         self.cx.error_spanned(
             ty,

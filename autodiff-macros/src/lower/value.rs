@@ -26,6 +26,8 @@ pub(super) enum Value {
     View(Rc<super::view::View>),
     /// A tuple.
     Tuple(Vec<Value>),
+    /// A struct value: its fields, in the record's order.
+    Record(Rc<super::structs::Record>, Vec<Value>),
 }
 
 impl Value {
@@ -39,7 +41,9 @@ impl Value {
     fn defined_since(&mut self, from: usize) {
         match self {
             Value::Real { since, .. } if *since == usize::MAX => *since = from,
-            Value::Tuple(parts) => parts.iter_mut().for_each(|p| p.defined_since(from)),
+            Value::Tuple(parts) | Value::Record(_, parts) => {
+                parts.iter_mut().for_each(|p| p.defined_since(from));
+            }
             _ => {}
         }
     }
@@ -67,6 +71,7 @@ impl Lower<'_> {
     fn value_of(&mut self, e: &Expr) -> Value {
         match peel(e) {
             Expr::Tuple(t) => Value::Tuple(t.elems.iter().map(|x| self.value(x)).collect()),
+            Expr::Struct(s) => self.struct_literal(s),
             // A reference to a tuple (or to a view or a closure) is what it refers to: `filter`
             // passes its closure `&item`, which `|&(i, v)|` takes apart.
             Expr::Reference(r)
@@ -101,9 +106,13 @@ impl Lower<'_> {
                 Some(v) => v,
                 None => self.scalar_value(e),
             },
-            Expr::Field(_) => match self.tuple_component(e) {
-                Some(b) => self.binding_value(e, &b),
-                None => self.field_of_value(e),
+            Expr::Field(_) => match (self.tuple_component(e), self.missing_field(e)) {
+                (Some(b), _) => self.binding_value(e, &b),
+                (None, Some(shape)) => {
+                    self.no_such_field(e, &shape);
+                    Value::Int(None)
+                }
+                (None, None) => self.field_of_value(e),
             },
             other => match sin_cos_receiver(other) {
                 Some(x) => {
@@ -161,7 +170,12 @@ impl Lower<'_> {
         let Expr::Path(p) = peel(e) else { return None };
         let name = crate::symbol::unraw(p.path.get_ident()?);
         match self.lookup(&name)? {
-            b @ (Binding::Tuple(_) | Binding::Closure(_) | Binding::View(_) | Binding::Poison) => {
+            b @ (Binding::Tuple(_)
+            | Binding::Record(..)
+            | Binding::Closure(_)
+            | Binding::View(_)
+            | Binding::Poison
+            | Binding::Struct(_)) => {
                 let b = b.clone();
                 Some(self.binding_value(e, &b))
             }
@@ -182,7 +196,7 @@ impl Lower<'_> {
         let Some(id) = p.path.get_ident() else { return false };
         matches!(
             self.lookup(&crate::symbol::unraw(id)),
-            Some(Binding::Tuple(_) | Binding::Closure(_) | Binding::View(_))
+            Some(Binding::Tuple(_) | Binding::Record(..) | Binding::Closure(_) | Binding::View(_))
         )
     }
 
@@ -192,6 +206,10 @@ impl Lower<'_> {
             Binding::Tuple(parts) => {
                 Value::Tuple(parts.iter().map(|p| self.binding_value(e, p)).collect())
             }
+            Binding::Record(shape, parts) => Value::Record(
+                Rc::clone(shape),
+                parts.iter().map(|p| self.binding_value(e, p)).collect(),
+            ),
             Binding::Closure(c) => Value::Closure(Rc::clone(c)),
             Binding::View(v) => Value::View(Rc::clone(v)),
             Binding::Int(k) => Value::Int(Some(Rc::clone(k))),
@@ -206,22 +224,30 @@ impl Lower<'_> {
                 }
             },
             Binding::Poison => Value::Int(None),
+            Binding::Struct(k) => {
+                let name = self.structs[*k].name.clone();
+                self.whole_struct(e, &name);
+                Value::Int(None)
+            }
             Binding::Counter(_) => Value::Int(self.int_konst(e, IntCtx::Let).map(Rc::new)),
             Binding::Param(_) => Value::real(self.expr(e)),
         }
     }
 
-    /// The binding of `t.0`, `t.1.0` ... for a name `t` bound to a tuple.
+    /// The binding of `t.0`, `t.1.0` ... for a name `t` bound to a tuple, and of `q.w`,
+    /// `q.inner.c` for a name bound to a struct value.
     pub(super) fn tuple_component(&self, e: &Expr) -> Option<Binding> {
         let Expr::Field(f) = peel(e) else { return None };
-        let Member::Unnamed(i) = &f.member else { return None };
         let base = match peel(&f.base) {
             Expr::Path(p) => self.lookup(&crate::symbol::unraw(p.path.get_ident()?))?.clone(),
             inner @ Expr::Field(_) => self.tuple_component(inner)?,
             _ => return None,
         };
-        let Binding::Tuple(parts) = base else { return None };
-        parts.get(i.index as usize).cloned()
+        match (&base, &f.member) {
+            (Binding::Tuple(parts), Member::Unnamed(i)) => parts.get(i.index as usize).cloned(),
+            (Binding::Record(..), m) => self.record_field(&base, m),
+            _ => None,
+        }
     }
 
     /// `v` as one operand, reporting a tuple, an integer or a closure where one value is needed.
@@ -238,6 +264,9 @@ impl Lower<'_> {
             Value::View(_) => "a slice of an array here; index it (`w[0]`), or iterate over it",
             Value::Tuple(_) => {
                 "a tuple here; bind its parts with a pattern, as in `let (a, b) = ...;`"
+            }
+            Value::Record(..) => {
+                "a struct here; bind it to a variable (`let q = Quat { .. };`) and read its fields"
             }
         };
         self.cx.error_spanned(e, format!("`#[grad]` does not support {what}"));

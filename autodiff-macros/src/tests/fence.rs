@@ -29,10 +29,11 @@ fn expect_errors(attr: &str, src: &str, expected: Expect) {
 fn loops_other_than_for_over_a_range() {
     expect_errors(
         "",
-        "fn f(x: f64, again: bool, mode: i32, data: &[f64]) -> f64 {
+        "fn f(x: f64, again: Option<f64>, mode: i32, data: &[f64]) -> f64 {
             let mut y = x;
-            while again { y *= 0.5; }
+            while let Some(v) = again { y *= v; }
             loop { y *= 0.5; }
+            let w = loop { break 2.0; };
             for v in data.iter() { y += v; }
             for v in &data { y += v; }
             for v in data { y += v; }
@@ -43,8 +44,9 @@ fn loops_other_than_for_over_a_range() {
             y + z
         }",
         expect![[r#"
-            `#[grad]` does not support `while` loops; use a `for` loop over an integer range, such as `for i in 0..N` @ `while`
-            `#[grad]` does not support `loop`; use a `for` loop over an integer range, such as `for i in 0..N` @ `loop`
+            `#[grad]` does not support `while let`; write `while` with a comparison as the condition @ `let`
+            this `loop` never ends: `#[grad]` needs a `break` in it, as in `if done { break; }` @ `loop`
+            `#[grad]` does not support a `loop` as a value; assign the value to a variable declared before the loop, and run the loop as a statement @ `loop`
             `#[grad]` supports only ranges with both bounds, such as `0..N` or `1..=n` @ `0..`
         "#]],
     );
@@ -64,13 +66,22 @@ fn break_continue_labels_closures_and_iterator_chains() {
             let t = data.iter().map(|v| v * v).sum::<f64>();
             let u = 'b: { 2.0 };
             let sq = |v: f64| v * v;
+            for i in 0..4 {
+                for j in 0..4 {
+                    if x[j] > x[i] { break 'outer; }
+                    if x[j] < 0.0 { continue 'outer; }
+                    let z = if x[j] > 2.0 { break } else { x[j] };
+                    s += z;
+                }
+            }
             s + t + u
         }",
         expect![[r#"
-            `#[grad]` does not support loop labels; a loop runs over its whole range @ `'outer:`
-            `#[grad]` does not support `break`; a loop runs over its whole range; put the rest of the body in an `if` instead @ `break`
-            `#[grad]` does not support `continue`; a loop runs over its whole range; put the rest of the body in an `if` instead @ `continue`
+            `#[grad]` does not support loop labels; `break` and `continue` leave the innermost loop (to leave an outer one too, set a variable and test it after the inner loop) @ `'outer:`
             `#[grad]` does not support labelled blocks; use a block without a label @ `'b:`
+            `#[grad]` does not support `break` with a label; `break` leaves the innermost loop; to leave an outer one too, set a variable and test it after the inner loop @ `break`
+            `#[grad]` does not support `continue` with a label; `continue` goes on with the innermost loop; to skip the rest of an outer one, set a variable and test it after the inner loop @ `continue`
+            `#[grad]` does not support `break` inside an expression; write it as a statement of the loop's body (or of an `if` there), as in `if done { break; }` @ `break`
         "#]],
     );
 }
@@ -92,8 +103,7 @@ fn early_return_and_integer_variables() {
             s
         }",
         expect![[r#"
-            `#[grad]` cannot assign an `f64` value to the integer variable `k`; declare an `f64` variable instead, such as `let mut k = 0.0;` @ `k = y`
-            `#[grad]` does not support an early `return`; return only at the end of the function @ `return s`
+            `#[grad]` does not support updating the integer counter `k` in a loop that may end early (`while`, `loop`, or a `for` loop with `break` or `return`): its value there has no closed form; in a `for` loop over a range without `break`, compute the index from the loop variable @ `for`
             `i` is an integer; convert it with `i as f64` to use it as an `f64` @ `i`
         "#]],
     );

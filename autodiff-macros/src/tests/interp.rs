@@ -58,7 +58,13 @@ pub struct Consts {
 
 /// Runs `f` on `inputs` (one per input variable); returns its outputs.
 pub fn run(f: &Func, inputs: &[Val], consts: &Consts) -> Vec<Val> {
-    let mut m = Machine { f, env: vec![None; f.names.len()], loops: HashMap::new(), consts };
+    let mut m = Machine {
+        f,
+        env: vec![None; f.names.len()],
+        loops: HashMap::new(),
+        tapes: HashMap::new(),
+        consts,
+    };
     for (v, x) in f.inputs.iter().zip(inputs) {
         m.env[v.index()] = Some(x.clone());
     }
@@ -70,6 +76,8 @@ struct Machine<'a> {
     f: &'a Func,
     env: Vec<Option<Val>>,
     loops: HashMap<LoopId, i64>,
+    /// The states recorded by each loop that fills a tape, and their indices.
+    tapes: HashMap<LoopId, Vec<(i64, Vec<Val>)>>,
     consts: &'a Consts,
 }
 
@@ -216,11 +224,44 @@ impl Machine<'_> {
                     self.set(*o, v);
                 }
             }
+            Stmt::While(w) => self.while_loop(w),
+            Stmt::Checkpoint(c) if matches!(c.source, crate::ir::Source::Tape(_)) => {
+                let tape = self.tapes.remove(&c.index).unwrap_or_default();
+                // Each step from a recorded state gives the next recorded state.
+                for pair in tape.windows(2) {
+                    let ((i, x), (_, next)) = (&pair[0], &pair[1]);
+                    for (p, v) in c.step_params.iter().zip(x.clone()) {
+                        self.set(*p, v);
+                    }
+                    self.loops.insert(c.index, *i);
+                    self.block(&c.step);
+                    let got: Vec<Val> = c.step_yields.iter().map(|y| self.operand(*y)).collect();
+                    assert_eq!(&got, next, "a step from the tape");
+                }
+                let mut adjoint: Vec<Val> =
+                    c.adjoint.iter().map(|a| self.operand(a.init)).collect();
+                for (i, x) in tape.iter().rev() {
+                    for (p, v) in c.back_params.iter().zip(x.clone()) {
+                        self.set(*p, v);
+                    }
+                    for (a, v) in c.adjoint.iter().zip(adjoint.clone()) {
+                        self.set(a.param, v);
+                    }
+                    self.loops.insert(c.index, *i);
+                    self.block(&c.back);
+                    adjoint = c.back_yields.iter().map(|y| self.operand(*y)).collect();
+                }
+                self.loops.remove(&c.index);
+                for (o, x) in c.outs.iter().zip(adjoint) {
+                    self.set(*o, x);
+                }
+            }
             Stmt::Checkpoint(c) => {
-                let (lo, hi) = (self.int(&c.range.lo), self.int(&c.range.hi));
-                let hi = if c.range.inclusive { hi + 1 } else { hi };
+                let Some(r) = c.source.range() else { return };
+                let (lo, hi) = (self.int(&r.lo), self.int(&r.hi));
+                let hi = if r.inclusive { hi + 1 } else { hi };
                 let mut idx: Vec<i64> = (lo..hi).collect();
-                if c.range.rev {
+                if r.rev {
                     idx.reverse();
                 }
                 let mut states = vec![c.state.iter().map(|x| self.operand(*x)).collect::<Vec<_>>()];
@@ -269,6 +310,52 @@ impl Machine<'_> {
                     self.set(*o, Val::F(f64::NAN));
                 }
             }
+        }
+    }
+
+    /// A loop of unknown length: the indices of its range, or 0, 1, 2, ...; with a tape, the
+    /// state before each iteration recorded.
+    fn while_loop(&mut self, w: &crate::ir::While) {
+        let idx: Vec<i64> = match &w.range {
+            Some(r) => {
+                let (lo, hi) = (self.int(&r.lo), self.int(&r.hi));
+                let hi = if r.inclusive { hi + 1 } else { hi };
+                let mut idx: Vec<i64> = (lo..hi).collect();
+                if r.rev {
+                    idx.reverse();
+                }
+                idx
+            }
+            None => (0..1_000_000).collect(),
+        };
+        for c in &w.carried {
+            let init = self.operand(c.init);
+            self.set(c.param, init);
+        }
+        let mut go = matches!(self.operand(w.first), Val::B(true));
+        let mut tape = Vec::new();
+        for i in idx {
+            if !go {
+                break;
+            }
+            let state: Vec<Val> =
+                w.carried.iter().map(|c| self.operand(crate::ir::Operand::Var(c.param))).collect();
+            tape.push((i, state));
+            self.loops.insert(w.index, i);
+            self.block(&w.body);
+            let ys: Vec<Val> = w.yields.iter().map(|y| self.operand(*y)).collect();
+            go = matches!(self.operand(w.cond), Val::B(true));
+            for (c, y) in w.carried.iter().zip(ys) {
+                self.set(c.param, y);
+            }
+        }
+        self.loops.remove(&w.index);
+        if w.tape.is_some() {
+            self.tapes.insert(w.index, tape);
+        }
+        for (c, o) in w.carried.iter().zip(&w.outs) {
+            let v = self.operand(Operand::Var(c.param));
+            self.set(*o, v);
         }
     }
 

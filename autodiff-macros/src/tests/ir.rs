@@ -15,7 +15,10 @@ fn check(item: proc_macro2::TokenStream, lowered: Expect, reversed: Expect, hvp:
     let f = lower(&mut cx, &item, &Args::default()).func;
     assert!(cx.is_ok());
     lowered.assert_eq(&print(&f));
-    let plans = plan(&f, crate::transform::Options { budget: 1 << 20, snapshots: None });
+    let plans = plan(
+        &f,
+        crate::transform::Options { budget: 1 << 20, snapshots: None, checkpoint_unsized: false },
+    );
     let grad = dead_code(&reverse(&f, &plans, Seed::One));
     reversed.assert_eq(&print(&grad));
     hvp.assert_eq(&print(&dead_code(&forward(&grad))));

@@ -119,7 +119,10 @@ fn grad(f: &Func) -> Func {
 /// The gradient of `f`, its loops checkpointed in `snapshots` snapshots if given.
 fn grad_with(f: &Func, snapshots: Option<u64>) -> Func {
     verify(f).unwrap_or_else(|e| panic!("lowered IR: {e}\n{}", print(f)));
-    let plans = plan(f, crate::transform::Options { budget: 1 << 20, snapshots });
+    let plans = plan(
+        f,
+        crate::transform::Options { budget: 1 << 20, snapshots, checkpoint_unsized: false },
+    );
     let g = hoist(&first_touch(&dead_code(&fuse(&dead_code(&reverse(f, &plans, Seed::One))))));
     verify(&g).unwrap_or_else(|e| panic!("reverse IR: {e}\n{}", print(&g)));
     g

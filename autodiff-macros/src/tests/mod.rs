@@ -19,7 +19,9 @@ mod robustness;
 mod sink;
 mod size;
 mod snapshots;
+mod structs;
 mod vcalls;
+mod whiles;
 mod wrap;
 
 use proc_macro2::TokenStream;

@@ -53,6 +53,12 @@ fn chain(block: &Block, from: Var, to: Operand, to_uses: usize) -> bool {
                     _ => return false,
                 }
             }
+            Stmt::While(inner) => {
+                match inner.carried.iter().position(|c| c.init == Operand::Var(current)) {
+                    Some(j) if additive(&inner.as_loop(), j) && here == 1 => inner.outs[j],
+                    _ => return false,
+                }
+            }
             // A checkpointed sweep carrying it as an adjoint that each iteration only adds to.
             Stmt::Checkpoint(c) => {
                 match c.adjoint.iter().position(|a| a.init == Operand::Var(current)) {

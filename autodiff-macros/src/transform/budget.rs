@@ -4,7 +4,13 @@
 
 use proc_macro2::Span;
 
-use crate::ir::{Block, Func, Int, Name, Stmt, Suffix, Var};
+use crate::ir::{Block, Func, Int, Name, Source, Stmt, Suffix, Var};
+
+/// The bookkeeping of a tape of online checkpoints, per snapshot: three words for its step, level
+/// and link (`revolve::Online`), and four while its sweep runs (the schedule's plan).
+const TAPE_SLOT: u64 = 56;
+/// And once: the tape's six words of counters.
+const TAPE_FIXED: u64 = 48;
 
 /// The stack the storage of one loop takes.
 pub struct Storage {
@@ -12,6 +18,8 @@ pub struct Storage {
     pub bytes: Int,
     /// The loop (its `for`).
     pub span: Span,
+    /// Whether the loop stores its values (not snapshots of a checkpointed sweep).
+    pub stored: bool,
 }
 
 /// Every storage array of `f`, one entry per loop that carries some.
@@ -39,24 +47,35 @@ fn walk(f: &Func, block: &Block, out: &mut Vec<Storage>) {
                 if bytes.value != Some(0) {
                     let span =
                         f.loops.get(l.index.0 as usize).map_or(Span::call_site(), |i| i.span);
-                    out.push(Storage { bytes, span });
+                    out.push(Storage { bytes, span, stored: true });
                 }
                 walk(f, &l.body, out);
             }
+            Stmt::While(w) => walk(f, &w.body, out),
             Stmt::If(b) => {
                 walk(f, &b.then, out);
                 walk(f, &b.otherwise, out);
             }
             Stmt::Checkpoint(c) => {
-                // The snapshots: `slots` copies of the state.
+                // The snapshots: `slots` copies of the state; a tape keeps, besides, the steps
+                // and levels of its snapshots (and the sweep's plan), at most 56 bytes a
+                // snapshot and 48 more (a 64-bit target's words).
                 let state = c
                     .step_params
                     .iter()
                     .map(|p| f.ty(*p).bytes())
                     .fold(Int::lit(0), |acc, b| acc.add(&b));
-                let bytes = state.times(&Int::lit(c.slots));
+                let per_slot = match c.source {
+                    Source::Range(_) => state,
+                    Source::Tape(_) => state.add(&Int::lit(TAPE_SLOT)),
+                };
+                let bytes = per_slot.times(&Int::lit(c.slots));
+                let bytes = match c.source {
+                    Source::Range(_) => bytes,
+                    Source::Tape(_) => bytes.add(&Int::lit(TAPE_FIXED)),
+                };
                 let span = f.loops.get(c.index.0 as usize).map_or(Span::call_site(), |i| i.span);
-                out.push(Storage { bytes, span });
+                out.push(Storage { bytes, span, stored: false });
                 walk(f, &c.step, out);
                 walk(f, &c.back, out);
             }

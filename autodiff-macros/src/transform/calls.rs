@@ -7,7 +7,9 @@
 //! `reverse/calls.rs`).
 
 use super::activity::varied;
-use crate::ir::{Arg, Block, Branch, Builder, Call, CallKind, Checkpoint, Func, Loop, Name, Stmt};
+use crate::ir::{
+    Arg, Block, Branch, Builder, Call, CallKind, Checkpoint, Func, Loop, Name, Stmt, While,
+};
 
 /// `f` with its calls of differentiated values turned into `g_grad` calls.
 pub fn grad_calls(f: &Func) -> Func {
@@ -45,6 +47,9 @@ fn stmt(b: &mut Builder, s: &Stmt, varied: &[bool]) -> Stmt {
         }
         Stmt::For(l) => {
             Stmt::For(Box::new(Loop { body: block(b, &l.body, varied), ..(**l).clone() }))
+        }
+        Stmt::While(w) => {
+            Stmt::While(Box::new(While { body: block(b, &w.body, varied), ..(**w).clone() }))
         }
         Stmt::If(br) => Stmt::If(Box::new(Branch {
             then: block(b, &br.then, varied),

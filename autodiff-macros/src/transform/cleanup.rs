@@ -1,11 +1,11 @@
 //! Clean-up passes: keep only the wanted outputs, and drop what nothing reads (statements, and
 //! the carried values and results of loops and branches).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::ir::{
-    Block, Branch, Checkpoint, Func, Int, Loop, Operand, Stmt, Var, reads, stmt_defs, substitute,
-    substitute_operand,
+    Block, Branch, Checkpoint, Func, Int, Loop, LoopId, Operand, Source, Stmt, Var, While, reads,
+    stmt_defs, substitute, substitute_operand,
 };
 
 /// `f` returning only the outputs at `indices`, in that order.
@@ -28,8 +28,8 @@ pub fn dead_code(f: &Func) -> Func {
             ..f.clone()
         },
     };
-    let live = live(&f);
-    let body = sweep_block(&f.body, &live);
+    let marks = marks(&f);
+    let body = sweep_block(&f.body, &marks);
     Func { body, ..f }
 }
 
@@ -72,6 +72,14 @@ impl Through {
                         }
                     }
                 }
+                Stmt::While(w) => {
+                    self.block(&w.body);
+                    for (k, c) in w.carried.iter().enumerate() {
+                        if self.resolve(w.yields[k]) == Operand::Var(c.param) {
+                            self.map.insert(w.outs[k], self.resolve(c.init));
+                        }
+                    }
+                }
                 Stmt::If(b) => {
                     self.block(&b.then);
                     self.block(&b.otherwise);
@@ -88,12 +96,23 @@ impl Through {
 
 /// Which variables reach an output (through the statements that read them).
 pub fn live(f: &Func) -> Vec<bool> {
-    let mut live = vec![false; f.names.len()];
+    marks(f).live
+}
+
+/// What reaches an output: the variables, and the tapes a live sweep reads (the loop that fills
+/// such a tape is live whole: the tape records every value it carries).
+struct Marks {
+    live: Vec<bool>,
+    tapes: HashSet<LoopId>,
+}
+
+fn marks(f: &Func) -> Marks {
+    let mut m = Marks { live: vec![false; f.names.len()], tapes: HashSet::new() };
     for o in &f.outputs {
-        mark(&mut live, *o);
+        mark(&mut m.live, *o);
     }
-    mark_block(&f.body, &mut live);
-    live
+    mark_block(&f.body, &mut m);
+    m
 }
 
 fn mark(live: &mut [bool], op: Operand) {
@@ -103,16 +122,17 @@ fn mark(live: &mut [bool], op: Operand) {
 }
 
 /// Marks, backwards, everything the live variables of `block` read.
-fn mark_block(block: &Block, live: &mut Vec<bool>) {
+fn mark_block(block: &Block, m: &mut Marks) {
     for s in block.iter().rev() {
         match s {
-            Stmt::For(l) => mark_loop(l, live),
-            Stmt::If(b) => mark_branch(b, live),
-            Stmt::Checkpoint(c) => mark_checkpoint(c, live),
+            Stmt::For(l) => mark_loop(l, m),
+            Stmt::While(w) => mark_while(w, m),
+            Stmt::If(b) => mark_branch(b, m),
+            Stmt::Checkpoint(c) => mark_checkpoint(c, m),
             _ => {
-                if stmt_defs(s).iter().any(|v| live[v.index()]) {
+                if stmt_defs(s).iter().any(|v| m.live[v.index()]) {
                     for op in reads(s) {
-                        mark(live, op);
+                        mark(&mut m.live, op);
                     }
                 }
             }
@@ -122,64 +142,107 @@ fn mark_block(block: &Block, live: &mut Vec<bool>) {
 
 /// A carried value is live if its result is, or if a live value of the body reads it: then its
 /// yield (the next iteration's value) and its initial value are live too.
-fn mark_loop(l: &Loop, live: &mut Vec<bool>) {
+fn mark_loop(l: &Loop, m: &mut Marks) {
     loop {
         for (k, c) in l.carried.iter().enumerate() {
-            if live[l.outs[k].index()] || live[c.param.index()] {
-                live[l.outs[k].index()] = true;
-                live[c.param.index()] = true;
-                mark(live, l.yields[k]);
+            if m.live[l.outs[k].index()] || m.live[c.param.index()] {
+                m.live[l.outs[k].index()] = true;
+                m.live[c.param.index()] = true;
+                mark(&mut m.live, l.yields[k]);
             }
         }
-        let before: Vec<bool> = l.carried.iter().map(|c| live[c.param.index()]).collect();
-        mark_block(&l.body, live);
-        let after: Vec<bool> = l.carried.iter().map(|c| live[c.param.index()]).collect();
+        let before: Vec<bool> = l.carried.iter().map(|c| m.live[c.param.index()]).collect();
+        mark_block(&l.body, m);
+        let after: Vec<bool> = l.carried.iter().map(|c| m.live[c.param.index()]).collect();
         if before == after {
             break;
         }
     }
     for c in &l.carried {
-        if live[c.param.index()] {
-            mark(live, c.init);
+        if m.live[c.param.index()] {
+            mark(&mut m.live, c.init);
+        }
+    }
+}
+
+/// A loop of unknown length, as a `for` loop; when it runs at all (a carried value is live), its
+/// conditions are live too, and when a live sweep reads its tape, every carried value.
+fn mark_while(w: &While, m: &mut Marks) {
+    if w.tape.is_some() && m.tapes.contains(&w.index) {
+        for (c, o) in w.carried.iter().zip(&w.outs) {
+            m.live[c.param.index()] = true;
+            m.live[o.index()] = true;
+        }
+    }
+    loop {
+        for (k, c) in w.carried.iter().enumerate() {
+            if m.live[w.outs[k].index()] || m.live[c.param.index()] {
+                m.live[w.outs[k].index()] = true;
+                m.live[c.param.index()] = true;
+                mark(&mut m.live, w.yields[k]);
+            }
+        }
+        if w.carried.iter().any(|c| m.live[c.param.index()]) {
+            mark(&mut m.live, w.cond);
+            mark(&mut m.live, w.first);
+        }
+        let before: Vec<bool> = w.carried.iter().map(|c| m.live[c.param.index()]).collect();
+        mark_block(&w.body, m);
+        let after: Vec<bool> = w.carried.iter().map(|c| m.live[c.param.index()]).collect();
+        if before == after {
+            break;
+        }
+    }
+    for c in &w.carried {
+        if m.live[c.param.index()] {
+            mark(&mut m.live, c.init);
         }
     }
 }
 
 /// A checkpointed sweep is live if any of its results is. Its adjoint is then live whole; of its
 /// state, the components that the sweep of an iteration reads, and those that the step needs to
-/// compute them (a value the loop only accumulates, such as a running cost, is neither).
-fn mark_checkpoint(c: &Checkpoint, live: &mut Vec<bool>) {
-    if !c.outs.iter().any(|o| live[o.index()]) {
+/// compute them (a value the loop only accumulates, such as a running cost, is neither); of a
+/// state from a tape, every component (the tape holds them all).
+fn mark_checkpoint(c: &Checkpoint, m: &mut Marks) {
+    if !c.outs.iter().any(|o| m.live[o.index()]) {
         return;
     }
     for v in &c.outs {
-        live[v.index()] = true;
+        m.live[v.index()] = true;
     }
     for a in &c.adjoint {
-        live[a.param.index()] = true;
-        mark(live, a.init);
+        m.live[a.param.index()] = true;
+        mark(&mut m.live, a.init);
     }
     for op in &c.back_yields {
-        mark(live, *op);
+        mark(&mut m.live, *op);
     }
-    mark_block(&c.back, live);
+    if let Source::Tape(_) = c.source {
+        m.tapes.insert(c.index);
+        for (s, b) in c.step_params.iter().zip(&c.back_params) {
+            m.live[s.index()] = true;
+            m.live[b.index()] = true;
+        }
+    }
+    mark_block(&c.back, m);
     loop {
-        let before = kept_state(c, live);
+        let before = kept_state(c, &m.live);
         for (j, keep) in before.iter().enumerate() {
             if *keep {
-                live[c.step_params[j].index()] = true;
-                live[c.back_params[j].index()] = true;
-                mark(live, c.step_yields[j]);
+                m.live[c.step_params[j].index()] = true;
+                m.live[c.back_params[j].index()] = true;
+                mark(&mut m.live, c.step_yields[j]);
             }
         }
-        mark_block(&c.step, live);
-        if kept_state(c, live) == before {
+        mark_block(&c.step, m);
+        if kept_state(c, &m.live) == before {
             break;
         }
     }
-    for (j, keep) in kept_state(c, live).into_iter().enumerate() {
-        if keep {
-            mark(live, c.state[j]);
+    for (j, keep) in kept_state(c, &m.live).into_iter().enumerate() {
+        if let (true, Some(x)) = (keep, c.state.get(j)) {
+            mark(&mut m.live, *x);
         }
     }
 }
@@ -193,27 +256,44 @@ fn kept_state(c: &Checkpoint, live: &[bool]) -> Vec<bool> {
         .collect()
 }
 
-fn mark_branch(b: &Branch, live: &mut Vec<bool>) {
+fn mark_branch(b: &Branch, m: &mut Marks) {
     let mut any = false;
     for (k, o) in b.outs.iter().enumerate() {
-        if live[o.index()] {
+        if m.live[o.index()] {
             any = true;
-            mark(live, b.then_yields[k]);
-            mark(live, b.else_yields[k]);
+            mark(&mut m.live, b.then_yields[k]);
+            mark(&mut m.live, b.else_yields[k]);
         }
     }
     if any {
-        mark_block(&b.then, live);
-        mark_block(&b.otherwise, live);
-        mark(live, Operand::Var(b.cond));
+        mark_block(&b.then, m);
+        mark_block(&b.otherwise, m);
+        mark(&mut m.live, Operand::Var(b.cond));
     }
 }
 
 /// `block` without its dead statements, carried values and results.
-fn sweep_block(block: &Block, live: &[bool]) -> Block {
+fn sweep_block(block: &Block, m: &Marks) -> Block {
+    let live = &m.live[..];
     let mut out = Vec::new();
     for s in block {
         match s {
+            Stmt::While(w) => {
+                let keep: Vec<usize> =
+                    (0..w.carried.len()).filter(|k| live[w.carried[*k].param.index()]).collect();
+                if keep.is_empty() {
+                    continue;
+                }
+                let pick = |v: &[Operand]| keep.iter().map(|k| v[*k]).collect::<Vec<_>>();
+                out.push(Stmt::While(Box::new(While {
+                    carried: keep.iter().map(|k| w.carried[*k].clone()).collect(),
+                    body: sweep_block(&w.body, m),
+                    yields: pick(&w.yields),
+                    outs: keep.iter().map(|k| w.outs[*k]).collect(),
+                    tape: w.tape.filter(|_| m.tapes.contains(&w.index)),
+                    ..(**w).clone()
+                })));
+            }
             Stmt::For(l) => {
                 let keep: Vec<usize> =
                     (0..l.carried.len()).filter(|k| live[l.carried[*k].param.index()]).collect();
@@ -227,7 +307,7 @@ fn sweep_block(block: &Block, live: &[bool]) -> Block {
                     index: l.index,
                     range: l.range.clone(),
                     carried,
-                    body: sweep_block(&l.body, live),
+                    body: sweep_block(&l.body, m),
                     yields: pick(&l.yields),
                     outs,
                 })));
@@ -242,9 +322,9 @@ fn sweep_block(block: &Block, live: &[bool]) -> Block {
                 let outs = keep.iter().map(|k| b.outs[*k]).collect();
                 out.push(Stmt::If(Box::new(Branch {
                     cond: b.cond,
-                    then: sweep_block(&b.then, live),
+                    then: sweep_block(&b.then, m),
                     then_yields: pick(&b.then_yields),
-                    otherwise: sweep_block(&b.otherwise, live),
+                    otherwise: sweep_block(&b.otherwise, m),
                     else_yields: pick(&b.else_yields),
                     outs,
                 })));
@@ -252,6 +332,10 @@ fn sweep_block(block: &Block, live: &[bool]) -> Block {
             Stmt::Checkpoint(c) => {
                 if c.outs.iter().any(|o| live[o.index()]) {
                     let keep = kept_state(c, live);
+                    let state = match c.source {
+                        Source::Range(_) => pick_ops(&c.state, &keep),
+                        Source::Tape(_) => Vec::new(),
+                    };
                     let pick = |v: &[Operand]| {
                         v.iter().zip(&keep).filter(|(_, k)| **k).map(|(x, _)| *x).collect()
                     };
@@ -259,12 +343,12 @@ fn sweep_block(block: &Block, live: &[bool]) -> Block {
                         v.iter().zip(&keep).filter(|(_, k)| **k).map(|(x, _)| *x).collect()
                     };
                     out.push(Stmt::Checkpoint(Box::new(Checkpoint {
-                        state: pick(&c.state),
+                        state,
                         step_params: pick_vars(&c.step_params),
-                        step: sweep_block(&c.step, live),
+                        step: sweep_block(&c.step, m),
                         step_yields: pick(&c.step_yields),
                         back_params: pick_vars(&c.back_params),
-                        back: sweep_block(&c.back, live),
+                        back: sweep_block(&c.back, m),
                         ..(**c).clone()
                     })));
                 }
@@ -277,4 +361,9 @@ fn sweep_block(block: &Block, live: &[bool]) -> Block {
         }
     }
     out
+}
+
+/// The operands of `v` whose flag in `keep` is set.
+fn pick_ops(v: &[Operand], keep: &[bool]) -> Vec<Operand> {
+    v.iter().zip(keep).filter(|(_, k)| **k).map(|(x, _)| *x).collect()
 }

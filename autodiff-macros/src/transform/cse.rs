@@ -7,7 +7,9 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use crate::ir::{Block, Branch, Builder, Carry, Cond, Func, Loop, Operand, Stmt, Var, stmt_defs};
+use crate::ir::{
+    Block, Branch, Builder, Carry, Cond, Func, Loop, Operand, Stmt, Var, While, stmt_defs,
+};
 
 /// `f` with repeated computations merged.
 pub fn cse(f: &Func) -> Func {
@@ -127,6 +129,29 @@ fn canon_stmt(s: &Stmt, local: &mut HashMap<Var, usize>, out: &mut String) {
             canon_block(&l.body, &l.yields, local, out);
             write!(out, "}}")
         }
+        // A loop that fills a tape is one of a kind: the sweep after it reads its tape.
+        Stmt::While(w) if w.tape.is_some() => write!(out, "while {:p};", &**w),
+        Stmt::While(w) => {
+            let inits: Vec<String> = w.carried.iter().map(|c| canon_op(c.init, local)).collect();
+            let range = w
+                .range
+                .as_ref()
+                .map(|r| format!("{}..{}{}{}", r.lo.key(), r.hi.key(), r.inclusive, r.rev));
+            let _ = write!(
+                out,
+                "while@{} {range:?} if {} ({}) {{",
+                w.index.0,
+                canon_op(w.first, local),
+                inits.join(",")
+            );
+            for c in &w.carried {
+                define(c.param, local);
+            }
+            let mut yields = w.yields.clone();
+            yields.push(w.cond);
+            canon_block(&w.body, &yields, local, out);
+            write!(out, "}}")
+        }
         Stmt::Checkpoint(c) => write!(out, "checkpoint {:p};", &**c),
         Stmt::Call(c) => {
             let args: Vec<String> = c
@@ -186,6 +211,24 @@ fn block(b: &mut Builder, stmts: &Block, regions: &mut Regions) {
                 let (body, yields) = b.end_yielding(&l.yields);
                 let l = Loop { carried, body, yields, ..(**l).clone() };
                 region(b, Stmt::For(Box::new(l)), regions);
+            }
+            Stmt::While(w) => {
+                let carried: Vec<Carry> = w
+                    .carried
+                    .iter()
+                    .map(|c| Carry { param: c.param, init: b.resolve(c.init) })
+                    .collect();
+                let first = b.resolve(w.first);
+                b.begin();
+                regions.push(HashMap::new());
+                block(b, &w.body, regions);
+                regions.pop();
+                let mut ys = w.yields.clone();
+                ys.push(w.cond);
+                let (body, mut yields) = b.end_yielding(&ys);
+                let cond = yields.pop().unwrap_or(w.cond);
+                let w = While { first, carried, body, yields, cond, ..(**w).clone() };
+                region(b, Stmt::While(Box::new(w)), regions);
             }
             Stmt::If(br) => {
                 b.begin();

@@ -21,7 +21,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::ir::{
-    Block, Branch, Checkpoint, Func, Int, Loop, LoopId, Operand, Prim, Stmt, Var, reads,
+    Block, Branch, Checkpoint, Func, Int, Loop, LoopId, Operand, Prim, Stmt, Var, While, reads,
     substitute, substitute_operand,
 };
 
@@ -58,6 +58,7 @@ fn fill_values(block: &Block, accumulators: &[Var], out: &mut HashMap<Var, Opera
 fn each_block(s: &Stmt, visit: &mut dyn FnMut(&Block)) {
     match s {
         Stmt::For(l) => visit(&l.body),
+        Stmt::While(w) => visit(&w.body),
         Stmt::If(b) => {
             visit(&b.then);
             visit(&b.otherwise);
@@ -323,6 +324,9 @@ impl Edit {
                 }
                 Stmt::For(l) => {
                     Stmt::For(Box::new(Loop { body: self.apply(&l.body), ..(**l).clone() }))
+                }
+                Stmt::While(w) => {
+                    Stmt::While(Box::new(While { body: self.apply(&w.body), ..(**w).clone() }))
                 }
                 Stmt::If(b) => Stmt::If(Box::new(Branch {
                     then: self.apply(&b.then),

@@ -13,13 +13,20 @@ use std::collections::HashMap;
 use super::activity::varied;
 use super::{sum, zero};
 use crate::ir::{
-    Block, Branch, Builder, Carry, Checkpoint, Func, Loop, Operand, Prim, Stmt, Suffix, Var,
+    Block, Branch, Builder, Carry, Checkpoint, Func, Loop, LoopId, Operand, Prim, Source, Stmt,
+    Suffix, Var, While,
 };
 use crate::rules::{apply, partials};
 
 /// The forward-mode transform: outputs `[o₁, …, oₖ, ȯ₁, …, ȯₖ]`.
 pub fn forward(f: &Func) -> Func {
-    let mut t = Tangent { f, b: Builder::derive_from(f), dots: HashMap::new(), varied: varied(f) };
+    let mut t = Tangent {
+        f,
+        b: Builder::derive_from(f),
+        dots: HashMap::new(),
+        varied: varied(f),
+        tapes: HashMap::new(),
+    };
     for a in &f.active {
         let dot = t.b.input(f.derived_name(*a, Suffix::Dot), f.ty(*a).clone());
         t.dots.insert(*a, Operand::Var(dot));
@@ -37,6 +44,9 @@ struct Tangent<'a> {
     /// The tangent of every varied variable seen so far.
     dots: HashMap<Var, Operand>,
     varied: Vec<bool>,
+    /// For each loop that fills a tape: the positions of the carried values whose tangents it
+    /// carries (and records on the tape after the values), which the sweep from the tape reads.
+    tapes: HashMap<LoopId, Vec<usize>>,
 }
 
 impl Tangent<'_> {
@@ -97,6 +107,7 @@ impl Tangent<'_> {
                 }
             }
             Stmt::For(l) => self.for_loop(l),
+            Stmt::While(w) => self.while_loop(w),
             Stmt::If(br) => self.branch(br),
             Stmt::Checkpoint(c) => self.checkpoint(c),
             Stmt::Call(c) => self.call(c),
@@ -160,15 +171,55 @@ impl Tangent<'_> {
         self.b.emit_loop(Loop { index: l.index, range, carried, body, yields, outs });
     }
 
-    /// A fresh tangent variable for each varied one of `vars`, registered as its tangent.
-    fn tangent_params(&mut self, vars: &[Var]) -> Vec<Var> {
+    /// A loop of unknown length, carrying the tangent of each varied carried value after the
+    /// originals (its tape then records both).
+    fn while_loop(&mut self, w: &While) {
+        let tangent: Vec<usize> =
+            (0..w.carried.len()).filter(|k| self.varied[w.carried[*k].param.index()]).collect();
+        let mut carried = w.carried.clone();
+        let mut params = Vec::new();
+        for k in &tangent {
+            let c = &w.carried[*k];
+            let init = self.dot_or_zero(c.init);
+            let param = self.b.fresh(self.name(c.param), self.f.ty(c.param).clone());
+            carried.push(Carry { param, init });
+            params.push((c.param, param));
+        }
+        self.b.begin();
+        for (p, d) in &params {
+            self.dots.insert(*p, Operand::Var(*d));
+        }
+        self.block(&w.body);
+        let mut yields = w.yields.clone();
+        for k in &tangent {
+            let d = self.dot_or_zero(w.yields[*k]);
+            yields.push(d);
+        }
+        yields.push(w.cond);
+        let (body, mut yields) = self.b.end_yielding(&yields);
+        let cond = yields.pop().unwrap_or(w.cond);
+        let mut outs = w.outs.clone();
+        for k in &tangent {
+            let o = w.outs[*k];
+            let d = self.b.fresh(self.name(o), self.f.ty(o).clone());
+            outs.push(d);
+            self.dots.insert(o, Operand::Var(d));
+        }
+        if w.tape.is_some() {
+            self.tapes.insert(w.index, tangent);
+        }
+        let w = While { carried, body, yields, cond, outs, ..w.clone() };
+        self.b.emit_while(w);
+    }
+
+    /// A fresh tangent variable for each of `vars` at the positions `at`, registered as its
+    /// tangent.
+    fn tangents_at(&mut self, vars: &[Var], at: &[usize]) -> Vec<Var> {
         let mut out = Vec::new();
-        for v in vars {
-            if self.varied[v.index()] {
-                let d = self.b.fresh(self.name(*v), self.f.ty(*v).clone());
-                self.dots.insert(*v, Operand::Var(d));
-                out.push(d);
-            }
+        for v in at.iter().filter_map(|k| vars.get(*k)) {
+            let d = self.b.fresh(self.name(*v), self.f.ty(*v).clone());
+            self.dots.insert(*v, Operand::Var(d));
+            out.push(d);
         }
         out
     }
@@ -179,9 +230,13 @@ impl Tangent<'_> {
         let varied = |t: &Self, vs: &[Var]| -> Vec<usize> {
             (0..vs.len()).filter(|k| t.varied[vs[*k].index()]).collect()
         };
-        let state_k = varied(self, &c.step_params);
+        // The state from a tape has the tangents the loop that filled it carries.
+        let (state_k, from_tape) = match c.source {
+            Source::Tape(_) => (self.tapes.get(&c.index).cloned().unwrap_or_default(), true),
+            Source::Range(_) => (varied(self, &c.step_params), false),
+        };
         let mut state = c.state.clone();
-        for k in &state_k {
+        for k in state_k.iter().filter(|_| !from_tape) {
             let d = self.dot_or_zero(c.state[*k]);
             state.push(d);
         }
@@ -194,7 +249,7 @@ impl Tangent<'_> {
         }
         self.b.begin();
         let mut step_params = c.step_params.clone();
-        step_params.extend(self.tangent_params(&c.step_params));
+        step_params.extend(self.tangents_at(&c.step_params, &state_k));
         self.block(&c.step);
         let mut step_yields = c.step_yields.clone();
         for k in &state_k {
@@ -204,7 +259,7 @@ impl Tangent<'_> {
         let (step, step_yields) = self.b.end_yielding(&step_yields);
         self.b.begin();
         let mut back_params = c.back_params.clone();
-        back_params.extend(self.tangent_params(&c.back_params));
+        back_params.extend(self.tangents_at(&c.back_params, &state_k));
         for (k, init) in adjoint_k.iter().zip(adjoint_inits) {
             let p = c.adjoint[*k].param;
             let d = self.b.fresh(self.name(p), self.f.ty(p).clone());

@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 use super::additive::additive;
 use super::cse::cse;
 use crate::ir::{
-    Block, Branch, Checkpoint, Func, Int, Loop, Operand, Range, Stmt, Var, reads, stmt_defs,
+    Block, Branch, Checkpoint, Func, Int, Loop, Operand, Range, Stmt, Var, While, reads, stmt_defs,
     substitute, substitute_operand,
 };
 
@@ -39,6 +39,8 @@ fn fuse_first(block: &Block) -> Option<Block> {
             Stmt::For(l) => {
                 fuse_first(&l.body).map(|body| Stmt::For(Box::new(Loop { body, ..(**l).clone() })))
             }
+            Stmt::While(w) => fuse_first(&w.body)
+                .map(|body| Stmt::While(Box::new(While { body, ..(**w).clone() }))),
             Stmt::If(b) => fuse_first(&b.then)
                 .map(|then| Branch { then, ..(**b).clone() })
                 .or_else(|| {
@@ -175,7 +177,7 @@ fn movable(
     if hoist.contains(&j) {
         return true;
     }
-    if matches!(stmts[j], Stmt::For(_) | Stmt::If(_)) {
+    if matches!(stmts[j], Stmt::For(_) | Stmt::While(_) | Stmt::If(_) | Stmt::Checkpoint(_)) {
         return false;
     }
     hoist.insert(j);

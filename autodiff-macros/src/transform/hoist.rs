@@ -9,7 +9,9 @@
 use std::collections::HashSet;
 
 use super::cse::cse;
-use crate::ir::{Block, Branch, Func, Loop, Operand, Stmt, Var, reads, stmt_defs};
+use crate::ir::{
+    Block, Branch, Carry, Func, Loop, LoopId, Operand, Stmt, Var, While, reads, stmt_defs,
+};
 
 /// `f` with loop-invariant arithmetic moved out of its loops (and merged with equal statements
 /// it meets there).
@@ -23,9 +25,15 @@ fn block(f: &Func, b: &Block) -> Block {
         match s {
             Stmt::For(l) => {
                 let body = block(f, &l.body);
-                let (moved, kept) = invariant(f, &body, l);
+                let (moved, kept) = invariant(f, &body, l.index, &l.carried);
                 out.extend(moved);
                 out.push(Stmt::For(Box::new(Loop { body: kept, ..(**l).clone() })));
+            }
+            Stmt::While(w) => {
+                let body = block(f, &w.body);
+                let (moved, kept) = invariant(f, &body, w.index, &w.carried);
+                out.extend(moved);
+                out.push(Stmt::While(Box::new(While { body: kept, ..(**w).clone() })));
             }
             Stmt::If(br) => out.push(Stmt::If(Box::new(Branch {
                 then: block(f, &br.then),
@@ -38,15 +46,16 @@ fn block(f: &Func, b: &Block) -> Block {
     out
 }
 
-/// The statements of `body` that depend on nothing the loop defines, and the others.
-fn invariant(f: &Func, body: &Block, l: &Loop) -> (Block, Block) {
-    let mut variant: HashSet<Var> = l.carried.iter().map(|c| c.param).collect();
+/// The statements of `body` (of the loop with index `l` carrying `carried`) that depend on
+/// nothing the loop defines, and the others.
+fn invariant(f: &Func, body: &Block, l: LoopId, carried: &[Carry]) -> (Block, Block) {
+    let mut variant: HashSet<Var> = carried.iter().map(|c| c.param).collect();
     let (mut moved, mut kept) = (Vec::new(), Vec::new());
     for s in body {
         let movable = matches!(s, Stmt::Op { .. } | Stmt::Test { .. })
             && reads(s).iter().all(|op| match op {
                 Operand::Var(v) => !variant.contains(v),
-                Operand::Ext(e) => !f.exts[e.0 as usize].loops.contains(&l.index),
+                Operand::Ext(e) => !f.exts[e.0 as usize].loops.contains(&l),
                 _ => true,
             })
             && !reads_index(s, l);
@@ -54,8 +63,10 @@ fn invariant(f: &Func, body: &Block, l: &Loop) -> (Block, Block) {
             moved.push(s.clone());
         } else {
             variant.extend(stmt_defs(s));
-            if let Stmt::For(inner) = s {
-                variant.extend(inner.carried.iter().map(|c| c.param));
+            match s {
+                Stmt::For(inner) => variant.extend(inner.carried.iter().map(|c| c.param)),
+                Stmt::While(inner) => variant.extend(inner.carried.iter().map(|c| c.param)),
+                _ => {}
             }
             kept.push(s.clone());
         }
@@ -64,17 +75,17 @@ fn invariant(f: &Func, body: &Block, l: &Loop) -> (Block, Block) {
 }
 
 /// Whether `s` reads the loop's index (through a constant or a comparison of integers).
-fn reads_index(s: &Stmt, l: &Loop) -> bool {
+fn reads_index(s: &Stmt, l: LoopId) -> bool {
     match s {
         Stmt::Test { cond, .. } => cond_reads_index(cond, l),
         _ => false,
     }
 }
 
-fn cond_reads_index(c: &crate::ir::Cond, l: &Loop) -> bool {
+fn cond_reads_index(c: &crate::ir::Cond, l: LoopId) -> bool {
     use crate::ir::Cond;
     match c {
-        Cond::Int(_, a, b) => a.loops.contains(&l.index) || b.loops.contains(&l.index),
+        Cond::Int(_, a, b) => a.loops.contains(&l) || b.loops.contains(&l),
         Cond::Not(c) => cond_reads_index(c, l),
         Cond::And(a, b) | Cond::Or(a, b) => cond_reads_index(a, l) || cond_reads_index(b, l),
         Cond::F64(..) | Cond::Var(_) => false,

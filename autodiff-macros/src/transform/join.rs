@@ -6,7 +6,9 @@
 
 use std::collections::HashMap;
 
-use crate::ir::{Block, Branch, Checkpoint, Func, Loop, Operand, Stmt, Var, reads, substitute};
+use crate::ir::{
+    Block, Branch, Checkpoint, Func, Loop, Operand, Stmt, Var, While, reads, substitute,
+};
 
 /// `f` with every joinable pair of branches joined, nested ones included.
 pub fn join_branches(f: &Func) -> Func {
@@ -40,6 +42,9 @@ fn join_block(block: &Block) -> Block {
 fn join_inside(s: &Stmt) -> Stmt {
     match s {
         Stmt::For(l) => Stmt::For(Box::new(Loop { body: join_block(&l.body), ..(**l).clone() })),
+        Stmt::While(w) => {
+            Stmt::While(Box::new(While { body: join_block(&w.body), ..(**w).clone() }))
+        }
         Stmt::If(b) => Stmt::If(Box::new(Branch {
             then: join_block(&b.then),
             otherwise: join_block(&b.otherwise),

@@ -23,7 +23,7 @@ use super::activity::varied;
 use super::cleanup::live;
 use super::residual::residuals;
 use crate::ir::{
-    Block, CallKind, Func, Int, Loop, LoopId, Operand, Range, Stmt, Var, reads, stmt_defs,
+    Block, CallKind, Func, Int, Loop, LoopId, Operand, Range, Stmt, Var, While, reads, stmt_defs,
 };
 use crate::symbol::DEFAULT_SNAPSHOTS;
 
@@ -38,6 +38,8 @@ pub struct Plan {
     pub free_needs: HashSet<Var>,
     /// Checkpointed in this many snapshots instead of saving values.
     pub checkpoint: Option<u64>,
+    /// A loop of unknown length differentiated at its fixed point (see `While::implicit`).
+    pub implicit: bool,
 }
 
 /// What the planning follows from the attribute.
@@ -47,6 +49,10 @@ pub struct Options {
     pub budget: u64,
     /// `checkpoint(s = N)`: checkpoint every loop that would save values, with `N` snapshots.
     pub snapshots: Option<u64>,
+    /// Checkpoint the loops whose storage the macro cannot size (an expression of a `const`
+    /// item or a const generic) instead of storing them: the other variant of a function whose
+    /// choice rustc makes, from the constants' values.
+    pub checkpoint_unsized: bool,
 }
 
 /// The plans of every loop that has a reverse sweep, and the activity they were made from.
@@ -151,6 +157,14 @@ impl Planner<'_> {
                 }
                 need.extend(plan.free_needs.iter().copied());
             }
+            // A loop of unknown length runs again in the sweep, to fill its tape.
+            Stmt::While(w) if w.carried.iter().any(|c| self.active[c.param.index()]) => {
+                let plan = self.plan_while(w);
+                if !plan.implicit {
+                    must_run.insert(i);
+                }
+                need.extend(plan.free_needs.iter().copied());
+            }
             // The sweep of `g_grad`'s call multiplies by the partials it returned; that of a
             // vector callee's calls `g_vjp` with the same arguments.
             Stmt::Call(c) if c.outs.iter().any(|o| self.active[o.index()]) => match c.kind {
@@ -182,7 +196,8 @@ impl Planner<'_> {
         let params: HashSet<Var> = l.carried.iter().map(|c| c.param).collect();
         let free_needs =
             need.into_iter().filter(|v| !defined.contains(v) && !params.contains(v)).collect();
-        let mut plan = Plan { saved: carried, size: None, free_needs, checkpoint: None };
+        let mut plan =
+            Plan { saved: carried, size: None, free_needs, checkpoint: None, implicit: false };
         if !plan.saved.is_empty() {
             let per_iteration =
                 plan.saved.iter().fold(Int::lit(0), |acc, v| acc.add(&self.f.ty(*v).bytes()));
@@ -191,8 +206,11 @@ impl Planner<'_> {
                 .as_ref()
                 .and_then(|n| n.times(&per_iteration).value)
                 .is_some_and(|b| b > self.options.budget);
+            let unsized_checkpointed = |n: &Int| {
+                self.options.checkpoint_unsized && n.times(&per_iteration).value.is_none()
+            };
             match (size, self.options.snapshots) {
-                (Some(n), None) if !over => plan.size = Some(n),
+                (Some(n), None) if !over && !unsized_checkpointed(&n) => plan.size = Some(n),
                 (_, asked) => {
                     // The sweep recomputes every iteration from its state, so it reads what the
                     // loop reads, and saves nothing.
@@ -210,6 +228,42 @@ impl Planner<'_> {
         }
         self.plans.loops.insert(l.index, plan.clone());
         plan
+    }
+
+    /// Plans a loop of unknown length (and the loops inside it): its sweep is always
+    /// checkpointed, from a tape of snapshots that the loop fills as it runs, and reads what the
+    /// loop reads.
+    fn plan_while(&mut self, w: &While) -> Plan {
+        let l = w.as_loop();
+        let dep = self.dependence(&l);
+        self.block_needs(&w.body, Some(&dep), &mut Vec::new());
+        let state =
+            w.carried.iter().fold(Int::lit(0), |acc, c| acc.add(&self.f.ty(c.param).bytes()));
+        let slots =
+            self.options.snapshots.unwrap_or_else(|| snapshots(&state, self.options.budget));
+        let stmt = Stmt::While(Box::new(w.clone()));
+        let mut free_needs: HashSet<Var> =
+            reads(&stmt).into_iter().filter_map(Operand::var).collect();
+        let implicit = w.implicit && self.implicit_fits(w, &l);
+        if implicit {
+            // The sweep runs at the fixed point: the loop's results.
+            free_needs.extend(w.outs.iter().copied());
+        }
+        let checkpoint = (!implicit).then_some(slots);
+        let plan = Plan { saved: Vec::new(), size: None, free_needs, checkpoint, implicit };
+        self.plans.loops.insert(w.index, plan.clone());
+        plan
+    }
+
+    /// Whether the loop marked implicit can be differentiated at its fixed point: its
+    /// differentiated carried values are `f64`s (compared one by one to stop the adjoint
+    /// iteration) that the body does not only add to, and its index is not read (a fixed point
+    /// is the same in every iteration). Otherwise it is differentiated through its iterations.
+    fn implicit_fits(&self, w: &While, l: &Loop) -> bool {
+        let scalar = |k: usize| *self.f.ty(w.carried[k].param) == crate::ir::Ty::F64;
+        let active: Vec<usize> =
+            (0..w.carried.len()).filter(|k| self.active[w.carried[*k].param.index()]).collect();
+        w.range.is_none() && active.iter().all(|k| scalar(*k) && !super::additive::additive(l, *k))
     }
 
     /// Which values of `l`'s body depend on what the loop carries.
@@ -270,6 +324,10 @@ fn defs_in(block: &Block) -> HashSet<Var> {
             Stmt::For(l) => {
                 out.extend(l.carried.iter().map(|c| c.param));
                 out.extend(defs_in(&l.body));
+            }
+            Stmt::While(w) => {
+                out.extend(w.carried.iter().map(|c| c.param));
+                out.extend(defs_in(&w.body));
             }
             Stmt::If(b) => {
                 out.extend(defs_in(&b.then));

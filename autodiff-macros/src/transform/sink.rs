@@ -67,6 +67,12 @@ fn inside(f: &mut Func, s: Stmt) -> Stmt {
             l.body = block(f, std::mem::take(&mut l.body), &l.yields);
             Stmt::For(l)
         }
+        Stmt::While(mut w) => {
+            let mut yields = w.yields.clone();
+            yields.push(w.cond);
+            w.body = block(f, std::mem::take(&mut w.body), &yields);
+            Stmt::While(w)
+        }
         other => other,
     }
 }
@@ -80,7 +86,7 @@ fn movable(s: &Stmt) -> Option<Var> {
         | Stmt::Store { out, .. }
         | Stmt::Fill { out, .. }
         | Stmt::Array { out, .. } => Some(*out),
-        Stmt::For(_) | Stmt::If(_) | Stmt::Checkpoint(_) | Stmt::Call(_) => None,
+        Stmt::For(_) | Stmt::While(_) | Stmt::If(_) | Stmt::Checkpoint(_) | Stmt::Call(_) => None,
     }
 }
 
@@ -94,7 +100,7 @@ fn renamed(s: &Stmt, v: Var) -> Stmt {
         | Stmt::Store { out, .. }
         | Stmt::Fill { out, .. }
         | Stmt::Array { out, .. } => *out = v,
-        Stmt::For(_) | Stmt::If(_) | Stmt::Checkpoint(_) | Stmt::Call(_) => {}
+        Stmt::For(_) | Stmt::While(_) | Stmt::If(_) | Stmt::Checkpoint(_) | Stmt::Call(_) => {}
     }
     s
 }

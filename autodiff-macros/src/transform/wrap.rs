@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use super::activity::varied;
 use super::additive::additive;
 use crate::ir::{
-    Block, Branch, Carry, Cond, Func, Int, Loop, LoopId, Operand, Range, Stmt, Var, Wrap,
+    Block, Branch, Carry, Cond, Func, Int, Loop, LoopId, Operand, Range, Stmt, Var, While, Wrap,
     stmt_defs, substitute, substitute_operand,
 };
 
@@ -51,6 +51,10 @@ fn split_block(f: &mut Func, block: Block, varied: &[bool]) -> Block {
                     Some((wraps, rest)) => out.extend([Stmt::For(wraps), Stmt::For(rest)]),
                     None => out.push(Stmt::For(Box::new(l))),
                 }
+            }
+            Stmt::While(w) => {
+                let body = split_block(f, w.body.clone(), varied);
+                out.push(Stmt::While(Box::new(While { body, ..*w })));
             }
             Stmt::If(b) => {
                 let then = split_block(f, b.then.clone(), varied);
@@ -109,7 +113,7 @@ fn split(f: &mut Func, l: &Loop, varied: &[bool]) -> Option<(Box<Loop>, Box<Loop
 /// Whether `block` has a loop (or a checkpointed sweep) in it, in branches too.
 fn has_loops(block: &Block) -> bool {
     block.iter().any(|s| match s {
-        Stmt::For(_) | Stmt::Checkpoint(_) => true,
+        Stmt::For(_) | Stmt::While(_) | Stmt::Checkpoint(_) => true,
         Stmt::If(b) => has_loops(&b.then) || has_loops(&b.otherwise),
         _ => false,
     })
@@ -208,7 +212,7 @@ fn rename_defs(block: &Block, var: &dyn Fn(&Var) -> Var) -> Block {
                 b.outs = b.outs.iter().map(var).collect();
             }
             Stmt::Call(c) => c.outs = c.outs.iter().map(var).collect(),
-            Stmt::For(_) | Stmt::Checkpoint(_) => {}
+            Stmt::For(_) | Stmt::While(_) | Stmt::Checkpoint(_) => {}
         }
     }
     out
@@ -261,7 +265,7 @@ fn map_operands(block: &Block, map: &mut dyn FnMut(Operand) -> Operand) -> Block
                 }
                 c.dirs.iter_mut().for_each(|a| *a = map(*a));
             }
-            Stmt::Load { .. } | Stmt::For(_) | Stmt::Checkpoint(_) => {}
+            Stmt::Load { .. } | Stmt::For(_) | Stmt::While(_) | Stmt::Checkpoint(_) => {}
         }
     }
     out

@@ -1,5 +1,5 @@
-// Checks that errors in the signature (an `f32` parameter) and in the body (a `while` loop and a
-// closure assigning to what it captures) are all reported together.
+// Checks that errors in the signature (an `f32` parameter) and in the body (a `while` loop on a
+// `bool` parameter and a closure assigning to what it captures) are all reported together.
 use autodiff_runtime::grad;
 
 #[grad]

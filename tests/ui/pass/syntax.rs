@@ -1,10 +1,12 @@
 // Checks that a function using every supported body construct compiles warning-free with every
 // derivative requested, that the generated functions keep the original's visibility and have the
-// documented signatures, and that the one-parameter shapes are right (bare `f64`, `[[f64; 1]; 1]`).
+// documented signatures, and that the one-parameter shapes are right (bare `f64`, `[[f64; 1]; 1]`);
+// with a struct deriving `Differentiable` and its methods (`&self`, `self`, a struct literal, a
+// field write, a method call, a struct returned), in every mode.
 #![deny(warnings)]
 
 mod corpus {
-    use autodiff_runtime::grad;
+    use autodiff_runtime::{Differentiable, grad};
 
     const SCALE: f64 = 2.0;
 
@@ -35,10 +37,42 @@ mod corpus {
     pub fn cube(x: f64) -> f64 {
         x * x * x
     }
+
+    /// A differentiated struct: an array, a scalar, and a field kept out.
+    #[derive(Clone, Copy, Differentiable)]
+    pub struct Affine {
+        pub w: [f64; 2],
+        pub b: f64,
+        #[no_grad]
+        pub scale: f64,
+        pub steps: usize,
+    }
+
+    impl Affine {
+        #[grad(jvp, hvp, hessian)]
+        pub fn apply(&self, x: [f64; 2]) -> f64 {
+            (self.w[0] * x[0] + self.w[1] * x[1] + self.b) * self.scale
+        }
+
+        #[grad(jvp, hvp, hessian)]
+        pub fn twice(&self, x: [f64; 2]) -> f64 {
+            let y = self.apply(x);
+            y * y + self.steps as f64
+        }
+
+        #[grad(jvp, jacobian)]
+        pub fn shifted(self, d: f64) -> Affine {
+            let w = [self.w[0], self.w[1]];
+            let mut a = Affine { w, b: self.b + d, scale: self.scale, steps: self.steps as usize };
+            a.w[0] *= d;
+            a.b += a.w[0];
+            a
+        }
+    }
 }
 
 use corpus::{
-    Params, cube, cube_grad, cube_hessian, cube_hvp, everything, everything_grad,
+    Affine, Params, cube, cube_grad, cube_hessian, cube_hvp, everything, everything_grad,
     everything_hessian, everything_hvp, everything_jvp,
 };
 
@@ -66,4 +100,16 @@ fn main() {
     assert_eq!(one_grad, (8.0, 12.0));
     assert_eq!(one_hvp, (8.0, 12.0, 12.0));
     assert_eq!(one_hessian, [[12.0]]);
+
+    let a = Affine { w: [1.0, -2.0], b: 0.5, scale: 2.0, steps: 3 };
+    let x = [0.25, 1.0];
+    let grad: (f64, (Affine, [f64; 2])) = a.twice_grad(x);
+    let jvp: (f64, f64) = a.twice_jvp(x, &a, [1.0, 0.0]);
+    let hvp: (f64, (Affine, [f64; 2]), (Affine, [f64; 2])) = a.twice_hvp(x, &a, [1.0, 0.0]);
+    let hessian: [[f64; 5]; 5] = a.twice_hessian(x);
+    let shifted: (Affine, (Affine, f64)) = a.shifted_vjp(1.5, a);
+    let jacobian: (Affine, [[f64; 4]; 3]) = a.shifted_jacobian(1.5);
+    assert!(grad.1.0.b.is_finite() && jvp.1.is_finite() && hvp.2.1[0].is_finite());
+    assert!(hessian[0][4].is_finite() && shifted.0.b == 3.5 && jacobian.1[2][3] == 2.0);
+    assert_eq!((grad.1.0.scale, grad.1.0.steps), (0.0, 0));
 }

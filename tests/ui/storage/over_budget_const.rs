@@ -1,18 +1,21 @@
-// The same with the number of iterations in a `const` the macro cannot read: rustc evaluates the
-// budget check and reports both numbers.
+// A loop whose storage the macro cannot size (its state, an array of a `const` length it cannot
+// read), over the budget whether stored or checkpointed (32 snapshots of 80 000 bytes): rustc
+// evaluates the budget check of the checkpointed sweep it chose and reports both numbers.
 use autodiff_runtime::grad;
 
-const STEPS: usize = 1_000_000;
+const CELLS: usize = 10_000;
 
 #[grad]
-fn logistic(x0: f64, r: f64) -> f64 {
-    let mut x = x0;
-    for _ in 0..STEPS {
-        x = r * x * (1.0 - x);
+fn diffuse(u0: [f64; CELLS], k: f64) -> f64 {
+    let mut u = u0;
+    for _ in 0..100 {
+        for i in 1..CELLS - 1 {
+            u[i] += k * (u[i - 1] - 2.0 * u[i] + u[i + 1]) * u[i];
+        }
     }
-    x
+    u[CELLS / 2]
 }
 
 fn main() {
-    let _ = logistic_grad(0.5, 3.0);
+    let _ = diffuse_grad([0.5; CELLS], 0.1);
 }

@@ -23,7 +23,7 @@ use crate::lower::value::peel;
 use crate::symbol;
 
 /// `[0.0; n]` for the array type `ty` (nested arrays nested).
-fn zeros(ty: &Ty) -> Option<TokenStream> {
+pub(super) fn zeros(ty: &Ty) -> Option<TokenStream> {
     let s = ty.shape().filter(|s| s.elem == Elem::F64)?;
     let mut out = quote!(0.0);
     for d in s.dims.iter().rev() {

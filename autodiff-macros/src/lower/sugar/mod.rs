@@ -1,9 +1,10 @@
 //! Sugar: idiomatic forms rewritten, syn to syn, into the subset that lowering reads, each idiom
 //! in its own file (`match` into `if` chains, iterator chains into `for` loops over integer
-//! ranges). The IR never learns of them: what they become is lowered as if the user had
+//! ranges, early exits into flags). The IR never learns of them: what they become is lowered as if the user had
 //! written it, with the user's spans on the user's tokens.
 
 mod build;
+pub(super) mod exits;
 mod iter;
 mod matches;
 
@@ -91,5 +92,22 @@ pub(super) fn parse<T: syn::parse::Parse>(
             );
             None
         }
+    }
+}
+
+/// The zero of the function's return type (`0.0`, `(0.0, 0.0)`, `[[0.0; K]; M]`): the value an
+/// early `return`'s variable starts from. `None` for an array whose type lowering does not know,
+/// and for a struct.
+pub(super) fn zero_of(returns: &super::signature::Returns) -> Option<TokenStream> {
+    use super::Output;
+    match returns.output {
+        Output::Scalar => Some(quote::quote!(0.0)),
+        Output::Tuple(n) => {
+            let zeros = std::iter::repeat_n(quote::quote!(0.0), n);
+            Some(quote::quote!((#(#zeros),*)))
+        }
+        Output::Array => build::zeros(returns.array.as_ref()?),
+        // A struct's fields are not known to the macro.
+        Output::Record => None,
     }
 }

@@ -145,6 +145,7 @@ impl Rev<'_> {
                 }
             }
             Stmt::For(l) => self.rev_loop(l, adj),
+            Stmt::While(w) => self.rev_while(w, adj),
             Stmt::If(br) => self.rev_branch(br, adj),
             // A checkpointed sweep is made by this transform, never found in a primal.
             Stmt::Checkpoint(_) => {}

@@ -11,6 +11,7 @@
 
 mod adjoint;
 mod calls;
+mod implicit;
 mod regions;
 mod replay;
 

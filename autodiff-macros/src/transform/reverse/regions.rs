@@ -5,14 +5,18 @@ use super::adjoint::Adj;
 use std::collections::HashMap;
 
 use crate::ir::{
-    Block, Branch, Carry, Checkpoint, Int, Loop, Name, Operand, Prim, Range, Stmt, Suffix, Ty, Var,
-    free_vars, substitute, substitute_operand,
+    Block, Branch, Carry, Checkpoint, Int, Loop, Name, Operand, Prim, Range, Source, Stmt, Suffix,
+    Ty, Var, While, free_vars, substitute, substitute_operand,
 };
 use crate::transform::additive::additive;
 
 /// What a loop's sweep carries: the adjoints of the loop's carried values, the accumulators of
 /// the adjoints of outer values (each with its outer variable and its initial value), and, once
 /// the iteration is built, what each iteration yields.
+/// An active carried value of a loop: its position, whether it is additive, and the adjoint of
+/// its result.
+type Seed = (usize, bool, Operand);
+
 struct Sweep {
     carried: Vec<Carry>,
     accs: Vec<(Var, Var, Operand)>,
@@ -21,7 +25,12 @@ struct Sweep {
 
 impl Rev<'_> {
     /// The variables that `block` (with `yields`) reads from outside and that have adjoints.
-    fn outer_adjoints(&self, block: &Block, yields: &[Operand], inner: &[Var]) -> Vec<Var> {
+    pub(super) fn outer_adjoints(
+        &self,
+        block: &Block,
+        yields: &[Operand],
+        inner: &[Var],
+    ) -> Vec<Var> {
         free_vars(block, yields)
             .into_iter()
             .filter(|v| !inner.contains(v) && self.varied[v.index()] && self.f.ty(*v).is_real())
@@ -33,31 +42,7 @@ impl Rev<'_> {
     /// values (except additive ones, whose adjoint is the same in every iteration) and
     /// accumulates those of the values the body reads from outside.
     pub(super) fn rev_loop(&mut self, l: &Loop, adj: &mut Adj) {
-        let active: Vec<usize> =
-            (0..l.carried.len()).filter(|k| self.active[l.carried[*k].param.index()]).collect();
-        if active.is_empty() {
-            return;
-        }
-        let seeds: Vec<(usize, bool, Operand)> = active
-            .iter()
-            .map(|k| (*k, additive(l, *k), self.take_or_zero(adj, l.outs[*k])))
-            .collect();
-        let params: Vec<Var> = l.carried.iter().map(|c| c.param).collect();
-        let frees = self.outer_adjoints(&l.body, &l.yields, &params);
-        let mut sweep = Sweep { carried: Vec::new(), accs: Vec::new(), yields: Vec::new() };
-        for (k, additive, ob) in &seeds {
-            if !additive {
-                let param = self.fresh_bar(l.carried[*k].param);
-                sweep.carried.push(Carry { param, init: *ob });
-            }
-        }
-        for v in &frees {
-            let init = match self.f.ty(*v) {
-                Ty::Array(_) => self.take_or_zero(adj, *v),
-                _ => Operand::Lit(0.0),
-            };
-            sweep.accs.push((*v, self.fresh_bar(*v), init));
-        }
+        let Some((seeds, sweep)) = self.sweep_start(l, adj) else { return };
         let checkpoint = self.plans.loops.get(&l.index).and_then(|p| p.checkpoint);
         let (kept, outs) = match checkpoint {
             Some(slots) => self.checkpointed(l, &seeds, sweep, adj, slots),
@@ -87,6 +72,126 @@ impl Rev<'_> {
                 (kept, outs)
             }
         };
+        self.sweep_end(l, seeds, (kept, outs), adj);
+    }
+
+    /// The sweep of a loop of unknown length: from the tape of snapshots its forward run filled
+    /// (online checkpointing), one iteration of the loop to recompute states and the sweep of one
+    /// iteration from its state, as a checkpointed `for` loop's.
+    pub(super) fn rev_while(&mut self, w: &While, adj: &mut Adj) {
+        if self.plans.loops.get(&w.index).is_some_and(|p| p.implicit) {
+            return self.rev_implicit(w, adj);
+        }
+        let l = w.as_loop();
+        let Some((seeds, sweep)) = self.sweep_start(&l, adj) else { return };
+        let slots = self.plans.loops.get(&w.index).and_then(|p| p.checkpoint);
+        let slots = slots.unwrap_or(crate::symbol::DEFAULT_SNAPSHOTS);
+        let (step_params, step, mut step_yields) = self.step(&l, &[w.cond]);
+        let cond = step_yields.pop().unwrap_or(Operand::Bool(false));
+        self.b.begin();
+        let back_params = self.state_params(&l);
+        let (sweep, kept) = self.iteration(&l, &seeds, sweep, adj);
+        let back = self.b.end();
+        let outs = self.fresh_like(&sweep.carried);
+        let accumulates = Loop {
+            carried: sweep.carried.clone(),
+            body: back.clone(),
+            yields: sweep.yields.clone(),
+            outs: outs.clone(),
+            ..l.clone()
+        };
+        if (0..accumulates.carried.len()).all(|k| additive(&accumulates, k)) {
+            // A sweep that only accumulates needs the states in no particular order: the loop
+            // runs again, the sweep of each iteration from its state and then the step to the
+            // next, as a checkpointed `for` loop's does (see `checkpointed`); no tape.
+            let state: Vec<Operand> = l.carried.iter().map(|c| self.b.resolve(c.init)).collect();
+            let map: HashMap<Var, Operand> =
+                step_params.iter().zip(&back_params).map(|(s, b)| (*s, Operand::Var(*b))).collect();
+            let mut carried: Vec<Carry> = back_params
+                .iter()
+                .zip(&state)
+                .map(|(p, i)| Carry { param: *p, init: *i })
+                .collect();
+            let mut all_outs = self.fresh_like(&carried);
+            carried.extend(accumulates.carried);
+            all_outs.extend(outs.iter().copied());
+            let mut body = back;
+            body.extend(substitute(&step, &map));
+            let mut yields: Vec<Operand> =
+                step_yields.iter().map(|y| substitute_operand(*y, &map)).collect();
+            yields.extend(accumulates.yields);
+            self.b.emit_while(While {
+                index: w.index,
+                range: w.range.clone(),
+                first: self.b.resolve(w.first),
+                carried,
+                body,
+                yields,
+                cond: substitute_operand(cond, &map),
+                outs: all_outs,
+                tape: None,
+                implicit: false,
+            });
+            return self.sweep_end(&l, seeds, (kept, outs), adj);
+        }
+        self.b.emit(Stmt::Checkpoint(Box::new(Checkpoint {
+            index: w.index,
+            source: Source::Tape(w.range.clone()),
+            slots,
+            state: Vec::new(),
+            step_params,
+            step,
+            step_yields,
+            adjoint: sweep.carried,
+            back_params,
+            back,
+            back_yields: sweep.yields,
+            outs: outs.clone(),
+        })));
+        self.sweep_end(&l, seeds, (kept, outs), adj);
+    }
+
+    /// What the sweep of `l` starts from: for each active carried value, whether it is additive
+    /// and the adjoint of its result; the sweep carrying the adjoints of the others, and the
+    /// accumulators of the outer values the body reads. `None` when no carried value is active.
+    fn sweep_start(&mut self, l: &Loop, adj: &mut Adj) -> Option<(Vec<Seed>, Sweep)> {
+        let active: Vec<usize> =
+            (0..l.carried.len()).filter(|k| self.active[l.carried[*k].param.index()]).collect();
+        if active.is_empty() {
+            return None;
+        }
+        let seeds: Vec<Seed> = active
+            .iter()
+            .map(|k| (*k, additive(l, *k), self.take_or_zero(adj, l.outs[*k])))
+            .collect();
+        let params: Vec<Var> = l.carried.iter().map(|c| c.param).collect();
+        let frees = self.outer_adjoints(&l.body, &l.yields, &params);
+        let mut sweep = Sweep { carried: Vec::new(), accs: Vec::new(), yields: Vec::new() };
+        for (k, additive, ob) in &seeds {
+            if !additive {
+                let param = self.fresh_bar(l.carried[*k].param);
+                sweep.carried.push(Carry { param, init: *ob });
+            }
+        }
+        for v in &frees {
+            let init = match self.f.ty(*v) {
+                Ty::Array(_) => self.take_or_zero(adj, *v),
+                _ => Operand::Lit(0.0),
+            };
+            sweep.accs.push((*v, self.fresh_bar(*v), init));
+        }
+        Some((seeds, sweep))
+    }
+
+    /// The adjoints a loop's sweep gives: those of the carried values' initial values, and those
+    /// of the outer values whose accumulators it `kept`, from its results `outs`.
+    fn sweep_end(
+        &mut self,
+        l: &Loop,
+        seeds: Vec<Seed>,
+        (kept, outs): (Vec<Var>, Vec<Var>),
+        adj: &mut Adj,
+    ) {
         let mut outs = outs.into_iter();
         for (k, additive, ob) in seeds {
             let bar = if additive { ob } else { Operand::Var(outs.next().unwrap_or(l.outs[k])) };
@@ -99,6 +204,34 @@ impl Rev<'_> {
         }
     }
 
+    /// Fresh variables for the state (the carried values) of `l`, read in their place from here
+    /// on in the open block: the parameters of a checkpointed sweep's closures.
+    fn state_params(&mut self, l: &Loop) -> Vec<Var> {
+        l.carried
+            .iter()
+            .map(|c| {
+                let p = self.b.fresh(self.f.name(c.param).clone(), self.f.ty(c.param).clone());
+                self.b.map(c.param, Operand::Var(p));
+                p
+            })
+            .collect()
+    }
+
+    /// One iteration of `l` as a block of its own, from fresh state parameters: the `step` of a
+    /// checkpointed sweep (its parameters, statements and yields, and after them what `also`
+    /// are in it: a loop's condition).
+    fn step(&mut self, l: &Loop, also: &[Operand]) -> (Vec<Var>, Block, Vec<Operand>) {
+        self.b.begin();
+        let params = self.state_params(l);
+        for s in &l.body {
+            self.replay(s, true, false);
+        }
+        let mut yields = l.yields.clone();
+        yields.extend(also);
+        let (step, yields) = self.b.end_yielding(&yields);
+        (params, step, yields)
+    }
+
     /// The sweep of one iteration of `l`, in the open block: it recomputes what it needs, runs
     /// the adjoints of the body backwards, and yields the carried adjoints and accumulators.
     /// Returns the sweep with its final carried values and yields, and the outer variables whose
@@ -106,7 +239,7 @@ impl Rev<'_> {
     fn iteration(
         &mut self,
         l: &Loop,
-        seeds: &[(usize, bool, Operand)],
+        seeds: &[Seed],
         mut sweep: Sweep,
         adj: &mut Adj,
     ) -> (Sweep, Vec<Var>) {
@@ -170,30 +303,15 @@ impl Rev<'_> {
     fn checkpointed(
         &mut self,
         l: &Loop,
-        seeds: &[(usize, bool, Operand)],
+        seeds: &[Seed],
         sweep: Sweep,
         adj: &mut Adj,
         slots: u64,
     ) -> (Vec<Var>, Vec<Var>) {
         let state: Vec<Operand> = l.carried.iter().map(|c| self.b.resolve(c.init)).collect();
-        let state_params = |r: &mut Self| -> Vec<Var> {
-            l.carried
-                .iter()
-                .map(|c| {
-                    let p = r.b.fresh(r.f.name(c.param).clone(), r.f.ty(c.param).clone());
-                    r.b.map(c.param, Operand::Var(p));
-                    p
-                })
-                .collect()
-        };
+        let (step_params, step, step_yields) = self.step(l, &[]);
         self.b.begin();
-        let step_params = state_params(self);
-        for s in &l.body {
-            self.replay(s, true, false);
-        }
-        let (step, step_yields) = self.b.end_yielding(&l.yields);
-        self.b.begin();
-        let back_params = state_params(self);
+        let back_params = self.state_params(l);
         let (sweep, kept) = self.iteration(l, seeds, sweep, adj);
         let back = self.b.end();
         let outs = self.fresh_like(&sweep.carried);
@@ -231,7 +349,7 @@ impl Rev<'_> {
         }
         self.b.emit(Stmt::Checkpoint(Box::new(Checkpoint {
             index: l.index,
-            range: l.range.clone(),
+            source: Source::Range(l.range.clone()),
             slots,
             state,
             step_params,
@@ -247,7 +365,7 @@ impl Rev<'_> {
     }
 
     /// New variables with the names and types of `carried`'s (the results of a sweep).
-    fn fresh_like(&mut self, carried: &[Carry]) -> Vec<Var> {
+    pub(super) fn fresh_like(&mut self, carried: &[Carry]) -> Vec<Var> {
         carried
             .iter()
             .map(|c| {
@@ -258,7 +376,7 @@ impl Rev<'_> {
             .collect()
     }
 
-    fn fresh_bar(&mut self, v: Var) -> Var {
+    pub(super) fn fresh_bar(&mut self, v: Var) -> Var {
         let name = self.f.derived_name(v, Suffix::Bar);
         self.b.fresh(name, self.f.ty(v).clone())
     }

@@ -4,7 +4,7 @@
 
 use super::Rev;
 use crate::ir::{
-    Block, Branch, Carry, Int, Loop, Name, Operand, Stmt, Suffix, Var, reads, stmt_defs,
+    Block, Branch, Carry, Int, Loop, Name, Operand, Stmt, Suffix, Var, While, reads, stmt_defs,
 };
 
 impl Rev<'_> {
@@ -38,6 +38,7 @@ impl Rev<'_> {
             match s {
                 Stmt::Op { out, prim, args } => self.b.copy(*out, *prim, args),
                 Stmt::For(l) => self.replay_loop(l, false, saves),
+                Stmt::While(w) => self.replay_while(w, false, saves),
                 Stmt::If(br) => self.replay_branch(br, false),
                 other => self.b.emit(other.clone()),
             }
@@ -59,6 +60,7 @@ impl Rev<'_> {
                 (*out, self.b.array(name(out), self.f.ty(*out).clone(), elems.clone()))
             }
             Stmt::For(l) => return self.replay_loop(l, true, saves),
+            Stmt::While(w) => return self.replay_while(w, true, saves),
             Stmt::If(br) => return self.replay_branch(br, true),
             // Not in a primal (the reverse transform makes them).
             Stmt::Checkpoint(_) => return self.b.emit(s.clone()),
@@ -160,6 +162,62 @@ impl Rev<'_> {
         if !kept.is_empty() {
             self.storage.insert(l.index, kept);
         }
+    }
+
+    /// A loop of unknown length; with `saves`, when its sweep is in this scope, it fills a tape
+    /// of snapshots for it (the plan says how many).
+    fn replay_while(&mut self, w: &While, fresh: bool, saves: bool) {
+        let active = w.carried.iter().any(|c| self.active[c.param.index()]);
+        let tape = self.plans.loops.get(&w.index).and_then(|p| p.checkpoint);
+        let tape = tape.filter(|_| saves && active);
+        let first = self.b.resolve(w.first);
+        let mut carried: Vec<Carry> = Vec::new();
+        for c in &w.carried {
+            let param = match fresh {
+                true => self.b.fresh(self.f.name(c.param).clone(), self.f.ty(c.param).clone()),
+                false => c.param,
+            };
+            carried.push(Carry { param, init: self.b.resolve(c.init) });
+        }
+        self.b.begin();
+        if fresh {
+            for (c, new) in w.carried.iter().zip(&carried) {
+                self.b.map(c.param, Operand::Var(new.param));
+            }
+        }
+        for s in &w.body {
+            self.replay(s, fresh, false);
+        }
+        let mut yields = w.yields.clone();
+        yields.push(w.cond);
+        let (body, mut yields) = self.b.end_yielding(&yields);
+        let cond = yields.pop().unwrap_or(w.cond);
+        let outs: Vec<Var> = match fresh {
+            true => w
+                .outs
+                .iter()
+                .map(|o| self.b.fresh(self.f.name(*o).clone(), self.f.ty(*o).clone()))
+                .collect(),
+            false => w.outs.clone(),
+        };
+        if fresh {
+            for (o, new) in w.outs.iter().zip(&outs) {
+                self.b.map(*o, Operand::Var(*new));
+            }
+        }
+        let (index, range, implicit) = (w.index, w.range.clone(), w.implicit);
+        self.b.emit_while(While {
+            index,
+            range,
+            first,
+            carried,
+            body,
+            yields,
+            cond,
+            outs,
+            tape,
+            implicit,
+        });
     }
 
     fn replay_branch(&mut self, br: &Branch, fresh: bool) {

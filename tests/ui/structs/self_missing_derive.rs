@@ -1,4 +1,5 @@
-// Checks that a method taking `&self` is rejected at the receiver.
+// Checks that a method taking `&self` whose type does not derive `Differentiable` is reported at
+// the receiver, saying to add the derive.
 use autodiff_runtime::grad;
 
 struct Model {

@@ -1,0 +1,137 @@
+//! A function returning a struct (a vector function whose outputs are the struct's fields): its
+//! value rebuilt as the struct (`Quat { w: t0, x: t1, .. }`), the tangent of `f_jvp` written
+//! field by field into the value's zero, and the cotangent `out_bar` of `f_vjp` read field by
+//! field once `Differentiable::tangent` keeps only its differentiated fields.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{ToTokens, quote};
+
+use super::Context;
+use super::names::Namer;
+use crate::ir::{Func, Ty, Var};
+use crate::lower::{FieldOut, RecordOut};
+use crate::symbol;
+
+/// `::autodiff_runtime::Differentiable`.
+fn trait_path() -> TokenStream {
+    let name = Ident::new(symbol::DIFFERENTIABLE, proc_macro2::Span::call_site());
+    quote!(::autodiff_runtime::#name)
+}
+
+/// The struct literal of `record` with the fields that are outputs taken from `values`.
+pub(super) fn literal(record: &RecordOut, values: &[TokenStream]) -> TokenStream {
+    let path = &record.path;
+    let fields = record.fields.iter().map(|(m, out)| {
+        let v = match out {
+            FieldOut::Output(k) => values.get(*k).cloned().unwrap_or_else(|| quote!(0.0)),
+            FieldOut::Const(t) => t.clone(),
+            FieldOut::Record(inner) => literal(inner, values),
+        };
+        quote!(#m: #v)
+    });
+    quote!(#path { #(#fields),* })
+}
+
+/// Each output's path of fields in `record`, in order of the outputs.
+fn paths(record: &RecordOut) -> Vec<Vec<syn::Member>> {
+    fn walk(
+        r: &RecordOut,
+        prefix: &mut Vec<syn::Member>,
+        out: &mut Vec<(usize, Vec<syn::Member>)>,
+    ) {
+        for (m, f) in &r.fields {
+            prefix.push(m.clone());
+            match f {
+                FieldOut::Output(k) => out.push((*k, prefix.clone())),
+                FieldOut::Record(inner) => walk(inner, prefix, out),
+                FieldOut::Const(_) => {}
+            }
+            prefix.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(record, &mut Vec::new(), &mut out);
+    out.sort_by_key(|(k, _)| *k);
+    out.into_iter().map(|(_, p)| p).collect()
+}
+
+/// Names the cotangent inputs of `f`, the `f_vjp` of a function returning `record`, after the
+/// fields they belong to (`w_bar`, `inner_c_bar`).
+pub fn name_cotangents(f: &mut Func, record: &RecordOut) {
+    let inputs: Vec<Var> = f.inputs[f.user_inputs..].to_vec();
+    for (path, v) in paths(record).iter().zip(inputs) {
+        let text: Vec<String> = path.iter().map(|m| m.to_token_stream().to_string()).collect();
+        let name = format!("{}_{}", text.join("_"), symbol::SUFFIX_BAR);
+        f.names[v.index()] = crate::ir::Name::user(&name);
+    }
+}
+
+impl Context<'_> {
+    /// The function's return type.
+    pub(super) fn return_type(&self) -> TokenStream {
+        match &self.item.sig.output {
+            syn::ReturnType::Type(_, t) => t.to_token_stream(),
+            syn::ReturnType::Default => quote!(()),
+        }
+    }
+
+    /// The value and the tangent of `f_jvp` for a returned struct: statements binding both, and
+    /// their names.
+    pub(super) fn record_jvp(
+        &self,
+        namer: &mut Namer,
+        record: &RecordOut,
+        values: &[TokenStream],
+        dots: &[TokenStream],
+    ) -> (TokenStream, Ident, Ident) {
+        let (value, dot) = (
+            namer.local(symbol::OUT),
+            namer.local(&format!("{}_{}", symbol::OUT, symbol::SUFFIX_DOT)),
+        );
+        let (lit, tr) = (literal(record, values), trait_path());
+        let mut out = quote! {
+            let #value = #lit;
+            let mut #dot = #tr::zero_like(&#value);
+        };
+        for (path, d) in paths(record).iter().zip(dots) {
+            out.extend(quote!(#dot #(.#path)* = #d;));
+        }
+        out.extend(quote!(#tr::clear_constants(&mut #dot);));
+        (out, value, dot)
+    }
+
+    /// The cotangent parameter of `f_vjp` for a returned struct, and the bindings of its
+    /// fields to the inputs `cotangents` (one per output) of `f` that are read.
+    pub(super) fn record_cotangent(
+        &self,
+        namer: &mut Namer,
+        f: &Func,
+        record: &RecordOut,
+        idents: &[Option<Ident>],
+        read: &std::collections::HashSet<Var>,
+    ) -> (Ident, TokenStream) {
+        let cotangents = &f.inputs[f.user_inputs..];
+        let used = cotangents.iter().any(|v| read.contains(v));
+        let out_bar = match used {
+            true => namer.local(symbol::OUT_BAR),
+            false => namer.local(&format!("_{}", symbol::OUT_BAR)),
+        };
+        if !used {
+            return (out_bar, TokenStream::new());
+        }
+        let tr = trait_path();
+        let mut out = quote!(let #out_bar = #tr::tangent(&#out_bar););
+        for (path, v) in paths(record).iter().zip(cotangents) {
+            if !read.contains(v) {
+                continue;
+            }
+            let id = &idents[v.index()];
+            let ty = match f.ty(*v) {
+                Ty::Array(_) => super::signature::ty(f.ty(*v)),
+                _ => quote!(f64),
+            };
+            out.extend(quote!(let #id: #ty = #out_bar #(.#path)*;));
+        }
+        (out_bar, out)
+    }
+}

@@ -1,0 +1,181 @@
+//! Struct parameters (`m: &Model`, `m: Model`, `&self`, `self`): flattened at the function's
+//! boundary. Each field path the body reads as a value (`m.b`, `m.w[i]`, `self.inner.c`) is one
+//! input of the IR, an `f64` or an array, created before the body is lowered (see `scan.rs`);
+//! fields read only as integers are constants, kept as the user's tokens. Codegen reads the
+//! inputs from the struct, and writes the gradient back into a value of the struct's type.
+//!
+//! What this does not know: the struct's definition. A field's type comes from its uses (an
+//! array's lengths are read at run time, `m.w.len()`, and written `_` in types), and whether a
+//! field is `#[no_grad]` is left to the generated code, which asks the struct (through
+//! `Differentiable`) to clear such fields of a gradient and of a direction.
+
+mod calls;
+mod record;
+mod scan;
+
+pub(super) use record::Record;
+pub(super) use scan::field_path;
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{ToTokens, quote};
+use syn::{Expr, Member, Type};
+
+use super::{Binding, Kind, Lower};
+use crate::ir::{Elem, Int, Name, Operand, Ty, Var};
+use crate::symbol;
+
+/// A differentiated struct parameter, as lowering knows it.
+pub(super) struct StructState {
+    /// The parameter's name (`self` for the receiver).
+    pub name: String,
+    /// The fields to differentiate: `None` for all, else the paths `wrt(m.w, ...)` lists.
+    pub selected: Option<Vec<Vec<Member>>>,
+    /// The field inputs made so far.
+    pub fields: Vec<super::FieldInput>,
+    /// The struct's type, without references (`Model`, `Self`).
+    pub owned: Type,
+    /// The whole struct as one input, its scalars laid flat (made when it is passed whole to a
+    /// call).
+    pub whole: Option<Var>,
+}
+
+/// Whether `tokens` name any of `names`.
+pub(super) fn mentions_any(tokens: &TokenStream, names: &[String]) -> bool {
+    tokens.clone().into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(id) => names.contains(&symbol::unraw(&id)),
+        proc_macro2::TokenTree::Group(g) => mentions_any(&g.stream(), names),
+        _ => false,
+    })
+}
+
+/// The text of a field path, `inner.c`, for names and messages.
+pub(super) fn path_text(path: &[Member]) -> String {
+    let parts: Vec<String> = path.iter().map(|m| m.to_token_stream().to_string()).collect();
+    parts.join(".")
+}
+
+/// Whether `path` starts with `prefix`.
+fn starts_with(path: &[Member], prefix: &[Member]) -> bool {
+    path.len() >= prefix.len() && path.iter().zip(prefix).all(|(a, b)| a == b)
+}
+
+impl Lower<'_> {
+    /// Binds the differentiated struct parameter `ident` (of type `ty`), its fields restricted
+    /// to `selected` when `wrt` lists fields of it.
+    pub(super) fn struct_param(
+        &mut self,
+        ident: &Ident,
+        ty: &Type,
+        selected: Option<Vec<Vec<Member>>>,
+    ) -> super::StructParam {
+        let name = symbol::unraw(ident);
+        let owned = crate::aggregate::owned(ty).clone();
+        let state = StructState {
+            name: name.clone(),
+            selected,
+            fields: Vec::new(),
+            owned: owned.clone(),
+            whole: None,
+        };
+        self.structs.push(state);
+        self.bind_name(&name, Binding::Struct(self.structs.len() - 1));
+        super::StructParam { owned, fields: Vec::new(), whole: None }
+    }
+
+    /// Makes an input of the IR for each field of a differentiated struct parameter that `body`
+    /// reads as a value (differentiated unless `wrt` lists other fields of it).
+    pub(super) fn struct_inputs(&mut self, body: &syn::Block) {
+        if self.structs.is_empty() {
+            return;
+        }
+        let roots: Vec<String> = self.structs.iter().map(|s| s.name.clone()).collect();
+        for u in scan::uses(body, &roots) {
+            let Some(k) = self.structs.iter().position(|s| s.name == u.root) else { continue };
+            let wanted = match &self.structs[k].selected {
+                None => true,
+                Some(paths) => paths.iter().any(|p| starts_with(&u.path, p)),
+            };
+            if !u.value {
+                continue;
+            }
+            let base = self.field_tokens(&u.root, &u.path, &u.first);
+            let ty = match u.depth {
+                0 => Ty::F64,
+                d => Ty::array(Elem::F64, (0..d).map(|k| field_len(&base, k, &u.root)).collect()),
+            };
+            let text = path_text(&u.path).replace('.', "_");
+            let input = self.b.input(Name::user(&format!("{}_{text}", u.root)), ty);
+            // A field left out of `wrt` is an input too, not differentiated: a constant value
+            // of its type.
+            if wanted {
+                self.b.func_mut().active.push(input);
+            }
+            let field = super::FieldInput { path: u.path, input, at: u.first };
+            self.structs[k].fields.push(field);
+        }
+    }
+
+    /// The tokens of the field `root.path`, with the spans of its first use `at`.
+    fn field_tokens(&self, root: &str, path: &[Member], at: &TokenStream) -> TokenStream {
+        let span =
+            at.clone().into_iter().next().map_or(proc_macro2::Span::call_site(), |t| t.span());
+        let root = Ident::new(root, span);
+        quote!(#root #(. #path)*)
+    }
+
+    /// The differentiated struct parameter and field path that `e` reads, if it reads one.
+    fn struct_field(&self, e: &Expr) -> Option<(usize, Vec<Member>)> {
+        let (root, path) = field_path(e)?;
+        match self.lookup(&root)? {
+            Binding::Struct(k) => Some((*k, path)),
+            _ => None,
+        }
+    }
+
+    /// The input of the IR that the field read `e` is, if it is one (a field read only as an
+    /// integer is a constant: `None`; a field left out of `wrt` is an input that is not
+    /// differentiated).
+    pub(super) fn field_input(&self, e: &Expr) -> Option<Var> {
+        let (k, path) = self.struct_field(e)?;
+        self.structs[k].fields.iter().find(|f| f.path == path).map(|f| f.input)
+    }
+
+    /// The value of the field read `e`, when it is an input of the IR.
+    pub(super) fn field_value(&self, e: &Expr) -> Option<Operand> {
+        self.field_input(e).map(Operand::Var)
+    }
+
+    /// What the field read `e` is, if `e` reads a field of a differentiated struct parameter.
+    pub(super) fn field_kind(&self, e: &Expr) -> Option<Kind> {
+        self.struct_field(e)?;
+        Some(match self.field_input(e) {
+            Some(v) if self.b.func().ty(v) == &Ty::F64 => Kind::Real,
+            Some(_) => Kind::Array,
+            None => Kind::Int,
+        })
+    }
+
+    /// The type of the field read `e` indexed `depth` times, if it is an array.
+    pub(super) fn field_array_ty(&self, e: &Expr, depth: usize) -> Option<Ty> {
+        let v = self.field_input(e)?;
+        self.b.func().ty(v).indexed(depth).filter(|t| matches!(t, Ty::Array(_)))
+    }
+
+    /// Reports the struct parameter `name` read as a whole, where a value is needed.
+    pub(super) fn whole_struct(&mut self, e: &Expr, name: &str) {
+        self.cx.error_spanned(
+            e,
+            format!("`{name}` is a struct: `#[grad]` reads a struct parameter through its fields, as in `{name}.x`, and its methods (a macro sees no types: if `{name}`'s type is an alias of `f64`, write `f64`)"),
+        );
+    }
+}
+
+/// The length of dimension `k` of the array field `base`, read at run time: `m.w.len()`, and
+/// `len_at(&m.w, 1)` for the next.
+fn field_len(base: &TokenStream, k: usize, root: &str) -> Int {
+    let tokens = match k {
+        0 => quote!(#base.len()),
+        _ => quote!(::autodiff_runtime::__private::len_at(&#base, #k)),
+    };
+    Int::inferred(tokens, vec![root.to_owned()])
+}

@@ -1,0 +1,286 @@
+//! Loops whose length is decided while they run: `while c { … }`, `loop { … }` with `break`, and
+//! `for` loops with `break` (or `return`), each one [`While`] region. Their early exits are
+//! first rewritten into flags (`sugar::exits`); what reaches here is a body that runs whole in
+//! every iteration, its exit test at its end, and for `while` the condition, tested before the
+//! first iteration and again after each. The flags are `bool` variables that only the rewrite
+//! declares.
+
+use std::rc::Rc;
+
+use proc_macro2::Span;
+use syn::{Expr, ExprForLoop, ExprLoop, ExprWhile, Pat};
+
+use super::konst::Konst;
+use super::sugar::exits::LoopBody;
+use super::{Aliases, Binding, Lower, assigned};
+use crate::ir::{Carry, Cond, LoopInfo, Name, Operand, Var, While};
+use crate::symbol;
+
+/// A loop of unknown length, as lowering reads it.
+struct Parts<'a> {
+    /// A `for` loop's range and pattern.
+    range: Option<(&'a Expr, &'a Pat)>,
+    /// A `while` loop's condition.
+    test: Option<&'a Expr>,
+    /// The body, exits rewritten.
+    body: &'a LoopBody,
+    /// The loop's keyword.
+    span: Span,
+    /// Differentiated at its fixed point (its label is named by `implicit(...)`).
+    implicit: bool,
+}
+
+impl Lower<'_> {
+    /// `while cond { body }`.
+    pub(super) fn while_loop(&mut self, w: &ExprWhile) {
+        let implicit = self.implicit_label(w.label.as_ref());
+        if let Expr::Let(l) = &*w.cond {
+            self.cx.error_spanned(
+                l.let_token,
+                "`#[grad]` does not support `while let`; write `while` with a comparison as the condition",
+            );
+            return;
+        }
+        let body = self.loop_body(&w.body);
+        let parts = Parts {
+            range: None,
+            test: Some(&w.cond),
+            body: &body,
+            span: w.while_token.span,
+            implicit,
+        };
+        self.lower_while(parts);
+    }
+
+    /// `loop { body }`, which needs a `break` (or a `return`).
+    pub(super) fn loop_loop(&mut self, l: &ExprLoop) {
+        let implicit = self.implicit_label(l.label.as_ref());
+        let body = self.loop_body(&l.body);
+        if body.exit.is_none() {
+            self.cx.error_spanned(
+                l.loop_token,
+                "this `loop` never ends: `#[grad]` needs a `break` in it, as in `if done { break; }`",
+            );
+            // What else is wrong in the body (a `break` with a label, ...).
+            self.b.begin();
+            self.scoped(|lo| lo.block_effects(&l.body));
+            self.b.end();
+            return;
+        }
+        let span = l.loop_token.span;
+        let parts = Parts { range: None, test: None, body: &body, span, implicit };
+        self.lower_while(parts);
+    }
+
+    /// A `for` loop over a range whose body may end the loop early (`break`, `return`).
+    pub(super) fn for_while(&mut self, f: &ExprForLoop, body: &LoopBody) {
+        let parts = Parts {
+            range: Some((&f.expr, &f.pat)),
+            test: None,
+            body,
+            span: f.for_token.span,
+            implicit: false,
+        };
+        self.lower_while(parts);
+    }
+
+    /// Whether the label of a `loop` or `while` loop names it for `implicit(...)` (any other
+    /// label is reported).
+    fn implicit_label(&mut self, label: Option<&syn::Label>) -> bool {
+        let Some(label) = label else { return false };
+        let name = label.name.ident.to_string();
+        if self.implicit.iter().any(|l| *l == name) {
+            self.implicit_found.insert(name);
+            return true;
+        }
+        self.no_label(Some(label));
+        false
+    }
+
+    /// Reports the labels `implicit(...)` names that no `loop` or `while` loop has.
+    pub(super) fn implicit_labels_found(&mut self) {
+        for label in self.implicit.clone() {
+            if !self.implicit_found.contains(&label.to_string()) {
+                self.cx.error_spanned(
+                    &label,
+                    format!("`implicit('{label})` names no loop: label the `loop` or `while` loop to differentiate at its fixed point, as in `'{label}: loop {{ … }}`"),
+                );
+            }
+        }
+    }
+
+    /// Reports a loop label: loops are left one at a time.
+    pub(super) fn no_label(&mut self, label: Option<&syn::Label>) {
+        if let Some(label) = label {
+            self.cx.error_spanned(
+                label,
+                "`#[grad]` does not support loop labels; `break` and `continue` leave the innermost loop (to leave an outer one too, set a variable and test it after the inner loop)",
+            );
+        }
+    }
+
+    fn lower_while(&mut self, p: Parts) {
+        let (range, ident) = match p.range {
+            Some((e, pat)) => {
+                let range = Self::range(self.bounds(e).as_ref());
+                let ident = if range.is_some() { self.loop_pattern(pat) } else { None };
+                (range, ident)
+            }
+            None => (None, None),
+        };
+        let first = match p.test {
+            Some(c) => self.condition(c),
+            None => Operand::Bool(true),
+        };
+        let block = syn::Block { brace_token: Default::default(), stmts: p.body.stmts.clone() };
+        let names = assigned::in_block(&block);
+        self.no_counters(&names, p.span);
+        let assigned = self.outer_slots(&names);
+        let (slots, unset): (Vec<usize>, Vec<usize>) =
+            assigned.into_iter().partition(|&s| self.slots[s].value.is_some());
+        let index = self.b.new_loop(LoopInfo { ident: ident.clone(), span: p.span });
+        let mut carried = Vec::new();
+        for &s in &slots {
+            let init = self.slots[s].value.unwrap_or(Operand::Lit(0.0));
+            let name = self.next_name(&self.slots[s].name.clone());
+            let param = self.b.fresh(name, self.b.ty(init));
+            carried.push(Carry { param, init });
+            self.slots[s].value = Some(Operand::Var(param));
+        }
+        self.b.begin();
+        let exit = self.scoped(|l| {
+            if let Some(id) = &ident {
+                let name = symbol::unraw(id);
+                let mut k = Konst::index(id, index);
+                k.deps.push((name.clone(), Some(l.serial + 1)));
+                l.bind_name(&name, Binding::Int(Rc::new(k)));
+            } else if let Some((_, pat)) = p.range {
+                l.poison(pat);
+            }
+            p.body.stmts.iter().for_each(|s| l.statement(s));
+            p.body.exit.as_ref().map(|e| l.condition(e))
+        });
+        // The condition again, on the values at the end of the iteration (outside the body's
+        // scope: its names are the loop's own); what is wrong with it was reported before.
+        let again = p.test.map(|c| self.probe(|l| l.condition(c)));
+        let stay = exit.map(|e| self.not(e));
+        let cond = match (stay, again) {
+            (None, None) => Operand::Bool(true),
+            (Some(a), None) | (None, Some(a)) => a,
+            (Some(a), Some(b)) => self.and(a, b),
+        };
+        let body = self.b.end();
+        let yields: Vec<Operand> =
+            slots.iter().map(|&s| self.slots[s].value.unwrap_or(Operand::Lit(0.0))).collect();
+        let outs = self.region_outs(&slots, &carried.iter().map(|c| c.init).collect::<Vec<_>>());
+        for s in unset {
+            self.slots[s].value = None;
+        }
+        let implicit = p.implicit;
+        let w =
+            While { index, range, first, carried, body, yields, cond, outs, tape: None, implicit };
+        self.b.emit_while(w);
+    }
+
+    /// Reports the integer counters among `names` (assigned in a loop of unknown length, whose
+    /// closed forms need the trip count of each loop around them), and poisons them.
+    fn no_counters(&mut self, names: &[String], span: Span) {
+        for name in names {
+            if matches!(self.lookup(name), Some(Binding::Counter(_))) {
+                self.cx.error_at(
+                    span,
+                    format!("`#[grad]` does not support updating the integer counter `{name}` in a loop that may end early (`while`, `loop`, or a `for` loop with `break` or `return`): its value there has no closed form; in a `for` loop over a range without `break`, compute the index from the loop variable"),
+                );
+                self.bind_name(name, Binding::Poison);
+            }
+        }
+    }
+
+    /// A condition as a boolean operand: a flag's value (which may be a literal), or a test.
+    fn condition(&mut self, e: &Expr) -> Operand {
+        if let Some(flag) = self.flag(e) {
+            return flag;
+        }
+        Operand::Var(self.cond_var(e))
+    }
+
+    /// The value of the flag `e` names, if it names one.
+    pub(super) fn flag(&self, e: &Expr) -> Option<Operand> {
+        let Expr::Path(p) = super::value::peel(e) else { return None };
+        let name = symbol::unraw(p.path.get_ident()?);
+        match self.lookup(&name) {
+            Some(Binding::Slot(s)) if self.flags.contains(&name) => self.slots[*s].value,
+            _ => None,
+        }
+    }
+
+    /// `!a`.
+    fn not(&mut self, a: Operand) -> Operand {
+        match a {
+            Operand::Bool(b) => Operand::Bool(!b),
+            Operand::Var(v) => {
+                Operand::Var(self.b.test(Name::temp(), Cond::Not(Box::new(Cond::Var(v)))))
+            }
+            other => other,
+        }
+    }
+
+    /// `a && b`.
+    fn and(&mut self, a: Operand, b: Operand) -> Operand {
+        match (a, b) {
+            (Operand::Bool(false), _) | (_, Operand::Bool(false)) => Operand::Bool(false),
+            (Operand::Bool(true), x) | (x, Operand::Bool(true)) => x,
+            (Operand::Var(x), Operand::Var(y)) => {
+                let c = Cond::And(Box::new(Cond::Var(x)), Box::new(Cond::Var(y)));
+                Operand::Var(self.b.test(Name::temp(), c))
+            }
+            (x, _) => x,
+        }
+    }
+
+    /// `let mut done = false;`, a flag of the rewrite of early exits.
+    pub(super) fn declare_flag(&mut self, name: &str, init: &Expr) {
+        let value = self.condition_or_literal(init);
+        let since = self.mark();
+        self.declare(name, Some(value), Aliases::default(), since);
+    }
+
+    /// `done = true;`, an assignment to a flag.
+    pub(super) fn assign_flag(&mut self, slot: usize, rhs: &Expr) {
+        let value = self.condition_or_literal(rhs);
+        self.slots[slot].value = Some(value);
+    }
+
+    /// A `bool` literal, a flag, or a condition.
+    fn condition_or_literal(&mut self, e: &Expr) -> Operand {
+        match super::value::peel(e) {
+            Expr::Lit(l) => match &l.lit {
+                syn::Lit::Bool(b) => Operand::Bool(b.value),
+                _ => self.condition(e),
+            },
+            _ => self.condition(e),
+        }
+    }
+
+    /// Whether the slot holds a flag.
+    pub(super) fn is_flag_slot(&self, slot: usize) -> bool {
+        self.flags.contains(&self.slots[slot].name)
+    }
+
+    /// The flag variable `v`'s condition, for `if done`, `!done`, `done || skip`.
+    pub(super) fn flag_cond(&mut self, e: &Expr) -> Option<Cond> {
+        match self.flag(e)? {
+            Operand::Var(v) => Some(Cond::Var(v)),
+            Operand::Bool(b) => Some(Cond::Var(self.constant(b))),
+            _ => None,
+        }
+    }
+
+    /// A boolean variable holding `b`: `!x` for a fresh `x` equal to itself is not possible, so
+    /// the comparison of a literal with itself.
+    fn constant(&mut self, b: bool) -> Var {
+        let cmp = if b { crate::ir::Cmp::Eq } else { crate::ir::Cmp::Ne };
+        let c = Cond::F64(cmp, Operand::Lit(0.0), Operand::Lit(0.0));
+        self.b.test(Name::temp(), c)
+    }
+}

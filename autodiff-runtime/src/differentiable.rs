@@ -1,0 +1,234 @@
+//! Structs in `#[grad]` functions: the [`Differentiable`] trait that `#[derive(Differentiable)]`
+//! implements, and [`Tangent`], the same operations on what a struct's fields hold (`f64`,
+//! arrays of them, nested structs). A macro sees tokens, not types: `#[grad]` cannot read a
+//! struct's definition, so the code it generates asks the struct, through these traits, for
+//! what needs the definition (a zero of the struct, its scalars in order, which fields are not
+//! differentiated).
+
+/// A struct whose `f64` fields (and arrays of them, and nested structs deriving it) `#[grad]`
+/// differentiates: implemented by `#[derive(Differentiable)]`.
+///
+/// The differentiated scalars are numbered in declaration order, each array in row-major order
+/// and each nested struct in its own order; a field marked `#[no_grad]`, and a field of another
+/// type (an integer, a `bool`, a `Vec` of data, ...), is not among them: it is a constant of the
+/// derivatives, and a gradient leaves it at its `Default`.
+///
+/// ```
+/// use autodiff_runtime::Differentiable;
+///
+/// #[derive(Differentiable)]
+/// struct Model {
+///     w: [f64; 2],
+///     b: f64,
+///     #[no_grad]
+///     rate: f64,
+///     steps: usize,
+/// }
+///
+/// let m = Model { w: [1.0, 2.0], b: 3.0, rate: 0.1, steps: 10 };
+/// assert_eq!(<Model as Differentiable>::LEN, 3);
+/// assert_eq!((m.get(0), m.get(1), m.get(2)), (1.0, 2.0, 3.0));
+/// let z = m.zero_like();
+/// assert_eq!((z.w, z.b, z.rate, z.steps), ([0.0; 2], 0.0, 0.0, 0));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not `Differentiable`: `#[grad]` differentiates a struct through the trait that `#[derive(Differentiable)]` implements",
+    label = "a struct that `#[grad]` differentiates",
+    note = "add `#[derive(Differentiable)]` to the definition of `{Self}` (`use autodiff_runtime::Differentiable;`), or leave it out of the derivatives with `wrt(...)` listing the parameters to differentiate"
+)]
+pub trait Differentiable: Sized {
+    /// How many differentiated scalars it holds.
+    const LEN: usize;
+
+    /// The zero of its derivatives: every differentiated scalar `0.0`, every other field
+    /// `Default::default()` (no heap data is cloned).
+    fn zero_like(&self) -> Self;
+
+    /// The `k`-th differentiated scalar (NaN past the end).
+    fn get(&self, k: usize) -> f64;
+
+    /// Sets the `k`-th differentiated scalar (nothing past the end).
+    fn set(&mut self, k: usize, value: f64);
+
+    /// A copy of the differentiated scalars, every other field `Default::default()`: the part of
+    /// a direction that the derivatives read.
+    fn tangent(&self) -> Self;
+
+    /// Sets every field that is not differentiated to `Default::default()`: a gradient that the
+    /// generated code wrote field by field has no component there.
+    fn clear_constants(&mut self);
+}
+
+/// What a differentiated field holds: an `f64`, an array of them (nested), or a struct deriving
+/// [`Differentiable`]. The derive and the generated code use it; it is not for users.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an `f64`, an array of `f64` or a `Differentiable` struct",
+    label = "a field that `#[derive(Differentiable)]` differentiates",
+    note = "derive `Differentiable` for the field's type, or mark the field `#[no_grad]` to keep it out of the derivatives (write `f64` itself, not an alias of it)"
+)]
+pub trait Tangent: Sized {
+    /// How many differentiated scalars it holds.
+    const LEN: usize;
+
+    /// Its zero (see [`Differentiable::zero_like`]).
+    fn zero_like(&self) -> Self;
+
+    /// The `k`-th scalar.
+    fn get(&self, k: usize) -> f64;
+
+    /// Sets the `k`-th scalar.
+    fn set(&mut self, k: usize, value: f64);
+
+    /// See [`Differentiable::tangent`].
+    fn tangent(&self) -> Self;
+
+    /// See [`Differentiable::clear_constants`].
+    fn clear_constants(&mut self);
+}
+
+impl Tangent for f64 {
+    const LEN: usize = 1;
+
+    fn zero_like(&self) -> Self {
+        0.0
+    }
+
+    fn get(&self, k: usize) -> f64 {
+        if k == 0 { *self } else { f64::NAN }
+    }
+
+    fn set(&mut self, k: usize, value: f64) {
+        if k == 0 {
+            *self = value;
+        }
+    }
+
+    fn tangent(&self) -> Self {
+        *self
+    }
+
+    fn clear_constants(&mut self) {}
+}
+
+impl<T: Tangent, const N: usize> Tangent for [T; N] {
+    const LEN: usize = N * T::LEN;
+
+    fn zero_like(&self) -> Self {
+        core::array::from_fn(|i| self[i].zero_like())
+    }
+
+    fn get(&self, k: usize) -> f64 {
+        match T::LEN {
+            0 => f64::NAN,
+            len => <[T]>::get(self, k / len).map_or(f64::NAN, |e| e.get(k % len)),
+        }
+    }
+
+    fn set(&mut self, k: usize, value: f64) {
+        if let Some(len) = core::num::NonZeroUsize::new(T::LEN)
+            && let Some(e) = <[T]>::get_mut(self, k / len.get())
+        {
+            e.set(k % len.get(), value);
+        }
+    }
+
+    fn tangent(&self) -> Self {
+        core::array::from_fn(|i| self[i].tangent())
+    }
+
+    fn clear_constants(&mut self) {
+        self.iter_mut().for_each(T::clear_constants);
+    }
+}
+
+impl<T: Differentiable> Tangent for T {
+    const LEN: usize = <T as Differentiable>::LEN;
+
+    fn zero_like(&self) -> Self {
+        Differentiable::zero_like(self)
+    }
+
+    fn get(&self, k: usize) -> f64 {
+        Differentiable::get(self, k)
+    }
+
+    fn set(&mut self, k: usize, value: f64) {
+        Differentiable::set(self, k, value);
+    }
+
+    fn tangent(&self) -> Self {
+        Differentiable::tangent(self)
+    }
+
+    fn clear_constants(&mut self) {
+        Differentiable::clear_constants(self);
+    }
+}
+
+/// The differentiated scalars of `x` laid flat: what the generated code passes for a struct
+/// parameter that is passed whole to a call. `N` is `T::LEN` (the caller writes it).
+#[doc(hidden)]
+pub fn flat<T: Differentiable, const N: usize>(x: &T) -> [f64; N] {
+    core::array::from_fn(|k| x.get(k))
+}
+
+/// Adds `v`, scalars laid flat, to those of `x`.
+#[doc(hidden)]
+pub fn add_flat<T: Differentiable>(x: &mut T, v: &[f64]) {
+    for (k, e) in v.iter().enumerate() {
+        x.set(k, x.get(k) + e);
+    }
+}
+
+/// The lengths of an array's dimensions (nested arrays), for the generated code's loops over an
+/// array field of a struct, whose lengths the macro cannot read.
+#[doc(hidden)]
+pub trait Shape {
+    /// The length of dimension `depth` (0 past the last).
+    fn dim(depth: usize) -> usize;
+}
+
+impl Shape for f64 {
+    fn dim(_: usize) -> usize {
+        0
+    }
+}
+
+impl<T: Shape, const N: usize> Shape for [T; N] {
+    fn dim(depth: usize) -> usize {
+        match depth {
+            0 => N,
+            d => T::dim(d - 1),
+        }
+    }
+}
+
+/// The length of dimension `depth` of `array` (`len_at(&m.w, 1)` is `m.w[0].len()`, even when
+/// `m.w` is empty).
+#[doc(hidden)]
+pub fn len_at<T: Shape>(_: &T, depth: usize) -> usize {
+    T::dim(depth)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tangent;
+
+    #[test]
+    fn arrays_number_their_scalars_in_row_major_order() {
+        let mut a = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+        assert_eq!(<[[f64; 3]; 2] as Tangent>::LEN, 6);
+        let read: Vec<f64> = (0..6).map(|k| Tangent::get(&a, k)).collect();
+        assert_eq!(read, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        assert!(Tangent::get(&a, 6).is_nan());
+        Tangent::set(&mut a, 4, -5.0);
+        Tangent::set(&mut a, 9, 7.0);
+        assert_eq!(a, [[1.0, 2.0, 3.0], [4.0, -5.0, 6.0]]);
+        assert_eq!(Tangent::zero_like(&a), [[0.0; 3]; 2]);
+        assert_eq!(Tangent::tangent(&a), a);
+        assert_eq!((super::len_at(&a, 0), super::len_at(&a, 1)), (2, 3));
+        let empty: [[f64; 0]; 2] = [[], []];
+        assert!(Tangent::get(&empty, 0).is_nan());
+    }
+}
