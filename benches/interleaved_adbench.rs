@@ -17,7 +17,8 @@
 //! (microseconds, wall clock). Every derivative is checked against the hand-written one before it
 //! is timed. Each ratio is also printed as `RATIO <workload> <label> <value>` (`grep ^RATIO`).
 //!
-//! Run with `cargo bench --bench interleaved_adbench` (about two and a half minutes). The
+//! Run with `cargo bench --bench interleaved_adbench` (about two and a half minutes), or with
+//! `-- gmm` (`dense`, `ba`, `lstm`) for one problem. The
 //! benchmark runs on a thread with a 64 MiB stack: at d = 64, K = 100 the GMM's gradient is
 //! 1.7 MB and ADBench's manual gradient keeps two more arrays of that size, and the LSTM's stored
 //! sweep keeps 0.9 MB.
@@ -269,16 +270,31 @@ fn dense() {
     t.report("dense_16x16", &RATIOS);
 }
 
+/// Whether the problem `name` is asked for: every one, unless the command line names some
+/// (`cargo bench --bench interleaved_adbench -- gmm ba`).
+fn wanted(name: &str) -> bool {
+    let asked: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    asked.is_empty() || asked.iter().any(|a| name.contains(a.as_str()))
+}
+
 fn run() {
     println!("load average before: {}", load_average());
-    dense();
-    gmm::<2, 5, { gmm::icf_len(2) }>(Duration::from_secs(4));
-    gmm::<10, 25, { gmm::icf_len(10) }>(Duration::from_secs(5));
-    gmm::<20, 50, { gmm::icf_len(20) }>(Duration::from_secs(6));
-    gmm::<64, 100, { gmm::icf_len(64) }>(Duration::from_secs(10));
-    ba();
-    lstm::<2>();
-    lstm::<4>();
+    if wanted("dense") {
+        dense();
+    }
+    if wanted("gmm") {
+        gmm::<2, 5, { gmm::icf_len(2) }>(Duration::from_secs(4));
+        gmm::<10, 25, { gmm::icf_len(10) }>(Duration::from_secs(5));
+        gmm::<20, 50, { gmm::icf_len(20) }>(Duration::from_secs(6));
+        gmm::<64, 100, { gmm::icf_len(64) }>(Duration::from_secs(10));
+    }
+    if wanted("ba") {
+        ba();
+    }
+    if wanted("lstm") {
+        lstm::<2>();
+        lstm::<4>();
+    }
     println!("load average after: {}", load_average());
 }
 

@@ -248,3 +248,20 @@ pub fn bilinear(m: &[[f64; 3]; 2], v: [f64; 3]) -> f64 {
     }
     s
 }
+
+/// A flat grid `p[i * N + j]`: each row's elements after the first, `p[i * N + j + 1]`, times
+/// its left neighbour, plus the rows' first elements squared at `p[i * N]`. The sweep assigns
+/// `p̄[i * N + j + 1]` on first touch (no two iterations meet there) and adds into
+/// `p̄[i * N + j]` (written by the iteration before).
+#[grad(hvp)]
+#[allow(clippy::needless_range_loop)]
+pub fn flat_grid<const N: usize, const P: usize>(p: [f64; P]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..N {
+        for j in 0..N - 1 {
+            s += p[i * N + j + 1].sin() * p[i * N + j];
+        }
+        s += p[i * N] * p[i * N];
+    }
+    s
+}

@@ -416,3 +416,8 @@ fn bug28_a_view_read_after_its_array_is_shadowed() {
 fn bug29_a_const_generic_named_like_a_stand_ins_type_parameter() {
     compiles("stand_in_generics");
 }
+
+#[test]
+fn bug30_match_on_the_index_of_an_enumerate_loop() {
+    compiles("match_in_enumerate");
+}

@@ -318,3 +318,17 @@ fn carried_state_stored_branches_and_element_updates() {
     let dm = [[1.0, 0.5, -0.5], [0.2, -1.0, 0.3]];
     check_fd("bilinear", bl, bl_grad, bl_hvp, (m, [0.7, -0.3, 1.9]), (dm, [1.0, 2.0, -1.0]));
 }
+
+#[test]
+fn flat_indices_in_several_loop_variables() {
+    // `p[i * N + j + 1]` and `p[i * N + j]` in a 4 × 4 grid stored flat.
+    let (x, v) = (point::<16>(0.4), point::<16>(2.1));
+    check_fd(
+        "flat grid",
+        flat_grid::<4, 16>,
+        flat_grid_grad::<4, 16>,
+        flat_grid_hvp::<4, 16>,
+        x,
+        v,
+    );
+}

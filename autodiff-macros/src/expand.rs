@@ -13,8 +13,9 @@ use crate::ir::{Func, verify};
 use crate::lower::{self, Lowered, Output};
 use crate::symbol;
 use crate::transform::{
-    Options, Seed, dead_code, first_touch, forward, fuse, grad_calls, hoist, join_branches, plan,
-    reverse, select_outputs, sink, split_wraps, storage, total,
+    Options, Seed, dead_code, first_touch, forward, forward_stores, fuse, grad_calls, hoist,
+    hoist_storage, join_branches, plan, promote, reverse, select_outputs, sink, split_wraps,
+    storage, total,
 };
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
@@ -55,7 +56,15 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 return with_item(cx.into_compile_errors(), item);
             }
             let record = lowered.record.as_ref();
-            let cx = Context { item: &item_fn, params: &lowered.params, budget, record };
+            let mut cx = Context {
+                item: &item_fn,
+                params: &lowered.params,
+                budget,
+                record,
+                inline_vjp: false,
+            };
+            let few_rows = args.jacobian.is_some_and(|m| cx.by_few_rows(&lowered.func, m));
+            cx.inline_vjp = vector && few_rows;
             // `f` is annotated for its derivatives: using only them is using it. (rustc's
             // `dead_code` lint does not report the generated functions, whose spans come from
             // the macro, so an annotated function that nothing uses goes unreported.)
@@ -244,6 +253,9 @@ fn derive(
     // A loop over a ring is split at its wrap-around, so that its sweep indexes affinely.
     let split = checked(split_wraps(&primal), "splitting at wrap-arounds")?;
     let with_partials = checked(grad_calls(&split), "the calls' partials")?;
+    // The plan sees what the forward pass computes: a load of an element just stored is the
+    // stored value (the sweep then needs no copy of it).
+    let with_partials = checked(forward_stores(&with_partials), "store-to-load forwarding")?;
     let plans = plan(&with_partials, options);
     let seed = if vector { Seed::Inputs } else { Seed::One };
     let grad = checked(reverse(&with_partials, &plans, seed), "the reverse transform")?;
@@ -253,6 +265,8 @@ fn derive(
     let grad = checked(dead_code(&fuse(&dead_code(&grad))), "loop fusion")?;
     let grad = checked(first_touch(&grad), "first-touch assignment")?;
     let grad = checked(join_branches(&grad), "branch joining")?;
+    let grad = checked(promote(&grad), "scalar promotion")?;
+    let grad = checked(hoist_storage(&grad), "storage made once")?;
     let grad = checked(hoist(&grad), "loop-invariant code motion")?;
     // A caller's H·v runs a vector callee's `f_jvp` in its forward pass and its `f_hvp` in its
     // sweep: `hvp` on a vector function gives both.

@@ -1,8 +1,9 @@
 //! Flattening of derivative values: an `f64`, an array of them (nested to any depth) or a tuple
 //! of such, read and written as one list of scalars in row-major order. The generated
 //! `f_jacobian` and `f_hessian` lay one sweep's result out as a row or a column with [`scalar`]
-//! and [`set_unit`], over the parts of the result (a tuple's components, which the macro names
-//! one by one), so that no trait on tuples, and no limit on their length, is involved.
+//! (or [`write_parts`], a whole row) and [`set_unit`], over the parts of the result (a tuple's
+//! components, which the macro names one by one), so that no trait on tuples, and no limit on
+//! their length, is involved.
 
 /// The zero of `T`: the direction a caller's `_jvp` and `_hvp` pass for a constant argument of a
 /// differentiated parameter whose type the macro cannot read from the tokens (the callee's
@@ -24,6 +25,9 @@ pub trait Flat: Copy {
 
     /// Sets the `k`-th `f64`.
     fn set(&mut self, k: usize, value: f64);
+
+    /// Writes its `f64`s, in row-major order, into `out` (as many as both hold).
+    fn write(&self, out: &mut [f64]);
 
     /// The value with every `f64` zero except the `k`-th, which is one.
     fn unit(k: usize) -> Self {
@@ -47,6 +51,12 @@ impl Flat for f64 {
     fn set(&mut self, _: usize, value: f64) {
         *self = value;
     }
+
+    fn write(&self, out: &mut [f64]) {
+        if let Some(o) = out.first_mut() {
+            *o = *self;
+        }
+    }
 }
 
 impl<T: Flat, const N: usize> Flat for [T; N] {
@@ -62,6 +72,15 @@ impl<T: Flat, const N: usize> Flat for [T; N] {
 
     fn set(&mut self, k: usize, value: f64) {
         self[k / T::LEN].set(k % T::LEN, value);
+    }
+
+    fn write(&self, out: &mut [f64]) {
+        if T::LEN == 0 {
+            return;
+        }
+        for (t, chunk) in self.iter().zip(out.chunks_mut(T::LEN)) {
+            t.write(chunk);
+        }
     }
 }
 
@@ -89,6 +108,13 @@ pub trait Part {
 
     /// Sets the `k`-th `f64`.
     fn set(&mut self, k: usize, value: f64);
+
+    /// Writes its `f64`s, in row-major order, into `out` (as many as both hold).
+    fn write(&self, out: &mut [f64]) {
+        for (k, o) in out.iter_mut().take(self.len()).enumerate() {
+            *o = self.get(k);
+        }
+    }
 
     /// Itself, as a `&dyn Part` (the generated code lends a struct through it, so that a struct
     /// that does not derive `Differentiable` is reported at its type).
@@ -120,10 +146,28 @@ impl<T: Flat> Part for T {
     fn set(&mut self, k: usize, value: f64) {
         Flat::set(self, k, value);
     }
+
+    fn write(&self, out: &mut [f64]) {
+        Flat::write(self, out);
+    }
+}
+
+/// Writes the `f64`s of `parts` laid end to end into `out`, as many as it holds: a sweep's
+/// result as one row, with one call per part (not one per scalar, as [`scalar`] takes).
+#[inline]
+pub fn write_parts(parts: &[&dyn Part], out: &mut [f64]) {
+    let mut rest = out;
+    for p in parts {
+        let n = p.len().min(rest.len());
+        let (head, tail) = rest.split_at_mut(n);
+        p.write(head);
+        rest = tail;
+    }
 }
 
 /// The `k`-th `f64` of `parts` laid end to end (NaN past the end, which the generated code never
 /// reads).
+#[inline]
 pub fn scalar(parts: &[&dyn Part], k: usize) -> f64 {
     let mut k = k;
     for p in parts {
@@ -137,6 +181,7 @@ pub fn scalar(parts: &[&dyn Part], k: usize) -> f64 {
 
 /// Sets the `k`-th `f64` of `parts` laid end to end to one: with every part zero before, they
 /// are then the `k`-th unit vector.
+#[inline]
 pub fn set_unit(parts: &mut [&mut dyn Part], k: usize) {
     let mut k = k;
     for p in parts.iter_mut() {
@@ -178,6 +223,16 @@ macro_rules! tuples {
                     k -= $t::LEN;
                 )+
                 let _ = k;
+            }
+
+            fn write(&self, out: &mut [f64]) {
+                let mut rest = out;
+                $(
+                    let (head, tail) = rest.split_at_mut($t::LEN.min(rest.len()));
+                    self.$i.write(head);
+                    rest = tail;
+                )+
+                let _ = rest;
             }
         }
     )*};
@@ -233,5 +288,24 @@ mod tests {
         assert_eq!((x, y, z), (0.0, [0.0, 0.0], [[1.0], [0.0]]));
         super::set_unit(&mut [&mut x, &mut y, &mut z], 5);
         assert_eq!((x, y, z), (0.0, [0.0, 0.0], [[1.0], [0.0]]));
+    }
+
+    #[test]
+    fn parts_written_as_one_row_read_as_scalar_reads_them() {
+        let (a, b, c) = (1.0, [[2.0, 3.0, 4.0], [5.0, 6.0, 7.0]], (8.0, [9.0, 10.0]));
+        let (e, f) = ([0.0f64; 0], [[0.0f64; 0]; 3]);
+        let parts: [&dyn super::Part; 5] = [&a, &e, &b, &f, &c];
+        let mut row = [f64::NAN; 10];
+        super::write_parts(&parts, &mut row);
+        let read: Vec<f64> = (0..10).map(|k| super::scalar(&parts, k)).collect();
+        assert_eq!(row.to_vec(), read);
+        assert_eq!(row.to_vec(), (1..=10).map(f64::from).collect::<Vec<_>>());
+        // A shorter row takes what fits; a longer one keeps its tail.
+        let mut short = [0.0; 4];
+        super::write_parts(&parts, &mut short);
+        assert_eq!(short, [1.0, 2.0, 3.0, 4.0]);
+        let mut long = [-1.0; 12];
+        super::write_parts(&parts, &mut long);
+        assert_eq!(long[9..], [10.0, -1.0, -1.0]);
     }
 }

@@ -34,7 +34,7 @@ mod stack;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::differentiable::{Shape, Tangent, add_flat, flat, len_at};
-    pub use crate::flat::{Flat, Part, scalar, set_unit, zero};
+    pub use crate::flat::{Flat, Part, scalar, set_unit, write_parts, zero};
     pub use crate::missing::{HvpGenerated, JvpGenerated, ScalarCallee};
     pub use crate::revolve::{Online, revolve};
     pub use crate::stack::{check_size, check_stack};

@@ -246,13 +246,18 @@ fn indent(line: &str) -> usize {
 
 /// The parameters' names, from the line `pub fn name(a: T, b: U) -> R {`.
 fn params(lines: &[&str]) -> Vec<String> {
+    typed_params(lines).into_iter().map(|(n, _)| n).collect()
+}
+
+/// The parameters' names and types.
+fn typed_params(lines: &[&str]) -> Vec<(String, String)> {
     let Some(sig) = lines.iter().find(|l| l.starts_with("pub fn ")) else { return Vec::new() };
     let (Some(open), Some(close)) = (sig.find('('), sig.rfind(") ->")) else { return Vec::new() };
     sig[open + 1..close]
         .split(", ")
-        .filter_map(|p| p.split(':').next())
-        .map(|p| p.trim().to_string())
-        .filter(|p| !p.is_empty())
+        .filter_map(|p| p.split_once(": "))
+        .map(|(n, t)| (n.trim().to_string(), t.trim().to_string()))
+        .filter(|(n, _)| !n.is_empty())
         .collect()
 }
 
@@ -302,7 +307,13 @@ fn shadow(text: &str, rng: &mut Rng) -> String {
     let mut text = text.to_string();
     for _ in 0..2 {
         let lines: Vec<&str> = text.lines().collect();
-        let ps = params(&lines);
+        // Not `&[f64]` data: a view of it (`data.windows(2)` in a `fold`'s closure) read after
+        // it is shadowed is refused (the generated code reads it by its name).
+        let ps: Vec<String> = typed_params(&lines)
+            .into_iter()
+            .filter(|(_, t)| t != "&[f64]")
+            .map(|(n, _)| n)
+            .collect();
         let mut options = Vec::new();
         for s in sites(&lines) {
             // The declaration is the name's first occurrence in the body (no earlier binding).
@@ -344,12 +355,12 @@ fn shadow(text: &str, rng: &mut Rng) -> String {
     text
 }
 
-/// `names` with, for each name a `let` of `lines` declares, the words of that `let` (to a fixed
-/// point: the names read through chains of `let`s).
+/// `names` with, for each name a `let` or a `for` of `lines` declares, the words of its line
+/// (to a fixed point: the names read through chains of `let`s, and through views, `for w in
+/// data.windows(2)`, which the macro reads as `data[i + j]` where `w[j]` is read).
 fn through_lets(lines: &[&str], mut names: HashSet<String>) -> HashSet<String> {
     let lets: Vec<(String, Vec<String>)> = sites(lines)
         .into_iter()
-        .filter(|s| lines[s.line].trim_start().starts_with("let "))
         .map(|s| (s.name, words(lines[s.line]).into_iter().map(|w| w.2).collect()))
         .collect();
     loop {

@@ -47,10 +47,11 @@ pub fn logsumexp<const B: usize>(x: &[f64; B]) -> f64 {
 }
 
 /// ADBench's `lstm_objective` over `C` characters (so `C − 1` predictions), the length a const
-/// generic: the reverse sweep stores each step's hidden and cell values, `16 C L B` bytes on the
-/// stack (917 504 bytes at ADBench's largest instance, `L = 4`, `B = 14`, `C = 1024`, over the
-/// macro's default budget of 512 KiB, hence `stack = 2_000_000`).
-#[grad(wrt(main_params, extra_params), stack = 2_000_000)]
+/// generic: the reverse sweep stores what each step's sweep reads (the gates and their
+/// partials, the cells' `tanh`, each layer's input, the prediction), about `8 C (11 L B + 3 B)`
+/// bytes on the stack (5 167 008 bytes at ADBench's largest instance, `L = 4`, `B = 14`,
+/// `C = 1024`, over the macro's default budget of 512 KiB, hence `stack = 8_000_000`).
+#[grad(wrt(main_params, extra_params), stack = 8_000_000)]
 pub fn objective<const L: usize, const B: usize, const C: usize>(
     main_params: &[[[f64; B]; 8]; L],
     extra_params: &[[f64; B]; 3],

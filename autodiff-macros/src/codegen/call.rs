@@ -116,7 +116,6 @@ impl Renderer<'_> {
     /// A call of `g` or one of its derivative functions, its results destructured (`_` for
     /// those not read and for the partials of constants).
     pub(super) fn call(&self, c: &Call) -> TokenStream {
-        let base = &c.callee.name;
         let name = called_name(c);
         let (args, dirs, slots) = self.arguments(c);
         let dirs = match c.kind {
@@ -134,7 +133,7 @@ impl Renderer<'_> {
         // The call is located at the callee's name in the user's call (keeping the hygiene of
         // what it passes), so that rustc's errors about it (a derivative function not generated,
         // or taking other parameters than the call passes) point there.
-        let at = base.span();
+        let at = c.callee.name.span();
         let mut args = args.into_iter().map(|t| located_at(t, at));
         let dirs = dirs.into_iter().map(|t| located_at(t, at));
         let prefix = &c.callee.prefix;

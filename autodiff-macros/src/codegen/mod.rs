@@ -90,8 +90,7 @@ struct Rendered {
     doc_names: Vec<Ident>,
     /// A paragraph of its doc comment per checkpointed loop.
     notes: Vec<String>,
-    /// The parameters the body names apart (a parameter named like a called derivative), by
-    /// their own names.
+    /// The user's parameters it names apart (from a function its body calls by the same name).
     renamed: HashMap<String, Ident>,
 }
 
@@ -129,6 +128,9 @@ pub struct Context<'a> {
     pub budget: u64,
     /// For a function returning a struct: where its fields are.
     pub record: Option<&'a crate::lower::RecordOut>,
+    /// Whether `f_vjp` is always inlined: it is the kernel of a Jacobian written out row by row
+    /// ([`Context::by_few_rows`]), whose rows then share what they compute once inlined.
+    pub inline_vjp: bool,
 }
 
 impl Context<'_> {
@@ -658,6 +660,16 @@ impl Context<'_> {
 
     /// The number of differentiated scalars of `f` (array parameters count every element, a
     /// struct every differentiated scalar it has).
+    /// Whether `f_jacobian` of the vector function `f` (the primal) in `mode` is written out row
+    /// by row: by reverse sweeps, over a number of rows the macro knows and at most
+    /// [`wrappers::UNROLLED_ROWS`] (a function returning a struct is not).
+    pub fn by_few_rows(&self, f: &Func, mode: Mode) -> bool {
+        let m = rows(f);
+        self.record.is_none()
+            && resolved(mode, &self.columns(f), &m) != Mode::Forward
+            && m.value.is_some_and(|m| m <= wrappers::UNROLLED_ROWS)
+    }
+
     fn columns(&self, f: &Func) -> Int {
         self.components(f)
             .iter()
@@ -726,12 +738,7 @@ impl Context<'_> {
             }
             None => rows(f),
         };
-        // Sizes the macro knows decide the mode here; others, in the generated code.
-        let mode = match (mode, n.value, m.value) {
-            (Mode::Auto, Some(a), Some(b)) if a < b => Mode::Forward,
-            (Mode::Auto, Some(_), Some(_)) => Mode::Reverse,
-            (other, _, _) => other,
-        };
+        let mode = resolved(mode, &n, &m);
         let jacobian = signature::fn_ident(name, symbol::FN_JACOBIAN);
         let [rows_name, cols_name] = symbol::SIZES_JACOBIAN;
         let cols = wrappers::Size::new(
@@ -755,6 +762,7 @@ impl Context<'_> {
             vjp: &vjp,
             n: cols.tokens.clone(),
             m: rows.tokens.clone(),
+            rows: m.value,
             mode,
             ret: ret.clone(),
             outputs,
@@ -916,6 +924,7 @@ impl Context<'_> {
         let remainder = attrs::has_remainder_test(body.clone())
             .then(|| quote!(#[allow(clippy::manual_is_multiple_of)]));
         let doc = doc.lines().map(|line| quote!(#[doc = #line]));
+        let hint = (suffix == symbol::FN_VJP && self.inline_vjp).then(|| quote!(#[inline(always)]));
         quote! {
             #(#doc)*
             #(#inherited)*
@@ -924,6 +933,7 @@ impl Context<'_> {
             #ranges
             #empty
             #remainder
+            #hint
             #vis fn #ident #generics(#(#user,)* #(#extra),*) -> #ret {
                 #body
             }
@@ -944,6 +954,15 @@ fn flat_size(ty: &Ty) -> Int {
     match ty.shape() {
         None => Int::lit(1),
         Some(s) => s.dims.iter().fold(Int::lit(1), |acc, d| acc.times(d)),
+    }
+}
+
+/// The Jacobian's mode: sizes the macro knows decide it here; others, in the generated code.
+fn resolved(mode: Mode, n: &Int, m: &Int) -> Mode {
+    match (mode, n.value, m.value) {
+        (Mode::Auto, Some(a), Some(b)) if a < b => Mode::Forward,
+        (Mode::Auto, Some(_), Some(_)) => Mode::Reverse,
+        (other, _, _) => other,
     }
 }
 

@@ -182,7 +182,7 @@ fn called(f: &Func) -> HashSet<String> {
     fn walk(block: &Block, out: &mut HashSet<String>) {
         for s in block {
             match s {
-                Stmt::Call(c) if c.callee.prefix.is_empty() => {
+                Stmt::Call(c) if c.callee.prefix.is_empty() && !c.callee.method => {
                     out.insert(super::call::called_name(c).to_string());
                 }
                 Stmt::For(l) => walk(&l.body, out),

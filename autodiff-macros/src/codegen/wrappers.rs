@@ -1,9 +1,10 @@
 //! The dense Hessian and the Jacobian: a kernel (`f_hvp`, `f_jvp`, `f_vjp`) run once per unit
 //! direction, in a loop, so their code does not grow with the number of parameters. Each sweep's
 //! result is laid out as one row or column part by part (a tuple's components named one by one,
-//! arrays in row-major order, parameters in order) with the runtime's `scalar` and `set_unit`,
-//! which need a trait on each part (an `f64` or an array), never on a whole tuple: no limit on
-//! the number of parameters or outputs.
+//! arrays in row-major order, parameters in order) with the runtime's `scalar`, `write_parts`
+//! and `set_unit`, which need a trait on each part (an `f64` or an array), never on a whole
+//! tuple: no limit on the number of parameters or outputs. A Jacobian of a few rows known to the
+//! macro is written out row by row, each seed a constant.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -168,6 +169,8 @@ pub struct Jacobian<'a> {
     pub n: TokenStream,
     /// The number of rows (scalar outputs).
     pub m: TokenStream,
+    /// The number of rows, when the macro knows it.
+    pub rows: Option<u64>,
     /// The mode asked for.
     pub mode: Mode,
     /// The function's return type.
@@ -178,9 +181,13 @@ pub struct Jacobian<'a> {
     pub record: bool,
 }
 
+/// Up to how many rows, known to the macro, a Jacobian by rows is written out row by row rather
+/// than looped over (each row is one call of `f_vjp`, seeded by a constant).
+pub const UNROLLED_ROWS: u64 = 4;
+
 /// The body of `f_jacobian`: `(value, J)`, by columns (`f_jvp`) or rows (`f_vjp`).
 pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
-    let [value, jm, row, i, j, x, sweep] = symbol::JACOBIAN_LOCALS.map(|want| namer.local(want));
+    let [value, jm, row, i, j, _, sweep] = symbol::JACOBIAN_LOCALS.map(|want| namer.local(want));
     let Jacobian { f, jvp, vjp, n, m, mode, .. } = jac;
     let (args, allow, prefix) = (call.args, call.allow(), &call.prefix);
     let (unit, dirs) = call.unit(namer, &j);
@@ -196,15 +203,33 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
         }
     };
     let out_bar = namer.local(symbol::OUT_BAR);
-    let seed = cotangent(jac, &out_bar, &i, &value);
-    let row_of = scalar(&sweep, call.dirs.len(), &j, call.dirs);
-    let reverse = quote! {
-        for (#i, #row) in #jm.iter_mut().enumerate() {
+    let write = parts(&sweep, call.dirs.len(), call.dirs);
+    let reverse_row = |r: TokenStream, dest: TokenStream| {
+        let seed = cotangent(jac, &out_bar, &r, &value);
+        quote! {
             #seed
             #allow
             let (_, #sweep) = #prefix #vjp(#(#args,)* #out_bar);
-            for (#j, #x) in #row.iter_mut().enumerate() {
-                *#x = #row_of;
+            ::autodiff_runtime::__private::write_parts(#write, #dest);
+        }
+    };
+    let reverse = match jac.rows {
+        // A few rows, known: one block each, its seed a constant (the sweep's chains of the other
+        // outputs then fold away once the kernel is inlined).
+        Some(rows) if rows <= UNROLLED_ROWS => {
+            let blocks = (0..rows).map(|r| {
+                let r = proc_macro2::Literal::u64_unsuffixed(r);
+                let block = reverse_row(quote!(#r), quote!(&mut #jm[#r]));
+                quote!({ #block })
+            });
+            quote!(#(#blocks)*)
+        }
+        _ => {
+            let block = reverse_row(quote!(#i), quote!(#row));
+            quote! {
+                for (#i, #row) in #jm.iter_mut().enumerate() {
+                    #block
+                }
             }
         }
     };
@@ -224,7 +249,7 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
 
 /// `let mut out_bar: R = …; set_unit(&mut [&mut out_bar.0, …], i);`: the `i`-th unit cotangent
 /// of the function's value.
-fn cotangent(jac: &Jacobian, out_bar: &Ident, i: &Ident, value: &Ident) -> TokenStream {
+fn cotangent(jac: &Jacobian, out_bar: &Ident, i: &TokenStream, value: &Ident) -> TokenStream {
     let ret = &jac.ret;
     let (zero, parts) = match jac.outputs {
         1 if jac.record => {

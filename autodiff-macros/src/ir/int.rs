@@ -6,7 +6,7 @@ use std::fmt;
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote};
 
-use super::{Linear, LoopId, Wrap};
+use super::{Linear, LoopId, Poly, Wrap};
 
 /// How an integer expression is written.
 #[derive(Clone, Debug)]
@@ -44,6 +44,10 @@ pub struct Int {
     pub linear: Option<Linear>,
     /// The expression as a wrap-around index `(i + m - k) % m`, when it is one.
     pub wrap: Option<Box<Wrap>>,
+    /// The expression as a polynomial in names and loop indices, when it is one (`j * M + k`).
+    pub poly: Option<Poly>,
+    /// A bound it never exceeds, when the macro knows one but not the value (`min(n, 1)`).
+    pub at_most: Option<u64>,
     /// The loop indices it reads.
     pub loops: Vec<LoopId>,
     /// The non-differentiated parameters it reads.
@@ -66,6 +70,8 @@ impl Int {
             affine: None,
             linear: Linear::constant(n),
             wrap: None,
+            poly: Poly::constant(n),
+            at_most: None,
             loops: Vec::new(),
             params: Vec::new(),
             generic: false,
@@ -81,6 +87,8 @@ impl Int {
             affine: Some(Affine { index: l, offset: 0 }),
             linear: Some(Linear::index(l)),
             wrap: None,
+            poly: Some(Poly::index(l)),
+            at_most: None,
             loops: vec![l],
             params: Vec::new(),
             generic: false,
@@ -96,6 +104,8 @@ impl Int {
             affine: None,
             linear: None,
             wrap: None,
+            poly: None,
+            at_most: None,
             loops: Vec::new(),
             params: Vec::new(),
             generic: false,
@@ -143,6 +153,7 @@ impl Int {
         out.value = self.value.and_then(|v| v.checked_add(k));
         out.affine = self.affine.and_then(|a| a.shifted(i64::try_from(k).ok()?));
         out.linear = self.linear.as_ref().zip(Linear::constant(k)).and_then(|(a, b)| a.add(&b));
+        out.poly = self.poly.as_ref().zip(Poly::constant(k)).and_then(|(a, b)| a.add(&b));
         out
     }
 
@@ -162,6 +173,7 @@ impl Int {
             _ => None,
         };
         out.linear = self.linear.as_ref().zip(other.linear.as_ref()).and_then(|(a, b)| a.add(b));
+        out.poly = self.poly.as_ref().zip(other.poly.as_ref()).and_then(|(a, b)| a.add(b));
         out.folded()
     }
 
@@ -175,6 +187,7 @@ impl Int {
         let (a, b) = (self.operand(&|_| quote!(_)), other.operand(&|_| quote!(_)));
         let mut out = self.combine(other, quote!(#a * #b));
         out.value = self.value.zip(other.value).and_then(|(a, b)| a.checked_mul(b));
+        out.poly = self.poly.as_ref().zip(other.poly.as_ref()).and_then(|(a, b)| a.mul(b));
         out.folded()
     }
 
@@ -184,9 +197,10 @@ impl Int {
         if let Some(v) = self.value {
             return Int::lit(v.min(k));
         }
-        let (a, k) = (self.render(&|_| quote!(_)), Literal::u64_unsuffixed(k));
-        let mut out = self.combine(self, quote!(::core::cmp::min(#a, #k)));
+        let (a, k_tok) = (self.render(&|_| quote!(_)), Literal::u64_unsuffixed(k));
+        let mut out = self.combine(self, quote!(::core::cmp::min(#a, #k_tok)));
         out.form = Form::Tokens { tokens: out.render(&|_| quote!(_)), atom: true };
+        out.at_most = Some(k);
         out
     }
 
@@ -197,6 +211,7 @@ impl Int {
         Int {
             affine: offset.map(|offset| Affine { index: l, offset }),
             linear: Linear::constant(k).and_then(|k| Linear::index(l).sub(&k)),
+            poly: Poly::constant(k).and_then(|k| Poly::index(l).sub(&k)),
             loops: vec![l],
             ..Int::tokens(quote!(#ident - #k_tok), false)
         }
@@ -217,6 +232,7 @@ impl Int {
             form,
             affine: self.affine.map(|a| Affine { index: swap(a.index), ..a }),
             linear: self.linear.as_ref().map(|x| x.relabel(from, to)),
+            poly: self.poly.as_ref().map(|x| x.relabel(from, to)),
             wrap,
             loops: self.loops.iter().map(|l| swap(*l)).collect(),
             ..self.clone()
@@ -244,6 +260,8 @@ impl Int {
             affine: None,
             linear: None,
             wrap: None,
+            poly: None,
+            at_most: None,
             loops,
             params,
             generic: self.generic || other.generic,

@@ -11,6 +11,7 @@
 mod builder;
 mod int;
 mod linear;
+mod poly;
 mod prim;
 #[cfg(test)]
 mod print;
@@ -21,6 +22,7 @@ mod walk;
 pub use builder::Builder;
 pub use int::{Affine, Int};
 pub use linear::{Linear, Wrap};
+pub use poly::{Bounds, Poly};
 pub use prim::{Cmp, Prim};
 #[cfg(test)]
 pub use print::print;

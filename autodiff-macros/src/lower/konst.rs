@@ -11,7 +11,7 @@ use syn::{BinOp, Expr, Lit, UnOp};
 
 use super::counter::{Closed, poly_of};
 use super::{Binding, Kind, Lower};
-use crate::ir::{Affine, Ext, ExtId, Int, Linear, LoopId, Operand, Prec, Ty, Wrap};
+use crate::ir::{Affine, Ext, ExtId, Int, Linear, LoopId, Operand, Poly, Prec, Ty, Wrap};
 use crate::symbol;
 
 /// A constant expression, re-rendered, with what the IR needs to know about it.
@@ -37,6 +37,9 @@ pub(super) struct Konst {
     pub linear: Option<Linear>,
     /// The expression as a wrap-around index `(i + m - k) % m`, if it is one.
     pub wrap: Option<Wrap>,
+    /// The expression as a polynomial in names and loop indices, if it is one: what the IR's
+    /// indices carry ([`Int::poly`]).
+    pub ipoly: Option<Poly>,
     /// The names it reads, with the serial number of the binding each had (`None`: unbound).
     pub deps: Vec<(String, Option<u32>)>,
     /// How many `&` were taken of the value the tokens write (`&data[i]` is `data[i]` with one):
@@ -82,6 +85,7 @@ impl Konst {
             affine: None,
             linear: None,
             wrap: None,
+            ipoly: None,
             deps: Vec::new(),
             refs: 0,
             poly: None,
@@ -90,15 +94,23 @@ impl Konst {
 
     /// The integer literal `n`, spelled as written.
     pub(super) fn int_lit(tokens: TokenStream, n: Option<u64>) -> Self {
-        Konst { value: n, linear: n.and_then(Linear::constant), ..Konst::atom(tokens) }
+        let (linear, ipoly) = (n.and_then(Linear::constant), n.and_then(Poly::constant));
+        Konst { value: n, linear, ipoly, ..Konst::atom(tokens) }
     }
 
     /// From an integer of the IR (an array length).
     pub(super) fn from_int(int: &Int) -> Self {
         let tokens = int.operand(&|_| quote!(_));
-        let linear = int.linear.clone();
+        let (linear, ipoly) = (int.linear.clone(), int.poly.clone());
         let params = int.params.clone();
-        Konst { value: int.value, generic: int.generic, linear, params, ..Konst::atom(tokens) }
+        Konst {
+            value: int.value,
+            generic: int.generic,
+            linear,
+            ipoly,
+            params,
+            ..Konst::atom(tokens)
+        }
     }
 
     /// The loop variable `ident` of loop `l`.
@@ -108,6 +120,7 @@ impl Konst {
             index: Some(l),
             affine: Some(Affine { index: l, offset: 0 }),
             linear: Some(Linear::index(l)),
+            ipoly: Some(Poly::index(l)),
             ..Konst::atom(ident.to_token_stream())
         }
     }
@@ -164,6 +177,7 @@ impl Konst {
         int.affine = self.affine;
         int.linear = self.linear.clone();
         int.wrap = self.wrap.clone().map(Box::new);
+        int.poly = self.ipoly.clone();
         int.loops = self.loops.clone();
         int.params = self.params.clone();
         int.generic = self.generic;
@@ -196,6 +210,13 @@ pub(super) fn binary(op: &BinOp, prec: Prec, l: &Konst, r: &Konst, int: bool) ->
         BinOp::Sub(_) => (ll.zip(rl).and_then(|(a, b)| a.sub(b)), None),
         BinOp::Rem(_) => (None, ll.zip(rl).and_then(|(a, b)| Wrap::of(a, b))),
         _ => (None, None),
+    };
+    let (lp, rp) = (l.ipoly.as_ref(), r.ipoly.as_ref());
+    k.ipoly = match op {
+        BinOp::Add(_) => lp.zip(rp).and_then(|(a, b)| a.add(b)),
+        BinOp::Sub(_) => lp.zip(rp).and_then(|(a, b)| a.sub(b)),
+        BinOp::Mul(_) => lp.zip(rp).and_then(|(a, b)| a.mul(b)),
+        _ => None,
     };
     if int && k.value.is_none() {
         let (lp, rp) = (poly_of(l), poly_of(r));
@@ -381,6 +402,7 @@ impl Lower<'_> {
             let mut k = Konst::atom(e.to_token_stream());
             k.generic = self.generics.contains(&name);
             k.linear = (mode == Mode::Int).then(|| Linear::name(name.clone()));
+            k.ipoly = (mode == Mode::Int).then(|| Poly::name(name.clone()));
             k.deps.push((name, None));
             return Ok(k);
         };
@@ -416,6 +438,7 @@ impl Lower<'_> {
             Binding::Param(_) => {
                 let mut k = Konst::atom(e.to_token_stream());
                 k.linear = (mode == Mode::Int).then(|| Linear::name(name.clone()));
+                k.ipoly = (mode == Mode::Int).then(|| Poly::name(name.clone()));
                 k.params.push(name.clone());
                 k.deps.push(dep);
                 return Ok(k);
@@ -443,7 +466,16 @@ impl Lower<'_> {
     /// something else here (a loop variable shadowed by an inner loop's).
     pub(super) fn check_deps(&mut self, id: &proc_macro2::Ident, k: &Konst) -> Result<(), Bad> {
         let stale = k.deps.iter().find(|(name, serial)| {
-            self.env.get(name).map(|b| b.serial) != *serial && name != &symbol::unraw(id)
+            let now = self.env.get(name);
+            // A name bound again to what it was (`let (i, v) = (i, x[i]);`, as `enumerate`'s
+            // pattern is bound) still means the same.
+            let same = now.is_some_and(|b| match &b.binding {
+                Binding::Int(k) => {
+                    k.tokens.to_string() == *name && k.deps.contains(&(name.clone(), *serial))
+                }
+                _ => false,
+            });
+            now.map(|b| b.serial) != *serial && name != &symbol::unraw(id) && !same
         });
         let Some((name, _)) = stale else { return Ok(()) };
         let text = k.tokens.to_string();
@@ -497,6 +529,7 @@ impl Lower<'_> {
             let mut k = Konst::combine(lit.clone(), Prec::Atom, &refs);
             k.value = Some(v);
             k.linear = Linear::constant(v);
+            k.ipoly = Poly::constant(v);
             return Ok(k);
         }
         let same = parts.len() == 2 && parts[0].tokens.to_string() == parts[1].tokens.to_string();

@@ -108,11 +108,11 @@ impl Lower<'_> {
         Some(View { base, start, len, bound })
     }
 
-    /// The base, start and length of `v` as they read here: a variable shadowed since the view
-    /// was made is read under a fresh alias of the binding it had then, an integer as the value
-    /// it stood for. (A parameter passed through is read by its name in the generated code: one
-    /// shadowed since is read as it is bound here.)
-    fn as_made(&mut self, v: &View) -> (TokenStream, TokenStream, TokenStream) {
+    /// The base, start and length of `v` as they read here, for the read `at`: a variable
+    /// shadowed since the view was made is read under a fresh alias of the binding it had then,
+    /// an integer as the value it stood for. A constant parameter is read by its name in the
+    /// generated code: one shadowed since is an error at the read (`None`).
+    fn as_made(&mut self, v: &View, at: &Expr) -> Option<(TokenStream, TokenStream, TokenStream)> {
         let mut map = HashMap::new();
         for (name, b) in &v.bound {
             if self.env.get(name).map(|now| now.serial) == Some(b.serial) {
@@ -128,13 +128,21 @@ impl Lower<'_> {
                     let tokens = &k.tokens;
                     map.insert(name.clone(), quote!((#tokens)));
                 }
-                _ => {}
+                _ => {
+                    self.cx.error_spanned(
+                        at,
+                        format!(
+                            "`#[grad]` cannot read this view here: it reads the parameter `{name}`, and `{name}` means something else here; rename the variable that shadows it"
+                        ),
+                    );
+                    return None;
+                }
             }
         }
         if map.is_empty() {
-            return (v.base.clone(), v.start.clone(), v.len.clone());
+            return Some((v.base.clone(), v.start.clone(), v.len.clone()));
         }
-        (substitute(&v.base, &map), substitute(&v.start, &map), substitute(&v.len, &map))
+        Some((substitute(&v.base, &map), substitute(&v.start, &map), substitute(&v.len, &map)))
     }
 
     /// `end - start` as tokens: a literal when the two differ by a known constant (`i + 2 - i`).
@@ -179,7 +187,9 @@ impl Lower<'_> {
         let tokens = match peel(e) {
             Expr::Index(ix) => {
                 let v = self.view_of(&ix.expr)?;
-                let (base, start, _) = self.as_made(&v);
+                let Some((base, start, _)) = self.as_made(&v, e) else {
+                    return Some(syn::parse_quote!(0.0));
+                };
                 let (base, start, j) = (&base, &start, &ix.index);
                 match super::sugar::int_literal(j) {
                     Some(0) => quote!(#base[#start]),
@@ -188,7 +198,9 @@ impl Lower<'_> {
             }
             Expr::MethodCall(m) if m.method == symbol::LEN && m.args.is_empty() => {
                 let v = self.view_of(&m.receiver)?;
-                let (_, _, len) = self.as_made(&v);
+                let Some((_, _, len)) = self.as_made(&v, e) else {
+                    return Some(syn::parse_quote!(0));
+                };
                 quote!((#len))
             }
             _ => return None,

@@ -3,12 +3,12 @@
 //! same one, an array that does not start zeroed), with the interpreted results unchanged.
 
 use proc_macro2::{Ident, Span};
-use quote::quote;
+use quote::{ToTokens, quote};
 
 use super::interp::{Consts, Val, run};
 use crate::ir::{
-    Affine, Block, Branch, Builder, Carry, Cmp, Cond, Elem, Func, Int, Loop, LoopId, LoopInfo,
-    Name, Operand, Prim, Range, Stmt, Ty, Var, print, verify,
+    Affine, Block, Bounds, Branch, Builder, Carry, Cmp, Cond, Elem, Func, Int, Loop, LoopId,
+    LoopInfo, Name, Operand, Poly, Prim, Range, Stmt, Ty, Var, print, verify,
 };
 use crate::transform::first_touch;
 
@@ -306,4 +306,121 @@ fn an_accumulator_that_flows_elsewhere_is_left() {
     let acc = t.zeroed(true);
     let out = t.run_loop(i, (0, 6, false), acc, |t, a| t.add_at(a, vec![at(i, "i", 0)], 1.0));
     assert_eq!(after(&t.finish(out)), Vec::<String>::new());
+}
+
+/// `Σ cₗ·iₗ + c` over the loops given with their names and literal coefficients, as lowering
+/// reads `4 * i + j + 1`: a polynomial, not an affine index of one loop.
+fn flat(terms: &[(LoopId, &str, u64)], c: u64) -> Int {
+    let mut poly = Poly::constant(c).expect("small");
+    let lit = proc_macro2::Literal::u64_unsuffixed;
+    let mut tokens = lit(c).into_token_stream();
+    for (l, name, k) in terms {
+        let (id, k) = (Ident::new(name, Span::call_site()), lit(*k));
+        let term = Poly::constant(k.to_string().parse().expect("a literal"))
+            .and_then(|k| k.mul(&Poly::index(*l)))
+            .expect("small");
+        poly = poly.add(&term).expect("small");
+        tokens = quote!(#tokens + #k * #id);
+    }
+    let mut i = Int::tokens(tokens, false);
+    i.loops = terms.iter().map(|t| t.0).collect();
+    i.poly = Some(poly);
+    i
+}
+
+/// `for i in 0..3 { for j in 0..j_end { acc[index(i, j)] += …; acc[index(i, j)] += … } }`
+/// over an array of `len`, then, with `tail`, `acc[tail(i)] += …` after the inner loop.
+fn flat_nest(
+    len: u64,
+    j_end: u64,
+    index: impl Fn(LoopId, LoopId) -> Int,
+    tail: Option<&dyn Fn(LoopId) -> Int>,
+) -> Func {
+    let mut t = Test::new(&[len]);
+    let (i, j) = (t.index("i"), t.index("j"));
+    let acc = t.zeroed(true);
+    let out = t.run_loop(i, (0, 3, false), acc, |t, a| {
+        let a = t.run_loop(j, (0, j_end, false), a, |t, a| {
+            let a = t.add_at(a, vec![index(i, j)], 1.0);
+            t.add_at(a, vec![index(i, j)], 2.0)
+        });
+        match tail {
+            Some(tail) => t.add_at(a, vec![tail(i)], 3.0),
+            None => a,
+        }
+    });
+    t.finish(out)
+}
+
+#[test]
+fn a_flat_index_in_two_loops_assigns_when_no_two_iterations_meet() {
+    // `acc[4 i + j]` with `j` in `0..4`: each element in one iteration (the dense layer's
+    // `p̄[j * M + k]`); the second contribution of an iteration adds to the first.
+    let row = |i, j| flat(&[(i, "i", 4), (j, "j", 1)], 0);
+    assert_eq!(after(&flat_nest(12, 4, row, None)), ["0+4*i+1*j"]);
+    // With the bias after the weights, `acc[12 + i]`: the two regions never meet.
+    let bias = |i| flat(&[(i, "i", 1)], 12);
+    assert_eq!(after(&flat_nest(15, 4, row, Some(&bias))), ["0+4*i+1*j"]);
+    // `acc[3 i + j + 1]` with `j` in `0..3` (`i * N + j + 1` over `0..N - 1`).
+    let shifted = |i, j| flat(&[(i, "i", 3), (j, "j", 1)], 1);
+    assert_eq!(after(&flat_nest(10, 3, shifted, None)), ["1+3*i+1*j"]);
+}
+
+#[test]
+fn a_flat_index_whose_iterations_meet_is_added_to() {
+    // `acc[3 i + j]` with `j` in `0..4`: iteration `(0, 3)` and `(1, 0)` write element 3.
+    let wide = |i, j| flat(&[(i, "i", 3), (j, "j", 1)], 0);
+    assert_eq!(after(&flat_nest(12, 4, wide, None)), ["0+3*i+1*j", "0+3*i+1*j"]);
+    // `acc[i + j]`: every anti-diagonal.
+    let sum = |i, j| flat(&[(i, "i", 1), (j, "j", 1)], 0);
+    assert_eq!(after(&flat_nest(12, 4, sum, None)), ["0+1*i+1*j", "0+1*i+1*j"]);
+    // A bias region that overlaps the last row: `acc[8 + i]` meets `acc[4 i + j]` at 8..12 (in
+    // both orders: the bias of `i = 0` before the row of `i = 2`, which comes before the bias
+    // of `i = 2`).
+    let row = |i, j| flat(&[(i, "i", 4), (j, "j", 1)], 0);
+    let bias = |i| flat(&[(i, "i", 1)], 8);
+    let left = ["0+4*i+1*j", "0+4*i+1*j", "8+1*i"];
+    assert_eq!(after(&flat_nest(12, 4, row, Some(&bias))), left);
+}
+
+#[test]
+fn polynomials_give_their_extremes_over_loop_ranges() {
+    // `j * M + k` over `j` in `0..N`, `k` in `0..M`: from 0 to `N M − 1`, below `N M + j`.
+    let (j, k) = (LoopId(0), LoopId(1));
+    let name = |n: &str| Poly::name(n.to_owned());
+    let one = Poly::constant(1).expect("small");
+    let index = name("M").mul(&Poly::index(j)).and_then(|p| p.add(&Poly::index(k))).expect("ok");
+    let (m, n) = (name("M"), name("N"));
+    let loops = [
+        Bounds { index: j, lo: Poly::default(), last: n.sub(&one).expect("ok") },
+        Bounds { index: k, lo: Poly::default(), last: m.sub(&one).expect("ok") },
+    ];
+    let max = index.extreme(&loops, false).expect("signs known");
+    assert_eq!(Some(max.clone()), n.mul(&m).and_then(|nm| nm.sub(&one)));
+    assert_eq!(index.extreme(&loops, true), Some(Poly::default()));
+    let bias = n.mul(&m).and_then(|nm| nm.add(&Poly::index(j))).expect("ok");
+    let min = bias.extreme(&loops[..1], true).expect("signs known");
+    assert!(min.sub(&max).and_then(|d| d.sub(&one)).expect("ok").nonneg());
+    assert!(!max.sub(&min).expect("ok").nonneg());
+    // A coefficient of unknown sign (`M − N`) has no extreme.
+    let mixed = m.sub(&n).and_then(|c| c.mul(&Poly::index(j))).expect("ok");
+    assert_eq!(mixed.extreme(&loops, true), None);
+}
+
+#[test]
+fn flat_neighbours_in_a_row_meet_one_iteration_apart() {
+    // `acc[4 i] += …`, then for `j` in `0..3`: `acc[4 i + j] += …; acc[4 i + j + 1] += …`
+    // (the grid of `flat_grid`): the row's first element and each `j + 1` are new; `4 i + j`
+    // was written by the iteration before (or by the row's first element).
+    let mut t = Test::new(&[12]);
+    let (i, j) = (t.index("i"), t.index("j"));
+    let acc = t.zeroed(true);
+    let out = t.run_loop(i, (0, 3, false), acc, |t, a| {
+        let a = t.add_at(a, vec![flat(&[(i, "i", 4)], 0)], 1.0);
+        t.run_loop(j, (0, 3, false), a, |t, a| {
+            let a = t.add_at(a, vec![flat(&[(i, "i", 4), (j, "j", 1)], 0)], 2.0);
+            t.add_at(a, vec![flat(&[(i, "i", 4), (j, "j", 1)], 1)], 3.0)
+        })
+    });
+    assert_eq!(after(&t.finish(out)), ["0+4*i+1*j"]);
 }

@@ -49,23 +49,25 @@ fn a_ring_reduction_is_split_at_its_wrap_around_and_fused() {
             #[allow(clippy::needless_range_loop)]
             #[allow(clippy::reversed_empty_ranges)]
             fn lessons_grad<const N: usize>(x: [f64; N]) -> (f64, [f64; N]) {
+                let mut saved = [0.0; 1];
                 let mut s = 0.0;
                 for i in 0..::core::cmp::min(N, 1) {
-                    s += x[i].sin() * x[(i + N - 1) % N];
+                    let t0 = x[i].sin();
+                    saved[i] = t0;
+                    s += t0 * x[(i + N - 1) % N];
                 }
                 let mut x_bar = [0.0; N];
                 for i in 1..N {
-                    let t0 = x[i];
-                    let t1 = t0.sin();
-                    let t2 = x[i - 1];
-                    s += t1 * t2;
-                    x_bar[i - 1] += t1;
-                    x_bar[i] = t2 * t0.cos();
+                    let t1 = x[i];
+                    let t2 = t1.sin();
+                    let t3 = x[i - 1];
+                    s += t2 * t3;
+                    x_bar[i - 1] += t2;
+                    x_bar[i] = t3 * t1.cos();
                 }
                 for i in 0..::core::cmp::min(N, 1) {
-                    let t3 = x[i];
-                    x_bar[(i + N - 1) % N] += t3.sin();
-                    x_bar[i] += x[(i + N - 1) % N] * t3.cos();
+                    x_bar[(i + N - 1) % N] += saved[i];
+                    x_bar[i] += x[(i + N - 1) % N] * x[i].cos();
                 }
                 (s, x_bar)
             }
@@ -78,36 +80,41 @@ fn a_ring_reduction_is_split_at_its_wrap_around_and_fused() {
                 x: [f64; N],
                 x_dot: [f64; N],
             ) -> (f64, [f64; N], [f64; N]) {
+                let mut saved = [0.0; 1];
+                let mut saved_dot = [0.0; 1];
                 let mut s = 0.0;
                 for i in 0..::core::cmp::min(N, 1) {
-                    s += x[i].sin() * x[(i + N - 1) % N];
+                    let t0 = x[i];
+                    let t1 = t0.sin();
+                    saved[i] = t1;
+                    saved_dot[i] = x_dot[i] * t0.cos();
+                    s += t1 * x[(i + N - 1) % N];
                 }
                 let mut x_bar = [0.0; N];
                 let mut x_bar_dot = [0.0; N];
                 for i in 1..N {
-                    let t0 = x[i];
-                    let t1 = x_dot[i];
-                    let t2 = t0.sin();
-                    let t3 = t0.cos();
-                    let t4 = x[i - 1];
-                    let t5 = x_dot[i - 1];
-                    s += t2 * t4;
-                    x_bar[i - 1] += t2;
-                    x_bar_dot[i - 1] += t1 * t3;
-                    x_bar[i] = t4 * t3;
-                    x_bar_dot[i] = t5 * t3 - t1 * t2 * t4;
+                    let t2 = x[i];
+                    let t3 = x_dot[i];
+                    let t4 = t2.sin();
+                    let t5 = t2.cos();
+                    let t6 = x[i - 1];
+                    let t7 = x_dot[i - 1];
+                    s += t4 * t6;
+                    x_bar[i - 1] += t4;
+                    x_bar_dot[i - 1] += t3 * t5;
+                    x_bar[i] = t6 * t5;
+                    x_bar_dot[i] = t7 * t5 - t3 * t4 * t6;
                 }
                 for i in 0..::core::cmp::min(N, 1) {
-                    let t6 = x[i];
-                    let t7 = x_dot[i];
-                    let t8 = t6.sin();
-                    let t9 = t6.cos();
+                    let t8 = x[i];
+                    let t9 = x_dot[i];
                     let t10 = x[(i + N - 1) % N];
                     let t11 = x_dot[(i + N - 1) % N];
-                    x_bar[(i + N - 1) % N] += t8;
-                    x_bar_dot[(i + N - 1) % N] += t7 * t9;
-                    x_bar[i] += t10 * t9;
-                    x_bar_dot[i] += t11 * t9 - t7 * t8 * t10;
+                    x_bar[(i + N - 1) % N] += saved[i];
+                    x_bar_dot[(i + N - 1) % N] += saved_dot[i];
+                    let t12 = t8.cos();
+                    x_bar[i] += t10 * t12;
+                    x_bar_dot[i] += t11 * t12 - t9 * t8.sin() * t10;
                 }
                 (s, x_bar, x_bar_dot)
             }
@@ -246,6 +253,66 @@ fn the_first_contribution_to_an_element_is_assigned() {
                     x_bar[i] += s_bar * t1;
                 }
                 (s, x_bar)
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn a_flat_index_in_two_loop_variables_is_assigned_on_first_touch() {
+    // The weights of a dense layer in one flat array: `p̄[j * M + k]` and the biases'
+    // `p̄[N * M + j]` are each written by one iteration, so assigned, into the zeroed `p̄`.
+    check(
+        quote!(wrt(p)),
+        quote! {
+            fn dense<const N: usize, const M: usize, const P: usize>(
+                p: &[f64; P],
+                x: &[f64; M],
+                y: &[f64; N],
+            ) -> f64 {
+                let mut loss = 0.0;
+                for j in 0..N {
+                    let mut z = p[N * M + j];
+                    for k in 0..M {
+                        z += p[j * M + k] * x[k];
+                    }
+                    let e = z.tanh() - y[j];
+                    loss += e * e;
+                }
+                loss
+            }
+        },
+        &["_grad"],
+        expect![[r#"
+            /// Value and gradient of `dense` with respect to `p`, from one
+            /// forward pass and one reverse (adjoint) sweep.
+            ///
+            /// Generated by `#[grad]`: returns `(value, gradient)`, the gradient in parameter order (a bare `f64` for one parameter).
+            #[allow(clippy::needless_range_loop)]
+            fn dense_grad<const N: usize, const M: usize, const P: usize>(
+                p: &[f64; P],
+                x: &[f64; M],
+                y: &[f64; N],
+            ) -> (f64, [f64; P]) {
+                let mut p_bar = [0.0; P];
+                let mut loss = 0.0;
+                for j in 0..N {
+                    let z = p[N * M + j];
+                    let mut z_1 = z;
+                    for k in 0..M {
+                        z_1 += p[j * M + k] * x[k];
+                    }
+                    let t0 = z_1.tanh();
+                    let e = t0 - y[j];
+                    loss += e * e;
+                    let e_bar = 2.0 * e;
+                    let z_3_bar = e_bar * (1.0 - t0 * t0);
+                    for k in 0..M {
+                        p_bar[j * M + k] = z_3_bar * x[k];
+                    }
+                    p_bar[N * M + j] = z_3_bar;
+                }
+                (loss, p_bar)
             }
         "#]],
     );

@@ -15,6 +15,7 @@ mod loop_snapshots;
 mod loops;
 mod lowering;
 mod prims;
+mod promote;
 mod robustness;
 mod sink;
 mod size;

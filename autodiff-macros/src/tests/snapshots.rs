@@ -244,3 +244,66 @@ fn iterator_chain_reduction() {
         }
     "#]].assert_eq(&out);
 }
+
+/// A Jacobian of two rows the macro knows: one block per row, each seeded by a constant, the
+/// row written part by part, and the `_vjp` kernel always inlined (only the Jacobian parts of the
+/// expansion are shown).
+#[test]
+fn jacobian_of_few_rows_written_out_row_by_row() {
+    let out = expand_pretty(
+        quote!(jacobian),
+        quote! {
+            fn polar(r: f64, t: f64) -> [f64; 2] {
+                [r * t.cos(), r * t.sin()]
+            }
+        },
+    );
+    let start = out.find("#[inline(always)]").unwrap_or(0);
+    let vjp = &out[start..];
+    assert!(vjp.contains("#[inline(always)]\nfn polar_vjp("), "{out}");
+    let start = out.find("fn polar_jacobian(").unwrap_or(0);
+    let end = out[start..].find("\n}\n").map_or(out.len(), |e| start + e + 3);
+    expect![[r#"
+        fn polar_jacobian(r: f64, t: f64) -> ([f64; 2], [[f64; 2]; 2]) {
+            let value = polar(r, t);
+            let mut jacobian = [[0.0; 2]; 2];
+            {
+                let mut out_bar: [f64; 2] = [0.0; 2];
+                ::autodiff_runtime::__private::set_unit(&mut [&mut out_bar], 0);
+                let (_, sweep) = polar_vjp(r, t, out_bar);
+                ::autodiff_runtime::__private::write_parts(
+                    &[&sweep.0, &sweep.1],
+                    &mut jacobian[0],
+                );
+            }
+            {
+                let mut out_bar: [f64; 2] = [0.0; 2];
+                ::autodiff_runtime::__private::set_unit(&mut [&mut out_bar], 1);
+                let (_, sweep) = polar_vjp(r, t, out_bar);
+                ::autodiff_runtime::__private::write_parts(
+                    &[&sweep.0, &sweep.1],
+                    &mut jacobian[1],
+                );
+            }
+            (value, jacobian)
+        }
+    "#]]
+    .assert_eq(&out[start..end]);
+}
+
+/// More rows than are written out (or rows the macro does not know): a loop over the rows, the
+/// kernel not forced inline.
+#[test]
+fn jacobian_of_many_rows_loops_over_them() {
+    let out = expand_pretty(
+        quote!(jacobian(reverse)),
+        quote! {
+            fn spread(r: f64) -> [f64; 5] {
+                [r, r * r, r.sin(), r.cos(), r.exp()]
+            }
+        },
+    );
+    assert!(out.contains("for (i, row) in jacobian.iter_mut().enumerate()"), "{out}");
+    assert!(out.contains("write_parts(&[&sweep], row)"), "{out}");
+    assert!(!out.contains("#[inline(always)]"), "{out}");
+}

@@ -8,9 +8,15 @@
 //! earlier in the same iteration. Decided on the indices, dimension by dimension: two known
 //! constants that differ never meet; two indices `s + a` and `t + b` of the same loop (the store
 //! in iteration `s`, the load in iteration `t`) meet only when `s − t = b − a`, which says
-//! whether the store's iteration comes before the load's; anything else (a cyclic
-//! `(i + N − 1) % N`, which [`super::wrap`] splits off a ring reduction before differentiation,
-//! an index of a loop around the accumulating one) is assumed to meet. A
+//! whether the store's iteration comes before the load's; two indices that are polynomials in
+//! several loop indices and names ([`crate::ir::Poly`]: `j * M + k`, `N * M + j`,
+//! `i * N + j + 1`) never meet when the greatest value of one over its loops' ranges is below the
+//! least of the other, and, when they are the same polynomial of the indices of loops around
+//! both that maps distinct iterations to distinct elements (each coefficient above what the
+//! terms before it can add up to, `M > M − 1` for `k` in `0..M`), meet only in the same
+//! iteration; anything else (a cyclic `(i + N − 1) % N`, which [`super::wrap`] splits off a ring
+//! reduction before differentiation, `j + k`, an index of a loop around the accumulating one) is
+//! assumed to meet. A
 //! loop's iterations come in the order of its range (`rev` reverses it). An array that also
 //! flows anywhere but through the loop's loads and stores (a call, a checkpoint, a branch that
 //! yields another array) is left alone.
@@ -21,8 +27,8 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::ir::{
-    Block, Branch, Checkpoint, Func, Int, Loop, LoopId, Operand, Prim, Stmt, Var, While, reads,
-    substitute, substitute_operand,
+    Affine, Block, Bounds, Branch, Checkpoint, Func, Int, Loop, LoopId, Operand, Poly, Prim, Stmt,
+    Var, While, reads, substitute, substitute_operand,
 };
 
 /// `f` with every load of a not yet written element of an accumulator replaced by zero, and
@@ -101,6 +107,25 @@ struct Around {
     index: LoopId,
     /// Whether its iterations run from the last index down.
     rev: bool,
+    /// Its range as polynomials, when its bounds are polynomials.
+    bounds: Option<Bounds>,
+}
+
+impl Around {
+    fn new(at: Vec<u32>, l: &Loop) -> Self {
+        Around { at, index: l.index, rev: l.range.rev, bounds: bounds(l) }
+    }
+}
+
+/// The first and last index of `l`, as polynomials.
+fn bounds(l: &Loop) -> Option<Bounds> {
+    let lo = l.range.lo.poly.clone()?;
+    let hi = l.range.hi.poly.clone()?;
+    let last = match l.range.inclusive {
+        true => hi,
+        false => hi.sub(&Poly::constant(1)?)?,
+    };
+    Some(Bounds { index: l.index, lo, last })
 }
 
 /// A load or store of the accumulated array in the loop.
@@ -130,7 +155,7 @@ struct Chain<'a> {
 fn untouched(f: &Func, l: &Loop, k: usize) -> Vec<Var> {
     let mut chain =
         Chain { f, versions: HashSet::from([l.carried[k].param]), accesses: Vec::new() };
-    let mut around = vec![Around { at: Vec::new(), index: l.index, rev: l.range.rev }];
+    let mut around = vec![Around::new(Vec::new(), l)];
     if chain.block(&l.body, &[], &mut around).is_none() || !chain.yields(&l.yields, &[k]) {
         return Vec::new();
     }
@@ -183,7 +208,7 @@ impl Chain<'_> {
                 let carried: Vec<usize> =
                     (0..l.carried.len()).filter(|p| self.has(l.carried[*p].init)).collect();
                 self.versions.extend(carried.iter().map(|p| l.carried[*p].param));
-                around.push(Around { at: at.clone(), index: l.index, rev: l.range.rev });
+                around.push(Around::new(at.clone(), l));
                 let walked = self.block(&l.body, &at, around);
                 around.pop();
                 walked?;
@@ -233,19 +258,20 @@ fn may_write_before(st: &Access, ld: &Access) -> bool {
             }
             continue;
         }
-        let (Some(sa), Some(lb)) = (a.affine, b.affine) else { continue };
-        let (Some(q), Some(r)) = (innermost(&st.around, sa.index), innermost(&ld.around, lb.index))
-        else {
-            continue;
+        let fixed = match (a.affine, b.affine) {
+            (Some(sa), Some(lb)) => affine_shift(st, ld, sa, lb, common),
+            _ => poly_shifts(st, ld, a, b, common),
         };
-        if q != r || q >= common {
-            continue;
-        }
-        // s + a = t + b: s - t = b - a.
-        let Some(d) = lb.offset.checked_sub(sa.offset) else { continue };
-        match shift[q] {
-            Some(e) if e != d => return false,
-            _ => shift[q] = Some(d),
+        match fixed {
+            Fixed::Never => return false,
+            Fixed::Shifts(shifts) => {
+                for (q, d) in shifts {
+                    match shift[q] {
+                        Some(e) if e != d => return false,
+                        _ => shift[q] = Some(d),
+                    }
+                }
+            }
         }
     }
     for (q, d) in shift.iter().enumerate() {
@@ -259,6 +285,180 @@ fn may_write_before(st: &Access, ld: &Access) -> bool {
     }
     // The same iteration of every loop around both: program order.
     st.at < ld.at
+}
+
+/// What one dimension's indices say about when a store and a load meet.
+enum Fixed {
+    /// They never do.
+    Never,
+    /// Only when the store's iteration of each listed common loop minus the load's is the
+    /// number given (the other loops unconstrained; an empty list says nothing).
+    Shifts(Vec<(usize, i64)>),
+}
+
+/// `s + a` and `t + b` of the same loop meet only when `s − t = b − a`.
+fn affine_shift(st: &Access, ld: &Access, sa: Affine, lb: Affine, common: usize) -> Fixed {
+    let (Some(q), Some(r)) = (innermost(&st.around, sa.index), innermost(&ld.around, lb.index))
+    else {
+        return Fixed::Shifts(Vec::new());
+    };
+    match (q == r && q < common, lb.offset.checked_sub(sa.offset)) {
+        (true, Some(d)) => Fixed::Shifts(vec![(q, d)]),
+        _ => Fixed::Shifts(Vec::new()),
+    }
+}
+
+/// Two polynomial indices (`j * M + k`, `N * M + j`, `i * N + j + 1`), read as the digits of a
+/// number in a mixed radix: a term `c · i` of a loop around both, with the same coefficient in
+/// both, whose remainders lie in `0..c`, meets the other only in the same iteration `i` (`i N`
+/// and `i N + j + 1`, with `j + 1 < N`), and the remainders decide the rest. They never meet when
+/// the greatest value of one, over the ranges of the loops around it, is below the least of the
+/// other; remainders `k · l + e` of one loop `l` fix the shift `(e' − e) / k`; equal remainders
+/// that map distinct iterations to distinct elements meet only in the same iteration.
+fn poly_shifts(st: &Access, ld: &Access, a: &Int, b: &Int, common: usize) -> Fixed {
+    let (Some(mut p), Some(mut q)) = (a.poly.clone(), b.poly.clone()) else {
+        return Fixed::Shifts(Vec::new());
+    };
+    let (Some(sb), Some(lb)) = (all_bounds(&st.around), all_bounds(&ld.around)) else {
+        return Fixed::Shifts(Vec::new());
+    };
+    // When both run, every loop around them runs at least once.
+    let facts = Facts(sb.iter().chain(&lb).filter_map(|b| b.last.sub(&b.lo)).collect());
+    let mut shifts = Vec::new();
+    loop {
+        if facts.below(&p, &sb, &q, &lb) || facts.below(&q, &lb, &p, &sb) {
+            return Fixed::Never;
+        }
+        if let Some(found) = same_loop_shift(&p, &q, &st.around[..common]) {
+            return match found {
+                Some(d) => Fixed::Shifts(shifts.into_iter().chain([d]).collect()),
+                None => Fixed::Never,
+            };
+        }
+        if p == q {
+            let read: Vec<usize> =
+                (0..st.around.len()).filter(|k| p.reads(st.around[*k].index)).collect();
+            let inner = ld.around.iter().skip(common).any(|l| q.reads(l.index));
+            let loops: Vec<Bounds> = read.iter().map(|k| sb[*k].clone()).collect();
+            if read.iter().all(|k| *k < common) && !inner && injective(&p, &loops, &facts) {
+                shifts.extend(read.into_iter().map(|k| (k, 0)));
+            }
+            return Fixed::Shifts(shifts);
+        }
+        // The outermost common loop both read, as a digit of the same weight.
+        let Some(k) = (0..common).find(|k| p.reads(sb[*k].index) && q.reads(sb[*k].index)) else {
+            return Fixed::Shifts(shifts);
+        };
+        let (Some((cp, rp)), Some((cq, rq))) = (p.split(sb[k].index), q.split(sb[k].index)) else {
+            return Fixed::Shifts(shifts);
+        };
+        if cp != cq || !facts.within(&rp, &sb, &cp) || !facts.within(&rq, &lb, &cq) {
+            return Fixed::Shifts(shifts);
+        }
+        shifts.push((k, 0));
+        (p, q) = (rp, rq);
+    }
+}
+
+/// `p = c · l + e` and `q = c · l + e'` for the index of one loop `l` of `common`, a positive
+/// literal `c`, and `e' − e` a constant: `Some(Some((l, (e' − e) / c)))`, or `Some(None)` when
+/// `c` does not divide it (they never meet); `None` when they are not of that form.
+fn same_loop_shift(p: &Poly, q: &Poly, common: &[Around]) -> Option<Option<(usize, i64)>> {
+    let at = common.iter().position(|a| p.reads(a.index))?;
+    let (cp, ep) = p.split(common[at].index)?;
+    let (cq, eq) = q.split(common[at].index)?;
+    let c = cp.as_constant().filter(|c| *c > 0)?;
+    if cq != cp || common.iter().any(|a| ep.reads(a.index) || eq.reads(a.index)) {
+        return None;
+    }
+    let d = eq.sub(&ep)?.as_constant()?;
+    Some((d % c == 0).then_some((at, d / c)))
+}
+
+/// What holds whenever two accesses run: each loop around them has `last − lo ≥ 0`.
+struct Facts(Vec<Poly>);
+
+impl Facts {
+    /// Whether `x ≥ 0`: its coefficients are, or those of `x` less one fact are.
+    fn nonneg(&self, x: &Poly) -> bool {
+        x.nonneg() || self.0.iter().any(|f| x.sub(f).is_some_and(|d| d.nonneg()))
+    }
+
+    /// Whether `hi`, over the loops `hb`, is always below `lo` over `lb`.
+    fn below(&self, hi: &Poly, hb: &[Bounds], lo: &Poly, lb: &[Bounds]) -> bool {
+        let (Some(max), Some(min)) = (hi.extreme(hb, false), lo.extreme(lb, true)) else {
+            return false;
+        };
+        let gap = Poly::constant(1).and_then(|one| min.sub(&max)?.sub(&one));
+        gap.is_some_and(|g| self.nonneg(&g))
+    }
+
+    /// Whether `r`, over the loops `bounds`, stays in `0..c`.
+    fn within(&self, r: &Poly, bounds: &[Bounds], c: &Poly) -> bool {
+        let (Some(min), Some(max)) = (r.extreme(bounds, true), r.extreme(bounds, false)) else {
+            return false;
+        };
+        let room = Poly::constant(1).and_then(|one| c.sub(&max)?.sub(&one));
+        self.nonneg(&min) && room.is_some_and(|r| self.nonneg(&r))
+    }
+}
+
+/// The bounds of every loop in `around`, if all are polynomials.
+fn all_bounds(around: &[Around]) -> Option<Vec<Bounds>> {
+    around.iter().map(|a| a.bounds.clone()).collect()
+}
+
+/// Whether `p = Σ cₗ·iₗ + rest`, over the loops `loops` (the only indices it reads of theirs),
+/// takes distinct values at distinct iterations: in some order of its terms, each coefficient
+/// exceeds the greatest value the terms before it can add up to (`j * M + k` with `k` in
+/// `0..M`: `M > 1 · (M − 1)`), as the digits of a number in a mixed radix.
+fn injective(p: &Poly, loops: &[Bounds], facts: &Facts) -> bool {
+    let mut terms = Vec::new();
+    for b in loops {
+        let Some((c, _)) = p.split(b.index) else { return false };
+        // Each coefficient positive, each extent (`last − lo`) readable.
+        let Some(extent) = b.last.sub(&b.lo) else { return false };
+        if c.reads_any(loops) || extent.reads_any(loops) || !facts.nonneg(&c) {
+            return false;
+        }
+        terms.push((c, extent));
+    }
+    if terms.len() > 4 {
+        return false;
+    }
+    permutations(terms.len()).into_iter().any(|order| {
+        let mut reach = Poly::default();
+        order.iter().all(|k| {
+            let (c, extent) = &terms[*k];
+            // c ≥ reach + 1, then reach += c · extent.
+            let ok = Poly::constant(1)
+                .and_then(|one| c.sub(&reach)?.sub(&one))
+                .is_some_and(|d| facts.nonneg(&d));
+            match c.mul(extent).and_then(|s| reach.add(&s)) {
+                Some(next) if ok => {
+                    reach = next;
+                    true
+                }
+                _ => false,
+            }
+        })
+    })
+}
+
+/// Every order of `0..n`.
+fn permutations(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for rest in permutations(n - 1) {
+        for at in 0..=rest.len() {
+            let mut p = rest.clone();
+            p.insert(at, n - 1);
+            out.push(p);
+        }
+    }
+    out
 }
 
 /// The position, among `around`, of the innermost loop with index `l`.

@@ -5,13 +5,15 @@
 //! and the recomputations of the second merge with the first's computations ([`super::cse`]).
 //!
 //! Legal when the second loop reads nothing the first one produces except its saved values (at
-//! the same index), and everything else it reads exists before the first loop (or is a plain
-//! statement that can be moved there).
+//! the same index), and everything else it reads exists before the first loop (or is defined
+//! between the two by statements that read nothing the first loop produces, which move before
+//! it: the adjoints that the sweep of a reduction starts from, say, summed in a loop after it).
 
 use std::collections::{HashMap, HashSet};
 
 use super::additive::additive;
-use super::cse::cse;
+use super::cleanup::dead_code;
+use super::cse::{cse, same};
 use crate::ir::{
     Block, Branch, Checkpoint, Func, Int, Loop, Operand, Range, Stmt, Var, While, reads, stmt_defs,
     substitute, substitute_operand,
@@ -22,10 +24,104 @@ use crate::ir::{
 /// before it could be fused in its place.
 pub fn fuse(f: &Func) -> Func {
     let mut f = cse(f);
-    while let Some(body) = fuse_first(&f.body) {
-        f = cse(&Func { body, ..f.clone() });
+    loop {
+        if let Some(body) = fuse_first(&f.body) {
+            f = cse(&Func { body, ..f.clone() });
+        } else if let Some((body, map)) = subsume_first(&f, &f.body) {
+            let outputs = f.outputs.iter().map(|o| substitute_operand(*o, &map)).collect();
+            f = cse(&Func { body: substitute(&body, &map), outputs, ..f.clone() });
+        } else {
+            return f;
+        }
     }
-    f
+}
+
+/// `block` with its first loop that another loop after it subsumes replaced by that one (at
+/// its own level first, then inside its loops and branches), and the map from the replaced
+/// loop's results to the other's; `None` if there is none.
+///
+/// A loop subsumes an earlier one over the same indices when it computes the same carried
+/// values from the same inputs, and more after them: the sweep's rerun of a forward loop that
+/// saves what the loop's own sweep needs, which fusion placed in one body with that forward
+/// loop. It then takes the earlier one's place, with what it reads from between the two.
+fn subsume_first(f: &Func, block: &Block) -> Option<(Block, HashMap<Var, Operand>)> {
+    if let Some(found) = subsume_once(f, block) {
+        return Some(found);
+    }
+    for (i, s) in block.iter().enumerate() {
+        let inner = match s {
+            Stmt::For(l) => subsume_first(f, &l.body)
+                .map(|(body, m)| (Stmt::For(Box::new(Loop { body, ..(**l).clone() })), m)),
+            Stmt::If(b) => subsume_first(f, &b.then)
+                .map(|(then, m)| (Branch { then, ..(**b).clone() }, m))
+                .or_else(|| {
+                    subsume_first(f, &b.otherwise)
+                        .map(|(otherwise, m)| (Branch { otherwise, ..(**b).clone() }, m))
+                })
+                .map(|(b, m)| (Stmt::If(Box::new(b)), m)),
+            _ => None,
+        };
+        if let Some((inner, map)) = inner {
+            let mut out = block.clone();
+            out[i] = inner;
+            return Some((out, map));
+        }
+    }
+    None
+}
+
+fn subsume_once(f: &Func, stmts: &[Stmt]) -> Option<(Block, HashMap<Var, Operand>)> {
+    for (j, s) in stmts.iter().enumerate() {
+        let Stmt::For(b) = s else { continue };
+        for i in (0..j).rev() {
+            let Stmt::For(a) = &stmts[i] else { continue };
+            let m = a.carried.len();
+            if a.index != b.index || a.range != b.range || m >= b.carried.len() {
+                continue;
+            }
+            let Some(prefix) = restricted(f, b, m) else { continue };
+            if !same(f, &stmts[i], &Stmt::For(Box::new(prefix))) {
+                continue;
+            }
+            if let Some(out) = replace(stmts, i, j) {
+                let map = a.outs.iter().zip(&b.outs).map(|(x, y)| (*x, Operand::Var(*y))).collect();
+                return Some((out, map));
+            }
+        }
+    }
+    None
+}
+
+/// `l` computing only its first `m` carried values (what they need of the body), if those
+/// need none of the others.
+fn restricted(f: &Func, l: &Loop, m: usize) -> Option<Loop> {
+    let outputs = l.outs[..m].iter().map(|o| Operand::Var(*o)).collect();
+    let alone = Func { body: vec![Stmt::For(Box::new(l.clone()))], outputs, ..f.clone() };
+    match dead_code(&alone).body.pop() {
+        Some(Stmt::For(r)) if r.carried.len() == m && r.outs == l.outs[..m] => Some(*r),
+        _ => None,
+    }
+}
+
+/// `stmts` with the loop at `j` in place of the one at `i`, and the statements between them
+/// that it reads moved before it; `None` if one of them cannot move.
+fn replace(stmts: &[Stmt], i: usize, j: usize) -> Option<Block> {
+    let later: HashSet<Var> = stmts[i..].iter().flat_map(stmt_defs).collect();
+    let def_at: HashMap<Var, usize> =
+        (i + 1..j).flat_map(|k| stmt_defs(&stmts[k]).into_iter().map(move |v| (v, k))).collect();
+    let mut hoist = HashSet::new();
+    for op in reads(&stmts[j]) {
+        let Some(v) = op.var() else { continue };
+        if later.contains(&v) && !movable(stmts, &def_at, &later, v, &mut hoist) {
+            return None;
+        }
+    }
+    let mut out: Vec<Stmt> = stmts[..i].to_vec();
+    out.extend((i + 1..j).filter(|k| hoist.contains(k)).map(|k| stmts[k].clone()));
+    out.push(stmts[j].clone());
+    out.extend((i + 1..j).filter(|k| !hoist.contains(k)).map(|k| stmts[k].clone()));
+    out.extend(stmts[j + 1..].iter().cloned());
+    Some(out)
 }
 
 /// `block` with its first fusable pair of loops fused (at its own level first, then inside its
@@ -164,8 +260,9 @@ fn saved_values(a: &Loop) -> HashMap<Var, Operand> {
     saved
 }
 
-/// Whether `v`, defined between the loops, can be defined before the first one: a plain
-/// statement whose operands are (recursively) available there. Marks the statements to move.
+/// Whether `v`, defined between the loops, can be defined before the first one: a statement
+/// (a loop, a branch or a call too: the IR has no effects) whose operands are (recursively)
+/// available there. Marks the statements to move. The values are the same, computed earlier.
 fn movable(
     stmts: &[Stmt],
     def_at: &HashMap<Var, usize>,
@@ -177,7 +274,8 @@ fn movable(
     if hoist.contains(&j) {
         return true;
     }
-    if matches!(stmts[j], Stmt::For(_) | Stmt::While(_) | Stmt::If(_) | Stmt::Checkpoint(_)) {
+    // A loop of unknown length may fill a tape that its sweep reads: it stays where it is.
+    if matches!(stmts[j], Stmt::While(_)) {
         return false;
     }
     hoist.insert(j);

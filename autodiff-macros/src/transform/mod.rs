@@ -14,9 +14,12 @@ mod fuse;
 mod hoist;
 mod join;
 mod plan;
+mod promote;
 mod residual;
 mod reverse;
 mod sink;
+mod storage_hoist;
+mod stores;
 mod wrap;
 
 pub use budget::{storage, total};
@@ -28,8 +31,11 @@ pub use fuse::fuse;
 pub use hoist::hoist;
 pub use join::join_branches;
 pub use plan::{Options, plan};
+pub use promote::promote;
 pub use reverse::{Seed, reverse};
 pub use sink::sink;
+pub use storage_hoist::hoist_storage;
+pub use stores::forward_stores;
 pub use wrap::split_wraps;
 
 use crate::ir::{Builder, Elem, Name, Operand, Prim, Ty};

@@ -3,19 +3,35 @@
 //! length the macro knows.
 //!
 //! The rule: the sweep of an iteration recomputes what it needs from values fixed before the
-//! loop and from the loop index. A value that depends on what the loop carries from one iteration
-//! to the next (directly or through other values) cannot be recomputed from those alone: if it
-//! is cheap arithmetic it is recomputed from the carried values, which are then saved; otherwise
-//! (a transcendental function, a load, an inner loop) the value itself is saved, unless it is the
-//! result of an inner loop that saves values of its own: that loop runs again in the sweep (to
-//! save them), and that run gives its result.
+//! loop and from the loop index when that is cheap, and saves the rest. Recomputing a value
+//! costs what computing it did; saving it costs a store, a load and its slot. So:
+//! - arithmetic and comparisons (no libm call) are recomputed, from the carried values (which
+//!   are then saved) if they depend on them;
+//! - a load is recomputed (a load for a load) unless it depends on the carried values: then
+//!   it is saved;
+//! - a transcendental function (a libm call), the result of an inner loop and that of a call
+//!   are saved, whatever they depend on: recomputing them costs the call, the whole trip count
+//!   or the callee again, against a store and a load;
+//! - an inner loop that saves values of its own has its whole storage saved too, one slot per
+//!   iteration, so that it never runs again in the sweep.
+//!
+//! A loop that saves no value of its own (a reduction, or a loop whose iterations its sweep
+//! recomputes entirely) does not save its inner loops' storage: they run again in its sweep,
+//! and once fusion has joined its sweep to its iteration ([`super::fuse()`]), that run is the
+//! forward one (and what the sweep loads from storage is the forward value itself, so the
+//! storage goes). When what inner loops and calls compute cannot be stored (the loop's length is
+//! known only at run time, or the storage exceeds the budget, that of the whole function
+//! included where the macro knows the sizes), it is recomputed as before: the inner loop runs
+//! again in the sweep, to fill its own storage, and that run gives its results. (Sizes that
+//! depend on a const generic are checked by rustc against the budget, in the generated code.)
+//!
 //! Carried values that the loop only adds to (reductions, see [`super::additive`]) are never
 //! needed, so a reduction saves nothing and takes any number of iterations.
 //!
-//! A loop whose storage would not fit (its number of iterations is known only at run time, or
-//! the storage would exceed the stack budget), or whose plan is asked to, is checkpointed
-//! instead: it saves nothing, and its sweep recomputes the states from a few snapshots
-//! (binomial checkpointing, see `autodiff_runtime::revolve`).
+//! A loop whose storage would not fit even so (its number of iterations is known only at run
+//! time, or the storage would exceed the stack budget), or whose plan is asked to, is
+//! checkpointed instead: it saves nothing, and its sweep recomputes the states from a few
+//! snapshots (binomial checkpointing, see `autodiff_runtime::revolve`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -32,6 +48,9 @@ use crate::symbol::DEFAULT_SNAPSHOTS;
 pub struct Plan {
     /// The values saved each iteration: carried values first, then values of the body.
     pub saved: Vec<Var>,
+    /// The loops of the body (statements of it) whose own storage this loop saves each
+    /// iteration, so that they do not run again in the sweep.
+    pub nested: Vec<LoopId>,
     /// The number of slots, one per possible index value (the end of the range).
     pub size: Option<Int>,
     /// What the loop's reverse sweep reads from outside the loop.
@@ -40,6 +59,13 @@ pub struct Plan {
     pub checkpoint: Option<u64>,
     /// A loop of unknown length differentiated at its fixed point (see `While::implicit`).
     pub implicit: bool,
+}
+
+impl Plan {
+    /// Whether the loop saves anything per iteration (values, or inner loops' storage).
+    pub fn stores(&self) -> bool {
+        !self.saved.is_empty() || !self.nested.is_empty()
+    }
 }
 
 /// What the planning follows from the attribute.
@@ -66,16 +92,54 @@ pub struct Plans {
     pub active: Vec<bool>,
 }
 
-/// Plans every loop of `f` for its reverse sweep.
+/// Plans every loop of `f` for its reverse sweep: saving what libm calls, inner loops and calls
+/// compute, unless the storage that takes, where the macro knows its size, exceeds the budget;
+/// then recomputing those as before.
 pub fn plan(f: &Func, options: Options) -> Plans {
     let varied = varied(f);
     let active: Vec<bool> = varied.iter().zip(live(f)).map(|(v, l)| *v && l).collect();
-    let mut p = Planner { f, active: &active, plans: Plans::default(), options };
-    p.block_needs(&f.body, None, &mut Vec::new());
-    let mut plans = p.plans;
+    let run = |store_more: bool| {
+        let mut p = Planner { f, active: &active, plans: Plans::default(), options, store_more };
+        p.block_needs(&f.body, None, (&mut Vec::new(), &mut Vec::new()), false);
+        p.plans
+    };
+    let mut plans = run(true);
+    if total(f, &plans).is_some_and(|bytes| bytes > options.budget) {
+        plans = run(false);
+    }
     plans.varied = varied;
     plans.active = active;
     plans
+}
+
+/// The bytes that the storage of the stored loops takes, of those the macro knows the size of
+/// (rustc checks the others, in the generated code).
+fn total(f: &Func, plans: &Plans) -> Option<u64> {
+    plans.loops.values().filter(|p| p.stores()).try_fold(0u64, |acc, p| {
+        let bytes = p.size.as_ref().and_then(|n| n.times(&per_iteration(f, plans, p)).value);
+        acc.checked_add(bytes.unwrap_or(0))
+    })
+}
+
+/// The bytes one iteration of a stored loop saves: its values, and the storage of the inner
+/// loops it nests.
+fn per_iteration(f: &Func, plans: &Plans, p: &Plan) -> Int {
+    let values = p.saved.iter().fold(Int::lit(0), |acc, v| acc.add(&f.ty(*v).bytes()));
+    p.nested.iter().filter_map(|l| plans.loops.get(l)).fold(values, |acc, inner| {
+        let size = inner.size.clone().unwrap_or_else(|| Int::lit(0));
+        acc.add(&size.times(&per_iteration(f, plans, inner)))
+    })
+}
+
+/// Whether a statement must run again in the sweep.
+enum Rerun {
+    /// It need not.
+    No,
+    /// A loop that saves values of its own: it runs again to fill its storage, unless the loop
+    /// around saves that storage each iteration.
+    Nestable(LoopId),
+    /// A loop of unknown length: it runs again to fill its tape.
+    Always,
 }
 
 struct Planner<'a> {
@@ -83,6 +147,9 @@ struct Planner<'a> {
     active: &'a [bool],
     plans: Plans,
     options: Options,
+    /// Whether a stored loop may save the results of its inner loops and calls (and nest the
+    /// storage of its inner loops) rather than run them again in its sweep.
+    store_more: bool,
 }
 
 impl Planner<'_> {
@@ -92,17 +159,27 @@ impl Planner<'_> {
 
     /// The values that reversing `block` reads, its own and free ones. `dep` marks the values of
     /// a loop body that depend on the loop's carried values: those are saved into `saved`
-    /// instead of recomputed. Without `dep` (a branch), everything is recomputed.
+    /// instead of recomputed (and, with `store_more`, the results of inner loops and calls, and
+    /// the storage of inner loops, into `nested`). Without `dep` (a branch, the function's own
+    /// block), everything is recomputed.
     fn block_needs(
         &mut self,
         block: &Block,
         dep: Option<&[bool]>,
-        saved: &mut Vec<Var>,
+        (saved, nested): (&mut Vec<Var>, &mut Vec<LoopId>),
+        more: bool,
     ) -> HashSet<Var> {
         let mut need = HashSet::new();
         let mut must_run = HashSet::new();
+        let nests = dep.is_some() && more;
         for (i, s) in block.iter().enumerate() {
-            self.residuals(s, i, &mut need, &mut must_run);
+            match self.residuals(s, &mut need) {
+                Rerun::Nestable(l) if nests => nested.push(l),
+                Rerun::Nestable(_) | Rerun::Always => {
+                    must_run.insert(i);
+                }
+                Rerun::No => {}
+            }
         }
         for (i, s) in block.iter().enumerate().rev() {
             let needed: Vec<Var> = stmt_defs(s).into_iter().filter(|v| need.contains(v)).collect();
@@ -110,14 +187,18 @@ impl Planner<'_> {
                 continue;
             }
             let mut recompute = must_run.contains(&i);
+            let costly = more && matches!(s, Stmt::For(_) | Stmt::Call(_) | Stmt::Op { .. });
             for v in needed {
                 match dep {
                     // Cheap arithmetic is recomputed from what it reads (in the end, from the
-                    // saved carried values); anything else that depends on them is saved. An
-                    // inner loop that runs again in the sweep (to fill its own storage) gives
-                    // its results anew: saving them too would skip that run (the sweep does
-                    // not recompute what it has), and the inner sweep would lack its storage.
-                    Some(dep) if dep[v.index()] && !cheap(s) && !must_run.contains(&i) => {
+                    // saved carried values); anything else that depends on them is saved, and
+                    // so is what an inner loop or a call computes. An inner loop that runs
+                    // again in the sweep (to fill its own storage) gives its results anew:
+                    // saving them too would skip that run (the sweep does not recompute what
+                    // it has), and the inner sweep would lack its storage.
+                    Some(dep)
+                        if (dep[v.index()] || costly) && !cheap(s) && !must_run.contains(&i) =>
+                    {
                         if !saved.contains(&v) {
                             saved.push(v);
                         }
@@ -132,15 +213,10 @@ impl Planner<'_> {
         need
     }
 
-    /// Adds to `need` what the adjoint of `s` (the `i`-th statement) reads; marks loops that must
-    /// run again in the sweep (to fill their own storage).
-    fn residuals(
-        &mut self,
-        s: &Stmt,
-        i: usize,
-        need: &mut HashSet<Var>,
-        must_run: &mut HashSet<usize>,
-    ) {
+    /// Adds to `need` what the adjoint of `s` reads. Says whether `s` must run again in the
+    /// sweep: a loop that saves values of its own (to fill its storage, unless the loop around
+    /// saves that storage), a loop of unknown length (to fill its tape).
+    fn residuals(&mut self, s: &Stmt, need: &mut HashSet<Var>) -> Rerun {
         match s {
             Stmt::Op { out, prim, args } if self.active[out.index()] => {
                 let wanted: Vec<bool> = args.iter().map(|a| self.is_active(*a)).collect();
@@ -152,18 +228,18 @@ impl Planner<'_> {
             }
             Stmt::For(l) if l.carried.iter().any(|c| self.active[c.param.index()]) => {
                 let plan = self.plan_loop(l);
-                if !plan.saved.is_empty() {
-                    must_run.insert(i);
-                }
                 need.extend(plan.free_needs.iter().copied());
+                if plan.stores() {
+                    return Rerun::Nestable(l.index);
+                }
             }
             // A loop of unknown length runs again in the sweep, to fill its tape.
             Stmt::While(w) if w.carried.iter().any(|c| self.active[c.param.index()]) => {
                 let plan = self.plan_while(w);
-                if !plan.implicit {
-                    must_run.insert(i);
-                }
                 need.extend(plan.free_needs.iter().copied());
+                if !plan.implicit {
+                    return Rerun::Always;
+                }
             }
             // The sweep of `g_grad`'s call multiplies by the partials it returned; that of a
             // vector callee's calls `g_vjp` with the same arguments.
@@ -174,47 +250,49 @@ impl Planner<'_> {
             Stmt::If(b) if b.outs.iter().any(|o| self.active[o.index()]) => {
                 need.insert(b.cond);
                 for block in [&b.then, &b.otherwise] {
-                    let inner = self.block_needs(block, None, &mut Vec::new());
+                    let none = (&mut Vec::new(), &mut Vec::new());
+                    let inner = self.block_needs(block, None, none, false);
                     let defined = defs_in(block);
                     need.extend(inner.into_iter().filter(|v| !defined.contains(v)));
                 }
             }
             _ => {}
         }
+        Rerun::No
     }
 
-    /// Plans `l` (and the loops inside it) and records the plan.
+    /// Plans `l` (and the loops inside it) and records the plan: storing what its sweep needs,
+    /// the results of inner loops and calls included; if that cannot be stored (its length is
+    /// known only at run time, or it exceeds the budget), recomputing those; if that cannot be
+    /// stored either, checkpointed.
     fn plan_loop(&mut self, l: &Loop) -> Plan {
-        let dep = self.dependence(l);
-        let mut saved = Vec::new();
-        let need = self.block_needs(&l.body, Some(&dep), &mut saved);
-        // An additive carried value is never read by the sweep (its rules are `+` and `-`).
-        let mut carried: Vec<Var> =
-            l.carried.iter().map(|c| c.param).filter(|p| need.contains(p)).collect();
-        carried.extend(saved);
-        let defined = defs_in(&l.body);
-        let params: HashSet<Var> = l.carried.iter().map(|c| c.param).collect();
-        let free_needs =
-            need.into_iter().filter(|v| !defined.contains(v) && !params.contains(v)).collect();
-        let mut plan =
-            Plan { saved: carried, size: None, free_needs, checkpoint: None, implicit: false };
-        if !plan.saved.is_empty() {
-            let per_iteration =
-                plan.saved.iter().fold(Int::lit(0), |acc, v| acc.add(&self.f.ty(*v).bytes()));
-            let size = size(&l.range).ok();
-            let over = size
-                .as_ref()
-                .and_then(|n| n.times(&per_iteration).value)
-                .is_some_and(|b| b > self.options.budget);
-            let unsized_checkpointed = |n: &Int| {
-                self.options.checkpoint_unsized && n.times(&per_iteration).value.is_none()
-            };
-            match (size, self.options.snapshots) {
-                (Some(n), None) if !over && !unsized_checkpointed(&n) => plan.size = Some(n),
+        let mut plan = self.stored(l, self.store_more);
+        let over = |p: &Plan, r: &Self| {
+            p.size.as_ref().and_then(|n| n.times(&per_iteration(r.f, &r.plans, p)).value)
+                > Some(r.options.budget)
+        };
+        // Asked to, a length that only rustc knows (a const generic) is checkpointed: the
+        // function then also has the stored variant, and rustc picks one.
+        let unsized_checkpointed = |p: &Plan, r: &Self| {
+            r.options.checkpoint_unsized
+                && p.size
+                    .as_ref()
+                    .is_some_and(|n| n.times(&per_iteration(r.f, &r.plans, p)).value.is_none())
+        };
+        let unstorable =
+            plan.size.is_none() || over(&plan, self) || unsized_checkpointed(&plan, self);
+        if self.store_more && plan.stores() && unstorable {
+            plan = self.stored(l, false);
+        }
+        if plan.stores() {
+            match (&plan.size, self.options.snapshots) {
+                (Some(_), None) if !over(&plan, self) && !unsized_checkpointed(&plan, self) => {}
                 (_, asked) => {
                     // The sweep recomputes every iteration from its state, so it reads what the
                     // loop reads, and saves nothing.
                     plan.saved.clear();
+                    plan.nested.clear();
+                    plan.size = None;
                     let state = l
                         .carried
                         .iter()
@@ -230,13 +308,40 @@ impl Planner<'_> {
         plan
     }
 
+    /// The plan of `l` that stores what its sweep needs (its length unchecked). A loop that
+    /// saves no value of its own recomputes its iterations in its sweep: its inner loops then
+    /// run again there too (to fill their storage), rather than have it saved.
+    fn stored(&mut self, l: &Loop, more: bool) -> Plan {
+        let dep = self.dependence(l);
+        let (mut saved, mut nested) = (Vec::new(), Vec::new());
+        let mut need = self.block_needs(&l.body, Some(&dep), (&mut saved, &mut nested), more);
+        let own = l.carried.iter().any(|c| need.contains(&c.param)) || !saved.is_empty();
+        if more && !own && !nested.is_empty() {
+            (saved, nested) = (Vec::new(), Vec::new());
+            need = self.block_needs(&l.body, Some(&dep), (&mut saved, &mut nested), false);
+        }
+        // An additive carried value is never read by the sweep (its rules are `+` and `-`).
+        let mut carried: Vec<Var> =
+            l.carried.iter().map(|c| c.param).filter(|p| need.contains(p)).collect();
+        carried.extend(saved);
+        let defined = defs_in(&l.body);
+        let params: HashSet<Var> = l.carried.iter().map(|c| c.param).collect();
+        let free_needs =
+            need.into_iter().filter(|v| !defined.contains(v) && !params.contains(v)).collect();
+        let size = match carried.is_empty() && nested.is_empty() {
+            true => None,
+            false => size(&l.range).ok(),
+        };
+        Plan { saved: carried, nested, size, free_needs, checkpoint: None, implicit: false }
+    }
+
     /// Plans a loop of unknown length (and the loops inside it): its sweep is always
     /// checkpointed, from a tape of snapshots that the loop fills as it runs, and reads what the
     /// loop reads.
     fn plan_while(&mut self, w: &While) -> Plan {
         let l = w.as_loop();
         let dep = self.dependence(&l);
-        self.block_needs(&w.body, Some(&dep), &mut Vec::new());
+        self.block_needs(&w.body, Some(&dep), (&mut Vec::new(), &mut Vec::new()), false);
         let state =
             w.carried.iter().fold(Int::lit(0), |acc, c| acc.add(&self.f.ty(c.param).bytes()));
         let slots =
@@ -250,7 +355,7 @@ impl Planner<'_> {
             free_needs.extend(w.outs.iter().copied());
         }
         let checkpoint = (!implicit).then_some(slots);
-        let plan = Plan { saved: Vec::new(), size: None, free_needs, checkpoint, implicit };
+        let plan = Plan { free_needs, checkpoint, implicit, ..Plan::default() };
         self.plans.loops.insert(w.index, plan.clone());
         plan
     }
@@ -352,6 +457,10 @@ fn snapshots(state: &Int, budget: u64) -> u64 {
 /// the index itself is the slot.
 fn size(range: &Range) -> Result<Int, &'static str> {
     let hi = &range.hi;
+    // `0..min(n, k)`: at most `k` slots (`min` cannot be an array length).
+    if let (None, Some(k)) = (hi.value, hi.at_most) {
+        return Ok(Int::lit(if range.inclusive { k.saturating_add(1) } else { k }));
+    }
     if !hi.loops.is_empty() {
         return Err("its end changes with an outer loop, so the storage has no fixed length");
     }

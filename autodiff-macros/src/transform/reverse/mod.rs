@@ -14,11 +14,13 @@ mod calls;
 mod implicit;
 mod regions;
 mod replay;
+mod stored;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::plan::Plans;
-use crate::ir::{Builder, Func, LoopId, Name, Operand, Var, stmt_defs};
+use crate::ir::{Builder, Func, LoopId, Name, Operand, stmt_defs};
+use stored::Stored;
 
 /// Where the sweep starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,8 +39,16 @@ pub fn reverse(f: &Func, plans: &Plans, seed: Seed) -> Func {
     for v in f.inputs.iter().copied().chain(f.body.iter().flat_map(stmt_defs)) {
         top[v.index()] = true;
     }
-    let mut r =
-        Rev { f, b: Builder::derive_from(f), plans, varied, active, storage: HashMap::new(), top };
+    let mut r = Rev {
+        f,
+        b: Builder::derive_from(f),
+        plans,
+        varied,
+        active,
+        storage: HashMap::new(),
+        loaded: HashSet::new(),
+        top,
+    };
     r.forward_pass();
     let mut adj = adjoint::Adj::default();
     for o in &f.outputs {
@@ -73,7 +83,10 @@ struct Rev<'a> {
     active: &'a [bool],
     /// The storage of each loop run in the current scope: each saved value with the array that
     /// holds it.
-    storage: HashMap<LoopId, Vec<(Var, Var)>>,
+    storage: HashMap<LoopId, Stored>,
+    /// The loops whose storage the current sweep loaded from a loop around them: they do not
+    /// save again when recomputed.
+    loaded: HashSet<LoopId>,
     /// The variables of the function's own block (and its inputs), visible everywhere after.
     top: Vec<bool>,
 }

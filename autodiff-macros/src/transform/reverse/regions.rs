@@ -49,12 +49,24 @@ impl Rev<'_> {
             None => {
                 self.b.begin();
                 let slot = vec![Int::index(l.index)];
-                for (v, st) in self.storage.get(&l.index).cloned().unwrap_or_default() {
+                let stored = self.storage.get(&l.index).cloned().unwrap_or_default();
+                for (v, st) in &stored.values {
                     let loaded =
-                        self.b.load(self.f.name(v).clone(), Operand::Var(st), slot.clone());
-                    self.b.map(v, loaded);
+                        self.b.load(self.f.name(*v).clone(), Operand::Var(*st), slot.clone());
+                    self.b.map(*v, loaded);
+                }
+                // The inner loops' storage of this iteration: their sweeps read it, and they
+                // do not run again to save it.
+                let nested = stored.nested;
+                for (j, inner) in &nested {
+                    let loaded = self.load_slot(inner, &slot);
+                    self.storage.insert(*j, loaded);
+                    self.loaded.insert(*j);
                 }
                 let (sweep, kept) = self.iteration(l, &seeds, sweep, adj);
+                for (j, _) in &nested {
+                    self.loaded.remove(j);
+                }
                 let body = self.b.end();
                 let outs = self.fresh_like(&sweep.carried);
                 let range = Range { rev: !l.range.rev, ..l.range.clone() };

@@ -4,7 +4,8 @@
 
 use super::Rev;
 use crate::ir::{
-    Block, Branch, Carry, Int, Loop, Name, Operand, Stmt, Suffix, Var, While, reads, stmt_defs,
+    Block, Branch, Carry, Int, Loop, LoopId, Name, Operand, Stmt, Suffix, Var, While, reads,
+    stmt_defs,
 };
 
 impl Rev<'_> {
@@ -84,7 +85,7 @@ impl Rev<'_> {
     }
 
     /// The storage name of `v`: `v_saved`, or `saved` for a temporary.
-    fn saved_name(&self, v: Var) -> Name {
+    pub(super) fn saved_name(&self, v: Var) -> Name {
         match self.f.name(v) {
             Name::Temp => Name::Hint(crate::symbol::SAVED),
             _ => Name::Derived { of: v, suffix: Suffix::Saved },
@@ -93,9 +94,14 @@ impl Rev<'_> {
 
     fn replay_loop(&mut self, l: &Loop, fresh: bool, saves: bool) {
         let active = l.carried.iter().any(|c| self.active[c.param.index()]);
-        let plan = self.plans.loops.get(&l.index).filter(|_| saves && active);
+        let saves = saves && active && !self.loaded.contains(&l.index);
+        let plan = self.plans.loops.get(&l.index).filter(|_| saves);
         let saved: Vec<Var> = plan.map(|p| p.saved.clone()).unwrap_or_default();
-        let size = plan.and_then(|p| p.size.clone()).unwrap_or_else(|| Int::lit(0));
+        let nested: Vec<LoopId> = plan.map(|p| p.nested.clone()).unwrap_or_default();
+        // A reduction's iteration is recomputed with its sweep, its inner loops saving what
+        // their sweeps need: the forward pass runs them so too, and once fused with the sweep,
+        // the two runs are one.
+        let reduction = plan.is_some_and(|p| !p.stores() && p.checkpoint.is_none());
         let slot = vec![Int::index(l.index)];
         let mut carried: Vec<Carry> = Vec::new();
         for c in &l.carried {
@@ -105,11 +111,14 @@ impl Rev<'_> {
             };
             carried.push(Carry { param, init: self.b.resolve(c.init) });
         }
+        let arrays = match plan.is_some() {
+            true => self.storage_types(l.index),
+            false => Vec::new(),
+        };
         let mut storage = Vec::new();
-        for v in &saved {
-            let ty = self.f.ty(*v).repeated(size.clone());
-            let init = crate::transform::zero(&mut self.b, &ty);
-            let param = self.b.fresh(self.saved_name(*v), ty);
+        for (v, ty) in &arrays {
+            let init = crate::transform::zero(&mut self.b, ty);
+            let param = self.b.fresh(self.saved_name(*v), ty.clone());
             carried.push(Carry { param, init });
             storage.push(Operand::Var(param));
         }
@@ -119,19 +128,41 @@ impl Rev<'_> {
                 self.b.map(c.param, Operand::Var(new.param));
             }
         }
-        let save = |r: &mut Self, v: Var, storage: &mut Vec<Operand>| {
-            if let Some(k) = saved.iter().position(|s| *s == v) {
-                let value = r.b.resolve(Operand::Var(v));
+        let save = |r: &mut Self, v: Var, value: Operand, storage: &mut Vec<Operand>| {
+            if let Some(k) = arrays[..saved.len()].iter().position(|(s, _)| *s == v) {
+                let value = r.b.resolve(value);
                 storage[k] = r.b.store(r.saved_name(v), storage[k], slot.clone(), value);
             }
         };
         for c in &l.carried {
-            save(self, c.param, &mut storage);
+            save(self, c.param, Operand::Var(c.param), &mut storage);
         }
         for s in &l.body {
-            self.replay(s, fresh, false);
+            let inner = match s {
+                Stmt::For(inner) => reduction || nested.contains(&inner.index),
+                _ => false,
+            };
+            self.replay(s, fresh, inner);
             for v in stmt_defs(s) {
-                save(self, v, &mut storage);
+                save(self, v, Operand::Var(v), &mut storage);
+            }
+            // An inner loop's whole storage, into this loop's slot for it.
+            if let Stmt::For(inner) = s
+                && nested.contains(&inner.index)
+            {
+                let before: usize = nested
+                    .iter()
+                    .take_while(|j| **j != inner.index)
+                    .map(|j| self.storage_types(*j).len())
+                    .sum();
+                let at = saved.len() + before;
+                let run = self.storage.get(&inner.index).cloned().unwrap_or_default();
+                for (k, (v, array)) in run.held().into_iter().zip(run.arrays()).enumerate() {
+                    let (name, value) = (self.saved_name(v), Operand::Var(array));
+                    if let Some(slot_array) = storage.get(at + k).copied() {
+                        storage[at + k] = self.b.store(name, slot_array, slot.clone(), value);
+                    }
+                }
             }
         }
         let mut yields = l.yields.clone();
@@ -146,21 +177,24 @@ impl Rev<'_> {
             outs.push(new);
         }
         let mut kept = Vec::new();
-        for v in &saved {
-            let ty = self.f.ty(*v).repeated(size.clone());
-            let out = self.b.fresh(self.saved_name(*v), ty);
+        for (v, ty) in &arrays {
+            let out = self.b.fresh(self.saved_name(*v), ty.clone());
             outs.push(out);
-            kept.push((*v, out));
+            kept.push(out);
         }
         if fresh {
+            // A result the sweep already has (loaded from storage) stays as it is.
             for (o, new) in l.outs.iter().zip(&outs) {
-                self.b.map(*o, Operand::Var(*new));
+                if !self.b.is_mapped(*o) {
+                    self.b.map(*o, Operand::Var(*new));
+                }
             }
         }
         let range = l.range.clone();
         self.b.emit_loop(Loop { index: l.index, range, carried, body, yields, outs });
         if !kept.is_empty() {
-            self.storage.insert(l.index, kept);
+            let stored = self.assemble(l.index, &mut kept.into_iter());
+            self.storage.insert(l.index, stored);
         }
     }
 
