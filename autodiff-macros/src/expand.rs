@@ -38,6 +38,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let vector = lowered.output != Output::Scalar;
     check_modes(&mut cx, &args, &item_fn, vector);
     check_sizes(&mut cx, &args, &lowered);
+    let problem = args
+        .span_of(symbol::OPT_ARGMIN)
+        .and_then(|at| lower::problem(&mut cx, &item_fn, &lowered, at).map(|p| (p, at)));
     if !cx.is_ok() {
         return with_item(cx.into_compile_errors(), item);
     }
@@ -83,6 +86,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
             if let Some(mode) = args.jacobian {
                 out.extend(cx.jacobian(&lowered.func, mode));
+            }
+            if let Some((problem, at)) = &problem {
+                out.extend(crate::codegen::problem(&item_fn, problem, args.hessian, *at));
             }
             // Stand-ins for what a caller of `f` could need and is not generated.
             let (params, n) = (lowered.params.len(), lowered.func.active.len());
