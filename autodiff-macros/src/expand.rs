@@ -42,6 +42,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     if lowered.record.is_some() {
         refuse_record_hvp(&mut cx, &args);
     }
+    let problem = args
+        .span_of(symbol::OPT_ARGMIN)
+        .and_then(|at| lower::problem(&mut cx, &item_fn, &lowered, at).map(|p| (p, at)));
     if !cx.is_ok() {
         return with_item(cx.into_compile_errors(), item);
     }
@@ -100,6 +103,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
             if let Some(mode) = args.jacobian {
                 out.extend(cx.jacobian(&lowered.func, mode));
+            }
+            if let Some((problem, at)) = &problem {
+                out.extend(crate::codegen::problem(&item_fn, problem, args.hessian, *at));
             }
             // Stand-ins for what a caller of `f` could need and is not generated.
             if vector {

@@ -221,6 +221,16 @@ pub const IMPLICIT_ITERATIONS: u64 = 1000;
 pub const OPT_SNAPSHOTS: &str = "s";
 /// Snapshots of a checkpointed loop when the attribute does not say.
 pub const DEFAULT_SNAPSHOTS: u64 = 32;
+/// Option: emit the argmin problem type (`FProblem`), with the runtime's `argmin` feature.
+pub const OPT_ARGMIN: &str = "argmin";
+/// Suffix of the argmin problem type: `ext_rosenbrock` -> `ExtRosenbrockProblem`.
+pub const PROBLEM_SUFFIX: &str = "Problem";
+/// The lifetime of the references an argmin problem holds.
+pub const PROBLEM_LIFETIME: &str = "'data";
+/// The private field of an argmin problem that carries its const generics.
+pub const PROBLEM_PHANTOM: &str = "sizes";
+/// The lint-level attribute, which the argmin problem carries from `f`.
+pub const ALLOW: &str = "allow";
 /// Every option, for messages.
 pub const OPTIONS: &[&str] = &[
     OPT_WRT,
@@ -231,6 +241,7 @@ pub const OPTIONS: &[&str] = &[
     OPT_STACK,
     OPT_CHECKPOINT,
     OPT_IMPLICIT,
+    OPT_ARGMIN,
 ];
 
 /// Suffix of the adjoint of a value.

@@ -1,5 +1,6 @@
 //! Codegen: IR to tokens. The only place that makes tokens; it cannot fail.
 
+mod argmin;
 mod attrs;
 mod body;
 mod buffers;
@@ -27,6 +28,8 @@ use crate::ir::{Func, Int, Ty};
 use crate::lower::Param;
 use crate::symbol;
 use names::Namer;
+
+pub use argmin::problem;
 
 /// The scalar type of a lowered function, as the generated code writes it.
 pub fn scalar_tokens(s: &crate::lower::ScalarTy) -> scalar::Tokens {

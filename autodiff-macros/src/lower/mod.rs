@@ -20,6 +20,7 @@ mod konst;
 mod method;
 mod passed;
 mod pattern;
+mod problem;
 mod returned;
 mod scalar;
 mod signature;
@@ -42,6 +43,7 @@ use crate::ir::{Builder, Func, Name, Operand, Var};
 use crate::symbol;
 use konst::Konst;
 use passed::ConstTy;
+pub use problem::{Constant, Problem, Shape, problem};
 pub use scalar::ScalarTy;
 
 /// One parameter of the user's function, as the generated functions re-emit it.
