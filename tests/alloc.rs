@@ -163,6 +163,38 @@ fn derivatives_through_loops_and_arrays_do_not_allocate() {
 }
 
 #[test]
+fn derivatives_of_slices_f32_and_generic_functions_do_not_allocate() {
+    use autodiff_suite::{floats, slices};
+    // The inputs and buffers are made before measuring: the caller owns them.
+    let x: Vec<f64> = black_box((0..1000).map(|i| 0.001 * i as f64 - 0.4).collect());
+    let v: Vec<f64> = black_box(vec![0.5; 1000]);
+    let (mut g, mut hv) = (vec![0.0; 1000], vec![0.0; 1000]);
+    assert_no_allocation("slices::ext_rosenbrock_slice", || {
+        black_box(slices::ext_rosenbrock_slice_grad(&x, &mut g));
+        black_box(slices::ext_rosenbrock_slice_jvp(&x, &v));
+        black_box(slices::ext_rosenbrock_slice_hvp(&x, &v, &mut g, &mut hv));
+    });
+    assert_no_allocation("slices::recurrence (checkpointed)", || {
+        black_box(slices::recurrence_grad(&x, 0.5, &mut g));
+        black_box(slices::recurrence_hvp(&x, 0.5, &v, 1.0, &mut g, &mut hv));
+    });
+    let x32 = black_box([0.5_f32, -1.0, 2.0, 0.25]);
+    assert_no_allocation("floats::lessons_f32 and lessons_gen", || {
+        black_box(floats::lessons_f32_grad(x32));
+        black_box(floats::lessons_f32_hvp(x32, x32));
+        black_box(floats::lessons_gen_grad(x32));
+        black_box(floats::lessons_gen_hvp([1.0_f64; 4], [0.5; 4]));
+    });
+    assert_no_allocation("floats::oscillator_gen (checkpointed, generic)", || {
+        black_box(floats::oscillator_gen_hvp(1.0_f32, 0.5, 0.3, 1.0, 0.0, 0.0));
+    });
+    assert_no_allocation("floats::sin::generic_hessian", || {
+        black_box(floats::sin::generic_hessian(0.5_f64));
+        black_box(floats::polar_gen_jacobian(2.0_f64, 0.5));
+    });
+}
+
+#[test]
 fn a_million_steps_of_a_while_loop_in_a_small_stack_without_the_heap() {
     use autodiff_suite::whiles::{pendulum, pendulum_grad, pendulum_hvp, pendulum_steps};
     // The loop's length is decided while it runs: about 10⁶ steps of 1e-6 up to t = 1.

@@ -75,6 +75,16 @@
 //!   `jacobian(reverse)`, `wrt` when nothing needs it, `stack = ..`); each function it has equals
 //!   `f`'s to the bit (its Jacobian to rounding when computed in the other mode).
 //!
+//! - the loop-exit twin `f_wh` (every program with a loop, `build/fuzz/print_while.rs`): its
+//!   loops written to stop when they are done, running the same iterations, as `for i in
+//!   lo..hi + k { if i >= hi { break; } .. }` (`k = 0`: a `break` never taken), as `while w <
+//!   hi as f64 { w += 1.0; .. }` or `loop { if w >= hi as f64 { break; } .. }` on a float
+//!   counter where the body does not read the index, and with a loop's last `if c { a } else ..`
+//!   as `if c { a; continue; } ..` or `if !c { continue; } a`. The macro reads these as loops of
+//!   unknown length and checkpoints them online; half the twins are under `checkpoint(s = 1..=4)`
+//!   so that the online tape moves its snapshots. Its value and every function it has are `f`'s
+//!   (stored, or offline-checkpointed in `f_ck`, itself `f`'s), bit for bit.
+//!
 //! Signatures and names vary too (issue 20; `build/fuzz/vary.rs`, decided from each program's
 //! seed by a generator of its own): 12% of the programs take 13 to 20 parameters; in half of
 //! them every name is renamed, one to one, to a name the generated code uses (`x_bar`, `t0`,
@@ -118,6 +128,7 @@
 
 mod fuzz {
     pub mod check;
+    pub mod exits;
     // The programs of a run use only some of the operations.
     #[allow(dead_code)]
     pub mod dual;
@@ -164,6 +175,7 @@ pub enum Fns {
         checkpointed: Option<Checkpointed>,
         iterated: Option<Iterated>,
         optioned: Option<Optioned>,
+        exited: Option<Exited>,
     },
     /// A function returning `m` values.
     Vector {
@@ -178,6 +190,7 @@ pub enum Fns {
         checkpointed: Option<fn(&Point, &[f64]) -> Values>,
         iterated: Option<IteratedVector>,
         optioned: Option<OptionedVector>,
+        exited: Option<ExitedVector>,
     },
 }
 
@@ -226,6 +239,28 @@ pub struct IteratedVector {
     pub jvp: fn(&Point, &[f64]) -> Values,
     pub jacobian: fn(&Point) -> Values,
     pub exact: bool,
+}
+
+/// The loop-exit twin `f_wh` of a scalar program (`build/fuzz/print_while.rs`): its loops as
+/// `for` with `break`, `while`, `loop` and `continue`, running the same iterations; its value and
+/// derivatives must equal the program's to the bit.
+pub struct Exited {
+    pub value: fn(&Point) -> f64,
+    pub grad: fn(&Point) -> (f64, Vec<f64>),
+    pub jvp: fn(&Point, &[f64]) -> (f64, f64),
+    pub hvp: fn(&Point, &[f64]) -> Hvp,
+    pub hessian: Option<fn(&Point) -> Vec<f64>>,
+    /// The snapshots of its `checkpoint(s = ..)`, if its attribute adds one.
+    pub snapshots: Option<usize>,
+}
+
+/// The loop-exit twin `f_wh` of a vector program.
+pub struct ExitedVector {
+    pub value: fn(&Point) -> Vec<f64>,
+    pub vjp: fn(&Point, &[f64]) -> Values,
+    pub jvp: fn(&Point, &[f64]) -> Values,
+    pub jacobian: fn(&Point) -> Values,
+    pub snapshots: Option<usize>,
 }
 
 /// `f_grad` and `f_hvp` of a scalar program's checkpointed twin (`#[grad(checkpoint)]`), which

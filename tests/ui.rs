@@ -5,6 +5,7 @@ fn ui() {
     let t = trybuild::TestCases::new();
     // One glob per category, listed explicitly so that `pass/` is not run as compile-fail.
     for category in [
+        "argmin",
         "attr",
         "body",
         "calls",

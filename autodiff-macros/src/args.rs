@@ -1,5 +1,5 @@
 //! The attribute's options: `#[grad]`, `#[grad(wrt(a, b))]`, `#[grad(jvp, hvp, hessian)]`,
-//! `#[grad(jacobian)]`, `#[grad(jacobian(forward))]`. Unknown or repeated options are spanned
+//! `#[grad(jacobian)]`, `#[grad(jacobian(forward))]`, `#[grad(argmin)]`. Unknown or repeated options are spanned
 //! errors.
 
 use proc_macro2::{Ident, Span, TokenStream};
@@ -35,6 +35,8 @@ pub struct Args {
     /// `implicit('a, 'b)`: the labels of the loops differentiated implicitly, at their fixed
     /// point, instead of through their iterations.
     pub implicit: Vec<Ident>,
+    /// Emit the argmin problem type `FProblem` (`argmin`).
+    pub argmin: bool,
     /// Where each option was written, for messages about it.
     pub spans: Vec<(&'static str, Span)>,
 }
@@ -95,6 +97,7 @@ pub fn parse(cx: &mut Ctxt, tokens: TokenStream) -> Args {
             symbol::OPT_JVP => &mut args.jvp,
             symbol::OPT_HVP => &mut args.hvp,
             symbol::OPT_HESSIAN => &mut args.hessian,
+            symbol::OPT_ARGMIN => &mut args.argmin,
             symbol::OPT_WRT => {
                 wrt(cx, &meta, &mut args);
                 continue;

@@ -38,9 +38,13 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
     let vector = lowered.output != Output::Scalar;
     check_modes(&mut cx, &args, &item_fn, vector);
+    check_sizes(&mut cx, &args, &lowered);
     if lowered.record.is_some() {
         refuse_record_hvp(&mut cx, &args);
     }
+    let problem = args
+        .span_of(symbol::OPT_ARGMIN)
+        .and_then(|at| lower::problem(&mut cx, &item_fn, &lowered, at).map(|p| (p, at)));
     if !cx.is_ok() {
         return with_item(cx.into_compile_errors(), item);
     }
@@ -55,11 +59,13 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             if !cx.is_ok() {
                 return with_item(cx.into_compile_errors(), item);
             }
+            let scalar = crate::codegen::scalar_tokens(&lowered.scalar);
             let record = lowered.record.as_ref();
             let mut cx = Context {
                 item: &item_fn,
                 params: &lowered.params,
                 budget,
+                scalar,
                 record,
                 inline_vjp: false,
             };
@@ -98,6 +104,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
             if let Some(mode) = args.jacobian {
                 out.extend(cx.jacobian(&lowered.func, mode));
+            }
+            if let Some((problem, at)) = &problem {
+                out.extend(crate::codegen::problem(&item_fn, problem, args.hessian, *at));
             }
             // Stand-ins for what a caller of `f` could need and is not generated.
             if vector {
@@ -178,6 +187,28 @@ fn check_modes(cx: &mut Ctxt, args: &Args, item: &syn::ItemFn, vector: bool) {
             at(symbol::OPT_JACOBIAN),
             "`jacobian` is for functions returning an array or a tuple of `f64`; the Jacobian of a function returning one `f64` is its gradient, which `f_grad` gives",
         );
+    }
+}
+
+/// Refuses `hessian` and `jacobian` for a function with a differentiated slice: their results are
+/// arrays sized by the number of differentiated scalars, which is then known only at run time.
+fn check_sizes(cx: &mut Ctxt, args: &Args, lowered: &Lowered) {
+    let f = &lowered.func;
+    let Some(slice) = lowered
+        .params
+        .iter()
+        .find(|p| p.input.is_some_and(|v| f.active.contains(&v) && f.ty(v).run_time_length()))
+    else {
+        return;
+    };
+    for name in [symbol::OPT_HESSIAN, symbol::OPT_JACOBIAN] {
+        if let Some(at) = args.span_of(name) {
+            let x = &slice.ident;
+            cx.error_at(
+                at,
+                format!("`{name}` needs the number of differentiated scalars at compile time, and the length of the slice `{x}` is known only at run time; use `hvp` (H·v into a buffer of `{x}`'s length) or `jvp`"),
+            );
+        }
     }
 }
 

@@ -76,10 +76,23 @@ pub fn method_list() -> String {
 pub const RANGE_LOOP_LINT: &str = "needless_range_loop";
 /// The keyword of a loop, found in generated code to allow clippy's `needless_range_loop` there.
 pub const FOR: &str = "for";
-/// The scalar type `#[grad]` differentiates.
+/// The scalar type `#[grad]` differentiates by default.
 pub const F64: &str = "f64";
-/// Float types that look differentiable but are not supported.
+/// The other primitive scalar type `#[grad]` differentiates (a function's one scalar type).
+pub const F32: &str = "f32";
+/// The primitive float types: a parameter of one that is not the function's scalar type is not
+/// differentiated.
+pub const FLOATS: &[&str] = &["f64", "f32", "f16", "f128"];
+/// The float types other than `f64`.
 pub const OTHER_FLOATS: &[&str] = &["f32", "f16", "f128"];
+/// The bound that makes a type parameter the function's scalar type: `T: Float`.
+pub const FLOAT: &str = "Float";
+/// `T::from(c)`, how generic code converts a constant to its scalar type...
+pub const FROM: &str = "from";
+/// ... and `.unwrap()` or `.expect(..)`, how it takes the converted value.
+pub const UNWRAP: &str = "unwrap";
+/// See [`UNWRAP`].
+pub const EXPECT: &str = "expect";
 /// The method whose exponent is an integer (a literal or an integer constant).
 pub const POWI: &str = "powi";
 /// The method that gives a tuple `(sin, cos)`, supported only as the value of a tuple `let`.
@@ -208,6 +221,16 @@ pub const IMPLICIT_ITERATIONS: u64 = 1000;
 pub const OPT_SNAPSHOTS: &str = "s";
 /// Snapshots of a checkpointed loop when the attribute does not say.
 pub const DEFAULT_SNAPSHOTS: u64 = 32;
+/// Option: emit the argmin problem type (`FProblem`), with the runtime's `argmin` feature.
+pub const OPT_ARGMIN: &str = "argmin";
+/// Suffix of the argmin problem type: `ext_rosenbrock` -> `ExtRosenbrockProblem`.
+pub const PROBLEM_SUFFIX: &str = "Problem";
+/// The lifetime of the references an argmin problem holds.
+pub const PROBLEM_LIFETIME: &str = "'data";
+/// The private field of an argmin problem that carries its const generics.
+pub const PROBLEM_PHANTOM: &str = "sizes";
+/// The lint-level attribute, which the argmin problem carries from `f`.
+pub const ALLOW: &str = "allow";
 /// Every option, for messages.
 pub const OPTIONS: &[&str] = &[
     OPT_WRT,
@@ -218,6 +241,7 @@ pub const OPTIONS: &[&str] = &[
     OPT_STACK,
     OPT_CHECKPOINT,
     OPT_IMPLICIT,
+    OPT_ARGMIN,
 ];
 
 /// Suffix of the adjoint of a value.

@@ -1,9 +1,12 @@
-//! Flattening of derivative values: an `f64`, an array of them (nested to any depth) or a tuple
+//! Flattening of derivative values: a float, an array of them (nested to any depth) or a tuple
 //! of such, read and written as one list of scalars in row-major order. The generated
 //! `f_jacobian` and `f_hessian` lay one sweep's result out as a row or a column with [`scalar`]
 //! (or [`write_parts`], a whole row) and [`set_unit`], over the parts of the result (a tuple's
-//! components, which the macro names one by one), so that no trait on tuples, and no limit on
-//! their length, is involved.
+//! components, which the macro names one by one, each seen as a slice), so that no trait on
+//! tuples, and no limit on their length, is involved, and so that they serve every scalar type
+//! (`f64`, `f32`, a generic `T: Float`).
+
+use num_traits::Float;
 
 /// The zero of `T`: the direction a caller's `_jvp` and `_hvp` pass for a constant argument of a
 /// differentiated parameter whose type the macro cannot read from the tokens (the callee's
@@ -12,7 +15,48 @@ pub fn zero<T: Flat>() -> T {
     T::zero()
 }
 
-/// A value made of `f64`s: scalars, fixed-size arrays of them, tuples of those.
+/// The zero array of `S`s of type `A` (`[S; N]`, nested up to four deep): the direction a caller
+/// generic over `S: Float` passes for a constant array argument whose type the macro cannot read.
+pub fn zeros<S: Float, A: Zeros<S>>() -> A {
+    A::zeros()
+}
+
+/// Arrays of a scalar type `S`, nested to four levels: what [`zeros`] makes. (The levels are
+/// separate impls, which cannot overlap since `S` would have to be an array of itself; a blanket
+/// impl over `S: Float` and its arrays would overlap, `Float` being a foreign trait.)
+pub trait Zeros<S>: Sized {
+    /// Every element zero.
+    fn zeros() -> Self;
+}
+
+impl<S: Float, const N: usize> Zeros<S> for [S; N] {
+    fn zeros() -> Self {
+        [S::zero(); N]
+    }
+}
+
+impl<S: Float, const N: usize, const K: usize> Zeros<S> for [[S; K]; N] {
+    fn zeros() -> Self {
+        [[S::zero(); K]; N]
+    }
+}
+
+impl<S: Float, const N: usize, const K: usize, const J: usize> Zeros<S> for [[[S; J]; K]; N] {
+    fn zeros() -> Self {
+        [[[S::zero(); J]; K]; N]
+    }
+}
+
+impl<S: Float, const N: usize, const K: usize, const J: usize, const I: usize> Zeros<S>
+    for [[[[S; I]; J]; K]; N]
+{
+    fn zeros() -> Self {
+        [[[[S::zero(); I]; J]; K]; N]
+    }
+}
+
+/// A value made of `f64`s (or `f32`s, read and written through `f64`, which holds every `f32`
+/// exactly): scalars, fixed-size arrays of them, tuples of those.
 pub trait Flat: Copy {
     /// How many `f64`s it holds.
     const LEN: usize;
@@ -59,6 +103,28 @@ impl Flat for f64 {
     }
 }
 
+impl Flat for f32 {
+    const LEN: usize = 1;
+
+    fn zero() -> Self {
+        0.0
+    }
+
+    fn get(&self, _: usize) -> f64 {
+        f64::from(*self)
+    }
+
+    fn set(&mut self, _: usize, value: f64) {
+        *self = value as f32;
+    }
+
+    fn write(&self, out: &mut [f64]) {
+        if let Some(o) = out.first_mut() {
+            *o = f64::from(*self);
+        }
+    }
+}
+
 impl<T: Flat, const N: usize> Flat for [T; N] {
     const LEN: usize = N * T::LEN;
 
@@ -84,109 +150,43 @@ impl<T: Flat, const N: usize> Flat for [T; N] {
     }
 }
 
-/// A value made of `f64`s seen through a reference: [`Flat`] without its constructors, so that
-/// values of different types can be listed together (`&[&x_bar, &y_bar]`).
-///
-/// A struct implements it through `#[derive(Differentiable)]`: a struct without the derive is
-/// reported as [`crate::Differentiable`] reports it (one message where both are needed).
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not `Differentiable`: `#[grad]` differentiates a struct through the trait that `#[derive(Differentiable)]` implements",
-    label = "a struct that `#[grad]` differentiates",
-    note = "add `#[derive(Differentiable)]` to the definition of `{Self}` (`use autodiff_runtime::Differentiable;`), or leave it out of the derivatives with `wrt(...)` listing the parameters to differentiate"
-)]
-pub trait Part {
-    /// How many `f64`s it holds.
-    fn len(&self) -> usize;
-
-    /// Whether it holds none (an array of length 0).
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The `k`-th `f64`, in row-major order.
-    fn get(&self, k: usize) -> f64;
-
-    /// Sets the `k`-th `f64`.
-    fn set(&mut self, k: usize, value: f64);
-
-    /// Writes its `f64`s, in row-major order, into `out` (as many as both hold).
-    fn write(&self, out: &mut [f64]) {
-        for (k, o) in out.iter_mut().take(self.len()).enumerate() {
-            *o = self.get(k);
-        }
-    }
-
-    /// Itself, as a `&dyn Part` (the generated code lends a struct through it, so that a struct
-    /// that does not derive `Differentiable` is reported at its type).
-    fn part(&self) -> &dyn Part
-    where
-        Self: Sized,
-    {
-        self
-    }
-
-    /// Itself, as a `&mut dyn Part`.
-    fn part_mut(&mut self) -> &mut dyn Part
-    where
-        Self: Sized,
-    {
-        self
-    }
-}
-
-impl<T: Flat> Part for T {
-    fn len(&self) -> usize {
-        T::LEN
-    }
-
-    fn get(&self, k: usize) -> f64 {
-        Flat::get(self, k)
-    }
-
-    fn set(&mut self, k: usize, value: f64) {
-        Flat::set(self, k, value);
-    }
-
-    fn write(&self, out: &mut [f64]) {
-        Flat::write(self, out);
-    }
-}
-
-/// Writes the `f64`s of `parts` laid end to end into `out`, as many as it holds: a sweep's
-/// result as one row, with one call per part (not one per scalar, as [`scalar`] takes).
+/// Writes the scalars of `parts` laid end to end into `out`, as many as it holds: a sweep's
+/// result as one row, with one copy per part (not one call per scalar, as [`scalar`] takes).
 #[inline]
-pub fn write_parts(parts: &[&dyn Part], out: &mut [f64]) {
+pub fn write_parts<S: Copy>(parts: &[&[S]], out: &mut [S]) {
     let mut rest = out;
     for p in parts {
         let n = p.len().min(rest.len());
         let (head, tail) = rest.split_at_mut(n);
-        p.write(head);
+        head.copy_from_slice(&p[..n]);
         rest = tail;
     }
 }
 
-/// The `k`-th `f64` of `parts` laid end to end (NaN past the end, which the generated code never
-/// reads).
+/// The `k`-th scalar of `parts` laid end to end (NaN past the end, which the generated code never
+/// reads). Each part is a value of the result seen as a flat slice in row-major order
+/// (`core::slice::from_ref(&hv.0)` for a scalar, `&hv.1` for an array, `hv.2.as_flattened()` for
+/// a matrix), so that no trait on the parts, and no limit on their number, is involved.
 #[inline]
-pub fn scalar(parts: &[&dyn Part], k: usize) -> f64 {
+pub fn scalar<S: Float>(parts: &[&[S]], k: usize) -> S {
     let mut k = k;
     for p in parts {
         if k < p.len() {
-            return p.get(k);
+            return p[k];
         }
         k -= p.len();
     }
-    f64::NAN
+    S::nan()
 }
 
-/// Sets the `k`-th `f64` of `parts` laid end to end to one: with every part zero before, they
+/// Sets the `k`-th scalar of `parts` laid end to end to one: with every part zero before, they
 /// are then the `k`-th unit vector.
 #[inline]
-pub fn set_unit(parts: &mut [&mut dyn Part], k: usize) {
+pub fn set_unit<S: Float>(parts: &mut [&mut [S]], k: usize) {
     let mut k = k;
     for p in parts.iter_mut() {
         if k < p.len() {
-            p.set(k, 1.0);
+            p[k] = S::one();
             return;
         }
         k -= p.len();
@@ -277,16 +277,16 @@ mod tests {
         // Thirteen parts of mixed shapes: no trait on the tuple, so no limit on its length.
         let (a, b, c) = (1.0, [2.0, 3.0], [[4.0], [5.0]]);
         let rest = [6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0];
-        let mut parts: Vec<&dyn super::Part> = vec![&a, &b, &c];
-        parts.extend(rest.iter().map(|x| x as &dyn super::Part));
+        let mut parts: Vec<&[f64]> = vec![core::slice::from_ref(&a), &b, c.as_flattened()];
+        parts.extend(rest.iter().map(core::slice::from_ref));
         assert_eq!(parts.len(), 13);
         let read: Vec<f64> = (0..15).map(|k| super::scalar(&parts, k)).collect();
         assert_eq!(read, (1..=15).map(f64::from).collect::<Vec<_>>());
         assert!(super::scalar(&parts, 15).is_nan());
-        let (mut x, mut y, mut z) = (0.0, [0.0; 2], [[0.0; 1]; 2]);
-        super::set_unit(&mut [&mut x, &mut y, &mut z], 3);
-        assert_eq!((x, y, z), (0.0, [0.0, 0.0], [[1.0], [0.0]]));
-        super::set_unit(&mut [&mut x, &mut y, &mut z], 5);
+        let (mut x, mut y, mut z) = (0.0_f32, [0.0_f32; 2], [[0.0_f32; 1]; 2]);
+        let mut parts = [core::slice::from_mut(&mut x), &mut y, z.as_flattened_mut()];
+        super::set_unit(&mut parts, 3);
+        super::set_unit(&mut parts, 5);
         assert_eq!((x, y, z), (0.0, [0.0, 0.0], [[1.0], [0.0]]));
     }
 
@@ -294,7 +294,14 @@ mod tests {
     fn parts_written_as_one_row_read_as_scalar_reads_them() {
         let (a, b, c) = (1.0, [[2.0, 3.0, 4.0], [5.0, 6.0, 7.0]], (8.0, [9.0, 10.0]));
         let (e, f) = ([0.0f64; 0], [[0.0f64; 0]; 3]);
-        let parts: [&dyn super::Part; 5] = [&a, &e, &b, &f, &c];
+        let parts: [&[f64]; 6] = [
+            core::slice::from_ref(&a),
+            &e,
+            b.as_flattened(),
+            f.as_flattened(),
+            core::slice::from_ref(&c.0),
+            &c.1,
+        ];
         let mut row = [f64::NAN; 10];
         super::write_parts(&parts, &mut row);
         let read: Vec<f64> = (0..10).map(|k| super::scalar(&parts, k)).collect();

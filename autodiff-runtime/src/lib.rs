@@ -27,17 +27,24 @@ pub mod check;
 mod differentiable;
 mod flat;
 mod missing;
+mod problem;
 pub mod revolve;
 mod stack;
 
 /// Plumbing for the generated code; not part of the API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::__argmin_problem as argmin_problem;
     pub use crate::differentiable::{Shape, Tangent, add_flat, flat, len_at};
-    pub use crate::flat::{Flat, Part, scalar, set_unit, write_parts, zero};
+    pub use crate::flat::{Flat, Zeros, scalar, set_unit, write_parts, zero, zeros};
     pub use crate::missing::{HvpGenerated, JvpGenerated, ScalarCallee};
+    #[cfg(feature = "argmin")]
+    pub use crate::problem::{argmin_array, argmin_matrix};
     pub use crate::revolve::{Online, revolve};
-    pub use crate::stack::{check_size, check_stack};
+    pub use crate::stack::{check_len, check_size, check_stack};
+    /// argmin itself, whose traits the problem of `#[grad(argmin)]` implements.
+    #[cfg(feature = "argmin")]
+    pub use ::argmin;
 }
 
 pub use autodiff_macros::{Differentiable, grad};
@@ -46,3 +53,8 @@ pub use check::{
     numeric_gradient, numeric_hvp,
 };
 pub use differentiable::Differentiable;
+/// The numeric traits crate, whose [`Float`] bounds generic functions under [`grad`].
+pub use num_traits;
+/// The bound of a generic function under [`grad`], `fn f<T: Float>(x: T) -> T`: its one scalar
+/// type, in which the derivatives are computed too (they are generic over the same bound).
+pub use num_traits::Float;

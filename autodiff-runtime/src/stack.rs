@@ -1,7 +1,8 @@
-//! Compile-time checks of sizes the macro cannot compute, evaluated by rustc in a `const` block:
-//! the stack the generated reverse sweeps use for stored values (so an oversized sweep is a
+//! Checks of sizes the macro cannot compute. At compile time, evaluated by rustc in a `const`
+//! block: the stack the generated reverse sweeps use for stored values (so an oversized sweep is a
 //! compile error, never a stack overflow at run time), and the sizes of a Hessian or Jacobian
-//! that the caller writes in the result's type.
+//! that the caller writes in the result's type. At run time: the lengths of the buffers and
+//! directions of a slice parameter.
 
 /// The longest message, in bytes (longer ones are cut).
 const BUF: usize = 1024;
@@ -50,6 +51,28 @@ pub const fn check_size(got: usize, want: usize, what: &str, name: &str) {
         Ok(message) => panic!("{}", message),
         Err(_) => panic!("a size written in the result's type of a `#[grad]` function is wrong"),
     }
+}
+
+/// Panics, at the caller of the generated function, when a buffer or a direction of a slice has
+/// `got` elements where its slice has `want`: `what` names both (a short buffer would leave part
+/// of a gradient unwritten, a long one would hide a mistake).
+///
+/// Inlined, so that the optimiser knows the lengths equal past it and drops the bounds checks of
+/// the buffer's writes in the loops that follow; the panic itself is out of line.
+#[track_caller]
+#[inline]
+pub fn check_len(got: usize, want: usize, what: &str) {
+    if got != want {
+        wrong_len(got, want, what);
+    }
+}
+
+/// The panic of [`check_len`], kept out of the generated function's code.
+#[track_caller]
+#[cold]
+#[inline(never)]
+fn wrong_len(got: usize, want: usize, what: &str) -> ! {
+    panic!("{what}, which is {want}, not {got}");
 }
 
 const fn push(buf: &mut [u8; BUF], mut n: usize, text: &[u8]) -> usize {

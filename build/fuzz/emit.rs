@@ -10,6 +10,7 @@ use super::ast::{Body, Checkpoint, Def, Expr, Modes, Output, Param, Pass, Progra
 use super::manual;
 use super::options;
 use super::print::{Flavor, Printer, array_type, mutated, output_type, real};
+use super::print_while;
 
 fn numel(p: &Param) -> usize {
     p.dims.iter().map(|d| d.n).product()
@@ -69,6 +70,25 @@ fn attributed(
     body: (&[Stmt], &Expr),
     attr: Option<&[String]>,
 ) -> String {
+    printed(prog, (flavor, name, checkpoint), body, attr, &mut |p, ss| p.stmts(ss, 1))
+}
+
+/// The loop-exit twin `f_wh` of `prog` (`print_while.rs`), if it has one.
+fn exited(prog: &Program) -> Option<String> {
+    let ex = print_while::exits(prog)?;
+    let head = (Flavor::Macro, "f_wh", ex.checkpoint);
+    let body = (prog.body.as_slice(), &prog.tail);
+    Some(printed(prog, head, body, None, &mut |p, ss| print_while::print(p, prog.seed, ss)))
+}
+
+/// [`attributed`] with the body's statements printed by `stmts`.
+fn printed(
+    prog: &Program,
+    (flavor, name, checkpoint): (Flavor, &str, Option<Checkpoint>),
+    body: (&[Stmt], &Expr),
+    attr: Option<&[String]>,
+    stmts: &mut dyn FnMut(&mut Printer, &[Stmt]),
+) -> String {
     let mut set = HashSet::new();
     mutated(body.0, &mut set);
     let mut p = Printer::new(flavor, set);
@@ -112,7 +132,7 @@ fn attributed(
     // `#[grad]` carries to the derivatives, whose sweeps mirror the branch.
     let _ = writeln!(
         p.out,
-        "#[allow(clippy::needless_range_loop, clippy::manual_memcpy, clippy::if_same_then_else, clippy::too_many_arguments)]"
+        "#[allow(clippy::needless_range_loop, clippy::manual_memcpy, clippy::if_same_then_else, clippy::too_many_arguments, clippy::neg_cmp_op_on_partial_ord)]"
     );
     let params: Vec<String> =
         prog.params.iter().map(|q| format!("{}: {}", q.name, param_type(q, flavor))).collect();
@@ -122,7 +142,7 @@ fn attributed(
         params.join(", "),
         output_type(prog.output, flavor)
     );
-    p.stmts(body.0, 1);
+    stmts(&mut p, body.0);
     p.depth = 1;
     let tail = p.expr(body.1, 0);
     let _ = writeln!(p.out, "    {tail}\n}}");
@@ -175,6 +195,9 @@ fn functions(prog: &Program) -> String {
         s += &text;
     }
     if let Some(text) = optioned(prog) {
+        s += &text;
+    }
+    if let Some(text) = exited(prog) {
         s += &text;
     }
     s
@@ -261,17 +284,17 @@ fn dirs(prog: &Program) -> Vec<String> {
 }
 
 /// The bindings that start every glue function, and the arguments of `f` and its directions.
-struct Glue {
+pub(super) struct Glue {
     /// The parameters from a `p: &Point`; over hyper-dual numbers seeded with `v` and `w`; the
     /// directions `d..` from `v`.
-    load: String,
-    load_dual: String,
-    load_dirs: String,
-    args: String,
-    dirs: String,
+    pub(super) load: String,
+    pub(super) load_dual: String,
+    pub(super) load_dirs: String,
+    pub(super) args: String,
+    pub(super) dirs: String,
     /// How many differentiated scalars: the Hessian's and the Jacobian's sizes, written out (a
     /// const generic `f` takes them from the result's type).
-    n: usize,
+    pub(super) n: usize,
 }
 
 /// The glue functions of a scalar program (`hessian`: it has `f_hessian`), and its `Fns`.
@@ -329,8 +352,9 @@ fn scalar_glue(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> Strin
         "None".to_string()
     };
     let optioned = scalar_optioned(prog, g, s);
+    let exited = super::emit_while::scalar(prog, g, hessian != "None", s);
     format!(
-        "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned} }}"
+        "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited} }}"
     )
 }
 
@@ -382,8 +406,9 @@ fn vector_glue(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String {
         "None".to_string()
     };
     let optioned = vector_optioned(prog, g, m, s);
+    let exited = super::emit_while::vector(prog, g, m, s);
     format!(
-        "Fns::Vector {{ value, vjp, jvp, jacobian, mode: {mode}, forced: {forced}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned} }}",
+        "Fns::Vector {{ value, vjp, jvp, jacobian, mode: {mode}, forced: {forced}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited} }}",
         mode = mode_fn(prog, "f", &function(prog, Flavor::Macro, "f", None)),
     )
 }
@@ -540,6 +565,9 @@ pub fn module(k: usize, prog: &Program) -> String {
         s += &text;
     }
     if let Some(text) = optioned(prog) {
+        s += &text;
+    }
+    if let Some(text) = exited(prog) {
         s += &text;
     }
     s += &function(prog, Flavor::Dual, "f_dual", None);

@@ -4,12 +4,14 @@
 
 mod ast;
 mod emit;
+mod emit_while;
 mod generate;
 mod idiom;
 mod manual;
 mod options;
 mod print;
 mod print_idiom;
+mod print_while;
 mod rng;
 mod vary;
 

@@ -26,7 +26,7 @@ const CMP: u8 = 3;
 pub(super) const ADD: u8 = 4;
 const MUL: u8 = 5;
 const AS: u8 = 6;
-const UNARY: u8 = 7;
+pub(super) const UNARY: u8 = 7;
 const POSTFIX: u8 = 8;
 
 /// Prints statements and expressions into a string.

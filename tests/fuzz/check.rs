@@ -35,20 +35,25 @@ pub struct Stats {
     pub twins_rounding: usize,
     /// Points where the options twin was compared.
     pub options: usize,
+    /// Points where the loop-exit twin was compared, and of those, under `checkpoint(s = ..)`.
+    pub exits: usize,
+    pub exits_checkpointed: usize,
 }
 
 impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} points, {} checked ({} without finite differences, near a kink), {} derivative components, {} against the iterator form ({} of them to rounding), {} against the options twin",
+            "{} points, {} checked ({} without finite differences, near a kink), {} derivative components, {} against the iterator form ({} of them to rounding), {} against the options twin, {} against the loop-exit twin ({} of them checkpointed)",
             self.points,
             self.checked,
             self.fd_skipped,
             self.components,
             self.twins,
             self.twins_rounding,
-            self.options
+            self.options,
+            self.exits,
+            self.exits_checkpointed
         )
     }
 }
@@ -333,8 +338,18 @@ fn duals<T>(n: usize, w: &[f64], eval: impl Fn(&[f64], &[f64]) -> T) -> (Vec<T>,
 }
 
 fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
-    let Fns::Scalar { value, grad, jvp, hvp, hessian, dual, checkpointed: ck, iterated, optioned } =
-        &prog.fns
+    let Fns::Scalar {
+        value,
+        grad,
+        jvp,
+        hvp,
+        hessian,
+        dual,
+        checkpointed: ck,
+        iterated,
+        optioned,
+        exited,
+    } = &prog.fns
     else {
         return Ok(());
     };
@@ -393,6 +408,11 @@ fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
         stats.options += 1;
         optioned_scalar(o, &prog.fns, &p, s, &by_cols)?;
     }
+    if let Some(ex) = exited {
+        stats.exits += 1;
+        stats.exits_checkpointed += usize::from(ex.snapshots.is_some());
+        super::exits::scalar(ex, &prog.fns, &p, &s.v, &s.w)?;
+    }
     let Some(it) = iterated else { return Ok(()) };
     stats.twins += 1;
     stats.twins_rounding += usize::from(!it.exact);
@@ -411,6 +431,7 @@ fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
         checkpointed: ck,
         iterated,
         optioned,
+        exited,
     } = &prog.fns
     else {
         return Ok(());
@@ -467,6 +488,11 @@ fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
     if let Some(o) = optioned {
         stats.options += 1;
         optioned_vector(o, &prog.fns, &p, s)?;
+    }
+    if let Some(ex) = exited {
+        stats.exits += 1;
+        stats.exits_checkpointed += usize::from(ex.snapshots.is_some());
+        super::exits::vector(ex, &prog.fns, &p, &s.u, &s.v)?;
     }
     let Some(it) = iterated else { return Ok(()) };
     stats.twins += 1;

@@ -43,6 +43,8 @@ pub struct Renderer<'a> {
     pub defs: HashMap<Var, &'a Stmt>,
     /// Inputs taken by reference (copied with `*` into a mutable variable).
     pub by_ref: &'a HashSet<Var>,
+    /// The scalar type.
+    pub scalar: &'a super::scalar::Tokens,
     /// A name for a branch's value computed before the branch updates variables in place.
     pub result: Ident,
     /// A name for the step counter of a checkpointed sweep.
@@ -51,6 +53,8 @@ pub struct Renderer<'a> {
     pub read: HashSet<Var>,
     /// The variables whose type a method call needs to know (see [`receivers`]).
     pub receivers: HashSet<Var>,
+    /// The caller's buffers that values of run-time length live in, if there are any.
+    pub buffers: Option<&'a super::buffers::Buffers>,
     /// The inputs that are struct parameters passed whole to calls (their scalars laid flat),
     /// and their directions: passed as the structs themselves.
     pub wholes: HashMap<Var, super::call::Whole>,
@@ -68,6 +72,7 @@ impl<'a> Renderer<'a> {
         idents: &'a [Option<Ident>],
         loops: &'a [Ident],
         by_ref: &'a HashSet<Var>,
+        scalar: &'a super::scalar::Tokens,
         (result, step): (Ident, Ident),
     ) -> Self {
         let mut defs = HashMap::new();
@@ -75,6 +80,7 @@ impl<'a> Renderer<'a> {
         let mut read = HashSet::new();
         super::reads::collect(f, &mut read, &mut HashSet::new());
         let receivers = receivers(&f.body, &defs);
+        let buffers = None;
         let (tapes, stop) = (HashMap::new(), Ident::new("stop", proc_macro2::Span::mixed_site()));
         let wholes = HashMap::new();
         Renderer {
@@ -84,10 +90,12 @@ impl<'a> Renderer<'a> {
             loops,
             defs,
             by_ref,
+            scalar,
             result,
             step,
             read,
             receivers,
+            buffers,
             wholes,
             tapes,
             stop,
@@ -136,6 +144,22 @@ impl<'a> Renderer<'a> {
         }
     }
 
+    /// Whether `v`'s variable is assigned after its declaration, so that it needs `mut` (a
+    /// buffer, a `&mut` updated in place, never does).
+    fn mutable(&self, v: Var) -> bool {
+        self.layout.mutable(v) && !self.in_buffer(v)
+    }
+
+    /// The buffer whose variable `v` starts, if it does.
+    fn buffer_start(&self, v: Var) -> Option<&Ident> {
+        self.buffers.and_then(|b| b.starts.get(&v))
+    }
+
+    /// Whether `v` lives in one of the caller's buffers.
+    fn in_buffer(&self, v: Var) -> bool {
+        self.buffers.is_some_and(|b| b.members.contains(&v))
+    }
+
     pub(super) fn ident(&self, v: Var) -> TokenStream {
         match &self.idents[v.index()] {
             Some(id) => id.to_token_stream(),
@@ -149,7 +173,7 @@ impl<'a> Renderer<'a> {
         match self.layout.repr[out.index()] {
             Repr::Inline => TokenStream::new(),
             Repr::Let => quote!(let #id = #e;),
-            Repr::Slot(_) if self.layout.declares(out) => match self.layout.mutable(out) {
+            Repr::Slot(_) if self.layout.declares(out) => match self.mutable(out) {
                 true => quote!(let mut #id = #e;),
                 false => quote!(let #id = #e;),
             },
@@ -180,7 +204,8 @@ impl<'a> Renderer<'a> {
             if next < runs && start(next) == seen {
                 let run = &ids[start(next)..start(next + 1)];
                 let n = proc_macro2::Literal::usize_unsuffixed(run.len());
-                out.push(quote!(let [#(#run),*]: [f64; #n];));
+                let t = &self.scalar.ty;
+                out.push(quote!(let [#(#run),*]: [#t; #n];));
                 next += 1;
             }
             out.push(quote!(#id = #e;));
@@ -208,6 +233,11 @@ impl<'a> Renderer<'a> {
             },
             Stmt::Test { out, .. } | Stmt::Load { out, .. } => self.bind(*out, self.expr(s).tokens),
             Stmt::Store { out, array, index, value } => self.store(*out, *array, index, *value),
+            Stmt::Fill { out, .. } if self.buffer_start(*out).is_some() => {
+                let id = self.buffer_start(*out);
+                let zero = super::buffers::fill_value(self.f.ty(*out), self.scalar);
+                quote!(#id.fill(#zero);)
+            }
             Stmt::Fill { out, value } => {
                 let mut e = self.initial(*out, *value);
                 if let Some(shape) = self.f.ty(*out).shape() {
@@ -252,6 +282,9 @@ impl<'a> Renderer<'a> {
     /// `s op= e;` writing `prim(args)` into the variable of `target`, when one operand is that
     /// variable's current value (either one, for `+` and `*`).
     fn update(&self, target: Var, prim: Prim, args: &[Operand]) -> Option<TokenStream> {
+        if !self.scalar.compound_assignments() {
+            return None;
+        }
         let here = Operand::Var(target);
         let op = match prim {
             Prim::Add => quote!(+=),
@@ -331,6 +364,9 @@ impl<'a> Renderer<'a> {
         index: &[Int],
         value: Operand,
     ) -> Option<(TokenStream, TokenStream)> {
+        if !self.scalar.compound_assignments() {
+            return None;
+        }
         let v = value.var().filter(|v| self.layout.repr[v.index()] == Repr::Inline)?;
         let Stmt::Op { prim, args, .. } = self.defs.get(&v)? else { return None };
         let is_old = |op: Operand| {
@@ -479,7 +515,18 @@ impl<'a> Renderer<'a> {
             (self.pattern(&c.step_params), self.pattern(&c.back_params));
         let adjoint: Vec<Var> = c.adjoint.iter().map(|a| a.param).collect();
         let adjoint_params = self.pattern(&adjoint);
-        let inits = c.adjoint.iter().map(|a| self.initial(a.param, a.init)).collect();
+        // A buffer is lent to the sweep and updated in place: its result is not bound again.
+        let inits = c
+            .adjoint
+            .iter()
+            .map(|a| match self.in_buffer(a.param) {
+                true => {
+                    let id = self.operand(a.init).tokens;
+                    quote!(&mut *#id)
+                }
+                false => self.initial(a.param, a.init),
+            })
+            .collect();
         let inits = tuple(inits);
         let step = self.block(&c.step);
         let step_yields = values(&c.step_yields);
@@ -531,14 +578,26 @@ impl<'a> Renderer<'a> {
         // Results that live in a variable declared before (an adjoint the enclosing sweep
         // carries) are assigned; the others are declared first when some are.
         let new = |v: &Var| self.layout.slot(*v).is_none() || self.layout.declares(*v);
-        let outs = self.pattern(&c.outs);
+        // A buffer was updated in place: its result is not bound.
+        let outs = c.outs.iter().map(|v| {
+            let id = self.ident(*v);
+            match (self.in_buffer(*v), self.mutable(*v)) {
+                (true, _) => quote!(_),
+                (false, true) => quote!(mut #id),
+                (false, false) => id,
+            }
+        });
+        let outs = quote!((#(#outs,)*));
         let (binding, declared) = match c.outs.iter().all(new) {
             true => (quote!(let #outs), TokenStream::new()),
             false => {
-                let ids = c.outs.iter().map(|v| self.ident(*v));
+                let ids = c.outs.iter().map(|v| match self.in_buffer(*v) {
+                    true => quote!(_),
+                    false => self.ident(*v),
+                });
                 let lets = c.outs.iter().filter(|v| new(v)).map(|v| {
                     let id = self.ident(*v);
-                    if self.layout.mutable(*v) { quote!(let mut #id;) } else { quote!(let #id;) }
+                    if self.mutable(*v) { quote!(let mut #id;) } else { quote!(let #id;) }
                 });
                 (quote!((#(#ids,)*)), quote!(#(#lets)*))
             }
@@ -553,7 +612,7 @@ impl<'a> Renderer<'a> {
     pub(super) fn pattern(&self, vars: &[Var]) -> TokenStream {
         let items = vars.iter().map(|v| {
             let id = self.ident(*v);
-            if self.layout.mutable(*v) { quote!(mut #id) } else { id }
+            if self.mutable(*v) { quote!(mut #id) } else { id }
         });
         quote!((#(#items,)*))
     }
@@ -642,7 +701,7 @@ impl<'a> Renderer<'a> {
         };
         let pattern = |o: &Var| {
             let id = self.ident(*o);
-            match self.layout.mutable(*o) {
+            match self.mutable(*o) {
                 true => quote!(mut #id),
                 false => id,
             }

@@ -167,7 +167,7 @@ impl Renderer<'_> {
                 }
                 Arg::Fixed { ext, zero } => {
                     let t = self.operand(Operand::Ext(*ext)).tokens;
-                    dirs.push(zero_tokens(*zero, &t));
+                    dirs.push(zero_tokens(*zero, &t, self.scalar));
                     items.push(t);
                 }
                 Arg::Const(e) => {
@@ -252,6 +252,7 @@ impl Renderer<'_> {
             many => quote!((#(#many),*)),
         };
         let (k, values) = (c.value_count(), c.values());
+        let scalar = &self.scalar.ty;
         let m = values.len();
         let tuple = matches!(c.ret, Ret::Tuple(_));
         let vals = |from: usize| {
@@ -262,7 +263,7 @@ impl Renderer<'_> {
             }
         };
         let value_ty = {
-            let parts = c.outs[..k].iter().map(|o| super::signature::ty(self.f.ty(*o)));
+            let parts = c.outs[..k].iter().map(|o| super::signature::ty(self.f.ty(*o), scalar));
             match tuple {
                 true => quote!((#(#parts),*)),
                 false => quote!(#(#parts)*),
@@ -287,8 +288,10 @@ impl Renderer<'_> {
                 .iter()
                 .map(|s| match s {
                     Slot::Value(j) if self.whole_partial(c, *j) => quote!(_),
-                    Slot::Value(j) => super::signature::ty(&self.f.operand_ty(values[*j].0)),
-                    Slot::Fixed(Zero::Scalar) => quote!(f64),
+                    Slot::Value(j) => {
+                        super::signature::ty(&self.f.operand_ty(values[*j].0), scalar)
+                    }
+                    Slot::Fixed(Zero::Scalar) => scalar.clone(),
                     Slot::Fixed(_) | Slot::Group(..) => quote!(_),
                 })
                 .collect(),
@@ -302,7 +305,7 @@ impl Renderer<'_> {
                     continue;
                 }
                 let id = self.ident(v);
-                let ty = super::signature::ty(self.f.ty(v));
+                let ty = super::signature::ty(self.f.ty(v), &self.scalar.ty);
                 flats.extend(quote!(let #id: #ty = ::autodiff_runtime::__private::flat(&#id);));
             }
         };
@@ -355,15 +358,22 @@ fn struct_pattern(shape: &GroupShape, pattern: &dyn Fn(usize) -> TokenStream) ->
     quote!(#path { #(#fields),* })
 }
 
-/// The zero direction of a constant argument `arg`.
-fn zero_tokens(zero: Zero, arg: &TokenStream) -> TokenStream {
-    let inferred = quote!(::autodiff_runtime::__private::zero());
+/// The zero direction of a constant argument `arg`, of the scalar type `scalar` (for an array
+/// of a type parameter, the runtime's `zeros`, generic over the scalar).
+fn zero_tokens(zero: Zero, arg: &TokenStream, scalar: &super::scalar::Tokens) -> TokenStream {
+    let inferred = match scalar.typed_literals() {
+        true => {
+            let t = &scalar.ty;
+            quote!(::autodiff_runtime::__private::zeros::<#t, _>())
+        }
+        false => quote!(::autodiff_runtime::__private::zero()),
+    };
     let like = quote!({
         use ::autodiff_runtime::Differentiable as _;
         (#arg).zero_like()
     });
     match zero {
-        Zero::Scalar => quote!(0.0),
+        Zero::Scalar => scalar.zero(),
         Zero::Inferred { by_ref: false } => inferred,
         Zero::Inferred { by_ref: true } => quote!(&#inferred),
         Zero::Like { by_ref: false } => like,

@@ -70,9 +70,9 @@ impl Renderer<'_> {
             Operand::Var(v) => match (&self.idents[v.index()], self.defs.get(&v)) {
                 (Some(id), _) => Expr::new(id.to_token_stream(), Prec::Atom),
                 (None, Some(s)) => self.expr(s),
-                (None, None) => Expr::new(quote!(::core::f64::NAN), Prec::Atom),
+                (None, None) => Expr::new(self.scalar.nan(), Prec::Atom),
             },
-            Operand::Lit(x) => literal(x, false),
+            Operand::Lit(x) => self.scalar.literal(x, false),
             Operand::Ext(e) => {
                 let ext = &self.f.exts[e.0 as usize];
                 let tokens =
@@ -89,10 +89,17 @@ impl Renderer<'_> {
         fn literals_only(t: &TokenStream) -> bool {
             t.clone().into_iter().all(|tree| match tree {
                 proc_macro2::TokenTree::Ident(_) => false,
-                proc_macro2::TokenTree::Literal(l) => !l.to_string().ends_with("f64"),
+                proc_macro2::TokenTree::Literal(l) => {
+                    let l = l.to_string();
+                    !(l.ends_with(symbol::F64) || l.ends_with(symbol::F32))
+                }
                 proc_macro2::TokenTree::Group(g) => literals_only(&g.stream()),
                 proc_macro2::TokenTree::Punct(_) => true,
             })
+        }
+        if self.scalar.typed_literals() {
+            // A type parameter's literals are typed (`T::from(2.0).unwrap()`).
+            return false;
         }
         match op {
             Operand::Lit(_) => true,
@@ -115,7 +122,7 @@ impl Renderer<'_> {
     /// The operand as a method receiver: literals get an `f64` suffix.
     pub(super) fn receiver(&self, op: Operand) -> TokenStream {
         match op {
-            Operand::Lit(x) => literal(x, true).at_least(Prec::Atom),
+            Operand::Lit(x) => self.scalar.literal(x, true).at_least(Prec::Atom),
             other => self.operand(other).at_least(Prec::Atom),
         }
     }
@@ -130,7 +137,7 @@ impl Renderer<'_> {
                 let ix = self.index(index);
                 Expr::new(quote!(#a #ix), Prec::Atom)
             }
-            _ => Expr::new(quote!(::core::f64::NAN), Prec::Atom),
+            _ => Expr::new(self.scalar.nan(), Prec::Atom),
         }
     }
 
@@ -169,7 +176,7 @@ impl Renderer<'_> {
             }
             Prim::IntAsF64(k) => {
                 let n = self.int_plus(args[0], k).at_least(Prec::Cast);
-                Expr::new(quote!(#n as f64), Prec::Cast)
+                self.scalar.converted(n)
             }
             prim => {
                 let name =
@@ -186,7 +193,7 @@ impl Renderer<'_> {
         if recv.lit().is_none() && self.untyped(recv) {
             // `(1.0 + c).ln()` is a call on an ambiguous `{float}`: name the type.
             let x = self.operand(recv).tokens;
-            return Expr::new(quote!(f64::#name(#x, #(#rest),*)), Prec::Atom);
+            return self.scalar.call(name, x, rest);
         }
         let x = self.receiver(recv);
         Expr::new(quote!(#x.#name(#(#rest),*)), Prec::Atom)
@@ -273,45 +280,5 @@ impl Renderer<'_> {
             quote!({ #t })
         };
         Expr::new(quote!(if #p #op #q { #then } else #otherwise), Prec::If)
-    }
-}
-
-/// An `f64` literal; a receiver gets the `_f64` suffix so that its type is known. Named constants
-/// of `core::f64::consts` are written by name, and non-finite values by their constant.
-fn literal(x: f64, receiver: bool) -> Expr {
-    if let Some((name, _)) = symbol::CONSTS.iter().find(|(_, c)| c.to_bits() == x.abs().to_bits()) {
-        let name = Ident::new(name, Span::call_site());
-        return match x.is_sign_negative() {
-            false => Expr::new(quote!(::core::f64::consts::#name), Prec::Atom),
-            true => Expr::new(quote!(-::core::f64::consts::#name), Prec::Unary),
-        };
-    }
-    if x.is_nan() {
-        return Expr::new(quote!(::core::f64::NAN), Prec::Atom);
-    }
-    if x.is_infinite() {
-        let t =
-            if x > 0.0 { quote!(::core::f64::INFINITY) } else { quote!(::core::f64::NEG_INFINITY) };
-        return Expr::new(t, Prec::Atom);
-    }
-    let magnitude = if x != 0.0 && !(1e-5..1e16).contains(&x.abs()) {
-        // `1e308`, not a 309-digit literal
-        format!("{:e}", x.abs())
-            .parse::<Literal>()
-            .unwrap_or_else(|_| Literal::f64_unsuffixed(x.abs()))
-    } else {
-        Literal::f64_unsuffixed(x.abs())
-    };
-    let magnitude = if receiver {
-        format!("{magnitude}_f64")
-            .parse::<Literal>()
-            .unwrap_or_else(|_| Literal::f64_suffixed(x.abs()))
-    } else {
-        magnitude
-    };
-    if x.is_sign_negative() {
-        Expr::new(quote!(-#magnitude), Prec::Unary)
-    } else {
-        Expr::new(magnitude.into_token_stream(), Prec::Atom)
     }
 }

@@ -127,7 +127,7 @@ impl Context<'_> {
             }
             let id = &idents[v.index()];
             let ty = match f.ty(*v) {
-                Ty::Array(_) => super::signature::ty(f.ty(*v)),
+                Ty::Array(_) => super::signature::ty(f.ty(*v), &self.scalar.ty),
                 _ => quote!(f64),
             };
             out.extend(quote!(let #id: #ty = #out_bar #(.#path)*;));

@@ -11,14 +11,14 @@ use crate::ir::{Elem, Ty};
 use crate::lower::Param;
 use crate::symbol;
 
-/// A type of the IR as Rust: `f64`, `bool`, `[[f64; K]; M]`.
-pub fn ty(t: &Ty) -> TokenStream {
+/// A type of the IR as Rust, its scalars of type `scalar`: `f64`, `bool`, `[[f32; K]; M]`.
+pub fn ty(t: &Ty, scalar: &TokenStream) -> TokenStream {
     match t {
-        Ty::F64 => quote!(f64),
+        Ty::F64 => scalar.clone(),
         Ty::Bool => quote!(bool),
         Ty::Array(s) => {
             let mut out = match s.elem {
-                Elem::F64 => quote!(f64),
+                Elem::F64 => scalar.clone(),
                 Elem::Bool => quote!(bool),
             };
             for d in s.dims.iter().rev() {

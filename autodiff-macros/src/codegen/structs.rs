@@ -73,7 +73,7 @@ fn borrowed(p: &Param, id: &TokenStream) -> TokenStream {
 fn field_type(ty: &Ty) -> TokenStream {
     match ty {
         Ty::Array(_) => {
-            let t = super::signature::ty(ty);
+            let t = super::signature::ty(ty, &quote!(f64));
             quote!(&#t)
         }
         _ => quote!(f64),
@@ -134,7 +134,7 @@ impl Context<'_> {
             read_outside_calls(&f.body, &mut flat_reads);
             let whole = whole_of(f, p);
             if let Some(v) = whole.map(|k| f.active[k]).filter(|v| flat_reads.contains(v)) {
-                let (id, ty) = (&idents[v.index()], super::signature::ty(f.ty(v)));
+                let (id, ty) = (&idents[v.index()], super::signature::ty(f.ty(v), &self.scalar.ty));
                 let lent = borrowed(p, &p.ident.to_token_stream());
                 out.extend(quote!(let #id: #ty = ::autodiff_runtime::__private::flat(#lent);));
             }
@@ -163,7 +163,8 @@ impl Context<'_> {
             }
             let dot = whole.and_then(|k| f.inputs.get(f.user_inputs + at + k));
             if let Some(v) = dot.filter(|v| flat_reads.contains(v)) {
-                let (id, ty) = (&idents[v.index()], super::signature::ty(f.ty(*v)));
+                let (id, ty) =
+                    (&idents[v.index()], super::signature::ty(f.ty(*v), &self.scalar.ty));
                 out.extend(quote!(let #id: #ty = ::autodiff_runtime::__private::flat(#dir);));
             }
         }
@@ -242,7 +243,7 @@ impl Context<'_> {
     /// The type of one component of a gradient.
     pub(super) fn component_type(&self, f: &Func, c: &Component) -> TokenStream {
         match c {
-            Component::Input(k) => super::signature::ty(f.ty(f.active[*k])),
+            Component::Input(k) => super::signature::ty(f.ty(f.active[*k]), &self.scalar.ty),
             Component::Struct(p, _) => {
                 p.strukt.as_ref().map_or_else(|| quote!(()), |s| s.owned.to_token_stream())
             }

@@ -2,15 +2,18 @@
 //! direction, in a loop, so their code does not grow with the number of parameters. Each sweep's
 //! result is laid out as one row or column part by part (a tuple's components named one by one,
 //! arrays in row-major order, parameters in order) with the runtime's `scalar`, `write_parts`
-//! and `set_unit`, which need a trait on each part (an `f64` or an array), never on a whole
-//! tuple: no limit on the number of parameters or outputs. A Jacobian of a few rows known to the
-//! macro is written out row by row, each seed a constant.
+//! and `set_unit`, which see each part as a flat slice of scalars, never a whole tuple: no limit
+//! on the number of parameters or outputs, and no trait on the scalar type beyond `Float`. A
+//! struct (which holds `f64`s) is seen through its scalars laid flat in an array on the stack
+//! (`Differentiable::LEN` long), its direction built from such an array. A Jacobian of a few
+//! rows known to the macro is written out row by row, each seed a constant.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::names::Namer;
+use super::scalar::Tokens;
 use crate::args::Mode;
 use crate::ir::Int;
 use crate::lower::Param;
@@ -24,6 +27,8 @@ pub struct Dir {
     pub ty: TokenStream,
     /// Whether the parameter is taken by reference.
     pub by_ref: bool,
+    /// Its number of array dimensions (0 for a scalar or a struct).
+    pub depth: usize,
     /// The zero to start from, when its type does not tell it (a struct's
     /// `Differentiable::zero_like(m)`).
     pub zero: Option<TokenStream>,
@@ -42,29 +47,46 @@ pub struct Call<'a> {
     pub prefix: TokenStream,
     /// Whether the kernels are deprecated (as `f` is), so calling them needs an `allow`.
     pub deprecated: bool,
+    /// The scalar type.
+    pub scalar: &'a Tokens,
 }
 
 impl Call<'_> {
     /// `let mut d0: T0 = 0.0; let mut d1: [f64; N] = [0.0; N]; …; set_unit(&mut [&mut d0, …], k);`
-    /// and the direction arguments (`d0, &d1`).
+    /// and the direction arguments (`d0, &d1`). A struct's direction is set in an array of its
+    /// scalars laid flat, then added to its zero.
     fn unit(&self, namer: &mut Namer, k: &Ident) -> (TokenStream, Vec<TokenStream>) {
         let names: Vec<Ident> = self
             .dirs
             .iter()
             .map(|d| namer.local(&format!("{}_{}", d.name, symbol::SUFFIX_DOT)))
             .collect();
-        let tys = self.dirs.iter().map(|d| &d.ty);
-        let zeros = self.dirs.iter().map(|d| d.zero.clone().unwrap_or_else(|| zero(&d.ty)));
-        let lent = names.iter().zip(self.dirs).map(|(n, d)| match d.span {
-            Some(span) => {
-                let ty = &d.ty;
-                quote_spanned!(span=> <#ty as ::autodiff_runtime::__private::Part>::part_mut(&mut #n))
+        let (mut bind, mut views, mut after) = (Vec::new(), Vec::new(), Vec::new());
+        for (n, d) in names.iter().zip(self.dirs) {
+            let ty = &d.ty;
+            match d.span {
+                Some(span) => {
+                    let flat = namer.local(&format!("{n}_flat"));
+                    let len = flat_len(ty, span);
+                    bind.push(quote!(let mut #flat = [0.0_f64; #len];));
+                    views.push(quote!(&mut #flat));
+                    let z = d.zero.clone().unwrap_or_else(|| zero(ty, self.scalar));
+                    after.push(quote! {
+                        let mut #n: #ty = #z;
+                        ::autodiff_runtime::__private::add_flat(&mut #n, &#flat);
+                    });
+                }
+                None => {
+                    let z = d.zero.clone().unwrap_or_else(|| zero(ty, self.scalar));
+                    bind.push(quote!(let mut #n: #ty = #z;));
+                    views.push(view(quote!(#n), d.depth, true));
+                }
             }
-            None => quote!(&mut #n),
-        });
+        }
         let bind = quote! {
-            #(let mut #names: #tys = #zeros;)*
-            ::autodiff_runtime::__private::set_unit(&mut [#(#lent),*], #k);
+            #(#bind)*
+            ::autodiff_runtime::__private::set_unit(&mut [#(#views),*], #k);
+            #(#after)*
         };
         let pass = names
             .iter()
@@ -81,74 +103,130 @@ impl Call<'_> {
 
 /// The zero of a direction's or a cotangent's type, written out: `0.0`, `[0.0; N]`,
 /// `[[0.0; K]; M]` (`Flat::zero()` for a type written otherwise, through an alias say).
-fn zero(ty: &TokenStream) -> TokenStream {
-    fn of(ty: &syn::Type) -> TokenStream {
+fn zero(ty: &TokenStream, scalar: &Tokens) -> TokenStream {
+    fn of(ty: &syn::Type, scalar: &Tokens) -> TokenStream {
         match ty {
             syn::Type::Array(a) => {
-                let (elem, len) = (of(&a.elem), &a.len);
+                let (elem, len) = (of(&a.elem, scalar), &a.len);
                 quote!([#elem; #len])
             }
-            syn::Type::Paren(p) => of(&p.elem),
-            syn::Type::Group(g) => of(&g.elem),
+            syn::Type::Paren(p) => of(&p.elem, scalar),
+            syn::Type::Group(g) => of(&g.elem, scalar),
             syn::Type::Path(p)
-                if p.path.segments.last().is_some_and(|s| s.ident == symbol::F64) =>
+                if p.path.segments.last().is_some_and(|s| {
+                    s.ident == symbol::F64
+                        || s.ident == symbol::F32
+                        || s.ident == scalar.ty.to_string()
+                }) =>
             {
-                quote!(0.0)
+                scalar.zero()
             }
             _ => quote!(::autodiff_runtime::__private::Flat::zero()),
         }
     }
     match syn::parse2::<syn::Type>(ty.clone()) {
-        Ok(t) => of(&t),
+        Ok(t) => of(&t, scalar),
         Err(_) => quote!(::autodiff_runtime::__private::Flat::zero()),
     }
 }
 
-/// `&[&v.0, &v.1, …]` for a result that is a tuple of `n` parts, `&[&v]` for one part; a part
-/// that is a struct (its direction in `dirs` says so) is lent through `Part::part`, spanned at
-/// the struct's type, where a struct that does not derive `Differentiable` is then reported.
-fn parts(v: &Ident, n: usize, dirs: &[Dir]) -> TokenStream {
-    let lent = |part: TokenStream, k: usize| match dirs.get(k).and_then(|d| Some((d, d.span?))) {
-        Some((d, span)) => {
-            let ty = &d.ty;
-            quote_spanned!(span=> <#ty as ::autodiff_runtime::__private::Part>::part(&#part))
+/// The value `v` with `depth` array dimensions seen as a flat slice of scalars in row-major
+/// order, mutable or not: `from_ref(&v)`, `&v`, `v.as_flattened()`.
+fn view(v: TokenStream, depth: usize, mutable: bool) -> TokenStream {
+    match (depth, mutable) {
+        (0, true) => quote!(::core::slice::from_mut(&mut #v)),
+        (0, false) => quote!(::core::slice::from_ref(&#v)),
+        (1, true) => quote!(&mut #v),
+        (1, false) => quote!(&#v),
+        (d, true) => {
+            let flatten = (1..d).map(|_| quote!(.as_flattened_mut()));
+            quote!(#v #(#flatten)*)
         }
-        None => quote!(&#part),
-    };
-    match n {
-        1 => {
-            let part = lent(quote!(#v), 0);
-            quote!(&[#part])
-        }
-        _ => {
-            let all = (0..n).map(|k| {
-                let field = syn::Index::from(k);
-                lent(quote!(#v.#field), k)
-            });
-            quote!(&[#(#all),*])
+        (d, false) => {
+            let flatten = (1..d).map(|_| quote!(.as_flattened()));
+            quote!(#v #(#flatten)*)
         }
     }
 }
 
-/// The `k`-th scalar of the result `v` of `n` parts (`dirs` as [`parts`] reads them).
-fn scalar(v: &Ident, n: usize, k: &Ident, dirs: &[Dir]) -> TokenStream {
-    let parts = parts(v, n, dirs);
-    quote!(::autodiff_runtime::__private::scalar(#parts, #k))
+/// How a wrapper sees one part of a result: an array of the given depth (0 for a scalar), or a
+/// struct of the given type, spanned at it (where a struct that does not derive
+/// `Differentiable` is then reported).
+pub enum Part {
+    /// A scalar or an array.
+    Array(usize),
+    /// A struct.
+    Struct(TokenStream, proc_macro2::Span),
+}
+
+impl Dir {
+    /// The part its derivative is in a result.
+    fn part(&self) -> Part {
+        match self.span {
+            Some(span) => Part::Struct(self.ty.clone(), span),
+            None => Part::Array(self.depth),
+        }
+    }
+}
+
+/// `<T as Differentiable>::LEN`, spanned at `T`.
+fn flat_len(ty: &TokenStream, span: proc_macro2::Span) -> TokenStream {
+    quote_spanned!(span=> <#ty as ::autodiff_runtime::Differentiable>::LEN)
+}
+
+/// The part `v` seen as a slice of scalars: a view of an array, or a struct's scalars laid flat
+/// in an array (a temporary, extended by the `let` that binds the parts).
+fn read_view(v: TokenStream, part: &Part) -> TokenStream {
+    match part {
+        Part::Array(depth) => view(v, *depth, false),
+        Part::Struct(ty, span) => {
+            let len = flat_len(ty, *span);
+            quote_spanned!(*span=> &::autodiff_runtime::__private::flat::<#ty, { #len }>(&#v))
+        }
+    }
+}
+
+/// `let parts: &[&[S]] = &[from_ref(&v.0), &v.1, …];` for a result that is a tuple of the given
+/// parts, `&[&v]` for one part: bound once per sweep, read for each scalar.
+fn bind_parts(bound: &Ident, v: &Ident, parts: &[Part], scalar: &Tokens) -> TokenStream {
+    let views: Vec<TokenStream> = match parts {
+        [one] => vec![read_view(quote!(#v), one)],
+        _ => parts
+            .iter()
+            .enumerate()
+            .map(|(k, p)| {
+                let field = syn::Index::from(k);
+                read_view(quote!(#v.#field), p)
+            })
+            .collect(),
+    };
+    let s = &scalar.ty;
+    quote!(let #bound: &[&[#s]] = &[#(#views),*];)
+}
+
+/// The `k`-th scalar of the parts bound to `bound`.
+fn scalar(bound: &Ident, k: &Ident) -> TokenStream {
+    quote!(::autodiff_runtime::__private::scalar(#bound, #k))
 }
 
 /// The body of `f_hessian`: row `i` is `H·eᵢ` from `hvp`, for `n` differentiated scalars.
 pub fn hessian(namer: &mut Namer, hvp: &Ident, call: &Call, n: &TokenStream) -> TokenStream {
     let [h, row, i, j, x] = symbol::HESSIAN_LOCALS.map(|want| namer.local(want));
     let hv = namer.local("hv");
+    let bound = namer.local("parts");
     let (unit, dirs) = call.unit(namer, &i);
     let (args, allow, prefix) = (call.args, call.allow(), &call.prefix);
-    let get = scalar(&hv, call.dirs.len(), &j, call.dirs);
+    let parts: Vec<Part> = call.dirs.iter().map(Dir::part).collect();
+    let bind = bind_parts(&bound, &hv, &parts, call.scalar);
+    let get = scalar(&bound, &j);
+    let zero = call.scalar.zero();
     quote! {
-        let mut #h = [[0.0; #n]; #n];
+        let mut #h = [[#zero; #n]; #n];
         for (#i, #row) in #h.iter_mut().enumerate() {
             #unit
             #allow
             let (_, _, #hv) = #prefix #hvp(#(#args,)* #(#dirs),*);
+            #bind
             for (#j, #x) in #row.iter_mut().enumerate() {
                 *#x = #get;
             }
@@ -175,10 +253,8 @@ pub struct Jacobian<'a> {
     pub mode: Mode,
     /// The function's return type.
     pub ret: TokenStream,
-    /// The number of parts of its value: a tuple's length, or 1 for an array.
-    pub outputs: usize,
-    /// Whether the value is a struct (its zero is `Differentiable::zero_like(&value)`).
-    pub record: bool,
+    /// The parts of its value: a tuple's scalars, one array, or one struct.
+    pub outputs: Vec<Part>,
 }
 
 /// Up to how many rows, known to the macro, a Jacobian by rows is written out row by row rather
@@ -189,28 +265,35 @@ pub const UNROLLED_ROWS: u64 = 4;
 pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
     let [value, jm, row, i, j, _, sweep] = symbol::JACOBIAN_LOCALS.map(|want| namer.local(want));
     let Jacobian { f, jvp, vjp, n, m, mode, .. } = jac;
+    let bound = namer.local("parts");
     let (args, allow, prefix) = (call.args, call.allow(), &call.prefix);
+    let zero = call.scalar.zero();
     let (unit, dirs) = call.unit(namer, &j);
-    let column = scalar(&sweep, jac.outputs, &i, &[]);
+    let bind_column = bind_parts(&bound, &sweep, &jac.outputs, call.scalar);
+    let column = scalar(&bound, &i);
     let forward = quote! {
         for #j in 0..#n {
             #unit
             #allow
             let (_, #sweep) = #prefix #jvp(#(#args,)* #(#dirs),*);
+            #bind_column
             for (#i, #row) in #jm.iter_mut().enumerate() {
                 #row[#j] = #column;
             }
         }
     };
     let out_bar = namer.local(symbol::OUT_BAR);
-    let write = parts(&sweep, call.dirs.len(), call.dirs);
+    let flat = namer.local(&format!("{out_bar}_flat"));
+    let parts: Vec<Part> = call.dirs.iter().map(Dir::part).collect();
+    let bind_row = bind_parts(&bound, &sweep, &parts, call.scalar);
     let reverse_row = |r: TokenStream, dest: TokenStream| {
-        let seed = cotangent(jac, &out_bar, &r, &value);
+        let seed = cotangent(jac, call.scalar, (&out_bar, &value, &flat), &r);
         quote! {
             #seed
             #allow
             let (_, #sweep) = #prefix #vjp(#(#args,)* #out_bar);
-            ::autodiff_runtime::__private::write_parts(#write, #dest);
+            #bind_row
+            ::autodiff_runtime::__private::write_parts(#bound, #dest);
         }
     };
     let reverse = match jac.rows {
@@ -241,25 +324,44 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
     quote! {
         #allow
         let #value = #prefix #f(#(#args),*);
-        let mut #jm = [[0.0; #n]; #m];
+        let mut #jm = [[#zero; #n]; #m];
         #sweeps
         (#value, #jm)
     }
 }
 
 /// `let mut out_bar: R = …; set_unit(&mut [&mut out_bar.0, …], i);`: the `i`-th unit cotangent
-/// of the function's value.
-fn cotangent(jac: &Jacobian, out_bar: &Ident, i: &TokenStream, value: &Ident) -> TokenStream {
+/// of the function's value (a struct's set in its scalars laid flat in `flat`, then added to
+/// the zero of the function's `value`).
+fn cotangent(
+    jac: &Jacobian,
+    scalar: &Tokens,
+    (out_bar, value, flat): (&Ident, &Ident, &Ident),
+    i: &TokenStream,
+) -> TokenStream {
     let ret = &jac.ret;
-    let (zero, parts) = match jac.outputs {
-        1 if jac.record => {
-            (quote!(::autodiff_runtime::Differentiable::zero_like(&#value)), quote!(&mut #out_bar))
+    let (zero, parts) = match jac.outputs.as_slice() {
+        [Part::Struct(ty, span)] => {
+            let len = flat_len(ty, *span);
+            return quote! {
+                let mut #flat = [0.0_f64; #len];
+                ::autodiff_runtime::__private::set_unit(&mut [&mut #flat], #i);
+                let mut #out_bar: #ret = ::autodiff_runtime::Differentiable::zero_like(&#value);
+                ::autodiff_runtime::__private::add_flat(&mut #out_bar, &#flat);
+            };
         }
-        1 => (zero(ret), quote!(&mut #out_bar)),
-        n => {
-            let zeros = (0..n).map(|_| quote!(::autodiff_runtime::__private::zero()));
-            let fields = (0..n).map(syn::Index::from);
-            (quote!((#(#zeros),*)), quote!(#(&mut #out_bar.#fields),*))
+        [Part::Array(depth)] => (zero(ret, scalar), view(quote!(#out_bar), *depth, true)),
+        many => {
+            let zeros = many.iter().map(|_| scalar.zero());
+            let views = many.iter().enumerate().map(|(k, d)| {
+                let field = syn::Index::from(k);
+                let depth = match d {
+                    Part::Array(depth) => *depth,
+                    Part::Struct(..) => 0,
+                };
+                view(quote!(#out_bar.#field), depth, true)
+            });
+            (quote!((#(#zeros),*)), quote!(#(#views),*))
         }
     };
     quote! {
@@ -314,10 +416,7 @@ impl Size {
 
 /// A size as the doc comments write it: `3`, `N`, `(N + 1)`.
 pub fn dim_text(n: &Int) -> String {
-    let spaced = n.render(&|_| quote!(_)).to_string();
-    let text = [(" :: ", "::"), (":: ", "::"), ("< ", "<"), (" >", ">")]
-        .iter()
-        .fold(spaced, |t, (from, to)| t.replace(from, to));
+    let text = n.render(&|_| quote!(_)).to_string();
     match text.contains(' ') {
         true => format!("({text})"),
         false => text,

@@ -1,6 +1,5 @@
-//! `#[derive(Differentiable)]`: implements `autodiff_runtime::Differentiable` (and the runtime's
-//! `Part`, which `f_hessian` and `f_jacobian` number scalars with) for a struct, from its
-//! fields: `f64`, arrays of them and structs deriving it are differentiated, in declaration
+//! `#[derive(Differentiable)]`: implements `autodiff_runtime::Differentiable` (which
+//! `f_hessian` and `f_jacobian` number a struct's scalars with) for a struct, from its fields: `f64`, arrays of them and structs deriving it are differentiated, in declaration
 //! order; a field marked `#[no_grad]`, and a field of another type (an integer, a `bool`, a `Vec`
 //! of data, a reference), is a constant, which a zero or a gradient leaves at its `Default`.
 //! Float types other than `f64`, and tuples holding floats, are refused at the field.
@@ -45,7 +44,7 @@ fn not_a_struct(what: &str) -> String {
     )
 }
 
-/// The impls of `Differentiable` and `Part` for the struct `input` with `fields`.
+/// The impl of `Differentiable` for the struct `input` with `fields`.
 fn impls(input: &DeriveInput, fields: &[Field]) -> TokenStream {
     let name = &input.ident;
     let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
@@ -80,21 +79,6 @@ fn impls(input: &DeriveInput, fields: &[Field]) -> TokenStream {
 
             fn clear_constants(&mut self) {
                 #(#clear)*
-            }
-        }
-
-        #[automatically_derived]
-        impl #impl_generics #rt::__private::Part for #name #ty_generics #bounds {
-            fn len(&self) -> usize {
-                <Self as #rt::Differentiable>::LEN
-            }
-
-            fn get(&self, k: usize) -> f64 {
-                #rt::Differentiable::get(self, k)
-            }
-
-            fn set(&mut self, k: usize, value: f64) {
-                #rt::Differentiable::set(self, k, value);
             }
         }
     }

@@ -83,6 +83,7 @@ impl Builder {
             body: Vec::new(),
             outputs: Vec::new(),
             accumulators: Vec::new(),
+            scalar: super::Scalar::F64,
         };
         Builder::new(func, false)
     }
@@ -263,7 +264,7 @@ impl Builder {
     /// Emits `prim(args)` into a variable named `name`, or returns an equal existing operand.
     pub fn push_named(&mut self, name: Name, prim: Prim, args: &[Operand]) -> Operand {
         let args: &[Operand] = &args.iter().map(|a| self.resolve(*a)).collect::<Vec<_>>();
-        if let Some(value) = literal_arithmetic(prim, args) {
+        if let Some(value) = literal_arithmetic(self.func.scalar, prim, args) {
             return Operand::Lit(value);
         }
         if self.fold {
@@ -283,7 +284,7 @@ impl Builder {
     /// (no simplification, so the value is the same to the bit), reusing an equal statement.
     pub fn recompute(&mut self, name: Name, prim: Prim, args: &[Operand]) -> Operand {
         let args: Vec<Operand> = args.iter().map(|a| self.resolve(*a)).collect();
-        if let Some(value) = literal_arithmetic(prim, &args) {
+        if let Some(value) = literal_arithmetic(self.func.scalar, prim, &args) {
             return Operand::Lit(value);
         }
         if let Some(v) = self.lookup(&Self::cse_key(prim, &args)) {
@@ -550,19 +551,6 @@ impl Builder {
         let lit = |i: usize| args.get(i).and_then(|a| a.lit());
         let is = |i: usize, c: f64| lit(i) == Some(c);
         let is_zero = |i: usize| lit(i) == Some(0.0);
-        // Arithmetic on two literals, as IEEE 754 computes it at run time.
-        if let (Some(a), Some(b)) = (lit(0), lit(1)) {
-            let value = match prim {
-                Prim::Add => Some(a + b),
-                Prim::Sub => Some(a - b),
-                Prim::Mul => Some(a * b),
-                Prim::Div => Some(a / b),
-                _ => None,
-            };
-            if let Some(v) = value {
-                return Some(Operand::Lit(v));
-            }
-        }
         match prim {
             Prim::Neg => self.negated(args[0]),
             Prim::Add if is_zero(1) => Some(args[0]),
@@ -604,14 +592,15 @@ impl Builder {
     /// overflows or underflows, where the folded form is the more accurate); `None` otherwise.
     fn scaled(&mut self, y: Operand, c: f64) -> Option<Operand> {
         const MANTISSA: u64 = (1 << 52) - 1;
-        let exact = |k: f64| k.is_normal() && k.to_bits() & MANTISSA == 0;
+        let scalar = self.func.scalar;
+        let exact = |k: f64| scalar.is_normal(k) && k.to_bits() & MANTISSA == 0;
         let s = self.def(y).filter(|s| s.prim == Prim::Mul)?;
         let (d, z) = match (s.args[0].lit(), s.args[1].lit()) {
             (Some(d), _) => (d, s.args[1]),
             (_, Some(d)) => (d, s.args[0]),
             _ => return None,
         };
-        if !(exact(c) || exact(d)) || !(c * d).is_normal() {
+        if !(exact(c) || exact(d)) || !scalar.is_normal(c * d) {
             return None;
         }
         Some(self.push(Prim::Mul, &[Operand::Lit(c * d), z]))
@@ -674,17 +663,20 @@ struct Def {
     args: Vec<Operand>,
 }
 
-/// The value of `prim(args)` when it is `+ - * /` or negation of literals only.
-fn literal_arithmetic(prim: Prim, args: &[Operand]) -> Option<f64> {
+/// The value of `prim(args)` when it is `+ - * /` or negation of literals only, as the scalar
+/// type computes it (see [`super::Scalar::fold`]).
+fn literal_arithmetic(scalar: super::Scalar, prim: Prim, args: &[Operand]) -> Option<f64> {
     let lits: Vec<f64> = args.iter().map(|a| a.lit()).collect::<Option<_>>()?;
-    Some(match (prim, lits.as_slice()) {
-        (Prim::Neg, [a]) => -a,
-        (Prim::Add, [a, b]) => a + b,
-        (Prim::Sub, [a, b]) => a - b,
-        (Prim::Mul, [a, b]) => a * b,
-        (Prim::Div, [a, b]) => a / b,
+    let op: fn(&[f64]) -> f64 = match (prim, lits.as_slice()) {
+        // Exact in every scalar type.
+        (Prim::Neg, [a]) => return Some(-a),
+        (Prim::Add, [_, _]) => |a| a[0] + a[1],
+        (Prim::Sub, [_, _]) => |a| a[0] - a[1],
+        (Prim::Mul, [_, _]) => |a| a[0] * a[1],
+        (Prim::Div, [_, _]) => |a| a[0] / a[1],
         _ => return None,
-    })
+    };
+    scalar.fold(&lits, op)
 }
 
 #[cfg(test)]

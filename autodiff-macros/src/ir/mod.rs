@@ -26,7 +26,7 @@ pub use poly::{Bounds, Poly};
 pub use prim::{Cmp, Prim};
 #[cfg(test)]
 pub use print::print;
-pub use types::{Elem, Ty};
+pub use types::{Elem, Scalar, Ty};
 pub use verify::verify;
 pub use walk::{free_vars, reads, stmt_defs, substitute, substitute_operand};
 
@@ -749,6 +749,8 @@ pub struct Func {
     /// [`Stmt::Fill`]), to add contributions into: the sign of a zero in them does not matter,
     /// so `0 + e` read from one can be `e`.
     pub accumulators: Vec<Var>,
+    /// The function's scalar type, which its `f64` values and literals are.
+    pub scalar: Scalar,
 }
 
 impl Func {

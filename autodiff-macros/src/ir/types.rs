@@ -1,6 +1,67 @@
-//! The types of IR values: `f64` scalars, booleans, and fixed-size arrays of either.
+//! The types of IR values: scalars, booleans, and fixed-size arrays of either; and the one
+//! scalar type of a function ([`Scalar`]), which every "`f64`" of the IR means.
 
 use super::Int;
+
+/// The scalar type of a whole function: `f64`, `f32`, or a type parameter bounded by
+/// `num_traits::Float`. The IR's [`Ty::F64`] and literals mean "the scalar": a literal is kept as
+/// an `f64` holding the value the scalar type gives it, and arithmetic on literals is evaluated at
+/// compile time only where that gives the scalar's own result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scalar {
+    /// `f64`.
+    #[default]
+    F64,
+    /// `f32`: literals are `f32` values (held exactly in an `f64`).
+    F32,
+    /// A type parameter `T: Float`: a literal `c` is `T::from(c)`, so it is exactly `c` at `f64`
+    /// and `c` rounded at `f32`; arithmetic on literals is evaluated only where the result is the
+    /// same at both.
+    Generic,
+}
+
+impl Scalar {
+    /// The literal `x` as this scalar type holds it: `x` rounded to `f32` for `f32`.
+    pub fn round(self, x: f64) -> f64 {
+        match self {
+            Scalar::F32 => f64::from(x as f32),
+            Scalar::F64 | Scalar::Generic => x,
+        }
+    }
+
+    /// Whether `x` means the same value at every width this scalar can have.
+    fn exact(self, x: f64) -> bool {
+        match self {
+            Scalar::F64 | Scalar::F32 => true,
+            Scalar::Generic => x.is_nan() || f64::from(x as f32) == x,
+        }
+    }
+
+    /// The literal that `op` gives on the literals `args`, as the scalar type computes it at run
+    /// time, or `None` when the result cannot be written as one literal (for a generic scalar, a
+    /// value that differs between `f32` and `f64`). For `f32`, the operation on two `f32` values
+    /// computed in `f64` and rounded to `f32` is the `f32` operation itself: `+ - * /` in `f64`
+    /// are exact enough that rounding twice gives the correctly rounded `f32` result.
+    pub fn fold(self, args: &[f64], op: impl Fn(&[f64]) -> f64) -> Option<f64> {
+        let args: Vec<f64> = args.iter().map(|a| self.round(*a)).collect();
+        if !args.iter().all(|a| self.exact(*a)) {
+            return None;
+        }
+        let value = self.round(op(&args));
+        // An `f64` result that is an `f32` value is the `f32` result too: it is the nearest `f64`
+        // to the exact result, so no `f32` is nearer.
+        self.exact(value).then_some(value)
+    }
+
+    /// Whether `x` is a normal number of this scalar type (of `f32` and `f64`, for a generic
+    /// scalar): scaling by a power of two is then exact.
+    pub fn is_normal(self, x: f64) -> bool {
+        match self {
+            Scalar::F64 => x.is_normal(),
+            Scalar::F32 | Scalar::Generic => x.is_normal() && (x as f32).is_normal(),
+        }
+    }
+}
 
 /// The element type of an array.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -49,6 +110,13 @@ impl Ty {
                 s.dims.iter().fold(each, |acc, d| acc.times(d))
             }
         }
+    }
+
+    /// Whether this is an array whose length is known only at run time: a slice parameter's, the
+    /// only array length that reads a parameter (`x.len()`; a struct's array field, whose length
+    /// rustc infers, is not one). Its values live in the caller's buffers.
+    pub fn run_time_length(&self) -> bool {
+        self.shape().is_some_and(|s| s.dims.iter().any(|d| !d.params.is_empty() && !d.inferred))
     }
 
     /// Whether values of this type have derivatives (`f64` and arrays of `f64`).

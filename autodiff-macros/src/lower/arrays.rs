@@ -5,7 +5,6 @@ use syn::{Expr, ExprArray, ExprIndex, ExprRepeat};
 
 use super::int::IntCtx;
 use super::konst::{Bad, Mode};
-use super::types::ty_text;
 use super::{Binding, Lower};
 use crate::ir::{Elem, Int, Name, Operand, Prim, Ty};
 use crate::symbol;
@@ -116,11 +115,14 @@ impl Lower<'_> {
         let message = match ty {
             Ty::Array(s) => format!(
                 "this indexes {depth} dimension(s) of an array of type `{}`, which has {}",
-                ty_text(ty),
+                self.ty_text(ty),
                 s.dims.len()
             ),
             Ty::F64 => "this indexes an `f64`, which is not an array".to_owned(),
-            _ => format!("this indexes a value of type `{}`, which is not an array", ty_text(ty)),
+            _ => format!(
+                "this indexes a value of type `{}`, which is not an array",
+                self.ty_text(ty)
+            ),
         };
         self.cx.error_spanned(e, message);
     }
@@ -140,8 +142,8 @@ impl Lower<'_> {
                     x,
                     format!(
                         "the elements of this array have different types: `{}` and `{}`",
-                        ty_text(&elem_ty),
-                        ty_text(&ty)
+                        self.ty_text(&elem_ty),
+                        self.ty_text(&ty)
                     ),
                 );
                 return Operand::Lit(0.0);
@@ -162,7 +164,7 @@ impl Lower<'_> {
         let (Some(dims), Some(1..=CONSTANT_ARRAY_MAX)) = (dims, scalars) else {
             self.cx.error_spanned(
                 init,
-                format!("`#[grad]` copies a constant array into a variable element by element, so its type needs literal lengths and at most {CONSTANT_ARRAY_MAX} elements, not `{}`; take the array as a parameter left out of `wrt(...)`, which can be copied and updated", ty_text(ty)),
+                format!("`#[grad]` copies a constant array into a variable element by element, so its type needs literal lengths and at most {CONSTANT_ARRAY_MAX} elements, not `{}`; take the array as a parameter left out of `wrt(...)`, which can be copied and updated", self.ty_text(ty)),
             );
             return None;
         };
@@ -251,8 +253,8 @@ impl Lower<'_> {
                 rhs,
                 format!(
                     "this assigns a value of type `{}` to an element of type `{}`",
-                    ty_text(&rhs_ty),
-                    ty_text(&elem)
+                    self.ty_text(&rhs_ty),
+                    self.ty_text(&elem)
                 ),
             );
             return;

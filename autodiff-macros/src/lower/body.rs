@@ -12,7 +12,7 @@ use super::int::IntCtx;
 use super::konst::Mode;
 use super::passed::ConstTy;
 use super::signature::Returns;
-use super::types::{f64_array, is_f64, is_int, ty_text};
+use super::types::is_int;
 use super::value::Value;
 use super::{Aliases, Binding, Kind, Lower, Output};
 use crate::ir::{Operand, Prim, Ty};
@@ -169,8 +169,8 @@ impl Lower<'_> {
                         e,
                         format!(
                             "the function returns `{}`, but this value is of type `{}`",
-                            ty_text(&want),
-                            ty_text(&ty)
+                            self.ty_text(&want),
+                            self.ty_text(&ty)
                         ),
                     );
                 }
@@ -193,8 +193,8 @@ impl Lower<'_> {
                 e,
                 format!(
                     "the function returns `{}` here, but this value is of type `{}`",
-                    ty_text(want),
-                    ty_text(&ty)
+                    self.ty_text(want),
+                    self.ty_text(&ty)
                 ),
             );
         }
@@ -326,8 +326,8 @@ impl Lower<'_> {
                 }
             }
             _ => {
-                let expected =
-                    ty.and_then(|t| f64_array(super::pattern::strip_refs(t), &self.generics));
+                let expected = ty
+                    .and_then(|t| self.scalar.array(super::pattern::strip_refs(t), &self.generics));
                 let outer = std::mem::replace(&mut self.expected, expected);
                 let since = self.mark();
                 let mut v = self.value(&init.expr);
@@ -335,7 +335,7 @@ impl Lower<'_> {
                 // A constant typed as an array (`let mut x: [f64; 2] = INIT;`) is one.
                 if let (Some(ty), Some(Some(Kind::Array)), Value::Real { op: Operand::Ext(_), .. }) =
                     (ty, &annotated, &v)
-                    && let Some(want) = f64_array(ty, &self.generics)
+                    && let Some(want) = self.scalar.array(ty, &self.generics)
                 {
                     match self.constant_array(&init.expr, &want) {
                         Some(array) => {
@@ -352,7 +352,7 @@ impl Lower<'_> {
                     (Value::Real { op, mut aliases, since }, Some(t))
                         if aliases.alias.is_some() =>
                     {
-                        aliases.ty = ConstTy::of(t);
+                        aliases.ty = ConstTy::of(t, &self.scalar);
                         Value::Real { op, aliases, since }
                     }
                     (v, _) => v,
@@ -387,11 +387,11 @@ impl Lower<'_> {
     /// The kind a `let`'s type annotation gives, or `None` after reporting an unsupported type.
     fn annotation(&mut self, ty: &syn::Type) -> Option<Kind> {
         let ty = super::pattern::strip_refs(ty);
-        if is_f64(ty) {
+        if self.scalar.is(ty) {
             Some(Kind::Real)
         } else if is_int(ty) {
             Some(Kind::Int)
-        } else if f64_array(ty, &self.generics).is_some() {
+        } else if self.scalar.array(ty, &self.generics).is_some() {
             Some(Kind::Array)
         } else if crate::aggregate::kind(ty) == crate::aggregate::TypeKind::Struct {
             self.cx.error_spanned(
@@ -400,9 +400,10 @@ impl Lower<'_> {
             );
             None
         } else {
+            let s = self.scalar.text();
             self.cx.error_spanned(
                 ty,
-                "`#[grad]` supports only `f64`, arrays of `f64` and integer bindings in the body",
+                format!("`#[grad]` supports only `{s}` (the function's scalar type), arrays of `{s}` and integer bindings in the body"),
             );
             None
         }
@@ -410,7 +411,7 @@ impl Lower<'_> {
 
     fn check_annotation(&mut self, ty: &syn::Type, init: &Expr, value: Operand) {
         let ty = super::pattern::strip_refs(ty);
-        let want = f64_array(ty, &self.generics).unwrap_or(Ty::F64);
+        let want = self.scalar.array(ty, &self.generics).unwrap_or(Ty::F64);
         let got = self.b.ty(value);
         if value.var().is_some() && !same_shape(&want, &got) {
             if got == Ty::F64 && self.vector_call(Some(value), super::call::Use::Indexed) {
@@ -418,7 +419,11 @@ impl Lower<'_> {
             }
             self.cx.error_spanned(
                 init,
-                format!("this value is of type `{}`, not `{}`", ty_text(&got), ty_text(&want)),
+                format!(
+                    "this value is of type `{}`, not `{}`",
+                    self.ty_text(&got),
+                    self.ty_text(&want)
+                ),
             );
         }
     }
@@ -575,8 +580,8 @@ impl Lower<'_> {
                 rhs,
                 format!(
                     "`{name}` holds a value of type `{}`; this assigns a value of type `{}`{hint}",
-                    ty_text(&old),
-                    ty_text(&new)
+                    self.ty_text(&old),
+                    self.ty_text(&new)
                 ),
             );
             return;

@@ -162,6 +162,9 @@ impl Lower<'_> {
             }
             None => {
                 let op = self.expr(inner);
+                if self.b.ty(op).run_time_length() {
+                    self.cx.error_spanned(a, "`#[grad]` does not pass a differentiated slice to a called function: its partials would need a buffer of its length; pass its elements (`g(x[i])`), or read the slice in this function");
+                }
                 if by_ref && !matches!(self.b.ty(op), Ty::Array(_)) {
                     self.cx.error_spanned(a, "`#[grad]` passes arrays by reference to a called function, not `f64` values; write the value itself");
                 }

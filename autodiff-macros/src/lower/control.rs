@@ -9,7 +9,6 @@ use syn::{Expr, ExprForLoop, ExprIf, Pat, RangeLimits};
 use super::expr::{chain_root, iterator_chain};
 use super::int::IntCtx;
 use super::konst::Konst;
-use super::types::ty_text;
 use super::value::Value;
 use super::{Binding, Lower, assigned};
 use crate::ir::{Branch, Carry, Int, Loop, LoopInfo, Operand, Range};
@@ -391,8 +390,8 @@ impl Lower<'_> {
             i.if_token,
             format!(
                 "`#[grad]` needs both branches of this `if` {what}; they give `{}` and `{}`",
-                ty_text(&tt),
-                ty_text(&et)
+                self.ty_text(&tt),
+                self.ty_text(&et)
             ),
         );
     }

@@ -132,7 +132,7 @@ impl Lower<'_> {
     pub(super) fn real(&mut self, e: &Expr) -> Operand {
         let v = self.expr(e);
         if let Ty::Array(_) = self.b.ty(v) {
-            let ty = super::types::ty_text(&self.b.ty(v));
+            let ty = self.ty_text(&self.b.ty(v));
             self.cx.error_spanned(
                 e,
                 format!("expected an `f64` value, found an array `{ty}`; index it, as in `x[i]`"),
@@ -145,6 +145,9 @@ impl Lower<'_> {
     /// Lowers an expression to an operand (an `f64` or an array), emitting one statement per
     /// operation.
     pub(super) fn expr(&mut self, e: &Expr) -> Operand {
+        if let Some(op) = self.generic_constant(e) {
+            return op;
+        }
         match e {
             Expr::Lit(l) => self.lit(&l.lit),
             Expr::Paren(p) => self.expr(&p.expr),
@@ -197,16 +200,7 @@ impl Lower<'_> {
                 let v = self.value(e);
                 self.single(e, v)
             }
-            Expr::Cast(c) => {
-                if !super::types::is_f64(&c.ty) {
-                    self.cx.error_spanned(&c.ty, "`#[grad]` supports only casts to `f64`");
-                    return Operand::Lit(0.0);
-                }
-                if self.is_constant(e) {
-                    return self.passive(e, "casts");
-                }
-                self.real(&c.expr)
-            }
+            Expr::Cast(c) => self.cast(e, c),
             Expr::MethodCall(m) => self.method(e, m),
             Expr::Call(c) => self.call(c),
             Expr::Index(i) => self.index(e, i),
@@ -352,18 +346,54 @@ impl Lower<'_> {
     }
 
     fn lit(&mut self, lit: &Lit) -> Operand {
+        let f32 = self.scalar.kind == crate::ir::Scalar::F32;
+        // An `f32` literal is parsed as one: parsing as `f64` and rounding would round twice.
         let parsed = match lit {
-            Lit::Float(f) if matches!(f.suffix(), "" | "f64") => f.base10_parse::<f64>().ok(),
-            Lit::Int(i) if matches!(i.suffix(), "" | "f64") => i.base10_parse::<f64>().ok(),
+            Lit::Float(f) if self.scalar.suffix_fits(f.suffix()) && f32 => {
+                f.base10_parse::<f32>().ok().map(f64::from)
+            }
+            Lit::Float(f) if self.scalar.suffix_fits(f.suffix()) => f.base10_parse::<f64>().ok(),
+            Lit::Int(i) if self.scalar.suffix_fits(i.suffix()) && f32 => {
+                i.base10_parse::<f32>().ok().map(f64::from)
+            }
+            Lit::Int(i) if self.scalar.suffix_fits(i.suffix()) => i.base10_parse::<f64>().ok(),
             _ => None,
         };
         parsed.map(Operand::Lit).unwrap_or_else(|| {
-            self.cx.error_spanned(
-                lit,
-                "`#[grad]` supports only `f64` literals, such as `2.0`, `1e-3` or `2.0_f64`",
-            );
+            let s = self.scalar.text();
+            let message = match self.scalar.param {
+                Some(_) => format!(
+                    "`#[grad]` reads a literal of the scalar type `{s}` written `{s}::from(2.0).unwrap()`, `{s}::one()` or `{s}::zero()`; this literal is not one"
+                ),
+                None => format!(
+                    "`#[grad]` supports only literals of the function's scalar type `{s}`, such as `2.0`, `1e-3` or `2.0_{s}`"
+                ),
+            };
+            self.cx.error_spanned(lit, message);
             Operand::Lit(0.0)
         })
+    }
+
+    /// `e as T`: a constant cast to the scalar type is a constant, and a value cast to it is
+    /// itself; a cast to another float type would compute in that type, and is refused.
+    fn cast(&mut self, e: &Expr, c: &syn::ExprCast) -> Operand {
+        let s = self.scalar.text();
+        if self.scalar.is(&c.ty) {
+            return match self.is_constant(e) {
+                true => self.passive(e, "casts"),
+                false => self.real(&c.expr),
+            };
+        }
+        if self.scalar.is_other_float(&c.ty) && !self.is_constant(&c.expr) {
+            let to = super::types::type_text(&c.ty);
+            self.cx.error_spanned(
+                e,
+                format!("`#[grad]` computes a function and its derivatives in one scalar type, here `{s}`, and does not support casting a value to `{to}`; compute in `{s}` throughout (casts of integers and constants to `{s}` are supported)"),
+            );
+            return Operand::Lit(0.0);
+        }
+        self.cx.error_spanned(&c.ty, format!("`#[grad]` supports only casts to the function's scalar type, `{s}` (of integers and of constants)"));
+        Operand::Lit(0.0)
     }
 
     /// `recv.method(args)` for a known `f64` method.
@@ -409,7 +439,7 @@ impl Lower<'_> {
             // `f64::sin(x)` or `std::primitive::f64::sin(x)`: a path to `f64`, then the method.
             Expr::Path(p) if p.qself.is_none() => {
                 let n = p.path.segments.len();
-                (n >= 2 && super::types::names_f64(p.path.segments.iter().take(n - 1)))
+                (n >= 2 && self.scalar.owns_methods(p.path.segments.iter().take(n - 1)))
                     .then(|| p.path.segments[n - 1].ident.clone())
             }
             _ => None,

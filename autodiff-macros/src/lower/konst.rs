@@ -255,6 +255,9 @@ fn fold(op: &BinOp, a: Option<u64>, b: Option<u64>) -> Option<u64> {
 impl Lower<'_> {
     /// `e` as a constant read in `mode`, or why it is not one.
     pub(super) fn konst(&mut self, e: &Expr, mode: Mode) -> Result<Konst, Bad> {
+        if let Some(k) = self.generic_konst(e, mode) {
+            return k;
+        }
         match e {
             Expr::Lit(l) => match &l.lit {
                 Lit::Int(i) if mode != Mode::Int || !matches!(i.suffix(), "f64" | "f32") => {
@@ -347,6 +350,13 @@ impl Lower<'_> {
                     Err(_) => self.konst(&c.expr, Mode::Int)?,
                 };
                 let (it, as_token, ty) = (inner.operand(Prec::Cast), &c.as_token, &c.ty);
+                // An integer `let` substituted into a cast to a float is a float literal
+                // (`3 as f64` would be clippy's `unnecessary_cast`).
+                if let (Some(n), true) = (inner.value, to_float)
+                    && let Some(lit) = float_literal(n, &c.ty)
+                {
+                    return Ok(Konst::combine(lit, Prec::Atom, &[&inner]));
+                }
                 let mut k = Konst::combine(quote!(#it #as_token #ty), Prec::Cast, &[&inner]);
                 k.value = if to_float { None } else { inner.value };
                 Ok(k)
@@ -634,6 +644,23 @@ impl Lower<'_> {
         let r = f(self);
         std::mem::swap(self.cx, &mut scratch);
         r
+    }
+}
+
+/// The integer `n` as a literal of the float type `ty`, when it is `f64` or `f32` and holds `n`
+/// exactly.
+fn float_literal(n: u64, ty: &syn::Type) -> Option<TokenStream> {
+    let syn::Type::Path(p) = ty else { return None };
+    let id = p.path.get_ident()?;
+    let exact = n < 1 << 24;
+    match id.to_string().as_str() {
+        symbol::F64 if exact => {
+            Some(proc_macro2::Literal::f64_suffixed(n as f64).into_token_stream())
+        }
+        symbol::F32 if exact => {
+            Some(proc_macro2::Literal::f32_suffixed(n as f32).into_token_stream())
+        }
+        _ => None,
     }
 }
 

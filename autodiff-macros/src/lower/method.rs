@@ -23,7 +23,8 @@ impl Lower<'_> {
                 )
             } else {
                 format!(
-                    "`#[grad]` cannot differentiate the method `{name}`; the supported `f64` methods are: {}",
+                    "`#[grad]` cannot differentiate the method `{name}`; the supported `{}` methods are: {}",
+                    self.scalar.text(),
                     symbol::method_list()
                 )
             };
@@ -96,7 +97,7 @@ impl Lower<'_> {
 }
 
 /// The receiver `x` of `x.sin_cos()` or `f64::sin_cos(x)`.
-pub(super) fn sin_cos_receiver(e: &Expr) -> Option<&Expr> {
+pub(super) fn sin_cos_receiver<'e>(e: &'e Expr, scalar: &super::ScalarTy) -> Option<&'e Expr> {
     match e {
         Expr::MethodCall(m)
             if m.method == symbol::SIN_COS && m.args.is_empty() && m.turbofish.is_none() =>
@@ -110,11 +111,11 @@ pub(super) fn sin_cos_receiver(e: &Expr) -> Option<&Expr> {
                 && n >= 2
                 && p.path.segments[n - 1].ident == symbol::SIN_COS
                 && p.path.segments[n - 1].arguments.is_none()
-                && super::types::names_f64(p.path.segments.iter().take(n - 1));
+                && scalar.owns_methods(p.path.segments.iter().take(n - 1));
             named.then(|| &c.args[0])
         }
-        Expr::Paren(p) => sin_cos_receiver(&p.expr),
-        Expr::Group(g) => sin_cos_receiver(&g.expr),
+        Expr::Paren(p) => sin_cos_receiver(&p.expr, scalar),
+        Expr::Group(g) => sin_cos_receiver(&g.expr, scalar),
         _ => None,
     }
 }

@@ -13,13 +13,16 @@ mod cond;
 mod control;
 mod counter;
 mod expr;
+mod generic;
 mod int;
 mod kind;
 mod konst;
 mod method;
 mod passed;
 mod pattern;
+mod problem;
 mod returned;
+mod scalar;
 mod signature;
 mod structs;
 mod sugar;
@@ -40,6 +43,8 @@ use crate::ir::{Builder, Func, Name, Operand, Var};
 use crate::symbol;
 use konst::Konst;
 use passed::ConstTy;
+pub use problem::{Constant, Problem, Shape, problem};
+pub use scalar::ScalarTy;
 
 /// One parameter of the user's function, as the generated functions re-emit it.
 #[derive(Clone)]
@@ -125,6 +130,8 @@ pub struct Lowered {
     /// What kind of value the function returns.
     #[allow(dead_code, reason = "for codegen, which does not emit vector outputs yet")]
     pub output: Output,
+    /// The function's scalar type.
+    pub scalar: ScalarTy,
     /// For a function returning a struct: where its fields are.
     pub record: Option<RecordOut>,
 }
@@ -171,7 +178,7 @@ struct Aliases {
 /// The text of an IR type, as messages write it (for tests).
 #[cfg(test)]
 pub fn ty_text(ty: &crate::ir::Ty) -> String {
-    types::ty_text(ty)
+    types::ty_text(ty, crate::symbol::F64)
 }
 
 /// What a name in the body refers to.
@@ -220,6 +227,8 @@ struct Lower<'a> {
     serial: u32,
     /// The function's const generic parameters.
     generics: Vec<String>,
+    /// The function's type parameters (none is a struct of the user's).
+    type_params: Vec<String>,
     /// Whether a call's arguments are being read: there an `f64` parameter left out of `wrt` is
     /// a constant like any other constant parameter (its value is an input of the IR elsewhere).
     call_args: bool,
@@ -239,6 +248,8 @@ struct Lower<'a> {
     /// The value of each call of a user's function, with the call's tokens: where to report a
     /// call whose result is used as an array or a tuple.
     calls: HashMap<Var, proc_macro2::TokenStream>,
+    /// The function's scalar type.
+    scalar: ScalarTy,
     /// The calls reported so (once each).
     reported_calls: std::collections::HashSet<Var>,
     /// The differentiated struct parameters.
@@ -264,6 +275,7 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         versions: HashMap::new(),
         serial: 0,
         generics: Vec::new(),
+        type_params: Vec::new(),
         call_args: false,
         names: sugar::Names::of(item),
         expected: None,
@@ -273,6 +285,7 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         implicit_found: std::collections::HashSet::new(),
         calls: HashMap::new(),
         reported_calls: std::collections::HashSet::new(),
+        scalar: ScalarTy::default(),
         structs: Vec::new(),
         record: None,
         counters: Vec::new(),
@@ -293,10 +306,16 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
     // Inputs made while the body was lowered (a struct passed whole) are the user's too.
     lower.b.func_mut().user_inputs = lower.b.func().inputs.len();
     let record = lower.record.take();
-    Lowered { func: lower.b.finish(outputs), params, output: returns.kind(), record }
+    let scalar = lower.scalar.clone();
+    Lowered { func: lower.b.finish(outputs), params, output: returns.kind(), scalar, record }
 }
 
 impl Lower<'_> {
+    /// The text of an IR type for messages, its scalars named as the function's scalar type.
+    fn ty_text(&self, ty: &crate::ir::Ty) -> String {
+        types::ty_text(ty, &self.scalar.text())
+    }
+
     /// Binds `name` to `binding` from here to the end of the enclosing block.
     fn bind_name(&mut self, name: &str, binding: Binding) -> u32 {
         self.serial += 1;

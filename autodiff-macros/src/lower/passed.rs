@@ -7,15 +7,14 @@
 
 use syn::{BinOp, Expr, Lit, Member, Type, UnOp};
 
-use super::types::{is_f64, names_f64};
-use super::{Binding, Lower};
+use super::{Binding, Lower, ScalarTy};
 use crate::ir::{Ty, Zero};
 use crate::symbol;
 
 /// The type of a constant, as far as the tokens tell.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(super) enum ConstTy {
-    /// `f64`.
+    /// The function's scalar type (`f64`, `f32` or `T`).
     F64,
     /// A fixed-size array of these.
     Array(Box<ConstTy>),
@@ -46,27 +45,26 @@ pub(super) enum Role {
 }
 
 impl ConstTy {
-    /// The type `ty` as written.
-    pub(super) fn of(ty: &Type) -> ConstTy {
+    /// The type `ty` as written, in a function whose scalar type is `scalar`.
+    pub(super) fn of(ty: &Type, scalar: &ScalarTy) -> ConstTy {
+        let of = |t: &Type| ConstTy::of(t, scalar);
         match ty {
-            _ if is_f64(ty) => ConstTy::F64,
+            _ if scalar.is(ty) => ConstTy::F64,
             Type::Path(_) if crate::aggregate::kind(ty) == crate::aggregate::TypeKind::Struct => {
                 ConstTy::Struct
             }
-            Type::Array(a) => ConstTy::Array(Box::new(ConstTy::of(&a.elem))),
-            Type::Slice(s) => ConstTy::Seq(Box::new(ConstTy::of(&s.elem))),
-            Type::Reference(r) => ConstTy::Ref(Box::new(ConstTy::of(&r.elem))),
-            Type::Tuple(t) => ConstTy::Tuple(t.elems.iter().map(ConstTy::of).collect()),
-            Type::Paren(p) => ConstTy::of(&p.elem),
-            Type::Group(g) => ConstTy::of(&g.elem),
+            Type::Array(a) => ConstTy::Array(Box::new(of(&a.elem))),
+            Type::Slice(s) => ConstTy::Seq(Box::new(of(&s.elem))),
+            Type::Reference(r) => ConstTy::Ref(Box::new(of(&r.elem))),
+            Type::Tuple(t) => ConstTy::Tuple(t.elems.iter().map(of).collect()),
+            Type::Paren(p) => of(&p.elem),
+            Type::Group(g) => of(&g.elem),
             Type::Path(p) if p.qself.is_none() => {
                 let Some(last) = p.path.segments.last() else { return ConstTy::Other };
                 match &last.arguments {
                     syn::PathArguments::AngleBracketed(a) if last.ident == symbol::VEC => {
                         match a.args.first() {
-                            Some(syn::GenericArgument::Type(t)) => {
-                                ConstTy::Seq(Box::new(ConstTy::of(t)))
-                            }
+                            Some(syn::GenericArgument::Type(t)) => ConstTy::Seq(Box::new(of(t))),
                             _ => ConstTy::Other,
                         }
                     }
@@ -148,12 +146,13 @@ fn arithmetic(a: ConstTy, b: ConstTy) -> ConstTy {
 }
 
 /// The type of a path from outside the function: `f64::EPSILON`, `std::f64::consts::PI` and
-/// the like are `f64`s, `usize::MAX` an integer; anything else (a `const` item) is not known.
-fn outer_path(p: &syn::Path) -> ConstTy {
+/// the like are scalars (in an `f64` function), `usize::MAX` an integer; anything else (a `const`
+/// item) is not known.
+fn outer_path(p: &syn::Path, scalar: &ScalarTy) -> ConstTy {
     let n = p.segments.len();
     let owners = p.segments.iter().take(n.saturating_sub(1));
     for s in owners {
-        if names_f64(std::iter::once(s)) {
+        if scalar.names(std::iter::once(s)) {
             return ConstTy::F64;
         }
         if symbol::INT_TYPES.iter().any(|t| s.ident == t) {
@@ -168,13 +167,15 @@ impl Lower<'_> {
     pub(super) fn const_ty(&self, e: &Expr) -> ConstTy {
         match e {
             Expr::Lit(l) => match &l.lit {
-                Lit::Float(f) if f.suffix() != "f32" => ConstTy::F64,
-                Lit::Int(i) if i.suffix() == "f64" => ConstTy::F64,
+                Lit::Float(f) if self.scalar.suffix_fits(f.suffix()) => ConstTy::F64,
+                Lit::Int(i) if i.suffix() != "" && self.scalar.suffix_fits(i.suffix()) => {
+                    ConstTy::F64
+                }
                 _ => ConstTy::Other,
             },
             Expr::Path(p) => match p.path.get_ident() {
                 Some(id) if p.qself.is_none() => self.name_ty(&symbol::unraw(id)),
-                _ if p.qself.is_none() => outer_path(&p.path),
+                _ if p.qself.is_none() => outer_path(&p.path, &self.scalar),
                 _ => ConstTy::Unknown,
             },
             Expr::Paren(p) => self.const_ty(&p.expr),
@@ -191,7 +192,7 @@ impl Lower<'_> {
                 }
                 _ => ConstTy::Other,
             },
-            Expr::Cast(c) => ConstTy::of(&c.ty),
+            Expr::Cast(c) => ConstTy::of(&c.ty, &self.scalar),
             Expr::Index(i) => self.const_ty(&i.expr).elem(),
             Expr::Field(f) => match &f.member {
                 Member::Unnamed(k) => self.const_ty(&f.base).field(k.index as usize),

@@ -10,7 +10,6 @@
 
 use syn::{Expr, ExprCall, Pat, Type};
 
-use super::types::{f64_array, is_f64, names_f64};
 use super::value::{Value, peel};
 use super::{Aliases, Lower};
 use crate::ir::{Operand, Ret, Ty};
@@ -29,7 +28,7 @@ impl Lower<'_> {
     /// `f64` (a scalar callee) or a type `#[grad]` does not take from a call.
     pub(super) fn returned_of_type(&self, ty: &Type) -> Option<Returned> {
         let ty = super::pattern::strip_refs(ty);
-        if let Some(a) = f64_array(ty, &self.generics) {
+        if let Some(a) = self.scalar.array(ty, &self.generics) {
             return Some(Returned::Array(a));
         }
         let Type::Tuple(t) = ty else { return None };
@@ -39,9 +38,9 @@ impl Lower<'_> {
 
     /// One part of a returned tuple: an `f64` or an array of them.
     fn part_of_type(&self, ty: &Type) -> Option<Ty> {
-        match is_f64(ty) {
+        match self.scalar.is(ty) {
             true => Some(Ty::F64),
-            false => f64_array(ty, &self.generics),
+            false => self.scalar.array(ty, &self.generics),
         }
     }
 
@@ -126,7 +125,7 @@ impl Lower<'_> {
         let Expr::Call(c) = peel(init) else { return None };
         let Expr::Path(p) = peel(&c.func) else { return None };
         let n = p.path.segments.len();
-        let f64_method = n >= 2 && names_f64(p.path.segments.iter().take(n - 1));
+        let f64_method = n >= 2 && self.scalar.owns_methods(p.path.segments.iter().take(n - 1));
         if f64_method
             || self.is_closure(&c.func)
             || self.is_poisoned(&c.func)

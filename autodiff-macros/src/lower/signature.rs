@@ -5,17 +5,14 @@
 use syn::{FnArg, GenericParam, Pat, ReturnType, Safety, Signature, Type};
 
 use super::passed::ConstTy;
-use super::types::{
-    f64_array, has_mut_ref, is_f64, is_int, is_other_float, is_vec_of_f64, mentions_float,
-    type_text,
-};
-use super::{Binding, Kind, Lower, Output, Param};
+use super::types::{has_mut_ref, is_int, is_vec_of, is_vec_of_floats, type_text};
+use super::{Binding, Kind, Lower, Output, Param, ScalarTy};
 use crate::args::Args;
-use crate::ir::{Name, Operand, Ty, Var};
+use crate::ir::{Elem, Int, Linear, Name, Operand, Scalar, Ty, Var};
 use crate::symbol;
 
 const MUT_REF: &str = "`#[grad]` does not support `&mut` parameters: the function must be pure; pass values or shared references";
-const IMPL_TRAIT: &str = "`#[grad]` does not support generic functions (`impl Trait` parameters); write the function for `f64` and concrete types";
+const IMPL_TRAIT: &str = "`#[grad]` does not support `impl Trait` parameters; write the function for `f64`, `f32` or a type parameter `T: Float`, and concrete types";
 
 /// What the function returns, as lowering checks the body's value against it.
 #[derive(Clone)]
@@ -72,34 +69,55 @@ fn is_struct(ty: &Type) -> bool {
 
 /// How a parameter's type is treated.
 enum ParamTy {
-    /// `f64`, or an array of `f64` (by value or by reference): differentiable.
+    /// The scalar type, or an array of it (by value or by reference): differentiable.
     Real(Ty, bool),
-    /// Looks differentiable but is not supported (`f32`, arrays of `f32`, tuples of floats).
+    /// A slice of scalars or of arrays of them, by reference (`&[S]`, `&[[S; K]]`, `&Vec<S>`),
+    /// with the lengths of its elements: constant data unless `wrt(...)` names it.
+    Slice(Vec<Int>),
+    /// Looks differentiable but is not supported (another float type than the function's
+    /// scalar, arrays of one, tuples of floats).
     Float,
     /// Anything else: passed through as a constant of the given kind.
     Other(Kind),
 }
 
-fn classify(ty: &Type, generics: &[String]) -> ParamTy {
-    if is_f64(ty) {
+fn classify(ty: &Type, scalar: &ScalarTy, generics: &[String]) -> ParamTy {
+    if scalar.is(ty) {
         return ParamTy::Real(Ty::F64, false);
     }
-    if let Some(t) = f64_array(ty, generics) {
+    if let Some(t) = scalar.array(ty, generics) {
         return ParamTy::Real(t, false);
     }
     if let Type::Reference(r) = ty
         && r.mutability.is_none()
-        && let Some(t) = f64_array(&r.elem, generics)
+        && let Some(t) = scalar.array(&r.elem, generics)
     {
         return ParamTy::Real(t, true);
     }
+    if let Some(dims) = scalar.slice(ty, generics) {
+        return ParamTy::Slice(dims);
+    }
     match ty {
-        _ if is_other_float(ty) => ParamTy::Float,
-        Type::Array(_) | Type::Tuple(_) if mentions_float(ty) => ParamTy::Float,
+        _ if scalar.is_other_float(ty) => ParamTy::Float,
+        Type::Array(_) | Type::Tuple(_) if scalar.mentioned_in(ty) => ParamTy::Float,
         _ if holds_ints(ty) => ParamTy::Other(Kind::Int),
-        _ if mentions_float(ty) => ParamTy::Other(Kind::Real),
+        _ if scalar.mentioned_in(ty) => ParamTy::Other(Kind::Real),
         _ => ParamTy::Other(Kind::Unknown),
     }
+}
+
+/// The lengths of a differentiated slice `name` whose elements have lengths `elems`: its own,
+/// `name.len()`, known at run time, and then its elements'.
+fn slice_dims(name: &str, elems: Vec<Int>) -> Vec<Int> {
+    let id = proc_macro2::Ident::new(name, proc_macro2::Span::call_site());
+    let mut len = Int::tokens(quote::quote!(#id.len()), true);
+    // A name of its own for the transforms (so that `0..x.len()` is `x`'s length to them), and
+    // the parameter it reads (so that storage sized by it is known to be sized at run time).
+    len.linear = Some(Linear::name(format!("{name}.len()")));
+    len.params = vec![name.to_owned()];
+    let mut dims = vec![len];
+    dims.extend(elems);
+    dims
 }
 
 /// Whether `ty` is an integer, or a reference, slice or array of integers (`&[usize]`).
@@ -124,6 +142,7 @@ impl Lower<'_> {
         args: &Args,
     ) -> (Vec<Param>, Returns) {
         self.function_kind(sig);
+        self.b.func_mut().scalar = self.scalar.kind;
         let returns = self.returns(sig);
         let wrt = args.wrt.as_deref();
         let mut params = Vec::new();
@@ -225,18 +244,27 @@ impl Lower<'_> {
     /// `Vec<f64>` taken by reference when there is one (one taken by value is refused already).
     fn nothing_to_differentiate(&mut self, sig: &Signature, params: &[Param]) {
         let name = &sig.ident;
-        match params.iter().find(|p| is_vec_of_f64(&p.ty)) {
+        let s = self.scalar.text();
+        if let Some(p) = params.iter().find(|p| self.scalar.slice(&p.ty, &self.generics).is_some())
+        {
+            let (ty, id) = (type_text(&p.ty), &p.ident);
+            return self.cx.error_spanned(
+                &p.ty,
+                format!("`{name}` has no `{s}` parameter to differentiate: a slice such as `{ty}` is constant data unless `wrt(...)` names it; write `#[grad(wrt({id}))]` to differentiate `{id}`"),
+            );
+        }
+        match params.iter().find(|p| is_vec_of(&p.ty, &s)) {
             Some(p) => self.cx.error_spanned(
                 &p.ty,
                 format!(
-                    "`{name}` has no `f64` parameter to differentiate: `#[grad]` does not differentiate `{}`; take `{}` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data",
+                    "`{name}` has no `{s}` parameter to differentiate: `#[grad]` does not differentiate `{}`; take `{}` as an array `[{s}; N]` to differentiate it, or as `&[{s}]` to pass it as constant data",
                     type_text(&p.ty),
                     p.ident
                 ),
             ),
             None => self
                 .cx
-                .error_spanned(name, format!("`{name}` has no `f64` parameter to differentiate")),
+                .error_spanned(name, format!("`{name}` has no `{s}` parameter to differentiate")),
         }
     }
 
@@ -269,7 +297,8 @@ impl Lower<'_> {
     ) -> (Option<Var>, bool, Option<super::StructParam>) {
         let Choice { differentiate, listed, selected } = choice;
         let name = symbol::unraw(ident);
-        self.param_tys.insert(name.clone(), ConstTy::of(ty));
+        self.param_tys.insert(name.clone(), ConstTy::of(ty, &self.scalar));
+        let s = self.scalar.text();
         if has_mut_ref(ty) {
             self.cx.error_spanned(ty, MUT_REF);
             self.bind_name(&name, Binding::Poison);
@@ -280,28 +309,51 @@ impl Lower<'_> {
             self.bind_name(&name, Binding::Poison);
             return (None, false, None);
         }
-        // A `Vec<f64>` taken by value looks like the function's numbers, but the macro
-        // differentiates only what it can size at compile time.
-        if differentiate && is_vec_of_f64(ty) && !matches!(ty, Type::Reference(_)) {
-            self.cx.error_spanned(
-                ty,
+        // A `Vec` of floats taken by value looks like the function's numbers (of another float
+        // type, it would silently be a constant): refused unless `wrt(...)` leaves it out.
+        if differentiate && is_vec_of_floats(ty, &s) && !matches!(ty, Type::Reference(_)) {
+            let text = type_text(ty);
+            let message = if is_vec_of(ty, &s) {
                 format!(
-                    "`#[grad]` does not differentiate `{}`; take `{ident}` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data",
-                    type_text(ty)
-                ),
-            );
+                    "`#[grad]` does not differentiate `{text}` taken by value; take `{ident}` as a slice `&[{s}]` (constant data, or differentiated when `wrt(...)` names it, its gradient written into a buffer) or as an array `[{s}; N]`"
+                )
+            } else {
+                let elem = text.trim_start_matches("Vec<").trim_end_matches('>');
+                format!(
+                    "`#[grad]` does not differentiate `{text}` taken by value, and this function computes in `{s}`; take `{ident}` as a slice `&[{elem}]` to pass it as constant data, or as `&[{s}]` named in `wrt(...)` or `[{s}; N]` to differentiate it"
+                )
+            };
+            self.cx.error_spanned(ty, message);
             self.bind_name(&name, Binding::Poison);
             return (None, false, None);
         }
         let by_ref = matches!(ty, Type::Reference(_));
-        if is_struct(ty) {
+        let owned = crate::aggregate::owned(ty);
+        let type_param = matches!(owned, Type::Path(p) if p.path.get_ident()
+            .is_some_and(|id| self.type_params.contains(&symbol::unraw(id))));
+        if is_struct(ty) && !type_param {
             if !differentiate {
                 self.bind_name(&name, Binding::Param(Kind::Unknown));
                 return (None, by_ref, None);
             }
+            if self.scalar.kind != Scalar::F64 {
+                self.cx.error_spanned(
+                    ty,
+                    format!("`#[grad]` differentiates structs in functions that compute in `f64`, and this one computes in `{s}`; write the function over `f64`, or leave `{ident}` out of `wrt(...)` to pass it through as a constant"),
+                );
+                self.bind_name(&name, Binding::Poison);
+                return (None, false, None);
+            }
             return (None, by_ref, Some(self.struct_param(ident, ty, selected)));
         }
-        let (input, by_ref) = match classify(ty, &self.generics) {
+        let class = match classify(ty, &self.scalar, &self.generics) {
+            ParamTy::Slice(dims) if listed.is_some() => {
+                ParamTy::Real(Ty::array(Elem::F64, slice_dims(&name, dims)), true)
+            }
+            ParamTy::Slice(_) => ParamTy::Other(Kind::Real),
+            other => other,
+        };
+        let (input, by_ref) = match class {
             // An `f64` or an array of them is an input even when not differentiated: it is read
             // as a value (copied into a variable and updated, `let mut x = x0; x[0] *= a;`).
             ParamTy::Real(t, by_ref) => {
@@ -315,17 +367,17 @@ impl Lower<'_> {
                     value: Some(Operand::Var(v)),
                     alias: None,
                     int_alias: None,
-                    ty: ConstTy::of(ty),
+                    ty: ConstTy::of(ty, &self.scalar),
                 });
                 self.bind_name(&name, Binding::Slot(self.slots.len() - 1));
                 (Some(v), by_ref)
             }
-            ParamTy::Float | ParamTy::Other(_) if listed.is_some() => {
+            ParamTy::Float | ParamTy::Other(_) | ParamTy::Slice(_) if listed.is_some() => {
                 let at = listed.unwrap_or(ident);
                 let ty = type_text(ty);
                 self.cx.error_spanned(
                     at,
-                    format!("`wrt` names `{ident}`, of type `{ty}`, but only `f64` parameters and arrays of `f64` can be differentiated"),
+                    format!("`wrt` names `{ident}`, of type `{ty}`, but only `{s}` parameters, arrays of `{s}` and slices `&[{s}]` can be differentiated (`{s}` is the function's scalar type)"),
                 );
                 self.bind_name(&name, Binding::Poison);
                 (None, false)
@@ -335,13 +387,14 @@ impl Lower<'_> {
                 self.cx.error_spanned(
                     ty,
                     format!(
-                        "`#[grad]` differentiates `f64` values and arrays of `f64`, not `{text}`; to pass `{ident}` through as a constant, list the differentiated parameters with `wrt(...)`"
+                        "`#[grad]` differentiates values of the function's scalar type, here `{s}`, and arrays of them, not `{text}`; to pass `{ident}` through as a constant, list the differentiated parameters with `wrt(...)`{}",
+                        self.scalar_hint()
                     ),
                 );
                 self.bind_name(&name, Binding::Poison);
                 (None, false)
             }
-            ParamTy::Float => {
+            ParamTy::Float | ParamTy::Slice(_) => {
                 self.bind_name(&name, Binding::Param(Kind::Real));
                 (None, false)
             }
@@ -353,10 +406,10 @@ impl Lower<'_> {
         (input, by_ref, None)
     }
 
-    /// Reports the function-level constructs that are not supported, and records the const
-    /// generic parameters.
+    /// Reports the function-level constructs that are not supported, records the const generic
+    /// parameters, and decides the function's scalar type.
     fn function_kind(&mut self, sig: &Signature) {
-        let what = "`#[grad]` differentiates plain functions of `f64` values";
+        let what = "`#[grad]` differentiates plain functions of float values";
         if let Some(t) = &sig.constness {
             self.cx.error_spanned(t, format!("`#[grad]` does not support `const fn`; {what}"));
         }
@@ -366,49 +419,86 @@ impl Lower<'_> {
         if let Safety::Unsafe(t) = &sig.safety {
             self.cx.error_spanned(t, format!("`#[grad]` does not support `unsafe fn`; {what}"));
         }
+        let (scalar, more) = ScalarTy::of(sig);
+        self.scalar = scalar;
+        for extra in more {
+            self.cx.error_spanned(
+                &extra,
+                format!("`#[grad]` functions have one scalar type, here `{}`: a second type parameter bounded by `Float` is not supported; write every float of the function as `{}`", self.scalar.text(), self.scalar.text()),
+            );
+        }
+        let own = self.scalar.param.clone();
+        self.type_params = sig.generics.type_params().map(|t| symbol::unraw(&t.ident)).collect();
         for param in &sig.generics.params {
             match param {
                 GenericParam::Const(c) => self.generics.push(symbol::unraw(&c.ident)),
+                GenericParam::Lifetime(l) => self.cx.error_spanned(
+                    l,
+                    format!("`#[grad]` does not support lifetime parameters; write references without a named lifetime, such as `&[{}]`", self.scalar.text()),
+                ),
+                GenericParam::Type(t) if own.as_ref() == Some(&t.ident) => {}
+                GenericParam::Type(t) if super::scalar::float_bounded(sig, t) => {}
                 other => self.cx.error_spanned(
                     other,
-                    "`#[grad]` does not support type or lifetime parameters; write the function for `f64` (const generic parameters such as `const N: usize` are supported)",
+                    "`#[grad]` does not support type parameters other than the function's scalar type; write the function for `f64`, `f32` or a type parameter `T: Float` (const generic parameters such as `const N: usize` are supported)",
                 ),
             }
         }
         if let Some(w) = &sig.generics.where_clause {
-            // Spanned by the clause itself: `Generics` prints without its `where` clause.
-            self.cx.error_spanned(
-                w,
-                "`#[grad]` does not support `where` clauses; write the function for `f64`",
-            );
+            for p in &w.predicates {
+                let on_scalar = match p {
+                    syn::WherePredicate::Type(t) => own.as_ref().is_some_and(|own| {
+                        matches!(&t.bounded_ty, Type::Path(tp) if tp.qself.is_none() && tp.path.is_ident(own))
+                    }),
+                    _ => false,
+                };
+                if !on_scalar {
+                    // Spanned by the predicate: `Generics` prints without its `where` clause.
+                    self.cx.error_spanned(
+                        p,
+                        "`#[grad]` supports `where` clauses only on the function's scalar type parameter, such as `where T: Float`",
+                    );
+                }
+            }
         }
         if let Some(v) = &sig.variadic {
             self.cx.error_spanned(v, "`#[grad]` does not support variadic functions");
         }
     }
 
-    /// What the function returns: `f64`, an array of `f64`, or a tuple of `f64` values.
+    /// How the function's scalar type is decided, for messages about another float type.
+    fn scalar_hint(&self) -> &'static str {
+        match self.scalar.kind {
+            crate::ir::Scalar::Generic => "",
+            _ => {
+                " (the scalar type is `f64` unless the function returns `f32`s or has a type parameter `T: Float`)"
+            }
+        }
+    }
+
+    /// What the function returns: the scalar type, an array of it, or a tuple of scalars.
     fn returns(&mut self, sig: &Signature) -> Returns {
         let scalar = Returns { output: Output::Scalar, array: None, parts: Vec::new() };
+        let s = self.scalar.text();
         let ty = match &sig.output {
             ReturnType::Type(_, ty) => ty,
             ReturnType::Default => {
                 self.cx.error_spanned(
                     &sig.ident,
-                    "`#[grad]` functions must return `f64`, an array `[f64; N]` or a tuple `(f64, f64)`; add `-> f64`",
+                    format!("`#[grad]` functions must return `{s}`, an array `[{s}; N]` or a tuple of those (`({s}, {s})`, `({s}, [{s}; N])`); add `-> {s}`"),
                 );
                 return scalar;
             }
         };
-        if is_f64(ty) {
+        if self.scalar.is(ty) {
             return scalar;
         }
-        if let Some(t) = f64_array(ty, &self.generics) {
+        if let Some(t) = self.scalar.array(ty, &self.generics) {
             return Returns { output: Output::Array, array: Some(t), parts: Vec::new() };
         }
-        let part = |t: &Type| match is_f64(t) {
+        let part = |t: &Type| match self.scalar.is(t) {
             true => Some(Ty::F64),
-            false => f64_array(t, &self.generics),
+            false => self.scalar.array(t, &self.generics),
         };
         if let Type::Tuple(t) = &**ty
             && t.elems.len() >= 2
@@ -416,14 +506,15 @@ impl Lower<'_> {
         {
             return Returns { output: Output::Tuple(t.elems.len()), array: None, parts };
         }
-        if matches!(&**ty, Type::Path(_)) && is_struct(ty) {
+        if matches!(&**ty, Type::Path(_)) && is_struct(ty) && self.scalar.kind == Scalar::F64 {
             return Returns { output: Output::Record, array: None, parts: Vec::new() };
         }
         self.cx.error_spanned(
             ty,
             format!(
-                "`#[grad]` functions must return `f64`, an array `[f64; N]` or a tuple of those (`(f64, f64)`, `(f64, [f64; N])`), not `{}`",
-                type_text(ty)
+                "`#[grad]` functions must return `{s}`, an array `[{s}; N]` or a tuple of those (`({s}, {s})`, `({s}, [{s}; N])`), not `{}`{}",
+                type_text(ty),
+                if self.scalar.mentions_other_float(ty) { self.scalar_hint() } else { "" }
             ),
         );
         scalar

@@ -1,5 +1,5 @@
-//! Reading types as written: `f64`, arrays of `f64` (their lengths as integer expressions),
-//! integer types, and the text of a type for messages.
+//! Reading types as written: arrays (their lengths as integer expressions), integer types, and
+//! the text of a type for messages. The scalar type itself is `scalar.rs`'s.
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
@@ -7,35 +7,6 @@ use syn::{Expr, Lit, Type};
 
 use crate::ir::{Elem, Int, Ty};
 use crate::symbol;
-
-/// Whether `ty` is `f64`, written as such or as `std::primitive::f64` / `core::primitive::f64`.
-pub(super) fn is_f64(ty: &Type) -> bool {
-    match ty {
-        Type::Path(p) if p.qself.is_none() => names_f64(p.path.segments.iter()),
-        Type::Paren(p) => is_f64(&p.elem),
-        Type::Group(g) => is_f64(&g.elem),
-        _ => false,
-    }
-}
-
-/// Whether the path `segments` names the type `f64`: `f64`, `std::primitive::f64` or
-/// `core::primitive::f64`, without generic arguments.
-pub(super) fn names_f64<'a>(segments: impl Iterator<Item = &'a syn::PathSegment>) -> bool {
-    let mut names = Vec::new();
-    for s in segments {
-        if !s.arguments.is_none() {
-            return false;
-        }
-        names.push(s.ident.to_string());
-    }
-    match names.as_slice() {
-        [f] => f == symbol::F64,
-        [root, primitive, f] => {
-            matches!(root.as_str(), "std" | "core") && primitive == "primitive" && f == symbol::F64
-        }
-        _ => false,
-    }
-}
 
 /// Whether `ty` is one of the primitive integer types (`usize`, `i32`, ...).
 pub(super) fn is_int(ty: &Type) -> bool {
@@ -45,18 +16,6 @@ pub(super) fn is_int(ty: &Type) -> bool {
         }
         Type::Paren(p) => is_int(&p.elem),
         Type::Group(g) => is_int(&g.elem),
-        _ => false,
-    }
-}
-
-/// Whether `ty` names one of the floats `#[grad]` does not differentiate (`f32`, ...).
-pub(super) fn is_other_float(ty: &Type) -> bool {
-    match ty {
-        Type::Path(p) if p.qself.is_none() => {
-            p.path.get_ident().is_some_and(|id| symbol::OTHER_FLOATS.iter().any(|f| id == f))
-        }
-        Type::Paren(p) => is_other_float(&p.elem),
-        Type::Group(g) => is_other_float(&g.elem),
         _ => false,
     }
 }
@@ -80,12 +39,6 @@ pub(super) fn array_dims<'a>(ty: &'a Type, generics: &[String]) -> Option<(Vec<I
         elem = &inner.elem;
     }
     Some((dims, elem))
-}
-
-/// The type `ty` as an IR array of `f64`, if it is one.
-pub(super) fn f64_array(ty: &Type, generics: &[String]) -> Option<Ty> {
-    let (dims, elem) = array_dims(ty, generics)?;
-    is_f64(elem).then(|| Ty::array(Elem::F64, dims))
 }
 
 /// The length of an array type as an integer expression: a literal, a `const`, or a const
@@ -127,14 +80,15 @@ pub(super) fn type_text(ty: &Type) -> String {
         .replace(" ]", "]")
 }
 
-/// The text of an IR type, for messages: `f64`, `[f64; 3]`, `[[f64; K]; M]`.
-pub(super) fn ty_text(ty: &Ty) -> String {
+/// The text of an IR type, for messages, with `scalar` the function's scalar type: `f64`,
+/// `[f64; 3]`, `[[f32; K]; M]`.
+pub(super) fn ty_text(ty: &Ty, scalar: &str) -> String {
     match ty {
-        Ty::F64 => symbol::F64.to_owned(),
+        Ty::F64 => scalar.to_owned(),
         Ty::Bool => "bool".to_owned(),
         Ty::Array(s) => {
             let elem = match s.elem {
-                Elem::F64 => symbol::F64,
+                Elem::F64 => scalar,
                 Elem::Bool => "bool",
             };
             s.dims.iter().rev().fold(elem.to_owned(), |inner, d| format!("[{inner}; {d}]"))
@@ -142,21 +96,21 @@ pub(super) fn ty_text(ty: &Ty) -> String {
     }
 }
 
-/// Whether the type's tokens mention a float type anywhere (`[f32; 3]`, `&[f64]`, `(f64, f64)`).
-pub(super) fn mentions_float(ty: &Type) -> bool {
-    mentions(ty.to_token_stream(), &|id| {
-        id == symbol::F64 || symbol::OTHER_FLOATS.iter().any(|f| id == f)
-    })
-}
-
-/// Whether the type is a `Vec` of `f64` values, possibly behind a reference: the type users
-/// reach for first, and one `#[grad]` passes through as a constant.
-pub(super) fn is_vec_of_f64(ty: &Type) -> bool {
+/// Whether the type is a `Vec` of `scalar` values, possibly behind a reference: the type users
+/// reach for first.
+pub(super) fn is_vec_of(ty: &Type, scalar: &str) -> bool {
     let tokens = ty.to_token_stream();
-    mentions(tokens.clone(), &|id| id == symbol::VEC) && mentions(tokens, &|id| id == symbol::F64)
+    mentions(tokens.clone(), &|id| id == symbol::VEC) && mentions(tokens, &|id| id == scalar)
 }
 
-fn mentions(tokens: TokenStream, hit: &dyn Fn(&proc_macro2::Ident) -> bool) -> bool {
+/// Whether the type is a `Vec` of floats, of `scalar` or of another float type (`Vec<f32>` in an
+/// `f64` function), possibly behind a reference.
+pub(super) fn is_vec_of_floats(ty: &Type, scalar: &str) -> bool {
+    is_vec_of(ty, scalar) || symbol::FLOATS.iter().any(|f| is_vec_of(ty, f))
+}
+
+/// Whether `tokens` have an identifier that `hit` accepts, in groups too.
+pub(super) fn mentions(tokens: TokenStream, hit: &dyn Fn(&proc_macro2::Ident) -> bool) -> bool {
     tokens.into_iter().any(|t| match t {
         TokenTree::Ident(id) => hit(&id),
         TokenTree::Group(g) => mentions(g.stream(), hit),

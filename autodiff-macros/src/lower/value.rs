@@ -114,7 +114,7 @@ impl Lower<'_> {
                 }
                 (None, None) => self.field_of_value(e),
             },
-            other => match sin_cos_receiver(other) {
+            other => match sin_cos_receiver(other, &self.scalar) {
                 Some(x) => {
                     let x = self.real(x);
                     let s = self.b.push(Prim::Sin, &[x]);
@@ -149,7 +149,7 @@ impl Lower<'_> {
         match peel(e) {
             Expr::Tuple(_) => true,
             Expr::Call(c) if self.is_closure(&c.func) => true,
-            other => sin_cos_receiver(other).is_some(),
+            other => sin_cos_receiver(other, &self.scalar).is_some(),
         }
     }
 

@@ -194,17 +194,17 @@ fn signatures_with_arrays_vectors_and_generics() {
             x[0]
         }",
         expect![[r#"
-            `#[grad]` does not support type or lifetime parameters; write the function for `f64` (const generic parameters such as `const N: usize` are supported) @ `'a`
-            `#[grad]` does not support type or lifetime parameters; write the function for `f64` (const generic parameters such as `const N: usize` are supported) @ `T`
+            `#[grad]` does not support lifetime parameters; write references without a named lifetime, such as `&[f64]` @ `'a`
+            `#[grad]` does not support type parameters other than the function's scalar type; write the function for `f64`, `f32` or a type parameter `T: Float` (const generic parameters such as `const N: usize` are supported) @ `T`
             `#[grad]` functions must return `f64`, an array `[f64; N]` or a tuple of those (`(f64, f64)`, `(f64, [f64; N])`), not `Vec<f64>` @ `Vec<f64>`
-            `#[grad]` differentiates `f64` values and arrays of `f64`, not `[f32; N]`; to pass `x` through as a constant, list the differentiated parameters with `wrt(...)` @ `[f32; N]`
+            `#[grad]` differentiates values of the function's scalar type, here `f64`, and arrays of them, not `[f32; N]`; to pass `x` through as a constant, list the differentiated parameters with `wrt(...)` (the scalar type is `f64` unless the function returns `f32`s or has a type parameter `T: Float`) @ `[f32; N]`
         "#]],
     );
     expect_errors(
         "",
         "fn g(v: Vec<f64>, n: usize) -> f64 { v[0] }",
         expect![[r#"
-            `#[grad]` does not differentiate `Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `Vec<f64>`
+            `#[grad]` does not differentiate `Vec<f64>` taken by value; take `v` as a slice `&[f64]` (constant data, or differentiated when `wrt(...)` names it, its gradient written into a buffer) or as an array `[f64; N]` @ `Vec<f64>`
         "#]],
     );
     // Refused by value next to a parameter that is differentiated too (it was a silent constant).
@@ -212,14 +212,14 @@ fn signatures_with_arrays_vectors_and_generics() {
         "",
         "fn g2(v: Vec<f64>, x: f64) -> f64 { v[0] * x }",
         expect![[r#"
-            `#[grad]` does not differentiate `Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `Vec<f64>`
+            `#[grad]` does not differentiate `Vec<f64>` taken by value; take `v` as a slice `&[f64]` (constant data, or differentiated when `wrt(...)` names it, its gradient written into a buffer) or as an array `[f64; N]` @ `Vec<f64>`
         "#]],
     );
     expect_errors(
         "",
         "fn h(v: &Vec<f64>) -> f64 { v[0] }",
         expect![[r#"
-            `h` has no `f64` parameter to differentiate: `#[grad]` does not differentiate `&Vec<f64>`; take `v` as an array `[f64; N]` to differentiate it, or as `&[f64]` to pass it as constant data @ `&Vec<f64>`
+            `h` has no `f64` parameter to differentiate: a slice such as `&Vec<f64>` is constant data unless `wrt(...)` names it; write `#[grad(wrt(v))]` to differentiate `v` @ `&Vec<f64>`
         "#]],
     );
     expect_errors(
@@ -233,8 +233,7 @@ fn signatures_with_arrays_vectors_and_generics() {
         "wrt(v, idx)",
         "fn m(x: f64, v: &[f64], idx: [usize; 3]) -> (f64, f64) { x }",
         expect![[r#"
-            `wrt` names `v`, of type `&[f64]`, but only `f64` parameters and arrays of `f64` can be differentiated @ `v`
-            `wrt` names `idx`, of type `[usize; 3]`, but only `f64` parameters and arrays of `f64` can be differentiated @ `idx`
+            `wrt` names `idx`, of type `[usize; 3]`, but only `f64` parameters, arrays of `f64` and slices `&[f64]` can be differentiated (`f64` is the function's scalar type) @ `idx`
             `#[grad]` needs a function returning a tuple to end with a tuple of 2 values, such as `(a, b)` @ `x`
         "#]],
     );

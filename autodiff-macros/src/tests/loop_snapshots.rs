@@ -661,10 +661,14 @@ fn a_hessian_sized_by_the_caller_when_stable_rust_cannot() {
                 for (i_1, row) in hessian.iter_mut().enumerate() {
                     let mut x_dot: [f64; N] = [0.0; N];
                     let mut y_dot: f64 = 0.0;
-                    ::autodiff_runtime::__private::set_unit(&mut [&mut x_dot, &mut y_dot], i_1);
+                    ::autodiff_runtime::__private::set_unit(
+                        &mut [&mut x_dot, ::core::slice::from_mut(&mut y_dot)],
+                        i_1,
+                    );
                     let (_, _, hv) = f_hvp(x, y, x_dot, y_dot);
+                    let parts: &[&[f64]] = &[&hv.0, ::core::slice::from_ref(&hv.1)];
                     for (j, h) in row.iter_mut().enumerate() {
-                        *h = ::autodiff_runtime::__private::scalar(&[&hv.0, &hv.1], j);
+                        *h = ::autodiff_runtime::__private::scalar(parts, j);
                     }
                 }
                 hessian

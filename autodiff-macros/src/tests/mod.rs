@@ -8,6 +8,7 @@ mod calls;
 mod counters;
 mod fence;
 mod first_touch;
+mod floats;
 mod interp;
 mod ir;
 mod long;

@@ -110,10 +110,20 @@ fn lesson_example_all_modes() {
             for (i, row) in hessian.iter_mut().enumerate() {
                 let mut x1_dot: f64 = 0.0;
                 let mut x2_dot: f64 = 0.0;
-                ::autodiff_runtime::__private::set_unit(&mut [&mut x1_dot, &mut x2_dot], i);
+                ::autodiff_runtime::__private::set_unit(
+                    &mut [
+                        ::core::slice::from_mut(&mut x1_dot),
+                        ::core::slice::from_mut(&mut x2_dot),
+                    ],
+                    i,
+                );
                 let (_, _, hv) = g_hvp(x1, x2, x1_dot, x2_dot);
+                let parts: &[&[f64]] = &[
+                    ::core::slice::from_ref(&hv.0),
+                    ::core::slice::from_ref(&hv.1),
+                ];
                 for (j, h) in row.iter_mut().enumerate() {
-                    *h = ::autodiff_runtime::__private::scalar(&[&hv.0, &hv.1], j);
+                    *h = ::autodiff_runtime::__private::scalar(parts, j);
                 }
             }
             hessian
@@ -271,19 +281,21 @@ fn jacobian_of_few_rows_written_out_row_by_row() {
                 let mut out_bar: [f64; 2] = [0.0; 2];
                 ::autodiff_runtime::__private::set_unit(&mut [&mut out_bar], 0);
                 let (_, sweep) = polar_vjp(r, t, out_bar);
-                ::autodiff_runtime::__private::write_parts(
-                    &[&sweep.0, &sweep.1],
-                    &mut jacobian[0],
-                );
+                let parts: &[&[f64]] = &[
+                    ::core::slice::from_ref(&sweep.0),
+                    ::core::slice::from_ref(&sweep.1),
+                ];
+                ::autodiff_runtime::__private::write_parts(parts, &mut jacobian[0]);
             }
             {
                 let mut out_bar: [f64; 2] = [0.0; 2];
                 ::autodiff_runtime::__private::set_unit(&mut [&mut out_bar], 1);
                 let (_, sweep) = polar_vjp(r, t, out_bar);
-                ::autodiff_runtime::__private::write_parts(
-                    &[&sweep.0, &sweep.1],
-                    &mut jacobian[1],
-                );
+                let parts: &[&[f64]] = &[
+                    ::core::slice::from_ref(&sweep.0),
+                    ::core::slice::from_ref(&sweep.1),
+                ];
+                ::autodiff_runtime::__private::write_parts(parts, &mut jacobian[1]);
             }
             (value, jacobian)
         }
@@ -304,6 +316,7 @@ fn jacobian_of_many_rows_loops_over_them() {
         },
     );
     assert!(out.contains("for (i, row) in jacobian.iter_mut().enumerate()"), "{out}");
-    assert!(out.contains("write_parts(&[&sweep], row)"), "{out}");
+    assert!(out.contains("let parts: &[&[f64]] = &[::core::slice::from_ref(&sweep)];"), "{out}");
+    assert!(out.contains("write_parts(parts, row)"), "{out}");
     assert!(!out.contains("#[inline(always)]"), "{out}");
 }

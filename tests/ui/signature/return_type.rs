@@ -1,4 +1,5 @@
-// Checks that a return type other than `f64` (here `f32`) is rejected at the return type.
+// Checks that the return type decides the scalar type: a function returning `f32` computes in
+// `f32`, so its `f64` parameter is refused at its type (not silently a constant).
 use autodiff_runtime::grad;
 
 #[grad]

@@ -79,7 +79,7 @@ impl Lower<'_> {
                 other => other.to_token_stream(),
             };
             let ty: syn::Type = syn::parse2(quote!([#elem; #n])).ok()?;
-            if let Some(t) = crate::lower::types::f64_array(&ty, &self.generics) {
+            if let Some(t) = self.scalar.array(&ty, &self.generics) {
                 return Some(t);
             }
         }

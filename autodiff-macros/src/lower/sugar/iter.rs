@@ -195,9 +195,12 @@ impl Lower<'_> {
         let tokens = match (name.as_str(), args.as_slice()) {
             (symbol::SUM | symbol::PRODUCT, []) => {
                 if let Some(t) = &m.turbofish
-                    && !t.args.iter().all(|a| matches!(a, syn::GenericArgument::Type(ty) if crate::lower::types::is_f64(ty)))
+                    && !t
+                        .args
+                        .iter()
+                        .all(|a| matches!(a, syn::GenericArgument::Type(ty) if self.scalar.is(ty)))
                 {
-                    self.cx.error_spanned(t, format!("`#[grad]` rewrites `{name}` over `f64` values only"));
+                    self.cx.error_spanned(t, format!("`#[grad]` rewrites `{name}` over `{}` values only, the function's scalar type", self.scalar.text()));
                     return None;
                 }
                 let seq = self.seq(&m.receiver)?;

@@ -1,0 +1,254 @@
+//! Slices at the boundary. A differentiated slice `x: &[f64]` (or `&[[f64; K]]`, `&Vec<f64>`) is
+//! an array of the IR whose length is known only at run time, `x.len()`. Its adjoint (the
+//! gradient) and, in `f_hvp`, the tangent of that adjoint (H·v) cannot live on the stack: they
+//! are the caller's buffers, `x_bar: &mut [f64]` and `x_bar_dot: &mut [f64]`, parameters after
+//! the directions, left out of the returned tuple. A buffer is overwritten: zeroed at entry, then
+//! filled as the sweep adds into it in place (the transforms see a zeroed accumulator, as for an
+//! array). A direction of a slice is a slice of the same length. Every length is checked at
+//! entry, with a panic that says which buffer and both lengths.
+//!
+//! What it does not know: a value of run-time length that is not in a buffer's variable (a copy
+//! of an adjoint that must outlive its update) would need the heap; the transforms never make
+//! one, and if they did the expansion is an internal error, not a wrong answer.
+
+use std::collections::{HashMap, HashSet};
+
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+use super::layout::Layout;
+use super::scalar::Tokens;
+use super::signature;
+use crate::ir::{Block, Func, Stmt, Ty, Var, stmt_defs};
+use crate::lower::Param;
+
+/// The buffers of one generated function.
+#[derive(Default)]
+pub struct Buffers {
+    /// The variable that starts each buffer's slot (a `Fill` of zeros), with the buffer's name.
+    pub starts: HashMap<Var, Ident>,
+    /// The slots of buffers: variables updated in place through a `&mut`, never rebound.
+    pub slots: HashSet<usize>,
+    /// Every variable that holds a buffer.
+    pub members: HashSet<Var>,
+    /// The outputs written into buffers, by position.
+    pub outputs: HashSet<usize>,
+    /// The buffer parameters, `x_bar: &mut [f64]`.
+    pub params: Vec<(TokenStream, TokenStream)>,
+    /// The checks of the buffers' and the slice directions' lengths.
+    pub checks: TokenStream,
+    /// The positions, among the inputs the transform added, of the directions checked.
+    pub checked_dirs: HashSet<usize>,
+}
+
+/// What [`buffers`] reads about the function.
+pub struct Site<'a> {
+    /// The transformed function.
+    pub f: &'a Func,
+    /// Where its values live.
+    pub layout: &'a Layout,
+    /// Their names.
+    pub idents: &'a [Option<Ident>],
+    /// The user's parameters.
+    pub params: &'a [Param],
+    /// The generated function's name.
+    pub name: &'a Ident,
+    /// How many outputs are values (before the derivatives).
+    pub values: usize,
+    /// The names of the inputs added by the transform (directions), in order.
+    pub extra: &'a [Ident],
+    /// Where the directions start among them (after the cotangents of a vector function's value
+    /// in its `f_hvp`).
+    pub dirs_at: usize,
+    /// For each output, the differentiated parameter whose derivative it is (see `Kind::owners`).
+    pub owners: Vec<Option<usize>>,
+    /// The scalar type.
+    pub scalar: &'a Tokens,
+}
+
+impl Site<'_> {
+    /// The user's parameter of the `k`-th differentiated input.
+    fn param(&self, k: usize) -> Option<&Param> {
+        let a = self.f.active.get(k)?;
+        self.params.iter().find(|p| p.input == Some(*a))
+    }
+}
+
+/// The buffers of `site`'s function, or the internal error of a value of run-time length that is
+/// not in one.
+pub fn buffers(site: &Site) -> Result<Buffers, String> {
+    let (f, layout) = (site.f, site.layout);
+    let classes = Classes::of(f, layout);
+    let mut out = Buffers::default();
+    let mut defined = Vec::new();
+    defs(&f.body, &mut defined);
+    for (k, o) in f.outputs.iter().enumerate().skip(site.values) {
+        let Some(v) = o.var().filter(|v| f.ty(*v).run_time_length()) else { continue };
+        let class = classes.root(classes.key(v));
+        let members: Vec<Var> =
+            defined.iter().copied().filter(|m| classes.root(classes.key(*m)) == class).collect();
+        let start = members
+            .iter()
+            .copied()
+            .find(|m| matches!(classes.defs.get(m), Some(Stmt::Fill { .. })))
+            .ok_or("a buffer that does not start zeroed")?;
+        let id = site.idents[start.index()].clone().ok_or("a buffer without a name")?;
+        let owner = site.owners.get(k).copied().flatten();
+        let param = owner.and_then(|j| site.param(j)).ok_or("a buffer without a parameter")?;
+        out.outputs.insert(k);
+        out.slots.extend(members.iter().filter_map(|m| layout.slot(*m)));
+        out.members.extend(members);
+        out.starts.insert(start, id.clone());
+        let elem = element(f.ty(v), site.scalar);
+        out.params.push((quote!(#id), quote!(&mut [#elem])));
+        out.checks.extend(check(site, &id, "the buffer", &param.ident));
+    }
+    let dirs = f.inputs[f.user_inputs..].iter().enumerate().skip(site.dirs_at);
+    for (j, v) in dirs.take(f.active.len()) {
+        if f.ty(*v).run_time_length()
+            && let (Some(id), Some(param)) = (site.extra.get(j), site.param(j - site.dirs_at))
+        {
+            out.checks.extend(check(site, id, "the direction", &param.ident));
+            out.checked_dirs.insert(j);
+        }
+    }
+    match defined.into_iter().find(|v| f.ty(*v).run_time_length() && !out.members.contains(v)) {
+        Some(v) => Err(format!("a value of run-time length outside a buffer ({:?})", f.name(v))),
+        None => Ok(out),
+    }
+}
+
+/// A variable's place: its slot, or itself when it has none.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Key {
+    Slot(usize),
+    Var(Var),
+}
+
+/// The places that hold one buffer: a slot, joined with the places a checkpointed sweep passes
+/// it through (its closures take the adjoint and give it back, each in a variable of its own).
+struct Classes<'a> {
+    layout: &'a Layout,
+    parent: HashMap<Key, Key>,
+    defs: HashMap<Var, &'a Stmt>,
+}
+
+impl<'a> Classes<'a> {
+    fn of(f: &'a Func, layout: &'a Layout) -> Self {
+        let mut c = Classes { layout, parent: HashMap::new(), defs: HashMap::new() };
+        c.walk(&f.body);
+        c
+    }
+
+    fn key(&self, v: Var) -> Key {
+        self.layout.slot(v).map_or(Key::Var(v), Key::Slot)
+    }
+
+    fn root(&self, k: Key) -> Key {
+        let mut k = k;
+        while let Some(p) = self.parent.get(&k) {
+            k = *p;
+        }
+        k
+    }
+
+    fn union(&mut self, a: Var, b: Var) {
+        let (ra, rb) = (self.root(self.key(a)), self.root(self.key(b)));
+        if ra != rb {
+            self.parent.insert(ra, rb);
+        }
+    }
+
+    fn walk(&mut self, block: &'a Block) {
+        for s in block {
+            for v in stmt_defs(s) {
+                self.defs.insert(v, s);
+            }
+            match s {
+                Stmt::For(l) => self.walk(&l.body),
+                Stmt::If(b) => {
+                    self.walk(&b.then);
+                    self.walk(&b.otherwise);
+                }
+                Stmt::Checkpoint(c) => {
+                    for (k, a) in c.adjoint.iter().enumerate() {
+                        let ends = [a.init, c.back_yields[k]].into_iter().filter_map(|o| o.var());
+                        for v in ends.chain([c.outs[k]]) {
+                            self.union(a.param, v);
+                        }
+                    }
+                    self.walk(&c.step);
+                    self.walk(&c.back);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Every variable `block` defines, nested blocks and their parameters included.
+fn defs(block: &Block, out: &mut Vec<Var>) {
+    for s in block {
+        out.extend(stmt_defs(s));
+        match s {
+            Stmt::For(l) => {
+                out.extend(l.carried.iter().map(|c| c.param));
+                defs(&l.body, out);
+            }
+            Stmt::If(b) => {
+                defs(&b.then, out);
+                defs(&b.otherwise, out);
+            }
+            Stmt::Checkpoint(c) => {
+                out.extend(c.step_params.iter().chain(&c.back_params).copied());
+                out.extend(c.adjoint.iter().map(|a| a.param));
+                defs(&c.step, out);
+                defs(&c.back, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// What the doc comment says about the buffers, if there are any.
+pub fn note(b: &Buffers) -> Option<String> {
+    if b.params.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = b.params.iter().map(|(id, _)| format!("`{id}`")).collect();
+    Some(format!(
+        " The derivatives with respect to slices are written into {}, which must have the lengths of their slices (it panics otherwise); each is overwritten, not added into.",
+        names.join(", ")
+    ))
+}
+
+/// The element type of a slice `ty`: the scalar, or an array of them.
+pub fn element(ty: &Ty, scalar: &Tokens) -> TokenStream {
+    match ty.shape() {
+        Some(s) if s.dims.len() > 1 => {
+            signature::ty(&Ty::array(s.elem, s.dims[1..].to_vec()), &scalar.ty)
+        }
+        _ => scalar.ty.clone(),
+    }
+}
+
+/// The check that `id`, `what` (a buffer or a direction) of `param`, has `param`'s length.
+fn check(site: &Site, id: &Ident, what: &str, param: &Ident) -> TokenStream {
+    let name = site.name;
+    let message = format!("`{name}`: {what} `{id}` must have the length of `{param}`");
+    quote! {
+        ::autodiff_runtime::__private::check_len(#id.len(), #param.len(), #message);
+    }
+}
+
+/// The zero a buffer of type `ty` is filled with: the scalar's, or an array of them.
+pub fn fill_value(ty: &Ty, scalar: &Tokens) -> TokenStream {
+    let mut e = scalar.zero();
+    if let Some(s) = ty.shape() {
+        for d in s.dims[1..].iter().rev() {
+            let n = d.render(&|_| quote!(_));
+            e = quote!([#e; #n]);
+        }
+    }
+    e
+}
