@@ -421,3 +421,13 @@ fn bug29_a_const_generic_named_like_a_stand_ins_type_parameter() {
 fn bug30_match_on_the_index_of_an_enumerate_loop() {
     compiles("match_in_enumerate");
 }
+
+#[test]
+fn bug31_a_slice_read_before_and_inside_a_checkpointed_loop() {
+    compiles("slice_before_a_checkpointed_loop");
+}
+
+#[test]
+fn bug32_a_slice_stored_under_one_side_of_a_branch() {
+    compiles("slice_stored_in_a_branch");
+}

@@ -39,6 +39,23 @@ pub struct Buffers {
     pub checks: TokenStream,
     /// The positions, among the inputs the transform added, of the directions checked.
     pub checked_dirs: HashSet<usize>,
+    /// Each variable that holds a buffer, with the buffer's name: every one of them is written
+    /// by that name (a checkpointed sweep lends the buffer to its closures and gives it back, in
+    /// variables of their own, which would otherwise be read by names bound nowhere).
+    pub names: HashMap<Var, Ident>,
+}
+
+impl Buffers {
+    /// `idents` with every variable holding a buffer named as the buffer.
+    pub fn named(&self, idents: &[Option<Ident>]) -> Vec<Option<Ident>> {
+        let mut out = idents.to_vec();
+        for (v, id) in &self.names {
+            if let Some(slot) = out.get_mut(v.index()).filter(|s| s.is_some()) {
+                *slot = Some(id.clone());
+            }
+        }
+        out
+    }
 }
 
 /// What [`buffers`] reads about the function.
@@ -97,6 +114,7 @@ pub fn buffers(site: &Site) -> Result<Buffers, String> {
         let param = owner.and_then(|j| site.param(j)).ok_or("a buffer without a parameter")?;
         out.outputs.insert(k);
         out.slots.extend(members.iter().filter_map(|m| layout.slot(*m)));
+        out.names.extend(members.iter().map(|m| (*m, id.clone())));
         out.members.extend(members);
         out.starts.insert(start, id.clone());
         let elem = element(f.ty(v), site.scalar);

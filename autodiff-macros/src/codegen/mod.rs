@@ -325,8 +325,9 @@ impl Context<'_> {
                 return Rendered { stmts, ret: quote!(()), ..Rendered::default() };
             }
         };
+        let named = buffers.named(&idents);
         let mut renderer =
-            body::Renderer::new(f, &layout, &idents, &loops, &by_ref, &self.scalar, (result, step));
+            body::Renderer::new(f, &layout, &named, &loops, &by_ref, &self.scalar, (result, step));
         renderer.buffers = Some(&buffers);
         renderer.tapes = names::tapes(namer, f);
         renderer.stop = namer.local(symbol::LOOP_EXIT);

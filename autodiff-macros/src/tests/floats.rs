@@ -353,11 +353,11 @@ fn a_slice_through_a_checkpointed_loop() {
                     let p_2 = p_1 * t1.sin() + t1;
                     (p_2,)
                 },
-                |i, (p_3,), (p_4_bar, x_bar_1)| {
+                |i, (p_3,), (p_4_bar, x_bar)| {
                     let t2 = x[i];
                     let p_4_bar_1 = p_4_bar * t2.sin();
-                    x_bar_1[i] += p_4_bar + p_4_bar * p_3 * t2.cos();
-                    (p_4_bar_1, x_bar_1)
+                    x_bar[i] += p_4_bar + p_4_bar * p_3 * t2.cos();
+                    (p_4_bar_1, x_bar)
                 },
             );
             (p, p_4_bar_2)

@@ -93,8 +93,18 @@ impl Tangent<'_> {
             }
             Stmt::Fill { out, value } => {
                 self.b.emit(s.clone());
-                if let Some(d) = self.dot(*value) {
-                    let dot = self.b.fill(self.name(*out), self.f.ty(*out).clone(), d);
+                let ty = self.f.ty(*out).clone();
+                // A gradient's buffer (an array of run-time length) gets its tangent, H·v's
+                // buffer, zeroed where it is: stores into it may come under a branch, whose other
+                // side must pass a buffer on too (the zeros of a tangent made at a store would
+                // live on that side alone).
+                let d = match self.dot(*value) {
+                    Some(d) => Some(d),
+                    None if ty.run_time_length() => Some(Operand::Lit(0.0)),
+                    None => None,
+                };
+                if let Some(d) = d {
+                    let dot = self.b.fill(self.name(*out), ty, d);
                     self.dots.insert(*out, dot);
                 }
             }
