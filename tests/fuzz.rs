@@ -129,6 +129,7 @@
 mod fuzz {
     pub mod check;
     pub mod exits;
+    pub mod floats;
     // The programs of a run use only some of the operations.
     #[allow(dead_code)]
     pub mod dual;
@@ -140,10 +141,14 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use autodiff_runtime::__private::Flat;
 use autodiff_runtime::grad;
 use fuzz::check;
+use fuzz::floats::{Floats, Twin};
 // The generated programs use these through `use super::*`; a run with few programs may not
 // need every one.
 #[allow(unused_imports)]
 use fuzz::dual::{Hd, constant, lit, seed};
+// The generic twins' bound.
+#[allow(unused_imports)]
+use autodiff_runtime::Float;
 
 /// The inputs of one evaluation.
 pub struct Point<'a> {
@@ -283,6 +288,8 @@ pub struct Program {
     pub data: bool,
     pub steps: bool,
     pub fns: Fns,
+    /// Its number-type twins (`fuzz/floats.rs`).
+    pub floats: Floats,
 }
 
 /// Every `f64` of `x`, in order.

@@ -5,14 +5,17 @@
 mod ast;
 mod emit;
 mod emit_while;
+mod floats;
 mod generate;
 mod idiom;
 mod manual;
 mod options;
 mod print;
+mod print_float;
 mod print_idiom;
 mod print_while;
 mod rng;
+mod sliced;
 mod vary;
 
 /// The generated file for `count` programs, seeds `seed`, `seed + 1`, ...: one module per

@@ -38,6 +38,8 @@ pub struct Stats {
     /// Points where the loop-exit twin was compared, and of those, under `checkpoint(s = ..)`.
     pub exits: usize,
     pub exits_checkpointed: usize,
+    /// The number-type twins (`floats.rs`).
+    pub floats: super::floats::Counts,
 }
 
 impl fmt::Display for Stats {
@@ -54,7 +56,8 @@ impl fmt::Display for Stats {
             self.options,
             self.exits,
             self.exits_checkpointed
-        )
+        )?;
+        write!(f, ", {}", self.floats)
     }
 }
 
@@ -323,9 +326,14 @@ fn central(f: &dyn Fn(&[f64]) -> Vec<f64>, x: &[f64], m: usize) -> Option<Vec<Ve
 /// Checks `prog` at `sample`, recording what was checked in `stats`.
 pub fn program(prog: &Program, sample: &Sample, stats: &mut Stats) -> Result<(), String> {
     stats.points += 1;
+    let checked = stats.checked;
     match &prog.fns {
-        Fns::Scalar { .. } => scalar(prog, sample, stats),
-        Fns::Vector { .. } => vector(prog, sample, stats),
+        Fns::Scalar { .. } => scalar(prog, sample, stats)?,
+        Fns::Vector { .. } => vector(prog, sample, stats)?,
+    }
+    match stats.checked > checked {
+        true => super::floats::program(prog, sample, &mut stats.floats),
+        false => Ok(()),
     }
 }
 
