@@ -431,3 +431,13 @@ fn bug31_a_slice_read_before_and_inside_a_checkpointed_loop() {
 fn bug32_a_slice_stored_under_one_side_of_a_branch() {
     compiles("slice_stored_in_a_branch");
 }
+
+#[test]
+fn bug33_a_slice_gradient_set_under_one_side_of_a_branch() {
+    compiles("slice_zeroed_in_a_branch");
+}
+
+#[test]
+fn bug34_a_slice_gradient_set_then_added_under_a_branch() {
+    compiles("slice_gradient_set_then_added");
+}

@@ -238,6 +238,17 @@ impl<'a> Renderer<'a> {
                 let zero = super::buffers::fill_value(self.f.ty(*out), self.scalar);
                 quote!(#id.fill(#zero);)
             }
+            // A buffer filled again (zeros a transform put where a store of zero was): in place.
+            Stmt::Fill { out, value } if self.in_buffer(*out) => {
+                let id = self.ident(*out);
+                let v = match value {
+                    Operand::Lit(x) if *x == 0.0 => {
+                        super::buffers::fill_value(self.f.ty(*out), self.scalar)
+                    }
+                    _ => self.operand(*value).tokens,
+                };
+                quote!(#id.fill(#v);)
+            }
             Stmt::Fill { out, value } => {
                 let mut e = self.initial(*out, *value);
                 if let Some(shape) = self.f.ty(*out).shape() {

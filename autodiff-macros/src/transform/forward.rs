@@ -24,7 +24,7 @@ pub fn forward(f: &Func) -> Func {
         f,
         b: Builder::derive_from(f),
         dots: HashMap::new(),
-        varied: varied(f),
+        varied: with_buffers(f, varied(f)),
         tapes: HashMap::new(),
     };
     for a in &f.active {
@@ -36,6 +36,17 @@ pub fn forward(f: &Func) -> Func {
     let mut outputs = f.outputs.clone();
     outputs.extend(dots);
     t.b.finish(outputs)
+}
+
+/// `varied` with every array of run-time length (a gradient's buffer) counted as varied: its
+/// tangent, H·v's buffer, then passes along every store, branch and loop the buffer does, one
+/// chain from the zeros it starts with (a store of a constant into the gradient, or a side of a
+/// branch that leaves it as it was, would otherwise start a tangent of its own there).
+fn with_buffers(f: &Func, mut varied: Vec<bool>) -> Vec<bool> {
+    for (v, ty) in varied.iter_mut().zip(&f.types) {
+        *v |= ty.run_time_length();
+    }
+    varied
 }
 
 struct Tangent<'a> {
