@@ -85,6 +85,24 @@
 //!   so that the online tape moves its snapshots. Its value and every function it has are `f`'s
 //!   (stored, or offline-checkpointed in `f_ck`, itself `f`'s), bit for bit.
 //!
+//! - the number-type twins (`build/fuzz/floats.rs`, issue 16; `fuzz/floats.rs`), each chosen
+//!   by a generator of its own: `f_gen<T: Float>`, the program over `T` (literals as
+//!   `T::from(c).unwrap()`, `T::zero()`, `T::one()`, integers and data through `T::from`, `s op=
+//!   e` as `s = s op (e)`), and `f_32`, the program over `f32` (literals rounded once to `f32`,
+//!   as `T::from` rounds them), for programs that call no function (60%): `f_gen` at `f64` is `f`
+//!   bit for bit in every mode (value, `f_grad`, `f_jvp`, `f_hvp`, `f_hessian`; or `f_vjp`,
+//!   `f_jvp`, `f_jacobian`), at `f32` it is `f_32` bit for bit, and `f_32` is `f` at the point
+//!   rounded to `f32` within 10⁻³ of the largest component (2¹³ of `f32`'s rounding), where the
+//!   point is well conditioned: away from kinks (10⁻²), with no intermediate past 10³ times the
+//!   results, and results that move by less than a quarter of that when every input moves by
+//!   2⁻¹⁷ of itself (the run prints how many points were skipped, and the largest error seen as a
+//!   fraction of the tolerance); and the slice twin `f_sl` (`build/fuzz/sliced.rs`; 70% of the
+//!   programs with a differentiated array read by element only): some of those arrays as
+//!   `&[f64]`, `&Vec<f64>` or `&[[f64; K]]` named in `wrt(...)`, loops bounded by their length
+//!   (`0..N`, `i + 1..N`, `0..N - 1`) mostly to `x.len()` (run-time trip counts: a loop that
+//!   carries state is checkpointed), gradients and H·v in the caller's buffers, filled with NaN
+//!   first; its value, `f_grad`, `f_jvp`, `f_hvp` (or `f_vjp`, `f_jvp`) are `f`'s bit for bit.
+//!
 //! Signatures and names vary too (issue 20; `build/fuzz/vary.rs`, decided from each program's
 //! seed by a generator of its own): 12% of the programs take 13 to 20 parameters; in half of
 //! them every name is renamed, one to one, to a name the generated code uses (`x_bar`, `t0`,
@@ -343,6 +361,7 @@ fn random_programs_agree_with_hyper_dual_numbers_and_finite_differences() {
         }
     }
     eprintln!("{} programs: {stats}", programs.len());
+    eprintln!("{}", fuzz::floats::programs(&programs));
     assert!(failures.is_empty(), "{} failure(s):\n\n{}", failures.len(), failures.join("\n\n"));
     assert!(
         stats.checked * 2 >= stats.points,

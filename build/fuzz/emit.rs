@@ -146,7 +146,8 @@ pub(super) fn printed_as(
     // The loops index arrays by their variable, as numeric code under `#[grad]` must (the corpus
     // allows it too): no iterators, no `copy_from_slice`. Two sides of a branch may come out the
     // same but for their local names (`let s3 = 0.0; s1 += s3;`): the user's lint, which
-    // `#[grad]` carries to the derivatives, whose sweeps mirror the branch.
+    // `#[grad]` carries to the derivatives, whose sweeps mirror the branch. The slice twin takes
+    // `&Vec<f64>` on purpose (`ptr_arg`).
     let _ = writeln!(
         p.out,
         "#[allow(clippy::needless_range_loop, clippy::manual_memcpy, clippy::if_same_then_else, clippy::too_many_arguments, clippy::neg_cmp_op_on_partial_ord, clippy::ptr_arg)]"

@@ -1,6 +1,8 @@
 //! The random-program generator of the differential fuzzer (`tests/fuzz.rs`): from a seed, a
 //! program as a small tree (`ast`), made by `generate`, printed by `print` as the `#[grad]`
-//! function and its hyper-dual twin, wrapped by `emit` into the test's modules.
+//! function and its hyper-dual twin, wrapped by `emit` into the test's modules (with the twins:
+//! `print_while` and `emit_while` the loop-exit twin, `floats`, `print_float` and `sliced` the
+//! number-type twins).
 
 mod ast;
 mod emit;

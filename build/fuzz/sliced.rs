@@ -248,7 +248,7 @@ fn gathered(prog: &Program, how: &Slicing, suffix: &str, r: &str, rest: usize) -
 }
 
 /// The arguments and directions of `f_sl`'s functions: a sliced array borrowed (`&x`, or
-/// `&x.to_vec()` for a `&Vec<f64>`).
+/// `&x.to_vec()` for a `&Vec<f64>`), its direction borrowed.
 fn sliced_args(prog: &Program, how: &Slicing) -> (String, String) {
     let borrow = |p: &Param, text: String| match how.get(&p.name) {
         Some(true) => format!("&{}.to_vec()", text.trim_start_matches('&')),
@@ -256,8 +256,13 @@ fn sliced_args(prog: &Program, how: &Slicing) -> (String, String) {
         _ => text,
     };
     let a: Vec<String> = prog.params.iter().zip(args(prog)).map(|(p, t)| borrow(p, t)).collect();
+    // A direction is a slice, whatever the parameter's type.
+    let as_slice = |p: &Param, text: String| match how.get(&p.name) {
+        Some(_) if !text.starts_with('&') => format!("&{text}"),
+        _ => text,
+    };
     let active = prog.params.iter().filter(|p| differentiated(p));
-    let d: Vec<String> = active.zip(dirs(prog)).map(|(p, t)| borrow(p, t)).collect();
+    let d: Vec<String> = active.zip(dirs(prog)).map(|(p, t)| as_slice(p, t)).collect();
     (a.join(", "), d.join(", "))
 }
 

@@ -82,6 +82,17 @@ impl fmt::Display for Counts {
     }
 }
 
+/// How many of `programs` have each number-type twin, as the run prints it.
+pub fn programs(programs: &[Program]) -> String {
+    let count = |has: &dyn Fn(&Floats) -> bool| programs.iter().filter(|p| has(&p.floats)).count();
+    format!(
+        "number-type twins: {} programs with f_gen and f_32, {} with f_sl ({} with a &Vec)",
+        count(&|f| f.generic.is_some()),
+        count(&|f| f.sliced.is_some()),
+        count(&|f| f.sliced.is_some() && f.vecs)
+    )
+}
+
 /// `f`'s functions as a [`Twin`].
 fn of(fns: &Fns) -> Twin {
     match *fns {
