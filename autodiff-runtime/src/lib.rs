@@ -26,6 +26,7 @@
 pub mod check;
 mod differentiable;
 mod flat;
+pub mod guide;
 mod missing;
 mod problem;
 pub mod revolve;
