@@ -29,7 +29,7 @@
 //!
 //! #[grad(hvp)]
 //! fn f(x: f64) -> f64 {
-//!     g(x) * x // error: `g_hvp` is not generated: add `hvp` to `#[grad(...)]` on `g`
+//!     g(x) * x // error: the `_hvp` of `g` is not generated (add `hvp` to its `#[grad]`)
 //! }
 //! ```
 //!

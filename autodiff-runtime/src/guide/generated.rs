@@ -110,7 +110,7 @@
 //!     x * x
 //! }
 //!
-//! let _ = f_jvp(1.0, 1.0); // error: `f_jvp` is not generated: add `jvp` to `#[grad(...)]`
+//! let _ = f_jvp(1.0, 1.0); // error: the `_jvp` of `f` is not generated (add `jvp`)
 //! ```
 //!
 //! `f_jacobian_mode()` says `"forward"` or `"reverse"`. There is no limit on the number of

@@ -58,7 +58,7 @@
 //!
 //! #[grad]
 //! fn twice<T: Float>(x: T) -> T {
-//!     2.0 * x // error: write `T::from(2.0).unwrap()`
+//!     2.0 * x // error: a literal is not a `T`; write `T::from(2.0).unwrap()`
 //! }
 //! ```
 //!

@@ -163,7 +163,7 @@
 //! pub struct Point { pub x: f64, pub y: f64 } // no #[derive(Differentiable)]
 //!
 //! #[grad]
-//! fn norm2(p: &Point) -> f64 { // error: `Point` must derive `Differentiable`
+//! fn norm2(p: &Point) -> f64 { // error: `Point` is not `Differentiable`
 //!     p.x * p.x + p.y * p.y
 //! }
 //! ```

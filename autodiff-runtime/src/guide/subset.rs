@@ -172,11 +172,11 @@
 //!
 //! #[grad]
 //! fn f(x: f64) -> f64 {
-//!     let y = match x { // error: `match` on an `f64`: use `if`
+//!     let y = match x { // error: `match` on an `f64`; compare with `if`
 //!         0.0 => 1.0,
 //!         _ => x,
 //!     };
-//!     println!("{y}"); // error: macros are not supported in a differentiated body
+//!     println!("{y}"); // error: no macros in the body
 //!     y
 //! }
 //! ```
