@@ -206,7 +206,8 @@
 //! ```
 //!
 //! A checkpointed loop's sweep is one call of [`revolve`](crate::revolve::revolve) with two
-//! closures, one step of the loop and the sweep of one step (see [`memory`](super::memory)). A
+//! closures, one step of the loop and the sweep of one step (see [`memory`](super::memory); expand
+//! `oscillator_checkpointed` in the workspace's `src/checkpoint.rs`). A
 //! struct parameter's gradient is written back field by field into the struct's zero (see
 //! [`structs`](super::structs)). Very long functions are declared in blocks (see
 //! [`limits`](super::limits)).

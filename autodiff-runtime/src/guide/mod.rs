@@ -20,6 +20,19 @@
 //! | [`argmin`] | `#[grad(argmin)]`: an annotated function as an argmin problem |
 //! | [`limits`] | the known limits, and very long functions |
 //!
+//! # Where the proofs are
+//!
+//! In the repository, beside these doctests: `src/` is a corpus of annotated functions built
+//! with `#![deny(warnings, clippy::all)]` and `#![forbid(unsafe_code)]` (so any warning in the
+//! generated code fails the build), and `tests/` checks it by topic against closed forms,
+//! hand-written derivatives and finite differences: `conventions.rs` (shapes, signatures),
+//! `floats.rs` (`f32` and generic functions, to the bit against their `f64` twins), `slices.rs`,
+//! `idioms.rs` (iterator chains, `match`, closures), `branch_sides.rs` (the side not taken),
+//! `loops.rs`, `checkpoint.rs`, `whiles.rs` (online checkpointing, `implicit`), `calls.rs` and
+//! `vcalls.rs` (hand-written rules, vector callees), `structs.rs`, `argmin.rs`, `alloc.rs`
+//! (nothing on the heap, counted), `hygiene.rs`, a differential fuzzer (`fuzz.rs`), and `ui/`,
+//! one trybuild case per refusal with its message.
+//!
 //! # How it works
 //!
 //! `autodiff-macros` is a pipeline, each phase in its own module, whose order only its
