@@ -43,7 +43,8 @@
 //! chooses, by a condition on the constants that rustc folds at compile time, the stored one
 //! when its storage fits the budget and the checkpointed one otherwise (the doc comment gives
 //! the condition). `const STEPS: usize = 100;` is stored and `1_000_000` checkpointed, with no
-//! option written.
+//! option written (`tests/whiles.rs` counts the steps of each;
+//! `tests/ui/pass/const_trip_count.rs`).
 //!
 //! ```
 //! use autodiff_runtime::grad;
