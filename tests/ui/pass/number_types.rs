@@ -1,5 +1,6 @@
 // Checks that the example of number types in `autodiff_runtime::guide::numbers` (an `f32` loss,
-// a generic `softplus` at `f32` and `f64`, Rosenbrock over a slice with its gradient in a buffer) compiles and runs as shown.
+// a generic `softplus` at `f32` and `f64`, Rosenbrock over a slice with its gradient in a
+// buffer) compiles and runs as shown.
 use autodiff_runtime::{Float, grad};
 
 #[grad(hvp)]
