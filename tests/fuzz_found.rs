@@ -441,3 +441,8 @@ fn bug33_a_slice_gradient_set_under_one_side_of_a_branch() {
 fn bug34_a_slice_gradient_set_then_added_under_a_branch() {
     compiles("slice_gradient_set_then_added");
 }
+
+#[test]
+fn bug35_a_slice_in_a_function_with_stored_and_checkpointed_variants() {
+    compiles("slice_in_a_stored_or_checkpointed_body");
+}

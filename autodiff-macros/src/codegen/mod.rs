@@ -122,6 +122,8 @@ struct Rendered {
     checks: TokenStream,
     /// The user's parameters it names apart (from a function its body calls by the same name).
     renamed: HashMap<String, Ident>,
+    /// Whether it writes into the caller's buffers (a closure holding its body is then `FnMut`).
+    buffered: bool,
 }
 
 /// What distinguishes one generated function's signature.
@@ -253,18 +255,21 @@ impl Context<'_> {
         let budget = proc_macro2::Literal::u64_unsuffixed(self.budget);
         let (keep, revolve) =
             (namer.local(symbol::STORED_VARIANT), namer.local(symbol::CHECKPOINTED_VARIANT));
+        // A body that writes into the caller's buffers borrows them mutably: a closure of it is
+        // `FnMut` (bug 35).
+        let (ma, mb) = (a.buffered.then(|| quote!(mut)), b.buffered.then(|| quote!(mut)));
         // A value read by either body is a used parameter. (The two read the same directions:
         // they are one function, its loops swept in two ways.)
         let mut r = a;
         r.used.extend(b.used.iter().cloned());
         let body = quote! {
             if #bytes_text <= #budget {
-                let #keep = || {
+                let #ma #keep = || {
                     #(#sa)*
                 };
                 #keep()
             } else {
-                let #revolve = || {
+                let #mb #revolve = || {
                     #check
                     #(#sb)*
                 };
@@ -383,7 +388,8 @@ impl Context<'_> {
         let mut notes = checkpoints::notes(f, &loops);
         notes.extend(buffers::note(&buffers));
         let checks = buffers.checks.clone();
-        Rendered { stmts, ret: types, used, extra, doc_names, notes, checks, renamed }
+        let buffered = !buffers.params.is_empty();
+        Rendered { stmts, ret: types, used, extra, doc_names, notes, checks, renamed, buffered }
     }
 
     /// The function `f_<kind>` with `body`, from what [`Context::render`] gave.
