@@ -446,3 +446,9 @@ fn bug34_a_slice_gradient_set_then_added_under_a_branch() {
 fn bug35_a_slice_in_a_function_with_stored_and_checkpointed_variants() {
     compiles("slice_in_a_stored_or_checkpointed_body");
 }
+
+#[test]
+#[ignore = "open: macro bug 36, an internal error"]
+fn bug36_a_slice_in_checkpointed_loops_nested_under_branches() {
+    compiles("slice_in_nested_checkpointed_loops");
+}
