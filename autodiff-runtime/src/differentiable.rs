@@ -40,9 +40,18 @@ pub trait Differentiable: Sized {
     /// How many differentiated scalars it holds.
     const LEN: usize;
 
+    /// Each differentiated field (by name, or position for a tuple struct) with the number of
+    /// its first scalar: how the generated code reads `r.w` from the scalars of a struct
+    /// returned by a call, which it holds laid flat.
+    const FIELDS: &'static [(&'static str, usize)] = &[];
+
     /// The zero of its derivatives: every differentiated scalar `0.0`, every other field
     /// `Default::default()` (no heap data is cloned).
     fn zero_like(&self) -> Self;
+
+    /// The zero of [`Differentiable::zero_like`], made without a value to take array lengths
+    /// from.
+    fn zero() -> Self;
 
     /// The `k`-th differentiated scalar (NaN past the end).
     fn get(&self, k: usize) -> f64;
@@ -74,6 +83,9 @@ pub trait Tangent: Sized {
     /// Its zero (see [`Differentiable::zero_like`]).
     fn zero_like(&self) -> Self;
 
+    /// Its zero, made from its type alone.
+    fn zero() -> Self;
+
     /// The `k`-th scalar.
     fn get(&self, k: usize) -> f64;
 
@@ -91,6 +103,10 @@ impl Tangent for f64 {
     const LEN: usize = 1;
 
     fn zero_like(&self) -> Self {
+        0.0
+    }
+
+    fn zero() -> Self {
         0.0
     }
 
@@ -116,6 +132,10 @@ impl<T: Tangent, const N: usize> Tangent for [T; N] {
 
     fn zero_like(&self) -> Self {
         core::array::from_fn(|i| self[i].zero_like())
+    }
+
+    fn zero() -> Self {
+        core::array::from_fn(|_| T::zero())
     }
 
     fn get(&self, k: usize) -> f64 {
@@ -149,6 +169,10 @@ impl<T: Differentiable> Tangent for T {
         Differentiable::zero_like(self)
     }
 
+    fn zero() -> Self {
+        <T as Differentiable>::zero()
+    }
+
     fn get(&self, k: usize) -> f64 {
         Differentiable::get(self, k)
     }
@@ -171,6 +195,51 @@ impl<T: Differentiable> Tangent for T {
 #[doc(hidden)]
 pub fn flat<T: Differentiable, const N: usize>(x: &T) -> [f64; N] {
     core::array::from_fn(|k| x.get(k))
+}
+
+/// The struct whose differentiated scalars are `v`, laid flat (its other fields
+/// `Default::default()`): what the generated code passes for a struct returned by a call, which
+/// it holds laid flat.
+#[doc(hidden)]
+pub fn unflat<T: Differentiable>(v: &[f64]) -> T {
+    let mut x = T::zero();
+    for (k, e) in v.iter().enumerate() {
+        x.set(k, *e);
+    }
+    x
+}
+
+/// The number of the first scalar of the differentiated field `name` among `fields` (a struct's
+/// [`Differentiable::FIELDS`]), evaluated at compile time: a field that is not differentiated,
+/// or not there, is a compile error at the read.
+#[doc(hidden)]
+pub const fn field_index(fields: &[(&str, usize)], name: &str) -> usize {
+    let mut k = 0;
+    while k < fields.len() {
+        let (field, at) = fields[k];
+        if same(field.as_bytes(), name.as_bytes()) {
+            return at;
+        }
+        k += 1;
+    }
+    panic!(
+        "`#[grad]` reads this field of a struct returned by a call from the struct's differentiated scalars, and the struct has no differentiated field of this name: a field marked `#[no_grad]`, or of another type than `f64`, an array of `f64` or a struct deriving `Differentiable`, is not among them; return it from the function otherwise, or read it from a struct value of the body"
+    )
+}
+
+/// Whether `a` and `b` are the same bytes (in a `const fn`).
+const fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut k = 0;
+    while k < a.len() {
+        if a[k] != b[k] {
+            return false;
+        }
+        k += 1;
+    }
+    true
 }
 
 /// Adds `v`, scalars laid flat, to those of `x`.

@@ -59,9 +59,24 @@ fn paths(record: &RecordOut) -> Vec<Vec<syn::Member>> {
 /// fields they belong to (`w_bar`, `inner_c_bar`).
 pub fn name_cotangents(f: &mut Func, record: &RecordOut) {
     let inputs: Vec<Var> = f.inputs[f.user_inputs..].to_vec();
+    name_after_fields(f, record, &inputs, symbol::SUFFIX_BAR);
+}
+
+/// Names the cotangent inputs of `f`, the `f_hvp` of a function returning `record`, and their
+/// tangents (the last inputs) after the fields they belong to (`w_bar`, `w_bar_dot`).
+pub fn name_hvp_cotangents(f: &mut Func, record: &RecordOut) {
+    let inputs: Vec<Var> = f.inputs[f.user_inputs..].to_vec();
+    let k = paths(record).len().min(inputs.len());
+    name_after_fields(f, record, &inputs[..k], symbol::SUFFIX_BAR);
+    let dot = format!("{}_{}", symbol::SUFFIX_BAR, symbol::SUFFIX_DOT);
+    name_after_fields(f, record, &inputs[inputs.len() - k..], &dot);
+}
+
+/// Names `inputs`, one per output of `record`, after their fields with `suffix`.
+fn name_after_fields(f: &mut Func, record: &RecordOut, inputs: &[Var], suffix: &str) {
     for (path, v) in paths(record).iter().zip(inputs) {
         let text: Vec<String> = path.iter().map(|m| m.to_token_stream().to_string()).collect();
-        let name = format!("{}_{}", text.join("_"), symbol::SUFFIX_BAR);
+        let name = format!("{}_{suffix}", text.join("_"));
         f.names[v.index()] = crate::ir::Name::user(&name);
     }
 }
@@ -100,21 +115,21 @@ impl Context<'_> {
         (out, value, dot)
     }
 
-    /// The cotangent parameter of `f_vjp` for a returned struct, and the bindings of its
-    /// fields to the inputs `cotangents` (one per output) of `f` that are read.
+    /// The cotangent parameter of `f_vjp` for a returned struct (or its tangent, for a vector
+    /// `f_hvp`), named `name`, and the bindings of its fields to the inputs `cotangents` of `f`
+    /// (one per output) that are read.
     pub(super) fn record_cotangent(
         &self,
         namer: &mut Namer,
-        f: &Func,
+        (f, cotangents, name): (&Func, &[Var], &str),
         record: &RecordOut,
         idents: &[Option<Ident>],
         read: &std::collections::HashSet<Var>,
     ) -> (Ident, TokenStream) {
-        let cotangents = &f.inputs[f.user_inputs..];
         let used = cotangents.iter().any(|v| read.contains(v));
         let out_bar = match used {
-            true => namer.local(symbol::OUT_BAR),
-            false => namer.local(&format!("_{}", symbol::OUT_BAR)),
+            true => namer.local(name),
+            false => namer.local(&format!("_{name}")),
         };
         if !used {
             return (out_bar, TokenStream::new());

@@ -555,7 +555,7 @@ impl Lower<'_> {
         let current = self.slots[slot].value;
         let since = self.mark();
         let value = match (op, current) {
-            (None, _) => self.assigned_value(rhs, current),
+            (None, _) => self.assigned_value(rhs, slot),
             (Some(prim), Some(current)) if self.b.ty(current) == Ty::F64 => {
                 let r = self.real(rhs);
                 self.b.push(prim, &[current, r])
@@ -590,10 +590,20 @@ impl Lower<'_> {
         self.slots[slot].value = Some(value);
     }
 
-    /// The value `rhs` assigned to a variable holding `current`: a call returns an array of
-    /// its type.
-    fn assigned_value(&mut self, rhs: &Expr, current: Option<Operand>) -> Operand {
-        let ty = current.map(|c| self.b.ty(c));
+    /// The value `rhs` assigned to the variable `slot`: a call returns an array of its type, or
+    /// the struct it holds laid flat.
+    fn assigned_value(&mut self, rhs: &Expr, slot: usize) -> Operand {
+        if let Some(ty) = self.slots[slot].strukt.clone() {
+            let want = super::returned::Returned::Struct((*ty).clone());
+            return match self.typed_call(rhs, &want) {
+                Some(v) => self.single(rhs, v),
+                None => {
+                    self.flat_struct_expected(rhs, &ty);
+                    Operand::Lit(0.0)
+                }
+            };
+        }
+        let ty = self.slots[slot].value.map(|c| self.b.ty(c));
         if let Some(ty @ Ty::Array(_)) = ty
             && let Some(v) = self.typed_call(rhs, &super::returned::Returned::Array(ty))
         {

@@ -13,7 +13,9 @@ use syn::{Expr, ExprCall, ExprPath};
 use super::konst::Konst;
 use super::passed::Role;
 use super::{Binding, Lower};
-use crate::ir::{Arg, Call, CallKind, Callee, Group, Name, Operand, Prec, Ret, Stmt, Ty, Var};
+use crate::ir::{
+    Arg, Call, CallKind, Callee, Group, Name, Operand, Prec, Ret, Stmt, Ty, TypeTokens, Var,
+};
 use crate::symbol;
 
 impl Lower<'_> {
@@ -25,7 +27,7 @@ impl Lower<'_> {
             return k;
         }
         let (args, groups) = self.call_args(c);
-        let out = self.emit_call(callee, Ret::Scalar, (args, groups), &[Ty::F64])[0];
+        let out = self.emit_call(callee, (Ret::Scalar, None), (args, groups), &[Ty::F64])[0];
         self.calls.insert(out, c.to_token_stream());
         Operand::Var(out)
     }
@@ -64,19 +66,20 @@ impl Lower<'_> {
         Some(self.ext(k))
     }
 
-    /// Emits `outs = g(args)` for a callee returning `ret`, one result per type of `tys`; `args`
-    /// with the struct values of the body among them.
+    /// Emits `outs = g(args)` for a callee returning `ret` (with the struct's type, for a
+    /// struct), one result per type of `tys`; `args` with the struct values of the body among
+    /// them.
     pub(super) fn emit_call(
         &mut self,
         callee: Callee,
-        ret: Ret,
+        (ret, returns): (Ret, Option<TypeTokens>),
         (args, groups): (Vec<Arg>, Vec<Group>),
         tys: &[Ty],
     ) -> Vec<Var> {
         let outs: Vec<Var> = tys.iter().map(|t| self.b.fresh(Name::temp(), t.clone())).collect();
         let dirs = Vec::new();
         let (kind, out) = (CallKind::Value, outs.clone());
-        let call = Call { callee, kind, ret, args, dirs, outs: out, groups };
+        let call = Call { callee, kind, ret, args, dirs, outs: out, groups, returns };
         self.b.emit(Stmt::Call(Box::new(call)));
         outs
     }

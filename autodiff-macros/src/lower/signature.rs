@@ -368,6 +368,7 @@ impl Lower<'_> {
                     alias: None,
                     int_alias: None,
                     ty: ConstTy::of(ty, &self.scalar),
+                    strukt: None,
                 });
                 self.bind_name(&name, Binding::Slot(self.slots.len() - 1));
                 (Some(v), by_ref)
