@@ -16,14 +16,22 @@ impl Quat {
         Quat { w: self.w / n, x: self.x / n, y: self.y / n, z: self.z / n }
     }
 
-    /// `q p q*` for this `q`: a function returning a struct through two calls returning one, the
-    /// second on the value of the first.
+    /// `q p q*` for this `q`: a function returning a struct through calls returning one, the
+    /// last on the value of the first and returned as it is.
     #[grad(jvp, hvp, jacobian)]
     pub fn sandwich(&self, p: &Quat) -> Quat {
         let qp: Quat = self.mul(p);
         let c: Quat = self.conj();
-        let r: Quat = qp.mul(&c);
-        Quat { w: r.w, x: r.x, y: r.y, z: r.z }
+        qp.mul(&c)
+    }
+
+    /// `p` sandwiched twice, `q (q p q*) q*`, returned as a variable bound to the second call's
+    /// value.
+    #[grad(jvp, hvp, jacobian)]
+    pub fn sandwich_twice(&self, p: &Quat) -> Quat {
+        let once: Quat = self.sandwich(p);
+        let twice: Quat = self.sandwich(&once);
+        twice
     }
 }
 

@@ -307,6 +307,30 @@ fn hvp_of_functions_returning_a_struct_against_finite_differences_of_their_vjp()
         },
     };
     sandwich.check("sandwich", &x, &b, &v, &bd);
+    let twice = Vector {
+        g: &|p| scalars(&quat(p).sandwich_twice(&quat(&p[4..]))),
+        vjp: &|p, b| {
+            let (a, o) = two(p);
+            let (y, (ga, go)) = a.sandwich_twice_vjp(&o, quat(b));
+            (scalars(&y), pair(ga, go))
+        },
+        jvp: &|p, d| {
+            let ((a, o), (da, dor)) = (two(p), two(d));
+            let (y, dy) = a.sandwich_twice_jvp(&o, &da, &dor);
+            (scalars(&y), scalars(&dy))
+        },
+        hvp: &|p, b, d, bd| {
+            let ((a, o), (da, dor)) = (two(p), two(d));
+            let (y, (ga, go), dy, (ha, ho)) =
+                a.sandwich_twice_hvp(&o, quat(b), &da, &dor, quat(bd));
+            [scalars(&y), pair(ga, go), scalars(&dy), pair(ha, ho)]
+        },
+    };
+    twice.check("sandwich_twice", &x, &b, &v, &bd);
+    // Two sandwiches by a unit quaternion rotate twice: against the rotation matrix applied twice.
+    let (u, p) = (quat(&Q).normalized(), Quat { w: 0.0, x: V[0], y: V[1], z: V[2] });
+    let r = u.sandwich_twice(&p);
+    close("twice", &[r.x, r.y, r.z], &rotated(&u, rotated(&u, V)), 1e-14);
     let normalized = Vector {
         g: &|p| scalars(&quat(p).normalized()),
         vjp: &|p, b| {

@@ -45,6 +45,11 @@ pub trait Differentiable: Sized {
     /// returned by a call, which it holds laid flat.
     const FIELDS: &'static [(&'static str, usize)] = &[];
 
+    /// Whether every field is differentiated (nested structs too): then the struct is rebuilt
+    /// whole from its scalars, which the generated code does to pass a struct returned by a
+    /// call to another call.
+    const ALL_DIFFERENTIATED: bool = false;
+
     /// The zero of its derivatives: every differentiated scalar `0.0`, every other field
     /// `Default::default()` (no heap data is cloned).
     fn zero_like(&self) -> Self;
@@ -80,6 +85,9 @@ pub trait Tangent: Sized {
     /// How many differentiated scalars it holds.
     const LEN: usize;
 
+    /// See [`Differentiable::ALL_DIFFERENTIATED`].
+    const ALL_DIFFERENTIATED: bool;
+
     /// Its zero (see [`Differentiable::zero_like`]).
     fn zero_like(&self) -> Self;
 
@@ -101,6 +109,7 @@ pub trait Tangent: Sized {
 
 impl Tangent for f64 {
     const LEN: usize = 1;
+    const ALL_DIFFERENTIATED: bool = true;
 
     fn zero_like(&self) -> Self {
         0.0
@@ -129,6 +138,7 @@ impl Tangent for f64 {
 
 impl<T: Tangent, const N: usize> Tangent for [T; N] {
     const LEN: usize = N * T::LEN;
+    const ALL_DIFFERENTIATED: bool = T::ALL_DIFFERENTIATED;
 
     fn zero_like(&self) -> Self {
         core::array::from_fn(|i| self[i].zero_like())
@@ -164,6 +174,7 @@ impl<T: Tangent, const N: usize> Tangent for [T; N] {
 
 impl<T: Differentiable> Tangent for T {
     const LEN: usize = <T as Differentiable>::LEN;
+    const ALL_DIFFERENTIATED: bool = <T as Differentiable>::ALL_DIFFERENTIATED;
 
     fn zero_like(&self) -> Self {
         Differentiable::zero_like(self)
@@ -207,6 +218,27 @@ pub fn unflat<T: Differentiable>(v: &[f64]) -> T {
         x.set(k, *e);
     }
     x
+}
+
+/// The struct whose scalars are `v`, laid flat, rebuilt whole to be passed as a value: a compile
+/// error (when the code is built) for a struct with fields that are not differentiated, whose
+/// values its scalars do not hold.
+#[doc(hidden)]
+pub fn rebuilt<T: Differentiable>(v: &[f64]) -> T {
+    const {
+        assert!(
+            T::ALL_DIFFERENTIATED,
+            "`#[grad]` holds a struct returned by a call as its differentiated scalars, and passes it to another call rebuilt from them, which a struct with a `#[no_grad]` field, or a field of another type, cannot be (the field's value is not among them); read its fields instead (`r.x`), or call the method in the function that made the struct"
+        )
+    };
+    unflat(v)
+}
+
+/// The number of the first scalar of the differentiated field `name` of `T` (see
+/// [`field_index`]): `field::<Quat>("x")`, in a `const` block.
+#[doc(hidden)]
+pub const fn field<T: Differentiable>(name: &str) -> usize {
+    field_index(T::FIELDS, name)
 }
 
 /// The number of the first scalar of the differentiated field `name` among `fields` (a struct's

@@ -204,8 +204,9 @@ impl Renderer<'_> {
                 };
                 let dir = dir.unwrap_or(Operand::Lit(0.0));
                 let ty = &g.shape.path;
-                let (value, dir) =
-                    (unflat(ty, self.operand(op).tokens), unflat(ty, self.operand(dir).tokens));
+                let value = self.operand(op).tokens;
+                let value = quote!(::autodiff_runtime::__private::rebuilt::<#ty>(&#value));
+                let dir = unflat(ty, self.operand(dir).tokens);
                 let amp = (g.by_ref && !receiver).then(|| quote!(&));
                 let dir_amp = (g.by_ref || receiver).then(|| quote!(&));
                 args.push(quote!(#amp #value));

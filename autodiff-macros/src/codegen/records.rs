@@ -21,6 +21,10 @@ fn trait_path() -> TokenStream {
 /// The struct literal of `record` with the fields that are outputs taken from `values`.
 pub(super) fn literal(record: &RecordOut, values: &[TokenStream]) -> TokenStream {
     let path = &record.path;
+    if let Some(k) = record.flat {
+        let v = values.get(k).cloned().unwrap_or_else(|| quote!([]));
+        return quote!(::autodiff_runtime::__private::rebuilt::<#path>(&#v));
+    }
     let fields = record.fields.iter().map(|(m, out)| {
         let v = match out {
             FieldOut::Output(k) => values.get(*k).cloned().unwrap_or_else(|| quote!(0.0)),
@@ -66,7 +70,11 @@ pub fn name_cotangents(f: &mut Func, record: &RecordOut) {
 /// tangents (the last inputs) after the fields they belong to (`w_bar`, `w_bar_dot`).
 pub fn name_hvp_cotangents(f: &mut Func, record: &RecordOut) {
     let inputs: Vec<Var> = f.inputs[f.user_inputs..].to_vec();
-    let k = paths(record).len().min(inputs.len());
+    let k = match record.flat {
+        Some(_) => 1,
+        None => paths(record).len(),
+    };
+    let k = k.min(inputs.len());
     name_after_fields(f, record, &inputs[..k], symbol::SUFFIX_BAR);
     let dot = format!("{}_{}", symbol::SUFFIX_BAR, symbol::SUFFIX_DOT);
     name_after_fields(f, record, &inputs[inputs.len() - k..], &dot);
@@ -74,6 +82,13 @@ pub fn name_hvp_cotangents(f: &mut Func, record: &RecordOut) {
 
 /// Names `inputs`, one per output of `record`, after their fields with `suffix`.
 fn name_after_fields(f: &mut Func, record: &RecordOut, inputs: &[Var], suffix: &str) {
+    if record.flat.is_some() {
+        let name = format!("{}_{}_{suffix}", symbol::OUT, symbol::FLAT);
+        for v in inputs.iter().take(1) {
+            f.names[v.index()] = crate::ir::Name::user(&name);
+        }
+        return;
+    }
     for (path, v) in paths(record).iter().zip(inputs) {
         let text: Vec<String> = path.iter().map(|m| m.to_token_stream().to_string()).collect();
         let name = format!("{}_{suffix}", text.join("_"));
@@ -104,6 +119,14 @@ impl Context<'_> {
             namer.local(&format!("{}_{}", symbol::OUT, symbol::SUFFIX_DOT)),
         );
         let (lit, tr) = (literal(record, values), trait_path());
+        if record.flat.is_some() {
+            let (path, d) = (&record.path, dots.first().cloned().unwrap_or_else(|| quote!([])));
+            let out = quote! {
+                let #value = #lit;
+                let #dot = ::autodiff_runtime::__private::unflat::<#path>(&#d);
+            };
+            return (out, value, dot);
+        }
         let mut out = quote! {
             let #value = #lit;
             let mut #dot = #tr::zero_like(&#value);
@@ -135,6 +158,12 @@ impl Context<'_> {
             return (out_bar, TokenStream::new());
         }
         let tr = trait_path();
+        if record.flat.is_some() {
+            let v = cotangents[0];
+            let (id, ty) = (&idents[v.index()], super::signature::ty(f.ty(v), &self.scalar.ty));
+            let flat = quote!(let #id: #ty = ::autodiff_runtime::__private::flat(&#out_bar););
+            return (out_bar, flat);
+        }
         let mut out = quote!(let #out_bar = #tr::tangent(&#out_bar););
         for (path, v) in paths(record).iter().zip(cotangents) {
             if !read.contains(v) {

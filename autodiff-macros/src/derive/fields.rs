@@ -140,6 +140,24 @@ pub(super) fn len(fields: &[Field]) -> TokenStream {
     }
 }
 
+/// `ALL_DIFFERENTIATED`: no constant field, and every field's type all differentiated.
+pub(super) fn all_differentiated(fields: &[Field]) -> TokenStream {
+    if fields.iter().any(|f| !f.differentiated) {
+        return quote!(false);
+    }
+    let parts: Vec<TokenStream> = fields
+        .iter()
+        .map(|f| {
+            let tr = tangent_trait(&f.ty);
+            quote!(#tr::ALL_DIFFERENTIATED)
+        })
+        .collect();
+    match parts.as_slice() {
+        [] => quote!(true),
+        _ => quote!(#(#parts)&&*),
+    }
+}
+
 /// `FIELDS`: each differentiated field's name with the number of its first scalar.
 pub(super) fn table(fields: &[Field]) -> TokenStream {
     let mut at: Vec<TokenStream> = vec![quote!(0)];

@@ -53,6 +53,7 @@ fn impls(input: &DeriveInput, fields: &[Field]) -> TokenStream {
     let zero = fields.iter().map(Field::zero);
     let zero_of_type = fields.iter().map(Field::zero_of_type);
     let table = fields::table(fields);
+    let all = fields::all_differentiated(fields);
     let tangent = fields.iter().map(Field::tangent);
     let clear = fields.iter().map(Field::clear);
     let get = fields::get(fields);
@@ -64,6 +65,8 @@ fn impls(input: &DeriveInput, fields: &[Field]) -> TokenStream {
             const LEN: usize = #len;
 
             const FIELDS: &'static [(&'static str, usize)] = #table;
+
+            const ALL_DIFFERENTIATED: bool = #all;
 
             fn zero_like(&self) -> Self {
                 Self { #(#zero,)* }

@@ -116,6 +116,26 @@ impl Lower<'_> {
         })
     }
 
+    /// The value `e` of a function returning a struct, a struct value of the body: its fields.
+    fn record_value(&mut self, e: &Expr) -> Vec<Operand> {
+        match self.value(e) {
+            Value::Record(shape, parts) => {
+                let mut ops = Vec::new();
+                let record = self.record_output(e, &shape, parts, &mut ops);
+                self.record = Some(record);
+                ops
+            }
+            Value::Int(None) => vec![Operand::Lit(0.0)],
+            _ => {
+                self.cx.error_spanned(
+                    e,
+                    "`#[grad]` needs a function returning a struct to end with a value of the struct: a literal (`Quat { w, x, y, z }`), a variable bound to one, or a struct returned by a call (`q.mul(&p)`, or a variable bound to one with its type)",
+                );
+                vec![Operand::Lit(0.0)]
+            }
+        }
+    }
+
     /// The function's value `e`, checked against its return type.
     fn output(&mut self, e: &Expr, returns: &Returns) -> Vec<Operand> {
         match returns.output {
@@ -138,21 +158,9 @@ impl Lower<'_> {
                 let parts = returns.parts.iter();
                 elems.into_iter().zip(parts).map(|(x, want)| self.output_part(x, want)).collect()
             }
-            Output::Record => match self.value(e) {
-                Value::Record(shape, parts) => {
-                    let mut ops = Vec::new();
-                    let record = self.record_output(e, &shape, parts, &mut ops);
-                    self.record = Some(record);
-                    ops
-                }
-                Value::Int(None) => vec![Operand::Lit(0.0)],
-                _ => {
-                    self.cx.error_spanned(
-                        e,
-                        "`#[grad]` needs a function returning a struct to end with a value of the struct: a literal (`Quat { w, x, y, z }`) or a variable bound to one",
-                    );
-                    vec![Operand::Lit(0.0)]
-                }
+            Output::Record => match self.flat_output(e, returns.record.as_ref()) {
+                Some(op) => vec![op],
+                None => self.record_value(e),
             },
             Output::Array => {
                 if let Some(want) = returns.array.clone().map(super::returned::Returned::Array)
@@ -396,7 +404,7 @@ impl Lower<'_> {
         } else if crate::aggregate::kind(ty) == crate::aggregate::TypeKind::Struct {
             self.cx.error_spanned(
                 ty,
-                "`#[grad]` binds struct values without a type, from struct literals (`let q = Quat { .. };`); calls of functions returning a struct are not supported yet: return an array or a tuple of `f64`s from the function, or write the struct literal here",
+                "`#[grad]` binds a value with a struct's type from a call of a function returning the struct with a differentiated argument (`let r: Quat = q.mul(&p);`), and struct values without a type from struct literals (`let q = Quat { .. };`); write the call or the struct literal here",
             );
             None
         } else {

@@ -112,7 +112,7 @@ impl Lower<'_> {
         if let Use::Member = how {
             self.cx.error_spanned(
                 call,
-                format!("the value of this call is read as a struct, but `#[grad]` does not support calls of functions returning a struct yet (a macro sees tokens, not types, and cannot name the struct's fields); return an array or a tuple of `f64`s from the function and bind it with its type, as in `let y: [f64; N] = {text};`, or write the struct literal in the caller"),
+                format!("the value of this call is read as a struct, but `#[grad]` takes the value of a call to be one `f64` unless its type is written where it is bound (a macro sees tokens, not types); bind it with the struct's type, as in `let r: Quat = {text};`"),
             );
             return;
         }
@@ -169,7 +169,10 @@ impl Lower<'_> {
                     self.cx.error_spanned(a, "`#[grad]` does not pass a differentiated slice to a called function: its partials would need a buffer of its length; pass its elements (`g(x[i])`), or read the slice in this function");
                 }
                 if by_ref && !matches!(self.b.ty(op), Ty::Array(_)) {
-                    self.cx.error_spanned(a, "`#[grad]` passes arrays by reference to a called function, not `f64` values; write the value itself");
+                    match op.var().is_some_and(|v| self.calls.contains_key(&v)) {
+                        true => self.call_passed_by_ref(a, inner),
+                        false => self.cx.error_spanned(a, "`#[grad]` passes arrays by reference to a called function, not `f64` values; write the value itself"),
+                    }
                 }
                 Arg::Value { op, by_ref }
             }

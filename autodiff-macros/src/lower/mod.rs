@@ -106,8 +106,11 @@ pub enum Output {
 pub struct RecordOut {
     /// The struct's path, as the body's literal writes it.
     pub path: syn::Path,
-    /// Its fields, in order.
+    /// Its fields, in order (none when it is laid flat).
     pub fields: Vec<(syn::Member, FieldOut)>,
+    /// For a struct returned by a call and returned as it is: the output that holds it laid
+    /// flat.
+    pub flat: Option<usize>,
 }
 
 /// One field of a returned struct.

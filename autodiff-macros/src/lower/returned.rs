@@ -99,6 +99,12 @@ impl Lower<'_> {
         ty: Option<&Type>,
         init: &Expr,
     ) -> bool {
+        if let Some(t) = ty
+            && self.receiver_is_call(init, t)
+        {
+            self.poison(pat);
+            return true;
+        }
         if self.call_of_user_fn(init).is_none() && self.method_of_user(init).is_none() {
             return false;
         }

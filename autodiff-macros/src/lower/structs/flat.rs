@@ -6,7 +6,7 @@
 //! functions take and return the struct, and codegen converts at the call.
 //!
 //! What this does not know: the struct's fields. A read of a field that is not differentiated
-//! (or not there) is a compile error that rustc reports at the read, from `field_index`; a field
+//! (or not there) is a compile error that rustc reports at the read, from `field`; a field
 //! of a nested struct (`r.inner.c`) and a write to a field (`r.w = ...`) are refused here.
 
 use std::rc::Rc;
@@ -87,9 +87,10 @@ impl Lower<'_> {
             Member::Named(id) => symbol::unraw(id),
             Member::Unnamed(i) => i.index.to_string(),
         };
-        let tr = trait_path();
+        // Spanned at the field read: a field that is not there is reported at it.
+        let span = syn::spanned::Spanned::span(&f.member);
         let at = Int::tokens(
-            quote!(const { ::autodiff_runtime::__private::field_index(<#ty as #tr>::FIELDS, #name) }),
+            quote::quote_spanned!(span=> const { ::autodiff_runtime::__private::field::<#ty>(#name) }),
             true,
         );
         Some((array, at))
@@ -122,6 +123,59 @@ impl Lower<'_> {
         let Some((array, at)) = self.flat_field(base) else { return Operand::Lit(0.0) };
         let i = self.int_expr(ix, super::super::int::IntCtx::Index);
         self.b.load(Name::temp(), array, vec![at.add(&i)])
+    }
+
+    /// Reports `init`, bound with the struct type `ty`, when it calls a method on the value of
+    /// another call (`q.mul(&p).mul(&c)`), which `#[grad]` takes to be one `f64`; whether it did.
+    pub(in crate::lower) fn receiver_is_call(&mut self, init: &Expr, ty: &Type) -> bool {
+        if crate::aggregate::kind(ty) != crate::aggregate::TypeKind::Struct {
+            return false;
+        }
+        let Expr::MethodCall(m) = super::super::value::peel(init) else { return false };
+        let receiver = super::super::value::peel(&m.receiver);
+        if !matches!(receiver, Expr::MethodCall(_) | Expr::Call(_)) {
+            return false;
+        }
+        let (ty, method) = (ty.to_token_stream().to_string().replace(' ', ""), &m.method);
+        let text = receiver.to_token_stream().to_string().replace(" . ", ".").replace(" (", "(");
+        self.cx.error_spanned(
+            receiver,
+            format!("`#[grad]` takes the value of a call to be one `f64` unless its type is written where it is bound (a macro sees tokens, not types), so it cannot call `.{method}(..)` on it; bind it with its type first, as in `let a: {ty} = {text};`, then call `a.{method}(..)`"),
+        );
+        true
+    }
+
+    /// Reports `arg`, the value of a call passed by reference to another call, which
+    /// `#[grad]` takes to be one `f64`.
+    pub(in crate::lower) fn call_passed_by_ref(&mut self, arg: &Expr, inner: &Expr) {
+        let text = inner.to_token_stream().to_string().replace(" . ", ".").replace(" (", "(");
+        self.cx.error_spanned(
+            arg,
+            format!("this passes the value of a call by reference, and `#[grad]` takes the value of a call to be one `f64` unless its type is written where it is bound (a macro sees tokens, not types); if it returns a struct or an array, bind it with its type first, as in `let c: Quat = {text};`, and pass `&c`"),
+        );
+    }
+
+    /// The value `e` of a function returning the struct `ty`, when it is a struct returned by
+    /// a call (a variable holding one, or a call with a differentiated argument): the
+    /// function's one output, held laid flat, which codegen rebuilds into the struct.
+    pub(in crate::lower) fn flat_output(&mut self, e: &Expr, ty: Option<&Type>) -> Option<Operand> {
+        let (op, ty) = match (self.flat_struct(e), ty) {
+            (Some((s, t)), _) => (self.slots[s].value?, (*t).clone()),
+            (None, Some(t)) => {
+                let want = super::super::returned::Returned::Struct(t.clone());
+                match self.typed_call(e, &want)? {
+                    super::super::value::Value::Real { op, .. } => (op, t.clone()),
+                    _ => (Operand::Lit(0.0), t.clone()),
+                }
+            }
+            (None, None) => return None,
+        };
+        let path = match super::super::pattern::strip_refs(&ty) {
+            Type::Path(p) => p.path.clone(),
+            _ => syn::parse_quote!(Self),
+        };
+        self.record = Some(super::super::RecordOut { path, fields: Vec::new(), flat: Some(0) });
+        Some(op)
     }
 
     /// Reports `rhs`, assigned to a variable holding the struct `ty` laid flat, which is not a
