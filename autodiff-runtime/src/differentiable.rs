@@ -220,18 +220,23 @@ pub fn unflat<T: Differentiable>(v: &[f64]) -> T {
     x
 }
 
-/// The struct whose scalars are `v`, laid flat, rebuilt whole to be passed as a value: a compile
-/// error (when the code is built) for a struct with fields that are not differentiated, whose
-/// values its scalars do not hold.
+/// The struct whose scalars are `v`, laid flat, rebuilt whole to be passed as a value; `checked`
+/// is [`rebuildable`], evaluated by rustc where the generated code calls it.
 #[doc(hidden)]
-pub fn rebuilt<T: Differentiable>(v: &[f64]) -> T {
-    const {
-        assert!(
-            T::ALL_DIFFERENTIATED,
-            "`#[grad]` holds a struct returned by a call as its differentiated scalars, and passes it to another call rebuilt from them, which a struct with a `#[no_grad]` field, or a field of another type, cannot be (the field's value is not among them); read its fields instead (`r.x`), or call the method in the function that made the struct"
-        )
-    };
+pub fn rebuilt<T: Differentiable>(v: &[f64], checked: ()) -> T {
+    let () = checked;
     unflat(v)
+}
+
+/// Whether a struct returned by a call can be rebuilt from its scalars: a compile error, in a
+/// `const` block, for a struct with fields that are not differentiated, whose values its scalars
+/// do not hold.
+#[doc(hidden)]
+pub const fn rebuildable<T: Differentiable>() {
+    assert!(
+        T::ALL_DIFFERENTIATED,
+        "`#[grad]` holds a struct returned by a call as its differentiated scalars, and passes it on (to another call, or as the function's value) rebuilt from them, which a struct with a `#[no_grad]` field, or a field of another type, cannot be: the field's value is not among them; read its fields instead (`r.x`), or call the function in the one that made the struct"
+    );
 }
 
 /// The number of the first scalar of the differentiated field `name` of `T` (see
@@ -255,7 +260,7 @@ pub const fn field_index(fields: &[(&str, usize)], name: &str) -> usize {
         k += 1;
     }
     panic!(
-        "`#[grad]` reads this field of a struct returned by a call from the struct's differentiated scalars, and the struct has no differentiated field of this name: a field marked `#[no_grad]`, or of another type than `f64`, an array of `f64` or a struct deriving `Differentiable`, is not among them; return it from the function otherwise, or read it from a struct value of the body"
+        "`#[grad]` reads this field of a struct returned by a call from the struct's differentiated scalars, and the struct has no differentiated field of this name: a field marked `#[no_grad]`, or of another type than `f64`, an array of `f64` or a struct deriving `Differentiable`, is not among them; read such a field in the function that makes the struct"
     )
 }
 

@@ -36,7 +36,7 @@ mod stack;
 pub mod __private {
     pub use crate::__argmin_problem as argmin_problem;
     pub use crate::differentiable::{
-        Shape, Tangent, add_flat, field, field_index, flat, len_at, rebuilt, unflat,
+        Shape, Tangent, add_flat, field, field_index, flat, len_at, rebuildable, rebuilt, unflat,
     };
     pub use crate::flat::{Flat, Zeros, scalar, set_unit, write_parts, zero, zeros};
     pub use crate::missing::{HvpGenerated, JvpGenerated, ScalarCallee};

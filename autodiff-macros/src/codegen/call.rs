@@ -205,7 +205,7 @@ impl Renderer<'_> {
                 let dir = dir.unwrap_or(Operand::Lit(0.0));
                 let ty = &g.shape.path;
                 let value = self.operand(op).tokens;
-                let value = quote!(::autodiff_runtime::__private::rebuilt::<#ty>(&#value));
+                let value = rebuilt(ty, value);
                 let dir = unflat(ty, self.operand(dir).tokens);
                 let amp = (g.by_ref && !receiver).then(|| quote!(&));
                 let dir_amp = (g.by_ref || receiver).then(|| quote!(&));
@@ -412,6 +412,13 @@ fn arg_of(c: &Call, at: usize) -> Option<usize> {
         };
     }
     (k < c.args.len()).then_some(k)
+}
+
+/// The struct of type `ty` rebuilt whole from the scalars `flat` holds (rustc checks that it
+/// can be, in a `const` block).
+pub(super) fn rebuilt(ty: &TokenStream, flat: TokenStream) -> TokenStream {
+    let p = quote!(::autodiff_runtime::__private);
+    quote!(#p::rebuilt::<#ty>(&#flat, const { #p::rebuildable::<#ty>() }))
 }
 
 /// The struct of type `ty` whose differentiated scalars `flat` holds.

@@ -23,7 +23,7 @@ pub(super) fn literal(record: &RecordOut, values: &[TokenStream]) -> TokenStream
     let path = &record.path;
     if let Some(k) = record.flat {
         let v = values.get(k).cloned().unwrap_or_else(|| quote!([]));
-        return quote!(::autodiff_runtime::__private::rebuilt::<#path>(&#v));
+        return super::call::rebuilt(&path.to_token_stream(), v);
     }
     let fields = record.fields.iter().map(|(m, out)| {
         let v = match out {
