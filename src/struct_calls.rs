@@ -86,10 +86,10 @@ pub fn power_by_calls_checkpointed(q: &Quat) -> f64 {
 #[grad(jvp, hvp)]
 pub fn turns(q: &Quat, angles: [f64; 4]) -> f64 {
     let mut s = 0.0;
-    for i in 0..4 {
-        let p = Quat { w: angles[i].cos(), x: angles[i].sin(), y: 0.5, z: 0.0 };
+    for a in angles {
+        let p = Quat { w: a.cos(), x: a.sin(), y: 0.5, z: 0.0 };
         let r: Quat = q.mul(&p);
-        s += r.x * r.y + r.w * angles[i];
+        s += r.x * r.y + r.w * a;
     }
     s
 }

@@ -56,12 +56,23 @@ fn rotated(q: &Quat, v: [f64; 3]) -> [f64; 3] {
     std::array::from_fn(|i| (0..3).map(|j| r[i][j] * v[j]).sum::<f64>() / n)
 }
 
+/// `x ↦ (value, gradient)`.
+type GradFn<'a> = &'a dyn Fn(&[f64]) -> (f64, Vec<f64>);
+/// `(x, v) ↦ (value, ∇f·v)`.
+type JvpFn<'a> = &'a dyn Fn(&[f64], &[f64]) -> (f64, f64);
+/// `(x, v) ↦ (value, gradient, H·v)`.
+type HvpFn<'a> = &'a dyn Fn(&[f64], &[f64]) -> (f64, Vec<f64>, Vec<f64>);
+/// `(x, ȳ or v) ↦ (value, cotangents or value_dot)`.
+type LinearFn<'a> = &'a dyn Fn(&[f64], &[f64]) -> (Vec<f64>, Vec<f64>);
+/// `(x, ȳ, v, ȳ̇) ↦ (value, cotangents, value_dot, cotangents_dot)`.
+type VectorHvpFn<'a> = &'a dyn Fn(&[f64], &[f64], &[f64], &[f64]) -> [Vec<f64>; 4];
+
 /// A scalar function of flat parameters and its generated derivatives.
 struct Scalar<'a> {
     f: &'a dyn Fn(&[f64]) -> f64,
-    grad: &'a dyn Fn(&[f64]) -> (f64, Vec<f64>),
-    jvp: &'a dyn Fn(&[f64], &[f64]) -> (f64, f64),
-    hvp: &'a dyn Fn(&[f64], &[f64]) -> (f64, Vec<f64>, Vec<f64>),
+    grad: GradFn<'a>,
+    jvp: JvpFn<'a>,
+    hvp: HvpFn<'a>,
 }
 
 impl Scalar<'_> {
@@ -89,9 +100,9 @@ impl Scalar<'_> {
 /// and `_hvp` (`(value, cotangents, value_dot, cotangents_dot)`).
 struct Vector<'a> {
     g: &'a dyn Fn(&[f64]) -> Vec<f64>,
-    vjp: &'a dyn Fn(&[f64], &[f64]) -> (Vec<f64>, Vec<f64>),
-    jvp: &'a dyn Fn(&[f64], &[f64]) -> (Vec<f64>, Vec<f64>),
-    hvp: &'a dyn Fn(&[f64], &[f64], &[f64], &[f64]) -> [Vec<f64>; 4],
+    vjp: LinearFn<'a>,
+    jvp: LinearFn<'a>,
+    hvp: VectorHvpFn<'a>,
 }
 
 impl Vector<'_> {

@@ -602,7 +602,7 @@ impl Lower<'_> {
     /// the struct it holds laid flat.
     fn assigned_value(&mut self, rhs: &Expr, slot: usize) -> Operand {
         if let Some(ty) = self.slots[slot].strukt.clone() {
-            let want = super::returned::Returned::Struct((*ty).clone());
+            let want = super::returned::Returned::Struct(Box::new((*ty).clone()));
             return match self.typed_call(rhs, &want) {
                 Some(v) => self.single(rhs, v),
                 None => {

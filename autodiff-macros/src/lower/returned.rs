@@ -22,7 +22,7 @@ pub(super) enum Returned {
     /// A tuple of `f64`s and arrays of `f64`.
     Tuple(Vec<Ty>),
     /// A struct deriving `Differentiable`, of this type: held laid flat.
-    Struct(Type),
+    Struct(Box<Type>),
 }
 
 impl Lower<'_> {
@@ -36,7 +36,7 @@ impl Lower<'_> {
         if !matches!(ty, Type::Array(_))
             && crate::aggregate::kind(ty) == crate::aggregate::TypeKind::Struct
         {
-            return Some(Returned::Struct(ty.clone()));
+            return Some(Returned::Struct(Box::new(ty.clone())));
         }
         let Type::Tuple(t) = ty else { return None };
         let parts = t.elems.iter().map(|e| self.part_of_type(e)).collect::<Option<Vec<Ty>>>()?;

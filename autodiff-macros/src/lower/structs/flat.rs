@@ -162,7 +162,7 @@ impl Lower<'_> {
         let (op, ty) = match (self.flat_struct(e), ty) {
             (Some((s, t)), _) => (self.slots[s].value?, (*t).clone()),
             (None, Some(t)) => {
-                let want = super::super::returned::Returned::Struct(t.clone());
+                let want = super::super::returned::Returned::Struct(Box::new(t.clone()));
                 match self.typed_call(e, &want)? {
                     super::super::value::Value::Real { op, .. } => (op, t.clone()),
                     _ => (Operand::Lit(0.0), t.clone()),
