@@ -452,3 +452,8 @@ fn bug35_a_slice_in_a_function_with_stored_and_checkpointed_variants() {
 fn bug36_a_slice_in_checkpointed_loops_nested_under_branches() {
     compiles("slice_in_nested_checkpointed_loops");
 }
+
+#[test]
+fn bug37_a_typed_let_of_a_generic_constant() {
+    compiles("typed_let_of_a_generic_constant");
+}

@@ -131,6 +131,12 @@ impl Lower<'_> {
         if crate::aggregate::kind(ty) != crate::aggregate::TypeKind::Struct {
             return false;
         }
+        // The function's float type parameter is no struct (`let a: T = T::from(1.5).unwrap();`).
+        let type_param = matches!(ty, Type::Path(p) if p.path.get_ident()
+            .is_some_and(|id| self.type_params.contains(&crate::symbol::unraw(id))));
+        if type_param {
+            return false;
+        }
         let Expr::MethodCall(m) = super::super::value::peel(init) else { return false };
         let receiver = super::super::value::peel(&m.receiver);
         if !matches!(receiver, Expr::MethodCall(_) | Expr::Call(_)) {
