@@ -132,6 +132,45 @@ fn buffers_are_overwritten() {
     assert_eq!((a, b), (c, d), "checkpointed sweep");
 }
 
+/// The gradients and H·v that `f` writes into buffers filled with `fill` first.
+fn written_over(fill: f64, n: usize, f: &dyn Fn(&mut [f64], &mut [f64])) -> (Vec<u64>, Vec<u64>) {
+    let (mut g, mut h) = (vec![fill; n], vec![fill; n]);
+    f(&mut g, &mut h);
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect();
+    (bits(&g), bits(&h))
+}
+
+/// A regression test of the first-write zeroing: the buffer's elements that the first loop of the
+/// sweep writes before reading are left unzeroed (`zero_outside`), so a stale buffer (NaN, or
+/// the previous call's gradient) must give the zeroed buffer's numbers to the bit, at every
+/// length, the loop that runs no iteration (n = 1) included.
+#[test]
+fn stale_buffers_give_the_numbers_of_zeroed_ones() {
+    for n in [1, 2, 3, 7, 64] {
+        let x = point(n);
+        let v: Vec<f64> = (0..n).map(|i| 0.5 - i as f64 * 0.25).collect();
+        let runs: [&dyn Fn(&mut [f64], &mut [f64]); 4] = [
+            &|g, h| {
+                ext_rosenbrock_slice_hvp(&x, &v, &mut *g, &mut *h);
+            },
+            &|g, h| {
+                ext_rosenbrock_windows_hvp(&x, &v, &mut *g, &mut *h);
+            },
+            &|g, h| {
+                lessons_slice_hvp(&x, &v, &mut *g, &mut *h);
+            },
+            &|g, h| {
+                huber_sum_hvp(&x, &v, 0.3, &v, &mut *g, &mut *h);
+            },
+        ];
+        for (k, run) in runs.iter().enumerate() {
+            let zeroed = written_over(0.0, n, run);
+            assert_eq!(written_over(f64::NAN, n, run), zeroed, "function {k}, n = {n}");
+            assert_eq!(written_over(-3.5, n, run), zeroed, "function {k}, n = {n}");
+        }
+    }
+}
+
 #[test]
 #[should_panic(
     expected = "`ext_rosenbrock_slice_grad`: the buffer `x_bar` must have the length of `x`, which is 4, not 3"

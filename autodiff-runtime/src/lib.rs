@@ -23,6 +23,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod buffer;
 pub mod check;
 mod differentiable;
 mod flat;
@@ -35,6 +36,7 @@ mod stack;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::__argmin_problem as argmin_problem;
+    pub use crate::buffer::zero_outside;
     pub use crate::differentiable::{Shape, Tangent, add_flat, flat, len_at};
     pub use crate::flat::{Flat, Zeros, scalar, set_unit, write_parts, zero, zeros};
     pub use crate::missing::{HvpGenerated, JvpGenerated, ScalarCallee};

@@ -21,12 +21,16 @@ use super::scalar::Tokens;
 use super::signature;
 use crate::ir::{Block, Func, Stmt, Ty, Var, stmt_defs};
 use crate::lower::Param;
+use crate::transform::{Written, written_first};
 
 /// The buffers of one generated function.
 #[derive(Default)]
 pub struct Buffers {
     /// The variable that starts each buffer's slot (a `Fill` of zeros), with the buffer's name.
     pub starts: HashMap<Var, Ident>,
+    /// The elements of a buffer that its first loop writes before reading them (left unzeroed),
+    /// by the variable that starts it.
+    pub written: HashMap<Var, Written>,
     /// The slots of buffers: variables updated in place through a `&mut`, never rebound.
     pub slots: HashSet<usize>,
     /// Every variable that holds a buffer.
@@ -99,6 +103,9 @@ pub fn buffers(site: &Site) -> Result<Buffers, String> {
         out.slots.extend(members.iter().filter_map(|m| layout.slot(*m)));
         out.members.extend(members);
         out.starts.insert(start, id.clone());
+        if let Some(w) = written_first(f, start) {
+            out.written.insert(start, w);
+        }
         let elem = element(f.ty(v), site.scalar);
         out.params.push((quote!(#id), quote!(&mut [#elem])));
         out.checks.extend(check(site, &id, "the buffer", &param.ident));
