@@ -159,6 +159,10 @@ impl<'a> Renderer<'a> {
     /// write first, or of all.
     fn zero_buffer(&self, start: Var) -> TokenStream {
         let id = self.buffer_start(start);
+        if self.f.accumulate {
+            // `#[grad(accumulate)]`: the sweep adds into what the caller put there.
+            return TokenStream::new();
+        }
         let zero = super::buffers::fill_value(self.f.ty(start), self.scalar);
         let Some(w) = self.buffers.and_then(|b| b.written.get(&start)) else {
             return quote!(#id.fill(#zero););

@@ -35,7 +35,7 @@ use crate::ir::{
 /// the sums that read it by their other term.
 pub fn first_touch(f: &Func) -> Func {
     let mut fills = HashMap::new();
-    fill_values(&f.body, &f.accumulators, &mut fills);
+    fill_values(f, &f.body, &f.accumulators, &mut fills);
     let mut zeroed = HashMap::new();
     find(f, &f.body, &fills, &mut zeroed);
     if zeroed.is_empty() {
@@ -49,13 +49,13 @@ pub fn first_touch(f: &Func) -> Func {
 }
 
 /// The element value of every accumulator, by its variable.
-fn fill_values(block: &Block, accumulators: &[Var], out: &mut HashMap<Var, Operand>) {
+fn fill_values(f: &Func, block: &Block, accumulators: &[Var], out: &mut HashMap<Var, Operand>) {
     for s in block {
         match s {
-            Stmt::Fill { out: v, value } if accumulators.contains(v) => {
+            Stmt::Fill { out: v, value } if accumulators.contains(v) && f.known_fill(*v) => {
                 out.insert(*v, *value);
             }
-            _ => each_block(s, &mut |b| fill_values(b, accumulators, out)),
+            _ => each_block(s, &mut |b| fill_values(f, b, accumulators, out)),
         }
     }
 }
