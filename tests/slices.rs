@@ -132,8 +132,11 @@ fn buffers_are_overwritten() {
     assert_eq!((a, b), (c, d), "checkpointed sweep");
 }
 
+/// A function writing a gradient and H·v into the buffers it is given.
+type IntoBuffers<'a> = &'a dyn Fn(&mut [f64], &mut [f64]);
+
 /// The gradients and H·v that `f` writes into buffers filled with `fill` first.
-fn written_over(fill: f64, n: usize, f: &dyn Fn(&mut [f64], &mut [f64])) -> (Vec<u64>, Vec<u64>) {
+fn written_over(fill: f64, n: usize, f: IntoBuffers) -> (Vec<u64>, Vec<u64>) {
     let (mut g, mut h) = (vec![fill; n], vec![fill; n]);
     f(&mut g, &mut h);
     let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect();
@@ -149,7 +152,7 @@ fn stale_buffers_give_the_numbers_of_zeroed_ones() {
     for n in [1, 2, 3, 7, 64] {
         let x = point(n);
         let v: Vec<f64> = (0..n).map(|i| 0.5 - i as f64 * 0.25).collect();
-        let runs: [&dyn Fn(&mut [f64], &mut [f64]); 4] = [
+        let runs: [IntoBuffers; 4] = [
             &|g, h| {
                 ext_rosenbrock_slice_hvp(&x, &v, &mut *g, &mut *h);
             },
