@@ -129,6 +129,7 @@
 mod fuzz {
     pub mod check;
     pub mod exits;
+    pub mod twins;
     // The programs of a run use only some of the operations.
     #[allow(dead_code)]
     pub mod dual;
@@ -176,6 +177,9 @@ pub enum Fns {
         iterated: Option<Iterated>,
         optioned: Option<Optioned>,
         exited: Option<Exited>,
+        /// The struct twin `f_st` and the call twin `f_call` (`fuzz/twins.rs`).
+        structed: Option<fuzz::twins::Twin>,
+        called: Option<fuzz::twins::Twin>,
     },
     /// A function returning `m` values.
     Vector {
@@ -191,6 +195,8 @@ pub enum Fns {
         iterated: Option<IteratedVector>,
         optioned: Option<OptionedVector>,
         exited: Option<ExitedVector>,
+        structed: Option<fuzz::twins::TwinVector>,
+        called: Option<fuzz::twins::TwinVector>,
     },
 }
 

@@ -4,6 +4,7 @@
 
 mod ast;
 mod emit;
+mod emit_structs;
 mod emit_while;
 mod generate;
 mod idiom;
@@ -13,6 +14,7 @@ mod print;
 mod print_idiom;
 mod print_while;
 mod rng;
+mod structs;
 mod vary;
 
 /// The generated file for `count` programs, seeds `seed`, `seed + 1`, ...: one module per
