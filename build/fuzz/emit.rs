@@ -206,7 +206,7 @@ fn functions(prog: &Program) -> String {
 
 /// The twins written in files of their own: the struct twin `f_st` and the call twin `f_call`.
 fn twins(prog: &Program) -> String {
-    super::structs::twin(prog).unwrap_or_default()
+    super::structs::twin(prog).unwrap_or_default() + &super::calls::twin(prog).unwrap_or_default()
 }
 
 /// The `const` items the program reads (the generator may have named a length it then did not
@@ -360,7 +360,7 @@ fn scalar_glue(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> Strin
     let optioned = scalar_optioned(prog, g, s);
     let exited = super::emit_while::scalar(prog, g, hessian != "None", s);
     let structed = super::emit_structs::scalar(prog, g, hessian != "None", s);
-    let called = "None";
+    let called = super::emit_calls::scalar(prog, g, hessian != "None", s);
     format!(
         "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited}, structed: {structed}, called: {called} }}"
     )
@@ -416,7 +416,7 @@ fn vector_glue(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String {
     let optioned = vector_optioned(prog, g, m, s);
     let exited = super::emit_while::vector(prog, g, m, s);
     let structed = super::emit_structs::vector(prog, g, m, s);
-    let called = "None";
+    let called = super::emit_calls::vector(prog, g, m, s);
     format!(
         "Fns::Vector {{ value, vjp, jvp, jacobian, mode: {mode}, forced: {forced}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited}, structed: {structed}, called: {called} }}",
         mode = mode_fn(prog, "f", &function(prog, Flavor::Macro, "f", None)),

@@ -3,7 +3,9 @@
 //! function and its hyper-dual twin, wrapped by `emit` into the test's modules.
 
 mod ast;
+mod calls;
 mod emit;
+mod emit_calls;
 mod emit_structs;
 mod emit_while;
 mod generate;
