@@ -332,6 +332,10 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
     let rest = &prog.body[hi..];
     let mut inside = HashSet::new();
     declared(stmts, &mut inside);
+    // And the `let`s in the blocks of its `if` values.
+    let mut local = HashMap::new();
+    declare(stmts, &mut local);
+    inside.extend(local.into_keys());
     let mut read = HashSet::new();
     stmts.iter().for_each(|s| stmt_names(s, &mut read));
     let written: Vec<String> =
