@@ -85,7 +85,7 @@
 //!   so that the online tape moves its snapshots. Its value and every function it has are `f`'s
 //!   (stored, or offline-checkpointed in `f_ck`, itself `f`'s), bit for bit.
 //!
-//! - the struct twin `f_st` (40% of the programs, `build/fuzz/structs.rs`): some of the
+//! - the struct twin `f_st` (a quarter of the programs, `build/fuzz/structs.rs`): some of the
 //!   differentiated parameters (scalars and arrays, by value or `&`) packed into a
 //!   `#[derive(Differentiable)]` struct `FSt`, sometimes some of them in a nested `FStInner`,
 //!   sometimes constants as `#[no_grad]` fields; the struct passed by value, by `&`, or as `self`
@@ -96,11 +96,11 @@
 //!   A parameter the body copies whole, passes by value, or reads by row is not packed (the macro
 //!   types a field from its uses and gets those wrong, see the report); the twin keeps
 //!   its names unvaried where a name would meet open bugs 31 and 32 of `tests/fuzz_found.rs`;
-//! - the call twin `f_call` (40% of the programs where a piece fits, `build/fuzz/calls.rs`): a
-//!   run of top-level `let`s and assignments, or the body of a top-level loop (not one over
-//!   `data.len()`, which must stay a reduction), moved into a `#[grad(jvp, hvp)]` helper `g90`
-//!   returning an array or a tuple (of `f64`s, or with arrays, written with its type), called and
-//!   its parts assigned. Values, `_jvp` and a forward-mode Jacobian are `f`'s to the bit. Reverse
+//! - the call twin `f_call` (a quarter of the programs, where a piece fits,
+//!   `build/fuzz/calls.rs`): a run of top-level `let`s and assignments, or the body of a top-level
+//!   loop (not one over `data.len()`, which must stay a reduction), moved into a
+//!   `#[grad(jvp, hvp)]` helper `g90` returning an array or a tuple (of `f64`s, or with arrays,
+//!   written with its type), called and its parts assigned. Values, `_jvp` and a forward-mode Jacobian are `f`'s to the bit. Reverse
 //!   mode goes through `g90_vjp`, whose contract sums each input's cotangent over the piece before
 //!   the caller adds it: where the piece reads a value more than once (and `f` reads it after the
 //!   piece, or in every iteration), shares an expression with the rest (`x[k]` read in both,
