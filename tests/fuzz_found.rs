@@ -423,37 +423,55 @@ fn bug30_match_on_the_index_of_an_enumerate_loop() {
 }
 
 #[test]
-fn bug31_a_slice_read_before_and_inside_a_checkpointed_loop() {
+#[ignore = "open: a struct parameter shadowed by a local in a loop breaks f_hvp"]
+fn bug31_a_struct_parameter_shadowed_in_a_loop() {
+    compiles("struct_parameter_shadowed");
+}
+
+#[test]
+#[ignore = "open: a struct parameter `p` and a local `p_dot` break f_jvp and f_hvp"]
+fn bug32_a_local_named_like_a_struct_parameters_direction() {
+    compiles("struct_parameter_dot");
+}
+
+#[test]
+#[ignore = "open: a constant call returning an array, bound by a typed array pattern, is refused"]
+fn bug33_a_constant_call_bound_by_an_array_pattern() {
+    compiles("constant_call_array_pattern");
+}
+
+#[test]
+fn bug34_a_slice_read_before_and_inside_a_checkpointed_loop() {
     compiles("slice_before_a_checkpointed_loop");
 }
 
 #[test]
-fn bug32_a_slice_stored_under_one_side_of_a_branch() {
+fn bug35_a_slice_stored_under_one_side_of_a_branch() {
     compiles("slice_stored_in_a_branch");
 }
 
 #[test]
-fn bug33_a_slice_gradient_set_under_one_side_of_a_branch() {
+fn bug36_a_slice_gradient_set_under_one_side_of_a_branch() {
     compiles("slice_zeroed_in_a_branch");
 }
 
 #[test]
-fn bug34_a_slice_gradient_set_then_added_under_a_branch() {
+fn bug37_a_slice_gradient_set_then_added_under_a_branch() {
     compiles("slice_gradient_set_then_added");
 }
 
 #[test]
-fn bug35_a_slice_in_a_function_with_stored_and_checkpointed_variants() {
+fn bug38_a_slice_in_a_function_with_stored_and_checkpointed_variants() {
     compiles("slice_in_a_stored_or_checkpointed_body");
 }
 
 #[test]
-#[ignore = "open: macro bug 36, an internal error"]
-fn bug36_a_slice_in_checkpointed_loops_nested_under_branches() {
+#[ignore = "open: macro bug 39, an internal error"]
+fn bug39_a_slice_in_checkpointed_loops_nested_under_branches() {
     compiles("slice_in_nested_checkpointed_loops");
 }
 
 #[test]
-fn bug37_a_typed_let_of_a_generic_constant() {
+fn bug40_a_typed_let_of_a_generic_constant() {
     compiles("typed_let_of_a_generic_constant");
 }

@@ -219,7 +219,13 @@ fn functions(prog: &Program) -> String {
     if let Some(text) = exited(prog) {
         s += &text;
     }
+    s += &twins(prog);
     s + &super::floats::functions(prog)
+}
+
+/// The twins written in files of their own: the struct twin `f_st` and the call twin `f_call`.
+fn twins(prog: &Program) -> String {
+    super::structs::twin(prog).unwrap_or_default() + &super::calls::twin(prog).unwrap_or_default()
 }
 
 /// The `const` items the program reads (the generator may have named a length it then did not
@@ -372,8 +378,10 @@ fn scalar_glue(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> Strin
     };
     let optioned = scalar_optioned(prog, g, s);
     let exited = super::emit_while::scalar(prog, g, hessian != "None", s);
+    let structed = super::emit_structs::scalar(prog, g, hessian != "None", s);
+    let called = super::emit_calls::scalar(prog, g, hessian != "None", s);
     format!(
-        "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited} }}"
+        "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited}, structed: {structed}, called: {called} }}"
     )
 }
 
@@ -426,8 +434,10 @@ fn vector_glue(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String {
     };
     let optioned = vector_optioned(prog, g, m, s);
     let exited = super::emit_while::vector(prog, g, m, s);
+    let structed = super::emit_structs::vector(prog, g, m, s);
+    let called = super::emit_calls::vector(prog, g, m, s);
     format!(
-        "Fns::Vector {{ value, vjp, jvp, jacobian, mode: {mode}, forced: {forced}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited} }}",
+        "Fns::Vector {{ value, vjp, jvp, jacobian, mode: {mode}, forced: {forced}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited}, structed: {structed}, called: {called} }}",
         mode = mode_fn(prog, "f", &function(prog, Flavor::Macro, "f", None)),
     )
 }
@@ -590,6 +600,7 @@ pub fn module(k: usize, prog: &Program) -> String {
     if let Some(text) = exited(prog) {
         s += &text;
     }
+    s += &twins(prog);
     s += &super::floats::functions(prog);
     s += &function(prog, Flavor::Dual, "f_dual", None);
     s += &glue(prog);

@@ -5,7 +5,10 @@
 //! number-type twins).
 
 mod ast;
+mod calls;
 mod emit;
+mod emit_calls;
+mod emit_structs;
 mod emit_while;
 mod floats;
 mod generate;
@@ -18,6 +21,7 @@ mod print_idiom;
 mod print_while;
 mod rng;
 mod sliced;
+mod structs;
 mod vary;
 
 /// The generated file for `count` programs, seeds `seed`, `seed + 1`, ...: one module per

@@ -1,4 +1,4 @@
-// Macro bug 31: a differentiated slice read both before a loop over `0..x.len()` that carries
+// Macro bug 34: a differentiated slice read both before a loop over `0..x.len()` that carries
 // state (checkpointed) and inside it: the sweep lends the gradient's buffer to `revolve`'s
 // closures and drops what it gives back, then added the read before the loop into the name of
 // that returned buffer, bound nowhere (E0425, "cannot find value `x_bar_2`"; in `f_hvp`,

@@ -1,4 +1,4 @@
-// Macro bug 34: a slice's gradient set to a constant (`x[0]` in the value: `x_bar[0] = 1.0`)
+// Macro bug 37: a slice's gradient set to a constant (`x[0]` in the value: `x_bar[0] = 1.0`)
 // and then added into under one side of a branch (`x[1]`, read only there): in `f_hvp`, the
 // tangents of the constant store and of the branch each started from zeros of their own, none
 // of them H·v's buffer, so the expansion stopped at an internal error ("a buffer that does not

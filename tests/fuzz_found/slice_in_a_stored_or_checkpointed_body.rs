@@ -1,4 +1,4 @@
-// Macro bug 35: a slice differentiated by a function whose loops run to a const generic `N` (the
+// Macro bug 38: a slice differentiated by a function whose loops run to a const generic `N` (the
 // macro emits its body twice, stored and checkpointed, each in a closure, and rustc picks one
 // from `N`): the closures write into the gradient's buffer, so they are `FnMut`, and their
 // bindings were not `mut` (E0596, "cannot borrow as mutable"). Found by the fuzzer's slice twin

@@ -1,4 +1,4 @@
-// Macro bug 36 (open): a slice read in a loop over a run-time count nested, under two `if`s, in
+// Macro bug 39 (open): a slice read in a loop over a run-time count nested, under two `if`s, in
 // another such loop (both checkpointed): `_grad` stops at an internal error ("a value of
 // run-time length outside a buffer"). Found by the fuzzer's slice twin (`f_sl`, seed 300243).
 use autodiff_runtime::grad;

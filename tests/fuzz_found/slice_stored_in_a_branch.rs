@@ -1,4 +1,4 @@
-// Macro bug 32: a differentiated slice whose element is read (and so its gradient stored) only
+// Macro bug 35: a differentiated slice whose element is read (and so its gradient stored) only
 // under one side of a branch: in `f_hvp`, the tangent of the gradient's buffer (H·v's buffer)
 // was zeroed only at that store, on that side, so the expansion stopped at an internal error
 // ("a buffer that does not start zeroed"). H·v's buffer now starts zeroed where the gradient's

@@ -1,4 +1,4 @@
-// Macro bug 33: a slice's gradient set to a constant under one side of a branch (`r[2]` read
+// Macro bug 36: a slice's gradient set to a constant under one side of a branch (`r[2]` read
 // as `y += r[2]`): in `f_hvp`, the tangent of that store, zero, was written as a new array of
 // the slice's length on that side (`r_bar_dot = [0.0; r.len()]`, E0435), where H·v's buffer
 // must be filled in place. Found by the fuzzer's slice twin (`f_sl`).

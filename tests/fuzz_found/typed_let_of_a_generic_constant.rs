@@ -1,4 +1,4 @@
-// Macro bug 37: in a function over `T: Float`, `let a: T = T::from(1.5).unwrap();` (a constant
+// Macro bug 40: in a function over `T: Float`, `let a: T = T::from(1.5).unwrap();` (a constant
 // bound with its type written) was refused as a method called on the value of a call returning
 // a struct: the check for struct calls read the type parameter `T` as a struct's name. Found by
 // the fuzzer's generic twin (`f_gen`) once struct calls landed.

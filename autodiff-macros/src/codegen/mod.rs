@@ -256,7 +256,7 @@ impl Context<'_> {
         let (keep, revolve) =
             (namer.local(symbol::STORED_VARIANT), namer.local(symbol::CHECKPOINTED_VARIANT));
         // A body that writes into the caller's buffers borrows them mutably: a closure of it is
-        // `FnMut` (bug 35).
+        // `FnMut` (bug 38).
         let (ma, mb) = (a.buffered.then(|| quote!(mut)), b.buffered.then(|| quote!(mut)));
         // A value read by either body is a used parameter. (The two read the same directions:
         // they are one function, its loops swept in two ways.)
@@ -414,7 +414,7 @@ impl Context<'_> {
             })
             .collect();
         let mut notes = checkpoints::notes(f, &loops);
-        notes.extend(buffers::note(&buffers));
+        notes.extend(buffers::note(&buffers, f.accumulate));
         let checks = buffers.checks.clone();
         let buffered = !buffers.params.is_empty();
         Rendered { stmts, ret: types, used, extra, doc_names, notes, checks, renamed, buffered }

@@ -105,16 +105,14 @@ impl Tangent<'_> {
             Stmt::Fill { out, value } => {
                 self.b.emit(s.clone());
                 let ty = self.f.ty(*out).clone();
-                // A gradient's buffer (an array of run-time length) gets its tangent, H·v's
-                // buffer, zeroed where it is: stores into it may come under a branch, whose other
-                // side must pass a buffer on too (the zeros of a tangent made at a store would
-                // live on that side alone).
-                let d = match self.dot(*value) {
-                    Some(d) => Some(d),
-                    None if ty.run_time_length() => Some(Operand::Lit(0.0)),
-                    None => None,
-                };
-                if let Some(d) = d {
+                // A buffer that starts from the caller's values has a tangent that does too:
+                // the caller's other buffer (`#[grad(accumulate)]`). A gradient's buffer (an
+                // array of run-time length) gets its tangent, H·v's buffer, zeroed where it is:
+                // stores into it may come under a branch, whose other side must pass a buffer on
+                // too (the zeros of a tangent made at a store would live on that side alone).
+                let opaque = (!self.f.known_fill(*out)).then_some(Operand::Lit(0.0));
+                let zeros = ty.run_time_length().then_some(Operand::Lit(0.0));
+                if let Some(d) = self.dot(*value).or(opaque).or(zeros) {
                     let dot = self.b.fill(self.name(*out), ty, d);
                     self.dots.insert(*out, dot);
                 }
