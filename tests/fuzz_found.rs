@@ -422,6 +422,11 @@ fn bug30_match_on_the_index_of_an_enumerate_loop() {
     compiles("match_in_enumerate");
 }
 
+#[test]
+fn bug34_a_constant_parameter_named_like_a_called_derivative() {
+    compiles("constant_named_like_a_callee");
+}
+
 /// The length of the rings of bugs 31 to 33: a `const` item, which the macro cannot read, so
 /// that a ring reduction over it is split at its wrap-around (`transform/wrap.rs`).
 const RING: usize = 3;
