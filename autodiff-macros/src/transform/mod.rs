@@ -13,6 +13,7 @@ mod forward;
 mod fuse;
 mod hoist;
 mod join;
+mod loops;
 mod plan;
 mod promote;
 mod residual;
