@@ -427,6 +427,11 @@ fn bug34_a_constant_parameter_named_like_a_called_derivative() {
     compiles("constant_named_like_a_callee");
 }
 
+#[test]
+fn bug35_a_call_in_a_while_loop_with_a_name_that_shadows_it() {
+    compiles("callee_named_in_a_while_loop");
+}
+
 /// The length of the rings of bugs 31 to 33: a `const` item, which the macro cannot read, so
 /// that a ring reduction over it is split at its wrap-around (`transform/wrap.rs`).
 const RING: usize = 3;
