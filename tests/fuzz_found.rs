@@ -423,16 +423,34 @@ fn bug30_match_on_the_index_of_an_enumerate_loop() {
 }
 
 #[test]
-fn bug34_a_constant_parameter_named_like_a_called_derivative() {
+#[ignore = "open: a struct parameter shadowed by a local in a loop breaks f_hvp"]
+fn bug31_a_struct_parameter_shadowed_in_a_loop() {
+    compiles("struct_parameter_shadowed");
+}
+
+#[test]
+#[ignore = "open: a struct parameter `p` and a local `p_dot` break f_jvp and f_hvp"]
+fn bug32_a_local_named_like_a_struct_parameters_direction() {
+    compiles("struct_parameter_dot");
+}
+
+#[test]
+#[ignore = "open: a constant call returning an array, bound by a typed array pattern, is refused"]
+fn bug33_a_constant_call_bound_by_an_array_pattern() {
+    compiles("constant_call_array_pattern");
+}
+
+#[test]
+fn bug37_a_constant_parameter_named_like_a_called_derivative() {
     compiles("constant_named_like_a_callee");
 }
 
 #[test]
-fn bug35_a_call_in_a_while_loop_with_a_name_that_shadows_it() {
+fn bug38_a_call_in_a_while_loop_with_a_name_that_shadows_it() {
     compiles("callee_named_in_a_while_loop");
 }
 
-/// The length of the rings of bugs 31 to 33: a `const` item, which the macro cannot read, so
+/// The length of the rings of bugs 34 to 36: a `const` item, which the macro cannot read, so
 /// that a ring reduction over it is split at its wrap-around (`transform/wrap.rs`).
 const RING: usize = 3;
 
@@ -446,7 +464,7 @@ fn close(a: &[f64], b: &[f64]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-14 * (1.0 + y.abs()))
 }
 
-// Macro bugs 31 to 33 (fuzzer seeds 300035, 300039, 300056: the loop-exit twin differed from
+// Macro bugs 34 to 36 (fuzzer seeds 300035, 300039, 300056: the loop-exit twin differed from
 // `f` in the last bit). A reduction over a ring, `for i in 0..N` reading `x[(i + N - 1) % N]`,
 // is split at its wrap-around, and the split's sweep adds the wrap-around iteration's
 // contributions after the others'; the same loop with a `break` (a loop of unknown length,
@@ -454,7 +472,7 @@ fn close(a: &[f64], b: &[f64]) -> bool {
 // both, past two or onto a value, came out in the last bit otherwise. The split is now made only
 // where its sweep adds every adjoint as the loop's would, to the bit.
 
-/// Bug 31 (seed 300035, `f_hvp`'s H·w, no checkpoint): an element, `w[0]`, read in every
+/// Bug 34 (seed 300035, `f_hvp`'s H·w, no checkpoint): an element, `w[0]`, read in every
 /// iteration of the ring: `f = w₀² + w₀ Σ xᵢ xᵢ₋₁`.
 #[grad(jvp, hvp)]
 #[allow(clippy::needless_range_loop)]
@@ -481,7 +499,7 @@ pub fn ring_times_an_element_exits(x: [f64; RING], w: [f64; 2]) -> f64 {
 }
 
 #[test]
-fn bug31_a_ring_reduction_reading_an_element_in_every_iteration() {
+fn bug34_a_ring_reduction_reading_an_element_in_every_iteration() {
     let (x, w) = ([1.48, -1.16, 1.06], [0.3, 0.66]);
     let (v, vw) = ([-0.09, 0.23, -0.46], [-0.35, 1.45]);
     let ring = x[0] * x[2] + x[1] * x[0] + x[2] * x[1];
@@ -501,7 +519,7 @@ fn bug31_a_ring_reduction_reading_an_element_in_every_iteration() {
     assert!(same_bits(&[&tx[..], &tw[..]].concat(), &[&hx[..], &hw[..]].concat()));
 }
 
-/// Bug 32 (seed 300039, the gradient against the twin under `checkpoint(s = 4)`): a scalar
+/// Bug 35 (seed 300039, the gradient against the twin under `checkpoint(s = 4)`): a scalar
 /// parameter read in every iteration of the ring: `f = g²`, `g = sin a + (a + 0.2) Σ xᵢ`.
 #[grad(jvp, hvp)]
 #[allow(clippy::needless_range_loop)]
@@ -528,7 +546,7 @@ pub fn ring_scaled_exits(a: f64, x: [f64; RING]) -> f64 {
 }
 
 #[test]
-fn bug32_a_ring_reduction_reading_a_scalar_in_every_iteration() {
+fn bug35_a_ring_reduction_reading_a_scalar_in_every_iteration() {
     let (a, x): (f64, _) = (0.3, [1.48, -1.16, 1.06]);
     let sum = x[0] + x[1] + x[2];
     let g = a.sin() + (a + 0.2) * sum;
@@ -544,7 +562,7 @@ fn bug32_a_ring_reduction_reading_a_scalar_in_every_iteration() {
     assert!(same_bits(&[sa, sx[0], sx[1], sx[2]], &[ha, hx[0], hx[1], hx[2]]));
 }
 
-/// Bug 33 (seed 300056, `f_vjp` against the twin under `checkpoint(s = 3)`): a ring read at two
+/// Bug 36 (seed 300056, `f_vjp` against the twin under `checkpoint(s = 3)`): a ring read at two
 /// indices and again after the loop, so that its adjoint holds a value when the loop's sweep
 /// starts: `y = [S m₂, S + a]`, `S = a + Σ mᵢ mᵢ₋₁`.
 #[grad(jvp, jacobian)]
@@ -572,7 +590,7 @@ pub fn ring_read_after_exits(m: [f64; RING], a: f64) -> [f64; 2] {
 }
 
 #[test]
-fn bug33_a_ring_read_after_its_reduction() {
+fn bug36_a_ring_read_after_its_reduction() {
     let (m, a, u) = ([1.48, -1.16, 1.06], 0.25, [0.7, -0.4]);
     let s = a + m[0] * m[2] + m[1] * m[0] + m[2] * m[1];
     let (y, (gm, ga)) = ring_read_after_vjp(m, a, u);

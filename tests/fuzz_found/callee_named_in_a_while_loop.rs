@@ -1,4 +1,4 @@
-// Macro bug 35 (fuzzer seed 201246, its loop-exit twin): a call inside a loop of unknown length
+// Macro bug 38 (fuzzer seed 201246, its loop-exit twin): a call inside a loop of unknown length
 // (a `for` with `break`, `while`, `loop`) was not seen when the generated code named apart the
 // user's names that shadow a called derivative function, so a loop index `g_jvp` and
 // parameters `g_grad: usize` and `g_hvp: [f64; 2]` shadowed `g_jvp`, `g_grad` and `g_hvp` in

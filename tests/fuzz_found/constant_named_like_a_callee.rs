@@ -1,4 +1,4 @@
-// Macro bug 34: a parameter passed through as a constant (an integer, data) named like a
+// Macro bug 37: a parameter passed through as a constant (an integer, data) named like a
 // function the generated code calls by its bare name (`g_grad: usize` with a call of `g`)
 // shadowed that function in the derivatives: `f_grad` called the user's `usize` (E0618,
 // "expected function, found `usize`"). Bug 27 named apart the `f64` and array parameters

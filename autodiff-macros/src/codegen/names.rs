@@ -186,7 +186,7 @@ fn called(f: &Func) -> HashSet<String> {
                     out.insert(super::call::called_name(c).to_string());
                 }
                 Stmt::For(l) => walk(&l.body, out),
-                // A loop of unknown length too (bug 35: its calls were missed).
+                // A loop of unknown length too (bug 38: its calls were missed).
                 Stmt::While(w) => walk(&w.body, out),
                 Stmt::If(b) => {
                     walk(&b.then, out);

@@ -24,7 +24,7 @@
 //! adjoint that other iterations add to as well, unless it gets two contributions in all onto
 //! zero (`a + b` is `b + a`). The loop written with a `break`, or any loop of unknown length,
 //! is not split and adds in the order of its iterations: the two must agree to the bit (found by
-//! the fuzzer's loop-exit twin, `tests/fuzz_found.rs`, bugs 31 to 33).
+//! the fuzzer's loop-exit twin, `tests/fuzz_found.rs`, bugs 34 to 36).
 
 use std::collections::{HashMap, HashSet};
 
