@@ -62,6 +62,9 @@ pub struct Renderer<'a> {
     pub tapes: HashMap<LoopId, Ident>,
     /// A name for a loop's exit test, computed before the loop's variables are assigned.
     pub stop: Ident,
+    /// The parameters passed through as constants (integers, ...) that are named apart, by the
+    /// user's names: the user's tokens read them by their new names.
+    pub params: HashMap<String, Ident>,
 }
 
 impl<'a> Renderer<'a> {
@@ -99,6 +102,7 @@ impl<'a> Renderer<'a> {
             wholes,
             tapes,
             stop,
+            params: HashMap::new(),
         }
     }
 

@@ -296,6 +296,8 @@ impl Context<'_> {
         let params: HashMap<_, _> =
             self.params.iter().filter_map(|p| Some((p.input?, p.ident.clone()))).collect();
         let (idents, loops) = names::assign(namer, f, &params, &layout);
+        let passed = self.params.iter().filter(|p| p.input.is_none()).map(|p| &p.ident);
+        let constants = names::constants_apart(namer, f, passed);
         // The directions follow the cotangent of the value in a vector function's `f_hvp`.
         let values = f.outputs.len() - kind.derived_outputs(f);
         let dirs_at = match kind {
@@ -336,6 +338,7 @@ impl Context<'_> {
         renderer.buffers = Some(&buffers);
         renderer.tapes = names::tapes(namer, f);
         renderer.stop = namer.local(symbol::LOOP_EXIT);
+        renderer.params = constants.clone();
         let mut read = HashSet::new();
         reads::collect(f, &mut read, &mut HashSet::new());
         // A slice's direction is read by its length check, if by nothing else.
@@ -412,6 +415,7 @@ impl Context<'_> {
                 let own = symbol::unraw(&p.ident);
                 (symbol::unraw(&id) != own).then_some((own, id))
             })
+            .chain(constants)
             .collect();
         let mut notes = checkpoints::notes(f, &loops);
         notes.extend(buffers::note(&buffers, f.accumulate));

@@ -20,6 +20,11 @@
 //!   last, as a hand-written ring gradient finishes the ring. The `_jvp` keeps your loop as
 //!   written, and so does every derivative for the next element, `(i + 1) % N`, which wraps
 //!   around in the last iteration. (The expansion: [`generated`](super::generated#reading-the-generated-code).)
+//!   The split is made only where moving the wrap-around sweep last leaves every gradient
+//!   element's bits as the loop's own order gives them: each array read at one or two such
+//!   indices (at two only if it is read nowhere after the loop and the loop is in no other
+//!   loop), and no other differentiated value read in the loop. So the same loop written with
+//!   a `break`, which is not split, gives the same bits.
 //! - **Otherwise the rule is: recompute what is cheap, store the rest.** The sweep of an
 //!   iteration recomputes every value that depends only on values fixed before the loop and on
 //!   the loop index. A value that depends on what the loop carries is recomputed from the
