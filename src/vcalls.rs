@@ -216,6 +216,19 @@ pub fn normalize_vjp(x: [f64; 3], out_bar: [f64; 3]) -> ([f64; 3], [f64; 3]) {
     (u, project(&u, n, &out_bar))
 }
 
+/// The forward half of [`normalize_vjp`] (hand-written): the value `u`, and the residuals that
+/// [`normalize_rev`] reads, `(u, |x|)`.
+pub fn normalize_fwd(x: [f64; 3]) -> ([f64; 3], ([f64; 3], f64)) {
+    let u = normalize(x);
+    (u, (u, dot3(&x, &x).sqrt()))
+}
+
+/// The reverse half of [`normalize_vjp`] (hand-written), from the residuals that
+/// [`normalize_fwd`] kept: `Jᵀ ȳ = (ȳ − u (u·ȳ)) / |x|`.
+pub fn normalize_rev(_x: [f64; 3], (u, n): ([f64; 3], f64), out_bar: [f64; 3]) -> [f64; 3] {
+    project(&u, n, &out_bar)
+}
+
 /// Value and JVP of [`normalize`] (hand-written): `J ẋ = (ẋ − u (u·ẋ)) / |x|`.
 pub fn normalize_jvp(x: [f64; 3], x_dot: [f64; 3]) -> ([f64; 3], [f64; 3]) {
     let u = normalize(x);

@@ -90,6 +90,8 @@ pub(super) fn called_name(c: &Call) -> proc_macro2::Ident {
         CallKind::Jvp => Some(symbol::FN_JVP),
         CallKind::Hvp | CallKind::VjpJvp => Some(symbol::FN_HVP),
         CallKind::Vjp => Some(symbol::FN_VJP),
+        CallKind::Fwd => Some(symbol::FN_FWD),
+        CallKind::Rev => Some(symbol::FN_REV),
     };
     let base = &c.callee.name;
     match suffix {
@@ -119,9 +121,13 @@ impl Renderer<'_> {
         let name = called_name(c);
         let (args, dirs, slots) = self.arguments(c);
         let dirs = match c.kind {
-            CallKind::Value | CallKind::Grad => Vec::new(),
+            CallKind::Value | CallKind::Grad | CallKind::Fwd => Vec::new(),
             CallKind::Jvp | CallKind::Hvp => dirs,
             CallKind::Vjp => vec![self.cotangent(c.ret, c.bars())],
+            CallKind::Rev => {
+                let r = c.residuals().map(|r| self.operand(r).tokens);
+                r.into_iter().chain([self.cotangent(c.ret, c.bars())]).collect()
+            }
             CallKind::VjpJvp => {
                 let mut all = vec![self.cotangent(c.ret, c.bars())];
                 all.extend(dirs);
@@ -315,6 +321,15 @@ impl Renderer<'_> {
                 return (vals(0), TokenStream::new(), flats);
             }
             CallKind::Value => return (vals(0), quote!(: #value_ty), flats),
+            // The residuals' type is the callee's: rustc infers it.
+            CallKind::Fwd => {
+                let r = pat(&c.outs[k]);
+                (vec![vals(0), r], vec![value_ty, quote!(_)])
+            }
+            CallKind::Rev => {
+                flat(0);
+                return (partials(0), quote!(: #types), flats);
+            }
             CallKind::Jvp => (vec![vals(0), vals(k)], vec![value_ty.clone(), value_ty]),
             CallKind::Grad | CallKind::Vjp => {
                 flat(k);
