@@ -106,6 +106,58 @@ pub fn mlp_inline(
     0.5 * loss
 }
 
+/// `½ |h₆|²` for `h₀ = x` and `hₜ₊₁ = layer(w, b, hₜ)`: a vector call in a stored loop, whose
+/// residuals (the `tanh` of each step) the loop keeps for its sweep.
+#[grad(wrt(w, b), hvp)]
+pub fn recurrent(w: &[[f64; 4]; 4], b: &[f64; 4], x: &[f64; 4]) -> f64 {
+    let mut h = [x[0], x[1], x[2], x[3]];
+    for _ in 0..6 {
+        h = layer(w, b, &h);
+    }
+    let mut loss = 0.0;
+    for v in h {
+        loss += v * v;
+    }
+    0.5 * loss
+}
+
+/// [`recurrent`] with its loop checkpointed in 2 snapshots: the sweep runs the steps again from
+/// the snapshots, `layer_fwd` included, and each step's `layer_rev` reads its residuals.
+#[grad(wrt(w, b), hvp, checkpoint(s = 2))]
+pub fn recurrent_checkpointed(w: &[[f64; 4]; 4], b: &[f64; 4], x: &[f64; 4]) -> f64 {
+    let mut h = [x[0], x[1], x[2], x[3]];
+    for _ in 0..6 {
+        h = layer(w, b, &h);
+    }
+    let mut loss = 0.0;
+    for v in h {
+        loss += v * v;
+    }
+    0.5 * loss
+}
+
+/// [`recurrent`] written inline, without calls.
+#[grad(wrt(w, b))]
+pub fn recurrent_inline(w: &[[f64; 4]; 4], b: &[f64; 4], x: &[f64; 4]) -> f64 {
+    let mut h = [x[0], x[1], x[2], x[3]];
+    for _ in 0..6 {
+        let mut next = [0.0; 4];
+        for i in 0..4 {
+            let mut z = b[i];
+            for j in 0..4 {
+                z += w[i][j] * h[j];
+            }
+            next[i] = z.tanh();
+        }
+        h = next;
+    }
+    let mut loss = 0.0;
+    for v in h {
+        loss += v * v;
+    }
+    0.5 * loss
+}
+
 /// A pendulum, `(θ, ω)' = (ω, −k sin θ)`.
 #[grad(hvp)]
 pub fn rhs(state: [f64; 2], k: f64) -> [f64; 2] {

@@ -75,8 +75,12 @@ impl Rev<'_> {
                     outs: outs.clone(),
                     ..(**c).clone()
                 })));
+                // A result the sweep already has (loaded from storage, as a call's residuals
+                // are) stays as it is: if nothing else of the call is read, the call goes.
                 for (o, n) in c.outs.iter().zip(outs) {
-                    self.b.map(*o, Operand::Var(n));
+                    if !(fresh && self.b.is_mapped(*o)) {
+                        self.b.map(*o, Operand::Var(n));
+                    }
                 }
                 return;
             }
