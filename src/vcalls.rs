@@ -1,6 +1,6 @@
-//! Calls of functions returning arrays and tuples, differentiated through the callee's `_vjp`
-//! (reverse sweep), `_jvp` (forward mode) and `_hvp` (the forward mode of its VJP); checked in
-//! `tests/vcalls.rs`.
+//! Calls of functions returning arrays and tuples, differentiated through the halves of the
+//! callee's VJP (`_fwd` in the forward pass, `_rev` in the reverse sweep), `_jvp` (forward mode)
+//! and `_hvp` (the forward mode of its VJP); checked in `tests/vcalls.rs`.
 
 use autodiff_runtime::grad;
 
@@ -245,7 +245,8 @@ pub fn weighted_spread(x: [f64; 3], w: &[f64; 3]) -> f64 {
 }
 
 /// `x / |x|`, whose derivatives are written by hand below, following the contract of a vector
-/// function: `_vjp`, `_jvp` and `_hvp` (the forward mode of the VJP).
+/// function: `_fwd` and `_rev` (the halves of the VJP), `_vjp`, `_jvp` and `_hvp` (the forward
+/// mode of the VJP).
 pub fn normalize(x: [f64; 3]) -> [f64; 3] {
     let n = (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]).sqrt();
     x.map(|e| e / n)

@@ -77,6 +77,30 @@ use proc_macro::TokenStream;
 /// assert_eq!((d1, h1, h2), (5.5, -0.25, 1.0));
 /// # let _ = (value, d2);
 /// ```
+///
+/// On a function returning an array or a tuple (a vector function), `#[grad]` writes
+/// `f_vjp(params..., out_bar) -> (value, cotangents)` in place of `f_grad`, and its two halves,
+/// which a caller's gradient calls: `f_fwd(params...) -> (value, residuals)` in its forward pass
+/// and `f_rev(params..., residuals, out_bar) -> cotangents` in its sweep (JAX's `custom_vjp`
+/// `fwd` and `bwd`). They are the statements of `f_vjp` split at the end of its forward pass, the
+/// residuals being the values of the forward pass that the sweep reads, so `f` runs once per call
+/// and `f_rev` gives `f_vjp`'s cotangents to the bit. A hand-written rule for a vector `g` writes
+/// `g_fwd` and `g_rev` too (with no residuals, `(g(..), ())` and `g_vjp(.., out_bar).1`); a
+/// caller generic over its float type calls `g` and `g_vjp` instead. See "Calls of functions
+/// returning arrays and tuples" in the README.
+///
+/// ```
+/// use autodiff_runtime::grad;
+///
+/// #[grad]
+/// fn polar(r: f64, t: f64) -> (f64, f64) {
+///     (r * t.cos(), r * t.sin())
+/// }
+///
+/// let (value, residuals) = polar_fwd(2.0, 0.5);
+/// let cotangents = polar_rev(2.0, 0.5, residuals, (1.0, 0.0));
+/// assert_eq!((value, cotangents), polar_vjp(2.0, 0.5, (1.0, 0.0)));
+/// ```
 #[proc_macro_attribute]
 pub fn grad(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::expand(attr.into(), item.into()).into()

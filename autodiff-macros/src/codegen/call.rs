@@ -1,4 +1,5 @@
-//! A call of another function, `g`, `g_grad`, `g_jvp`, `g_hvp` or `g_vjp`, with its results
+//! A call of another function, `g`, `g_grad`, `g_jvp`, `g_hvp`, `g_vjp`, `g_fwd` or `g_rev`
+//! (whose residuals pass through untyped: rustc knows their type), with its results
 //! destructured. The callee's derivative functions have one partial and one direction per
 //! differentiated parameter (an `f64`, an array of `f64` or a struct): a value's partial is bound
 //! and its tangent passed; a constant's partial is `_` and its direction zero; other constants
@@ -81,7 +82,8 @@ fn literal(shape: &GroupShape, items: &[TokenStream]) -> TokenStream {
     quote!(#path { #(#fields),* })
 }
 
-/// The name of the function a call calls: `g`, `g_grad`, `g_jvp`, `g_hvp` or `g_vjp`, with the
+/// The name of the function a call calls: `g`, `g_grad`, `g_jvp`, `g_hvp`, `g_vjp`, `g_fwd` or
+/// `g_rev`, with the
 /// span of the call.
 pub(super) fn called_name(c: &Call) -> proc_macro2::Ident {
     let suffix = match c.kind {

@@ -1,8 +1,8 @@
 //! Calls of functions returning arrays and tuples: what lowering reads of a callee's value from
 //! the tokens (a typed `let`, a pattern, the place the value goes), the IR of the calls after the
-//! reverse transform (`g` in the forward pass, `g_vjp` in the sweep) and after forward mode over
-//! it (`g_jvp`, and the vector callee's `g_hvp`), and the generated code of a caller and of a
-//! vector callee in every mode.
+//! reverse transform (`g_fwd` in the forward pass, `g_rev` in the sweep) and after forward mode
+//! over the unsplit one (`g_jvp`, and the vector callee's `g_hvp`), and the generated code of a
+//! caller and of a vector callee in every mode, its VJP's halves and a loop keeping residuals.
 
 use expect_test::{Expect, expect};
 use quote::quote;
