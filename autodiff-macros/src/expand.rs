@@ -9,7 +9,7 @@ use syn::Item;
 use crate::args::{self, Args};
 use crate::codegen::{Context, Kind};
 use crate::ctxt::Ctxt;
-use crate::ir::{Func, Scalar, verify};
+use crate::ir::{Func, Scalar, has_while, verify};
 use crate::lower::{self, Lowered, Output};
 use crate::symbol;
 use crate::transform::{
@@ -311,7 +311,8 @@ fn derive(
         true => swept(&split, options, vector, false)?,
         false => grad.clone(),
     };
-    let halves = match vector && !checkpoint_unsized {
+    // (A loop of unknown length keeps its tape outside the IR's values: no split.)
+    let halves = match vector && !checkpoint_unsized && !has_while(&split.body) {
         true => Some(split_halves(&split, options)?),
         false => None,
     };
