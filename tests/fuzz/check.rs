@@ -150,7 +150,7 @@ fn close(what: &str, values: &[f64], reference: &[f64], tol: f64) -> Result<(), 
 
 /// `a` and `b` the same to the bit, except for the sign of a zero: a derivative that is zero may
 /// be `0.0` in one form and `-0.0` in another (an adjoint assigned at its first touch keeps the
-/// sign of what it is assigned, one zeroed and then added into does not), as the README states.
+/// sign of what it is assigned, one zeroed and then added into does not), as `autodiff_runtime::guide::memory` states.
 fn bit_equal(a: f64, b: f64) -> bool {
     a.to_bits() == b.to_bits() || (a == 0.0 && b == 0.0)
 }
