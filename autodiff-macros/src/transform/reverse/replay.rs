@@ -75,10 +75,11 @@ impl Rev<'_> {
                     outs: outs.clone(),
                     ..(**c).clone()
                 })));
-                // A result the sweep already has (loaded from storage, as a call's residuals
-                // are) stays as it is: if nothing else of the call is read, the call goes.
+                // The residuals of a `g_fwd` call that the sweep loaded from storage stay as
+                // they are: if nothing else of the call is read, the call goes.
+                let kept = c.kind == crate::ir::CallKind::Fwd;
                 for (o, n) in c.outs.iter().zip(outs) {
-                    if !(fresh && self.b.is_mapped(*o)) {
+                    if !(kept && fresh && self.b.is_mapped(*o)) {
                         self.b.map(*o, Operand::Var(n));
                     }
                 }
