@@ -25,6 +25,7 @@ pub mod programs;
 mod quiet;
 pub mod regressions;
 pub mod slices;
+pub mod struct_calls;
 pub mod structs;
 pub mod vcalls;
 pub mod whiles;

@@ -39,9 +39,6 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let vector = lowered.output != Output::Scalar;
     check_modes(&mut cx, &args, &item_fn, vector);
     check_sizes(&mut cx, &args, &lowered);
-    if lowered.record.is_some() {
-        refuse_record_hvp(&mut cx, &args);
-    }
     let problem = args
         .span_of(symbol::OPT_ARGMIN)
         .and_then(|at| lower::problem(&mut cx, &item_fn, &lowered, at).map(|p| (p, at)));
@@ -52,7 +49,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     match derivatives(&lowered, &args, vector) {
         Ok(mut derived) => {
             if let Some(record) = &lowered.record {
-                crate::codegen::records::name_cotangents(&mut derived.grad, record);
+                name_record_cotangents(&mut derived, record);
             }
             let fs = [Some(&derived.grad), derived.hvp.as_ref()];
             check_budget(&mut cx, &fs.into_iter().flatten().collect::<Vec<_>>(), budget);
@@ -225,14 +222,15 @@ fn check_sizes(cx: &mut Ctxt, args: &Args, lowered: &Lowered) {
     }
 }
 
-/// Refuses `hvp` on a function returning a struct, which is not supported yet.
-fn refuse_record_hvp(cx: &mut Ctxt, args: &Args) {
-    let name = symbol::OPT_HVP;
-    if let Some(at) = args.span_of(name) {
-        cx.error_at(
-            at,
-            format!("`{name}` on a function returning a struct is not supported yet: `#[grad]` gives such a function `_vjp`, `_jvp` and `jacobian`; return the fields as an array or a tuple for `{name}`, or differentiate a scalar function of the struct"),
-        );
+/// Names the cotangent inputs of a function returning a struct after its fields, in each
+/// variant of its derivatives.
+fn name_record_cotangents(derived: &mut Derived, record: &lower::RecordOut) {
+    crate::codegen::records::name_cotangents(&mut derived.grad, record);
+    if let Some(hvp) = &mut derived.hvp {
+        crate::codegen::records::name_hvp_cotangents(hvp, record);
+    }
+    if let Some(other) = &mut derived.checkpointed {
+        name_record_cotangents(other, record);
     }
 }
 

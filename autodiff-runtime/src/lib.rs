@@ -44,7 +44,9 @@ mod stack;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::__argmin_problem as argmin_problem;
-    pub use crate::differentiable::{Shape, Tangent, add_flat, flat, len_at};
+    pub use crate::differentiable::{
+        Shape, Tangent, add_flat, field, field_index, flat, len_at, rebuildable, rebuilt, unflat,
+    };
     pub use crate::flat::{Flat, Zeros, scalar, set_unit, write_parts, zero, zeros};
     pub use crate::missing::{HvpGenerated, JvpGenerated, ScalarCallee};
     #[cfg(feature = "argmin")]

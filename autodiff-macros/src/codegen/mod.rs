@@ -358,11 +358,39 @@ impl Context<'_> {
             self.extra_params(kind, f, &idents, &read, namer, values);
         renderer.wholes = self.wholes(f, &dirs, dirs_at.unwrap_or(0));
         let mut fields = self.field_reads(f, &idents, &read, &dirs, dirs_at.unwrap_or(0));
-        if let (Kind::Vjp, Some(record)) = (kind, self.record) {
-            let (out_bar, reads) = self.record_cotangent(namer, f, record, &idents, &read);
+        // A returned struct's cotangent (and its tangent) is one parameter of the struct's type.
+        let mut bar_names = values;
+        if let Some(record) = self.record {
+            let added = &f.inputs[f.user_inputs..];
             let ty = self.return_type();
-            (extra, names) = (vec![(quote!(#out_bar), ty)], vec![out_bar]);
-            fields.extend(reads);
+            let bars = (f, &added[..values.min(added.len())], symbol::OUT_BAR);
+            match kind {
+                Kind::Vjp => {
+                    let (out_bar, reads) =
+                        self.record_cotangent(namer, bars, record, &idents, &read);
+                    (extra, names) = (vec![(quote!(#out_bar), ty)], vec![out_bar]);
+                    fields.extend(reads);
+                }
+                Kind::VectorHvp if extra.len() >= 2 => {
+                    let from = (values + f.active.len()).min(added.len());
+                    let dot_name = format!("{}_{}", symbol::OUT_BAR, symbol::SUFFIX_DOT);
+                    let dots = (f, &added[from..], dot_name.as_str());
+                    let (out_bar, reads) =
+                        self.record_cotangent(namer, bars, record, &idents, &read);
+                    let (out_bar_dot, dot_reads) =
+                        self.record_cotangent(namer, dots, record, &idents, &read);
+                    let last = extra.len() - 1;
+                    (extra[0], extra[last]) =
+                        ((quote!(#out_bar), ty.clone()), (quote!(#out_bar_dot), ty));
+                    let end = names.len().saturating_sub(values).max(values.min(names.len()));
+                    let dirs = names[values.min(names.len())..end].to_vec();
+                    names = std::iter::once(out_bar).chain(dirs).chain([out_bar_dot]).collect();
+                    bar_names = 1;
+                    fields.extend(reads);
+                    fields.extend(dot_reads);
+                }
+                _ => {}
+            }
         }
         extra.extend(buffers.params.iter().cloned());
         let mut stmts = vec![fields];
@@ -386,7 +414,7 @@ impl Context<'_> {
         }
         // A vector function's `f_hvp` names its directions after the value's cotangent.
         let doc_names = match kind {
-            Kind::VectorHvp => names[values.min(names.len())..].to_vec(),
+            Kind::VectorHvp => names[bar_names.min(names.len())..].to_vec(),
             _ => names,
         };
         let renamed: HashMap<String, Ident> = self
@@ -545,23 +573,52 @@ impl Context<'_> {
             f.outputs.iter().map(|o| (renderer.value(*o), f.operand_ty(*o))).collect();
         let (mut parts, mut types, mut assembly) = (Vec::new(), Vec::new(), TokenStream::new());
         if let Some(record) = self.record {
-            let rest_kept = &kept[values..];
-            let (values, rest) = rendered.split_at(values);
+            let k = values;
+            let rest_kept = &kept[k..];
+            let (values, rest) = rendered.split_at(k);
             let values: Vec<TokenStream> = values.iter().map(|(t, _)| t.clone()).collect();
             let ty = self.return_type();
+            let tokens = |s: &[(TokenStream, Ty)]| -> Vec<TokenStream> {
+                s.iter().map(|(t, _)| t.clone()).collect()
+            };
             if kind == Kind::Jvp {
-                let dots: Vec<TokenStream> = rest.iter().map(|(t, _)| t.clone()).collect();
-                let (stmts, value, dot) = self.record_jvp(namer, record, &values, &dots);
+                let (stmts, value, dot) = self.record_jvp(namer, record, &values, &tokens(rest));
                 return (vec![quote!(#value), quote!(#dot)], vec![ty.clone(), ty], stmts);
             }
-            parts.push(records::literal(record, &values));
-            types.push(ty);
-            let rest = (rest, rest_kept);
+            // `f_hvp`: `(value, cotangents, value_dot, cotangents_dot)`, the value and its
+            // tangent as the struct.
+            let n = f.active.len().min(rest.len());
+            let (cotangents, after) = (&rest[..n], &rest[n..]);
+            let (dots, cotangent_dots) = after.split_at(k.min(after.len()));
+            let kept_dots = rest_kept.get(n + dots.len()..).unwrap_or(&[]);
+            let dot = match kind {
+                Kind::VectorHvp => {
+                    let (stmts, value, dot) =
+                        self.record_jvp(namer, record, &values, &tokens(dots));
+                    assembly.extend(stmts);
+                    parts.push(quote!(#value));
+                    Some(dot)
+                }
+                _ => {
+                    parts.push(records::literal(record, &values));
+                    None
+                }
+            };
+            types.push(ty.clone());
+            let bars = (cotangents, &rest_kept[..n]);
             let (items, tys) =
-                self.gradient_group(f, rest, &mut assembly, namer, symbol::SUFFIX_BAR);
-            let (items, tys) = (grouped(items), grouped(tys));
-            parts.push(items);
-            types.push(tys);
+                self.gradient_group(f, bars, &mut assembly, namer, symbol::SUFFIX_BAR);
+            parts.push(grouped(items));
+            types.push(grouped(tys));
+            if let Some(dot) = dot {
+                parts.push(quote!(#dot));
+                types.push(ty);
+                let suffix = format!("{}_{}", symbol::SUFFIX_BAR, symbol::SUFFIX_DOT);
+                let bar_dots = (cotangent_dots, kept_dots);
+                let (items, tys) = self.gradient_group(f, bar_dots, &mut assembly, namer, &suffix);
+                parts.push(grouped(items));
+                types.push(grouped(tys));
+            }
             return (parts, types, assembly);
         }
         let mut at = 0;

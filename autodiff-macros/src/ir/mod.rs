@@ -431,13 +431,16 @@ pub enum Ret {
     Array,
     /// A tuple of this many `f64`s and arrays.
     Tuple(usize),
+    /// A struct deriving `Differentiable` (its type in [`Call::returns`]), held laid flat: one
+    /// array of its differentiated scalars.
+    Struct,
 }
 
 impl Ret {
     /// How many values of the IR hold the callee's value.
     pub fn len(self) -> usize {
         match self {
-            Ret::Scalar | Ret::Array => 1,
+            Ret::Scalar | Ret::Array | Ret::Struct => 1,
             Ret::Tuple(n) => n,
         }
     }
@@ -492,15 +495,19 @@ pub struct Group {
 /// The fields of a struct argument, each an argument of the call or a nested struct.
 #[derive(Clone, Debug)]
 pub struct GroupShape {
-    /// The struct's path, as the literal was written.
+    /// The struct's path, as the literal was written (its type, for a struct laid flat).
     pub path: TokenStream,
-    /// Its fields, in order.
+    /// Its fields, in order (one unnamed, for a struct laid flat).
     pub fields: Vec<(TokenStream, GroupField)>,
+    /// A struct the caller holds laid flat (the value of a call returning it): one argument of
+    /// the call, an array of its differentiated scalars, which codegen passes as the struct.
+    pub flat: bool,
 }
 
 impl PartialEq for GroupShape {
     fn eq(&self, other: &Self) -> bool {
-        self.path.to_string() == other.path.to_string()
+        self.flat == other.flat
+            && self.path.to_string() == other.path.to_string()
             && self.fields.len() == other.fields.len()
             && self
                 .fields
@@ -611,6 +618,18 @@ pub struct Call {
     pub outs: Vec<Var>,
     /// The struct values of the caller's body among the arguments (each several of them).
     pub groups: Vec<Group>,
+    /// The struct type of the callee's value, for [`Ret::Struct`].
+    pub returns: Option<TypeTokens>,
+}
+
+/// A type as the user wrote it, compared by its text.
+#[derive(Clone, Debug)]
+pub struct TypeTokens(pub TokenStream);
+
+impl PartialEq for TypeTokens {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_string() == other.0.to_string()
+    }
 }
 
 impl Call {

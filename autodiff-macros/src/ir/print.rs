@@ -226,6 +226,7 @@ fn stmt(f: &Func, s: &Stmt, depth: usize, out: &mut String) {
                 crate::ir::Ret::Scalar => String::new(),
                 crate::ir::Ret::Array => " -> array".to_owned(),
                 crate::ir::Ret::Tuple(n) => format!(" -> tuple{n}"),
+                crate::ir::Ret::Struct => " -> struct".to_owned(),
             };
             writeln!(
                 out,

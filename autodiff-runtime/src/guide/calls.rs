@@ -2,8 +2,9 @@
 //!
 //! # Calls of scalar functions
 //!
-//! A `#[grad]` body may call a function `g` returning one `f64`, an array of `f64` or a tuple of
-//! them (vector callees are [below](#calls-of-functions-returning-arrays-and-tuples)). The call
+//! A `#[grad]` body may call a function `g` returning one `f64`, an array of `f64`, a tuple of
+//! them (vector callees are [below](#calls-of-functions-returning-arrays-and-tuples)) or a struct
+//! (see [`structs`](super::structs)). The call
 //! is differentiated through `g`'s derivative functions, found by name next to `g`
 //! (`module::g` → `module::g_grad`, `Self::g` → `Self::g_grad`):
 //!

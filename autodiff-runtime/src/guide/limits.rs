@@ -28,9 +28,9 @@
 //! - The generated functions' locals (`x_bar`, `t0`, `row`, ...) avoid every name in your
 //!   function, but not lower-case `const` or `static` items elsewhere in scope, which Rust would
 //!   read as patterns.
-//! - The Jacobian is not yet computed in one pass (see [`generated`](super::generated)); `hvp`
-//!   on a function returning a struct, and calls of such a function, are not yet supported (see
-//!   [`structs`](super::structs)).
+//! - The Jacobian is not yet computed in one pass (see [`generated`](super::generated)). The
+//!   value of a call returning a struct is read by its own fields, not by a nested struct's, and
+//!   is bound with its type before it is passed on (see [`structs`](super::structs)).
 //!
 //! ```compile_fail
 //! use autodiff_runtime::grad;

@@ -77,11 +77,24 @@
 //!   It never exists as a struct in the derivatives, only its fields do.
 //! - **A function returning a struct** is a vector function whose outputs are its
 //!   differentiated fields: `f_vjp(params…, out_bar: Quat)` takes a cotangent of the struct's
-//!   type (its `#[no_grad]` fields are not read), `f_jvp` returns the tangent as a `Quat`, and
-//!   `f_jacobian` numbers the rows through `Differentiable`. Not yet: `hvp` on such a function
-//!   (refused at the option), and calls of it from another `#[grad]` body (`let r = q.mul(&p);`
-//!   is refused at the call, which says to return an array or a tuple, or to write the struct
-//!   literal in the caller).
+//!   type (its `#[no_grad]` fields are not read), `f_jvp` returns the tangent as a `Quat`,
+//!   `f_hvp(params…, out_bar: Quat, directions…, out_bar_dot: Quat)` returns
+//!   `(Quat, cotangents, Quat, cotangents_dot)` as for an array, and `f_jacobian` numbers the
+//!   rows through `Differentiable`.
+//! - **Calls of a function returning a struct** are bound with the struct's type, as an array's
+//!   are: `let qp: Quat = q.mul(&p);`, `let r: Quat = Quat::mul(&qp, &c);`, or
+//!   `acc = acc.mul(q);` for a variable bound so. They go through the callee's `_vjp`, `_jvp` and
+//!   `_hvp` as calls returning arrays do (see [`calls`](super::calls)), in loops too. The value
+//!   is held laid flat (`[f64; <Quat as Differentiable>::LEN]`): it is read by its fields (`r.x`,
+//!   `r.v[i]` for an array field of one dimension, at the place `Differentiable::FIELDS` gives),
+//!   and passed to calls, used as a receiver (`r.mul(&c)`) or returned as the struct, rebuilt
+//!   from its scalars. Not supported: a field of a nested struct (`r.inner.c`), a write to a
+//!   field, and a call's struct value not bound with its type (`q.mul(&p).mul(&c)`,
+//!   `q.mul(&p.conj())`), each an error that says what to write; reading a `#[no_grad]` (or
+//!   constant) field, which the scalars do not hold, is a compile error at the read, and passing
+//!   on a struct that has one a build error at the call. `src/struct_calls.rs` has the rotation
+//!   `q p q*` so, which `tests/struct_calls.rs` checks against the rotation matrix and finite
+//!   differences in every mode.
 //! - **Methods.** `#[grad]` goes on `fn loss(&self, x: f64) -> f64` or
 //!   `fn step(self, h: f64) -> Self` in an `impl` block: `self` is differentiated like any
 //!   struct parameter (`s.energy_grad(x)` returns `(value, (Spring, f64))`), and its direction is
@@ -133,11 +146,18 @@
 //! }
 //!
 //! /// The conjugate scaled by s: a function returning a struct.
-//! #[grad(jvp, jacobian)]
+//! #[grad(jvp, hvp, jacobian)]
 //! fn scaled_conj(q: Quat, s: f64) -> Quat {
 //!     let mut c = Quat { w: q.w, x: -q.x, y: -q.y, z: -q.z };
 //!     c.w *= s;
 //!     Quat { x: s * c.x, ..c }
+//! }
+//!
+//! /// A call of a function returning a struct, bound with its type and read by its fields.
+//! #[grad(hvp)]
+//! fn through_call(q: Quat, s: f64) -> f64 {
+//!     let c: Quat = scaled_conj(q, s);
+//!     q.w * c.w - q.x * c.x
 //! }
 //!
 //! let spring = Spring { k: 2.0, rest: 1.0 };
@@ -155,6 +175,9 @@
 //! assert_eq!(q_bar, (Quat { w: 2.0, x: -2.0, y: -1.0, z: -1.0 }, 1.0 - 2.0));
 //! let (_, tangent) = scaled_conj_jvp(q, 2.0, Quat { w: 0.0, x: 0.0, y: 0.0, z: 0.0 }, 1.0);
 //! assert_eq!(tangent, Quat { w: 1.0, x: -2.0, y: 0.0, z: 0.0 }); // the tangent is a Quat
+//! // s w² + s x²: ∂/∂w = 2 s w, ∂/∂x = 2 s x, ∂/∂s = w² + x²
+//! let (value, (q_bar, s_bar)) = through_call_grad(q, 2.0);
+//! assert_eq!((value, q_bar.w, q_bar.x, s_bar), (10.0, 4.0, 8.0, 5.0));
 //! ```
 //!
 //! ```compile_fail
