@@ -85,6 +85,30 @@
 //!   so that the online tape moves its snapshots. Its value and every function it has are `f`'s
 //!   (stored, or offline-checkpointed in `f_ck`, itself `f`'s), bit for bit.
 //!
+//! - the struct twin `f_st` (a quarter of the programs, `build/fuzz/structs.rs`): some of the
+//!   differentiated parameters (scalars and arrays, by value or `&`) packed into a
+//!   `#[derive(Differentiable)]` struct `FSt`, sometimes some of them in a nested `FStInner`,
+//!   sometimes constants as `#[no_grad]` fields; the struct passed by value, by `&`, or as `self`
+//!   or `&self` of the method `FSt::f_st`; the body reading fields (`s0.x1[i]`, `&s0.inner.x2`).
+//!   Its value and every derivative are `f`'s to the bit: the gradient's fields are `f_grad`'s
+//!   components (its `#[no_grad]` fields zero), the Hessian and Jacobian renumbered from
+//!   `Differentiable`'s order; a direction's `#[no_grad]` fields are NaN, which must not be read.
+//!   A parameter the body copies whole, passes by value, or reads by row is not packed (the macro
+//!   types a field from its uses and gets those wrong, see the issue's report); the twin keeps
+//!   its names unvaried where a name would meet open bugs 31 and 32 of `tests/fuzz_found.rs`;
+//! - the call twin `f_call` (a quarter of the programs, where a piece fits,
+//!   `build/fuzz/calls.rs`): a run of top-level `let`s and assignments, or the body of a top-level
+//!   loop (not one over `data.len()`, which must stay a reduction), moved into a
+//!   `#[grad(jvp, hvp)]` helper `g90` returning an array or a tuple (of `f64`s, or with arrays,
+//!   written with its type), called and its parts assigned. Values, `_jvp` and a forward-mode Jacobian are `f`'s to the bit. Reverse
+//!   mode goes through `g90_vjp`, whose contract sums each input's cotangent over the piece before
+//!   the caller adds it: where the piece reads a value more than once (and `f` reads it after the
+//!   piece, or in every iteration), shares an expression with the rest (`x[k]` read in both,
+//!   which the macro loads once) or copies an input read after it (`let y = x;`, `x` itself to
+//!   the macro), `f`'s sweep sums in another order, and the gradient, H·w, Hessian and a
+//!   reverse-mode Jacobian are compared to rounding; elsewhere to the bit. The run prints how
+//!   many points were compared to rounding.
+//!
 //! Signatures and names vary too (issue 20; `build/fuzz/vary.rs`, decided from each program's
 //! seed by a generator of its own): 12% of the programs take 13 to 20 parameters; in half of
 //! them every name is renamed, one to one, to a name the generated code uses (`x_bar`, `t0`,
@@ -129,6 +153,7 @@
 mod fuzz {
     pub mod check;
     pub mod exits;
+    pub mod twins;
     // The programs of a run use only some of the operations.
     #[allow(dead_code)]
     pub mod dual;
@@ -176,6 +201,9 @@ pub enum Fns {
         iterated: Option<Iterated>,
         optioned: Option<Optioned>,
         exited: Option<Exited>,
+        /// The struct twin `f_st` and the call twin `f_call` (`fuzz/twins.rs`).
+        structed: Option<fuzz::twins::Twin>,
+        called: Option<fuzz::twins::Twin>,
     },
     /// A function returning `m` values.
     Vector {
@@ -191,6 +219,8 @@ pub enum Fns {
         iterated: Option<IteratedVector>,
         optioned: Option<OptionedVector>,
         exited: Option<ExitedVector>,
+        structed: Option<fuzz::twins::TwinVector>,
+        called: Option<fuzz::twins::TwinVector>,
     },
 }
 

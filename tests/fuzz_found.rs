@@ -421,3 +421,21 @@ fn bug29_a_const_generic_named_like_a_stand_ins_type_parameter() {
 fn bug30_match_on_the_index_of_an_enumerate_loop() {
     compiles("match_in_enumerate");
 }
+
+#[test]
+#[ignore = "open: a struct parameter shadowed by a local in a loop breaks f_hvp"]
+fn bug31_a_struct_parameter_shadowed_in_a_loop() {
+    compiles("struct_parameter_shadowed");
+}
+
+#[test]
+#[ignore = "open: a struct parameter `p` and a local `p_dot` break f_jvp and f_hvp"]
+fn bug32_a_local_named_like_a_struct_parameters_direction() {
+    compiles("struct_parameter_dot");
+}
+
+#[test]
+#[ignore = "open: a constant call returning an array, bound by a typed array pattern, is refused"]
+fn bug33_a_constant_call_bound_by_an_array_pattern() {
+    compiles("constant_call_array_pattern");
+}

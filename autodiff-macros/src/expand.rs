@@ -39,6 +39,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let vector = lowered.output != Output::Scalar;
     check_modes(&mut cx, &args, &item_fn, vector);
     check_sizes(&mut cx, &args, &lowered);
+    if args.accumulate {
+        check_accumulate(&mut cx, &args, &lowered);
+    }
     let problem = args
         .span_of(symbol::OPT_ARGMIN)
         .and_then(|at| lower::problem(&mut cx, &item_fn, &lowered, at).map(|p| (p, at)));
@@ -222,6 +225,22 @@ fn check_sizes(cx: &mut Ctxt, args: &Args, lowered: &Lowered) {
     }
 }
 
+/// Refuses `accumulate` on a function with no differentiated slice: its derivatives are returned,
+/// and there is no buffer to add into.
+fn check_accumulate(cx: &mut Ctxt, args: &Args, lowered: &Lowered) {
+    let f = &lowered.func;
+    if f.active.iter().any(|v| f.ty(*v).run_time_length()) {
+        return;
+    }
+    let name = symbol::OPT_ACCUMULATE;
+    if let Some(at) = args.span_of(name) {
+        cx.error_at(
+            at,
+            format!("`{name}` adds the derivatives of differentiated slices into the caller's buffers, and this function differentiates no slice: its derivatives are returned; remove `{name}`, or take the parameter as `&[f64]`"),
+        );
+    }
+}
+
 /// Names the cotangent inputs of a function returning a struct after its fields, in each
 /// variant of its derivatives.
 fn name_record_cotangents(derived: &mut Derived, record: &lower::RecordOut) {
@@ -283,7 +302,8 @@ fn derive(
     vector: bool,
     checkpoint_unsized: bool,
 ) -> Result<Derived, Failure> {
-    let lowered = checked(lowered.func.clone(), "lowering")?;
+    let lowered = Func { accumulate: args.accumulate, ..lowered.func.clone() };
+    let lowered = checked(lowered, "lowering")?;
     // What only one side of a branch reads is computed in that side, for every mode: then the
     // sweep of another side never multiplies its zero adjoint by partials there (a NaN one would
     // poison the gradient).

@@ -63,6 +63,7 @@ use proc_macro::TokenStream;
 /// - `stack = BYTES`: the stack budget for the values the sweeps store (default 512 KiB).
 /// - `implicit('label)`: differentiate the loop so labelled at its fixed point.
 /// - `argmin`: the argmin problem type.
+/// - `accumulate`: the buffers of differentiated slices are added into, not overwritten.
 ///
 /// An unknown or repeated option is a compile error. See [`guide::options`](https://docs.rs/autodiff-runtime/latest/autodiff_runtime/guide/options/index.html).
 ///
@@ -71,7 +72,7 @@ use proc_macro::TokenStream;
 /// - Differentiated (unless `wrt` says otherwise): every float, array of floats (by value or
 ///   `&`, nested) and struct parameter deriving `Differentiable` (`self` and `&self` too). A
 ///   slice `&[f64]` is differentiated when `wrt` names it, its gradient written into a buffer
-///   `x_bar: &mut [f64]` passed last. Every other parameter (integers, `bool`, data, `_`) is a
+///   `x_bar: &mut [f64]` passed last (overwritten, or added into with `accumulate`). Every other parameter (integers, `bool`, data, `_`) is a
 ///   constant passed through.
 /// - The gradient mirrors the differentiated parameters: a bare value for one, a tuple in
 ///   parameter order for several, each component of its parameter's shape, owned (`[f64; N]`

@@ -223,6 +223,8 @@ pub const OPT_SNAPSHOTS: &str = "s";
 pub const DEFAULT_SNAPSHOTS: u64 = 32;
 /// Option: emit the argmin problem type (`FProblem`), with the runtime's `argmin` feature.
 pub const OPT_ARGMIN: &str = "argmin";
+/// Option: the slices' buffers are added into, not overwritten.
+pub const OPT_ACCUMULATE: &str = "accumulate";
 /// Suffix of the argmin problem type: `ext_rosenbrock` -> `ExtRosenbrockProblem`.
 pub const PROBLEM_SUFFIX: &str = "Problem";
 /// The lifetime of the references an argmin problem holds.
@@ -242,6 +244,7 @@ pub const OPTIONS: &[&str] = &[
     OPT_CHECKPOINT,
     OPT_IMPLICIT,
     OPT_ARGMIN,
+    OPT_ACCUMULATE,
 ];
 
 /// Suffix of the adjoint of a value.

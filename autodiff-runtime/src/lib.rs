@@ -30,6 +30,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod buffer;
 pub mod check;
 mod differentiable;
 mod flat;
@@ -44,6 +45,7 @@ mod stack;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::__argmin_problem as argmin_problem;
+    pub use crate::buffer::zero_outside;
     pub use crate::differentiable::{
         Shape, Tangent, add_flat, field, field_index, flat, len_at, rebuildable, rebuilt, unflat,
     };

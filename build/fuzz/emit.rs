@@ -200,7 +200,13 @@ fn functions(prog: &Program) -> String {
     if let Some(text) = exited(prog) {
         s += &text;
     }
+    s += &twins(prog);
     s
+}
+
+/// The twins written in files of their own: the struct twin `f_st` and the call twin `f_call`.
+fn twins(prog: &Program) -> String {
+    super::structs::twin(prog).unwrap_or_default() + &super::calls::twin(prog).unwrap_or_default()
 }
 
 /// The `const` items the program reads (the generator may have named a length it then did not
@@ -222,7 +228,7 @@ pub fn source(prog: &Program) -> String {
 
 /// `(a, b,)`, or past 12 parts (the most the tuple traits of the test take), nested in tuples of
 /// at most 12: `((a0, .., a11,), (a12, ..,),)`.
-fn nest(parts: &[String]) -> String {
+pub(super) fn nest(parts: &[String]) -> String {
     if parts.len() <= 12 {
         return format!("({},)", parts.join(", "));
     }
@@ -353,8 +359,10 @@ fn scalar_glue(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> Strin
     };
     let optioned = scalar_optioned(prog, g, s);
     let exited = super::emit_while::scalar(prog, g, hessian != "None", s);
+    let structed = super::emit_structs::scalar(prog, g, hessian != "None", s);
+    let called = super::emit_calls::scalar(prog, g, hessian != "None", s);
     format!(
-        "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited} }}"
+        "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited}, structed: {structed}, called: {called} }}"
     )
 }
 
@@ -407,8 +415,10 @@ fn vector_glue(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String {
     };
     let optioned = vector_optioned(prog, g, m, s);
     let exited = super::emit_while::vector(prog, g, m, s);
+    let structed = super::emit_structs::vector(prog, g, m, s);
+    let called = super::emit_calls::vector(prog, g, m, s);
     format!(
-        "Fns::Vector {{ value, vjp, jvp, jacobian, mode: {mode}, forced: {forced}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited} }}",
+        "Fns::Vector {{ value, vjp, jvp, jacobian, mode: {mode}, forced: {forced}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited}, structed: {structed}, called: {called} }}",
         mode = mode_fn(prog, "f", &function(prog, Flavor::Macro, "f", None)),
     )
 }
@@ -570,6 +580,7 @@ pub fn module(k: usize, prog: &Program) -> String {
     if let Some(text) = exited(prog) {
         s += &text;
     }
+    s += &twins(prog);
     s += &function(prog, Flavor::Dual, "f_dual", None);
     s += &glue(prog);
     super::vary::rename_consts(&prog.vary, &s, &prog.consts) + "}\n"

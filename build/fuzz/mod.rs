@@ -3,7 +3,10 @@
 //! function and its hyper-dual twin, wrapped by `emit` into the test's modules.
 
 mod ast;
+mod calls;
 mod emit;
+mod emit_calls;
+mod emit_structs;
 mod emit_while;
 mod generate;
 mod idiom;
@@ -13,6 +16,7 @@ mod print;
 mod print_idiom;
 mod print_while;
 mod rng;
+mod structs;
 mod vary;
 
 /// The generated file for `count` programs, seeds `seed`, `seed + 1`, ...: one module per

@@ -38,13 +38,17 @@ pub struct Stats {
     /// Points where the loop-exit twin was compared, and of those, under `checkpoint(s = ..)`.
     pub exits: usize,
     pub exits_checkpointed: usize,
+    /// Points where the struct twin was compared; the call twin, and of those, to rounding.
+    pub structs: usize,
+    pub calls: usize,
+    pub calls_rounding: usize,
 }
 
 impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} points, {} checked ({} without finite differences, near a kink), {} derivative components, {} against the iterator form ({} of them to rounding), {} against the options twin, {} against the loop-exit twin ({} of them checkpointed)",
+            "{} points, {} checked ({} without finite differences, near a kink), {} derivative components, {} against the iterator form ({} of them to rounding), {} against the options twin, {} against the loop-exit twin ({} of them checkpointed), {} against the struct twin, {} against the call twin ({} of them to rounding)",
             self.points,
             self.checked,
             self.fd_skipped,
@@ -53,7 +57,10 @@ impl fmt::Display for Stats {
             self.twins_rounding,
             self.options,
             self.exits,
-            self.exits_checkpointed
+            self.exits_checkpointed,
+            self.structs,
+            self.calls,
+            self.calls_rounding
         )
     }
 }
@@ -349,6 +356,8 @@ fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
         iterated,
         optioned,
         exited,
+        structed,
+        called,
     } = &prog.fns
     else {
         return Ok(());
@@ -413,6 +422,15 @@ fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
         stats.exits_checkpointed += usize::from(ex.snapshots.is_some());
         super::exits::scalar(ex, &prog.fns, &p, &s.v, &s.w)?;
     }
+    if let Some(t) = structed {
+        stats.structs += 1;
+        super::twins::scalar(t, &prog.fns, &p, &s.v, &s.w)?;
+    }
+    if let Some(t) = called {
+        stats.calls += 1;
+        stats.calls_rounding += usize::from(!t.exact);
+        super::twins::scalar(t, &prog.fns, &p, &s.v, &s.w)?;
+    }
     let Some(it) = iterated else { return Ok(()) };
     stats.twins += 1;
     stats.twins_rounding += usize::from(!it.exact);
@@ -432,6 +450,8 @@ fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
         iterated,
         optioned,
         exited,
+        structed,
+        called,
     } = &prog.fns
     else {
         return Ok(());
@@ -493,6 +513,15 @@ fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
         stats.exits += 1;
         stats.exits_checkpointed += usize::from(ex.snapshots.is_some());
         super::exits::vector(ex, &prog.fns, &p, &s.u, &s.v)?;
+    }
+    if let Some(t) = structed {
+        stats.structs += 1;
+        super::twins::vector(t, &prog.fns, &p, &s.u, &s.v)?;
+    }
+    if let Some(t) = called {
+        stats.calls += 1;
+        stats.calls_rounding += usize::from(!t.exact);
+        super::twins::vector(t, &prog.fns, &p, &s.u, &s.v)?;
     }
     let Some(it) = iterated else { return Ok(()) };
     stats.twins += 1;

@@ -155,6 +155,27 @@ impl<'a> Renderer<'a> {
         self.buffers.and_then(|b| b.starts.get(&v))
     }
 
+    /// The zeroing of the buffer that `start` starts: of the elements its first loop does not
+    /// write first, or of all.
+    fn zero_buffer(&self, start: Var) -> TokenStream {
+        let id = self.buffer_start(start);
+        if self.f.accumulate {
+            // `#[grad(accumulate)]`: the sweep adds into what the caller put there.
+            return TokenStream::new();
+        }
+        let zero = super::buffers::fill_value(self.f.ty(start), self.scalar);
+        let Some(w) = self.buffers.and_then(|b| b.written.get(&start)) else {
+            return quote!(#id.fill(#zero););
+        };
+        let lo = self.int(&w.range.lo);
+        let end = match w.range.inclusive {
+            true => self.int(&w.range.hi.plus(1)),
+            false => self.int(&w.range.hi),
+        };
+        let offset = proc_macro2::Literal::i64_unsuffixed(w.offset);
+        quote!(::autodiff_runtime::__private::zero_outside(#id, #zero, #lo, #end, #offset);)
+    }
+
     /// Whether `v` lives in one of the caller's buffers.
     fn in_buffer(&self, v: Var) -> bool {
         self.buffers.is_some_and(|b| b.members.contains(&v))
@@ -233,11 +254,7 @@ impl<'a> Renderer<'a> {
             },
             Stmt::Test { out, .. } | Stmt::Load { out, .. } => self.bind(*out, self.expr(s).tokens),
             Stmt::Store { out, array, index, value } => self.store(*out, *array, index, *value),
-            Stmt::Fill { out, .. } if self.buffer_start(*out).is_some() => {
-                let id = self.buffer_start(*out);
-                let zero = super::buffers::fill_value(self.f.ty(*out), self.scalar);
-                quote!(#id.fill(#zero);)
-            }
+            Stmt::Fill { out, .. } if self.buffer_start(*out).is_some() => self.zero_buffer(*out),
             Stmt::Fill { out, value } => {
                 let shape = self.f.ty(*out).shape();
                 let mut e = match shape.map(|s| s.elem) {

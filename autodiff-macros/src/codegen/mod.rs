@@ -427,7 +427,7 @@ impl Context<'_> {
             })
             .collect();
         let mut notes = checkpoints::notes(f, &loops);
-        notes.extend(buffers::note(&buffers));
+        notes.extend(buffers::note(&buffers, f.accumulate));
         let checks = buffers.checks.clone();
         Rendered { stmts, ret: types, used, extra, doc_names, notes, checks, renamed }
     }

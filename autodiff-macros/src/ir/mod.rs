@@ -789,6 +789,10 @@ pub struct Func {
     pub accumulators: Vec<Var>,
     /// The function's scalar type, which its `f64` values and literals are.
     pub scalar: Scalar,
+    /// Whether the zero arrays of run-time length (the caller's buffers, `#[grad(accumulate)]`)
+    /// start from what the caller put in them: their elements are then unknown, and no pass
+    /// reads a `Fill` of one as its value (codegen does not zero them).
+    pub accumulate: bool,
 }
 
 impl Func {
@@ -809,6 +813,12 @@ impl Func {
             Operand::Bool(_) => Ty::Bool,
             Operand::Lit(_) | Operand::Ext(_) => Ty::F64,
         }
+    }
+
+    /// Whether `v` is a zero array whose elements are known: not a buffer that the caller's
+    /// values start (see [`Func::accumulate`]).
+    pub fn known_fill(&self, v: Var) -> bool {
+        !(self.accumulate && self.ty(v).run_time_length())
     }
 
     /// The name of the adjoint, tangent or storage of `v`: derived from `v`'s, or a temporary

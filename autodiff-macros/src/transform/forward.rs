@@ -93,7 +93,10 @@ impl Tangent<'_> {
             }
             Stmt::Fill { out, value } => {
                 self.b.emit(s.clone());
-                if let Some(d) = self.dot(*value) {
+                // A buffer that starts from the caller's values has a tangent that does too:
+                // the caller's other buffer (`#[grad(accumulate)]`).
+                let opaque = (!self.f.known_fill(*out)).then_some(Operand::Lit(0.0));
+                if let Some(d) = self.dot(*value).or(opaque) {
                     let dot = self.b.fill(self.name(*out), self.f.ty(*out).clone(), d);
                     self.dots.insert(*out, dot);
                 }

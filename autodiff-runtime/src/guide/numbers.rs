@@ -75,6 +75,31 @@
 //! with both lengths (`` `f_grad`: the buffer `x_bar` must have the length of `x`, which is 4,
 //! not 3 ``), never a wrong answer. Nothing is allocated on the heap.
 //!
+//! With `#[grad(accumulate)]`, every buffer of `f_grad`, `f_vjp` and `f_hvp` is added into
+//! instead (Enzyme's convention for a `Duplicated` shadow): the gradients of several losses sum
+//! into one buffer with no temporary, and the caller zeroes a buffer for one derivative alone.
+//! A component that the function's sweep computes as one term is then, to the bit, what
+//! overwriting and adding gives; one of several terms is added term by term (`tests/slices.rs`).
+//! Without a differentiated slice, `accumulate` is a compile error.
+//!
+//! ```
+//! use autodiff_runtime::grad;
+//!
+//! #[grad(wrt(x), accumulate)]
+//! fn squares(x: &[f64], c: f64) -> f64 {
+//!     let mut s = 0.0;
+//!     for i in 0..x.len() {
+//!         s += c * x[i] * x[i];
+//!     }
+//!     s
+//! }
+//!
+//! let mut grad = vec![0.0; 2];
+//! squares_grad(&[1.0, 2.0], 1.0, &mut grad); // adds 2 c x with c = 1
+//! squares_grad(&[1.0, 2.0], 0.5, &mut grad); // adds 2 c x with c = 0.5
+//! assert_eq!(grad, [3.0, 6.0]);
+//! ```
+//!
 //! ```
 //! use autodiff_runtime::grad;
 //!
