@@ -9,13 +9,13 @@ use syn::Item;
 use crate::args::{self, Args};
 use crate::codegen::{Context, Kind};
 use crate::ctxt::Ctxt;
-use crate::ir::{Func, verify};
+use crate::ir::{Func, Scalar, has_while, verify};
 use crate::lower::{self, Lowered, Output};
 use crate::symbol;
 use crate::transform::{
-    Options, Seed, dead_code, first_touch, forward, forward_stores, fuse, grad_calls, hoist,
-    hoist_storage, join_branches, plan, promote, reverse, select_outputs, sink, split_wraps,
-    storage, total,
+    Options, Seed, dead_code, first_touch, forward, forward_stores, fuse, grad_calls, halves,
+    has_vector_calls, hoist, hoist_storage, join_branches, keep_residuals, plan, promote, reverse,
+    reverse_marked, select_outputs, sink, split_wraps, storage, total,
 };
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
@@ -89,6 +89,20 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             });
             if let Some(jvp) = &derived.jvp {
                 out.extend(cx.derivative(Kind::Jvp, jvp));
+            }
+            // A caller's gradient calls `f_fwd` and `f_rev` (not of a function with a slice
+            // parameter, whose `f_vjp` writes into buffers that a call does not pass).
+            if vector && !cx.has_slices(&lowered.func) {
+                out.extend(match &derived.halves {
+                    Some((fwd, rev, r))
+                        if cx.splits(&lowered.func)
+                            && !unsized_storage(fwd)
+                            && !unsized_storage(rev) =>
+                    {
+                        cx.split(fwd, rev, *r)
+                    }
+                    _ => cx.unsplit(&lowered.func),
+                });
             }
             if let Some(hvp) = &derived.hvp {
                 let kind = if vector { Kind::VectorHvp } else { Kind::Hvp };
@@ -253,6 +267,9 @@ pub struct Derived {
     pub jvp: Option<Func>,
     /// Value, gradient and H·v: `forward(reverse(f))`.
     pub hvp: Option<Func>,
+    /// For a vector function: its VJP split into `f_fwd` and `f_rev`, with the number of
+    /// residuals that the first returns and the second takes.
+    pub halves: Option<(Func, Func, usize)>,
     /// When `grad` (or `hvp`) stores values in arrays whose size only rustc knows (the trip
     /// count of a `const` item or a const generic): the same with those loops checkpointed, for
     /// the generated code to choose from by that size.
@@ -298,16 +315,60 @@ fn derive(
     let second_order = args.hvp || args.hessian;
     let budget = if second_order { budget / 2 } else { budget };
     let options = Options { budget, snapshots: args.checkpoint, checkpoint_unsized };
-    // The reverse sweep reads each call's partials from the forward pass: `g_grad` there.
+    // The reverse sweep reads each call's partials from the forward pass: `g_grad` there, and
+    // a vector callee's residuals, `g_fwd` there (not in a generic function, whose storage of
+    // them would need the scalar type to have a zero the runtime's `Residuals` knows).
     // A loop over a ring is split at its wrap-around, so that its sweep indexes affinely.
     let split = checked(split_wraps(&primal), "splitting at wrap-arounds")?;
-    let with_partials = checked(grad_calls(&split), "the calls' partials")?;
+    let split_calls = primal.scalar != Scalar::Generic;
+    let grad = swept(&split, options, vector, split_calls)?;
+    // Forward mode over the sweep (H·v) calls vector callees through `g_vjp`: it knows no
+    // `g_fwd`. (So do the halves of a vector function's own VJP: residuals are values of types
+    // the generated code can write.)
+    let plain = match split_calls && second_order && has_vector_calls(&primal) {
+        true => swept(&split, options, vector, false)?,
+        false => grad.clone(),
+    };
+    // (A loop of unknown length keeps its tape outside the IR's values: no split.)
+    let halves = match vector && !checkpoint_unsized && !has_while(&split.body) {
+        true => Some(split_halves(&split, options)?),
+        false => None,
+    };
+    // A caller's H·v runs a vector callee's `f_jvp` in its forward pass and its `f_hvp` in its
+    // sweep: `hvp` on a vector function gives both.
+    let jvp = match args.jvp || args.jacobian.is_some() || (vector && args.hvp) {
+        true => Some(checked(hoist(&dead_code(&forward(&primal))), "the forward transform")?),
+        false => None,
+    };
+    let hvp = match args.hvp || args.hessian {
+        true if vector => Some(vector_hvp(&plain)?),
+        true => {
+            let n = primal.active.len();
+            let tangent = checked(forward(&plain), "the forward transform of the gradient")?;
+            // forward(grad) returns [value, gradient, value_dot, gradient_dot]; H·v is gradient_dot.
+            let wanted: Vec<usize> = (0..=n).chain(n + 2..=2 * n + 1).collect();
+            Some(checked(hoist(&dead_code(&select_outputs(&tangent, &wanted))), "hoisting")?)
+        }
+        false => None,
+    };
+    Ok(Derived { grad, jvp, hvp, halves, checkpointed: None })
+}
+
+/// `reverse(f)` cleaned up, with the calls' partials from the forward pass (and, with
+/// `split_calls`, vector callees run as `g_fwd` there and `g_rev` in the sweep).
+fn swept(f: &Func, options: Options, vector: bool, split_calls: bool) -> Result<Func, Failure> {
+    let with_partials = checked(grad_calls(f, split_calls), "the calls' partials")?;
     // The plan sees what the forward pass computes: a load of an element just stored is the
     // stored value (the sweep then needs no copy of it).
     let with_partials = checked(forward_stores(&with_partials), "store-to-load forwarding")?;
     let plans = plan(&with_partials, options);
     let seed = if vector { Seed::Inputs } else { Seed::One };
     let grad = checked(reverse(&with_partials, &plans, seed), "the reverse transform")?;
+    cleaned(grad)
+}
+
+/// The cleanup passes after the reverse transform.
+fn cleaned(grad: Func) -> Result<Func, Failure> {
     // Dead code goes first: fusion must not depend on what the sweep recomputed and then did not
     // use, which a checkpointed sweep and a stored one differ in (their gradients are the same
     // to the bit only if their loops fuse alike).
@@ -316,25 +377,23 @@ fn derive(
     let grad = checked(join_branches(&grad), "branch joining")?;
     let grad = checked(promote(&grad), "scalar promotion")?;
     let grad = checked(hoist_storage(&grad), "storage made once")?;
-    let grad = checked(hoist(&grad), "loop-invariant code motion")?;
-    // A caller's H·v runs a vector callee's `f_jvp` in its forward pass and its `f_hvp` in its
-    // sweep: `hvp` on a vector function gives both.
-    let jvp = match args.jvp || args.jacobian.is_some() || (vector && args.hvp) {
-        true => Some(checked(hoist(&dead_code(&forward(&primal))), "the forward transform")?),
-        false => None,
-    };
-    let hvp = match args.hvp || args.hessian {
-        true if vector => Some(vector_hvp(&grad)?),
-        true => {
-            let n = primal.active.len();
-            let tangent = checked(forward(&grad), "the forward transform of the gradient")?;
-            // forward(grad) returns [value, gradient, value_dot, gradient_dot]; H·v is gradient_dot.
-            let wanted: Vec<usize> = (0..=n).chain(n + 2..=2 * n + 1).collect();
-            Some(checked(hoist(&dead_code(&select_outputs(&tangent, &wanted))), "hoisting")?)
-        }
-        false => None,
-    };
-    Ok(Derived { grad, jvp, hvp, checkpointed: None })
+    checked(hoist(&grad), "loop-invariant code motion")
+}
+
+/// The VJP of the vector function `f` split at the end of its forward pass into `f_fwd` and
+/// `f_rev` (see `transform/split.rs`), each cleaned up; with the number of residuals.
+fn split_halves(f: &Func, options: Options) -> Result<(Func, Func, usize), Failure> {
+    let with_partials = checked(grad_calls(f, false), "the calls' partials")?;
+    let with_partials = checked(forward_stores(&with_partials), "store-to-load forwarding")?;
+    let plans = plan(&with_partials, options);
+    let (vjp, at) = reverse_marked(&with_partials, &plans, Seed::Inputs);
+    let vjp = checked(vjp, "the reverse transform")?;
+    let values = vjp.outputs.len() - vjp.active.len();
+    let mut h = halves(&vjp, at);
+    let mut rev = cleaned(checked(h.rev.clone(), "the reverse half")?)?;
+    let r = keep_residuals(&mut h, &mut rev, values);
+    let fwd = cleaned(checked(h.fwd, "the forward half")?)?;
+    Ok((fwd, checked(rev, "the reverse half")?, r))
 }
 
 /// The forward mode of a vector function's VJP, `forward(vjp(f))`, with the cotangent inputs

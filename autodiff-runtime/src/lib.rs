@@ -37,6 +37,7 @@ mod flat;
 pub mod guide;
 mod missing;
 mod problem;
+mod residuals;
 pub mod revolve;
 mod stack;
 
@@ -52,6 +53,7 @@ pub mod __private {
     pub use crate::missing::{HvpGenerated, JvpGenerated, ScalarCallee};
     #[cfg(feature = "argmin")]
     pub use crate::problem::{argmin_array, argmin_matrix};
+    pub use crate::residuals::Residuals;
     pub use crate::revolve::{Online, revolve};
     pub use crate::stack::{check_len, check_size, check_stack};
     /// argmin itself, whose traits the problem of `#[grad(argmin)]` implements.

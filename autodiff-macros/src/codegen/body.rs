@@ -271,8 +271,15 @@ impl<'a> Renderer<'a> {
                 quote!(#id.fill(#v);)
             }
             Stmt::Fill { out, value } => {
-                let mut e = self.initial(*out, *value);
-                if let Some(shape) = self.f.ty(*out).shape() {
+                let shape = self.f.ty(*out).shape();
+                let mut e = match shape.map(|s| s.elem) {
+                    // Storage for a call's residuals, whose type rustc infers from the store.
+                    Some(crate::ir::Elem::Residuals) => {
+                        quote!(::autodiff_runtime::__private::Residuals::zeroed())
+                    }
+                    _ => self.initial(*out, *value),
+                };
+                if let Some(shape) = shape {
                     for d in shape.dims.iter().rev() {
                         let n = if d.inferred { quote!(_) } else { self.int(d) };
                         e = quote!([#e; #n]);

@@ -1,4 +1,5 @@
-//! A call of another function, `g`, `g_grad`, `g_jvp`, `g_hvp` or `g_vjp`, with its results
+//! A call of another function, `g`, `g_grad`, `g_jvp`, `g_hvp`, `g_vjp`, `g_fwd` or `g_rev`
+//! (whose residuals pass through untyped: rustc knows their type), with its results
 //! destructured. The callee's derivative functions have one partial and one direction per
 //! differentiated parameter (an `f64`, an array of `f64` or a struct): a value's partial is bound
 //! and its tangent passed; a constant's partial is `_` and its direction zero; other constants
@@ -81,7 +82,8 @@ fn literal(shape: &GroupShape, items: &[TokenStream]) -> TokenStream {
     quote!(#path { #(#fields),* })
 }
 
-/// The name of the function a call calls: `g`, `g_grad`, `g_jvp`, `g_hvp` or `g_vjp`, with the
+/// The name of the function a call calls: `g`, `g_grad`, `g_jvp`, `g_hvp`, `g_vjp`, `g_fwd` or
+/// `g_rev`, with the
 /// span of the call.
 pub(super) fn called_name(c: &Call) -> proc_macro2::Ident {
     let suffix = match c.kind {
@@ -90,6 +92,8 @@ pub(super) fn called_name(c: &Call) -> proc_macro2::Ident {
         CallKind::Jvp => Some(symbol::FN_JVP),
         CallKind::Hvp | CallKind::VjpJvp => Some(symbol::FN_HVP),
         CallKind::Vjp => Some(symbol::FN_VJP),
+        CallKind::Fwd => Some(symbol::FN_FWD),
+        CallKind::Rev => Some(symbol::FN_REV),
     };
     let base = &c.callee.name;
     match suffix {
@@ -119,9 +123,13 @@ impl Renderer<'_> {
         let name = called_name(c);
         let (args, dirs, slots) = self.arguments(c);
         let dirs = match c.kind {
-            CallKind::Value | CallKind::Grad => Vec::new(),
+            CallKind::Value | CallKind::Grad | CallKind::Fwd => Vec::new(),
             CallKind::Jvp | CallKind::Hvp => dirs,
             CallKind::Vjp => vec![self.cotangent(c, c.bars())],
+            CallKind::Rev => {
+                let r = c.residuals().map(|r| self.operand(r).tokens);
+                r.into_iter().chain([self.cotangent(c, c.bars())]).collect()
+            }
             CallKind::VjpJvp => {
                 let mut all = vec![self.cotangent(c, c.bars())];
                 all.extend(dirs);
@@ -351,6 +359,16 @@ impl Renderer<'_> {
             CallKind::Value => {
                 struct_values(&[0], &mut flats);
                 return (vals(0), quote!(: #value_ty), flats);
+            }
+            // The residuals' type is the callee's: rustc infers it.
+            CallKind::Fwd => {
+                struct_values(&[0], &mut flats);
+                let r = pat(&c.outs[k]);
+                (vec![vals(0), r], vec![value_ty, quote!(_)])
+            }
+            CallKind::Rev => {
+                flat(0);
+                return (partials(0), quote!(: #types), flats);
             }
             CallKind::Jvp => {
                 struct_values(&[0, k], &mut flats);

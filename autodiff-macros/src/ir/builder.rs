@@ -108,6 +108,11 @@ impl Builder {
         }
     }
 
+    /// The number of statements of the function's own body emitted so far.
+    pub fn top_len(&self) -> usize {
+        self.scopes.first().map_or(0, |s| s.stmts.len())
+    }
+
     /// The function built so far (without the statements of the open blocks).
     pub fn func(&self) -> &Func {
         &self.func

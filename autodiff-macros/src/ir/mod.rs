@@ -28,7 +28,7 @@ pub use prim::{Cmp, Prim};
 pub use print::print;
 pub use types::{Elem, Scalar, Ty};
 pub use verify::verify;
-pub use walk::{free_vars, reads, stmt_defs, substitute, substitute_operand};
+pub use walk::{free_vars, has_while, reads, stmt_defs, substitute, substitute_operand};
 
 use proc_macro2::{Ident, Span, TokenStream};
 
@@ -57,6 +57,8 @@ pub enum Suffix {
     Dot,
     /// The per-iteration storage of a value, kept for the reverse sweep: `p_saved`.
     Saved,
+    /// The residuals of the call whose value this is, from its `g_fwd` for its `g_rev`: `h_res`.
+    Res,
 }
 
 /// The name a variable wants in the generated code. Codegen's namer makes it unique.
@@ -122,6 +124,7 @@ impl Name {
             Suffix::Bar => crate::symbol::SUFFIX_BAR,
             Suffix::Dot => crate::symbol::SUFFIX_DOT,
             Suffix::Saved => crate::symbol::SUFFIX_SAVED,
+            Suffix::Res => crate::symbol::SUFFIX_RES,
         }
     }
 }
@@ -410,6 +413,12 @@ pub enum CallKind {
     /// value, the cotangents, and their derivatives along the directions of the arguments and
     /// of the value's cotangent.
     VjpJvp,
+    /// `g_fwd(args)`: the forward half of `g_vjp`, for a vector callee: the value and the
+    /// residuals its sweep reads (one value of type [`Ty::Residuals`]).
+    Fwd,
+    /// `g_rev(args, residuals, bars)`: the reverse half of `g_vjp`: the cotangents of the
+    /// argument values, given the residuals of the call's `g_fwd` and the value's cotangent.
+    Rev,
 }
 
 /// What the callee returns, as the caller's tokens tell (a typed `let`, a pattern, the place the
@@ -587,6 +596,8 @@ pub enum Zero {
 /// | `Hvp` | `m` directions | the value, the `m` partials, their `m` derivatives (H·v) |
 /// | `Vjp` | `k` cotangents of the values | the `k` values, the `m` cotangents of the arguments |
 /// | `VjpJvp` | `k` cotangents, `m` directions, `k` tangents of the cotangents | `Vjp`'s, then the derivative of each |
+/// | `Fwd` | none | the `k` values, the residuals |
+/// | `Rev` | the residuals, `k` cotangents of the values | the `m` cotangents of the arguments |
 ///
 /// The [`Arg::Fixed`] constants' partials and directions are not in `outs` and `dirs`: codegen
 /// drops the partials and passes zeros.
@@ -642,6 +653,8 @@ impl Call {
             CallKind::Value | CallKind::Grad => (&[], &[], &[]),
             CallKind::Jvp | CallKind::Hvp => (&[], &self.dirs, &[]),
             CallKind::Vjp => (&self.dirs, &[], &[]),
+            CallKind::Rev => (self.dirs.get(1..).unwrap_or(&[]), &[], &[]),
+            CallKind::Fwd => (&[], &[], &[]),
             CallKind::VjpJvp => {
                 let (bars, rest) = self.dirs.split_at(k);
                 let (dirs, bar_dots) = rest.split_at(rest.len().saturating_sub(k));
@@ -650,7 +663,12 @@ impl Call {
         }
     }
 
-    /// The cotangents of the callee's values, for `Vjp` and `VjpJvp`.
+    /// The residuals that a `Rev` call reads (what the call's `Fwd` returned).
+    pub fn residuals(&self) -> Option<Operand> {
+        (self.kind == CallKind::Rev).then(|| self.dirs.first().copied()).flatten()
+    }
+
+    /// The cotangents of the callee's values, for `Vjp`, `VjpJvp` and `Rev`.
     pub fn bars(&self) -> &[Operand] {
         self.split_dirs().0
     }
@@ -669,6 +687,7 @@ impl Call {
     pub fn value_count(&self) -> usize {
         match self.kind {
             CallKind::Grad | CallKind::Hvp => 1,
+            CallKind::Rev => 0,
             _ => self.ret.len(),
         }
     }

@@ -26,6 +26,8 @@ fn ty_kind(ty: &Ty) -> Kind {
         Ty::F64 => Kind::Real,
         Ty::Bool => Kind::Bool,
         Ty::Array(_) => Kind::Array,
+        // Made by the transforms, never by lowering.
+        Ty::Residuals => Kind::Unknown,
     }
 }
 

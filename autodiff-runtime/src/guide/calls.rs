@@ -184,7 +184,7 @@
 //!
 //! | the caller's | calls | so `g` needs |
 //! | --- | --- | --- |
-//! | `_grad`, `_vjp` | `g` in the forward pass for the value, `g_vjp` in the sweep with the value's cotangent | `#[grad]` |
+//! | `_grad`, `_vjp` | `g_fwd` in the forward pass for the value and the residuals, `g_rev` in the sweep with them and the value's cotangent | `#[grad]` |
 //! | `_jvp` | `g_jvp` | `#[grad(jvp)]` (or `hvp`) |
 //! | `_hvp`, `_hessian` | `g_jvp` in the forward pass, `g_hvp` in the sweep | `#[grad(hvp)]` |
 //!
@@ -192,6 +192,8 @@
 //! parameter, in order):
 //!
 //! ```text
+//! fn g_fwd(p1, p2, …) -> (R, Res)                                    // value, residuals
+//! fn g_rev(p1, p2, …, residuals: Res, out_bar: R) -> G               // Σ out_barₖ ∂gₖ/∂pᵢ
 //! fn g_vjp(p1, p2, …, out_bar: R) -> (R, G)                          // value, Σ out_barₖ ∂gₖ/∂pᵢ
 //! fn g_jvp(p1, p2, …, d1, d2, …) -> (R, R)                           // value, Σ ∂g/∂pᵢ · dᵢ
 //! fn g_hvp(p1, p2, …, out_bar: R, d1, d2, …, out_bar_dot: R) -> (R, G, R, G)
@@ -199,12 +201,30 @@
 //!     // along (d1, d2, …, out_bar_dot)
 //! ```
 //!
-//! `out_bar` and `out_bar_dot` have `g`'s return type `R`, taken by value. This is what
-//! `#[grad(hvp)]` on `g` generates, and it can be written by hand for a rule of your own (the
-//! workspace's `src/vcalls.rs` has `normalize(x) = x / |x|` with hand-written `normalize_vjp`,
-//! `_jvp` and `_hvp`, checked against finite differences, the `_hvp`'s last part as the
-//! derivative of `_vjp` along `(d, out_bar_dot)`). The caller reads constant arguments as for a
-//! scalar callee (a zero direction, a dropped cotangent).
+//! `out_bar` and `out_bar_dot` have `g`'s return type `R`, taken by value. `g_fwd` and `g_rev`
+//! are the two halves of `g_vjp`, as in JAX's `custom_vjp` (`fwd` returns the value and the
+//! residuals, `bwd` takes them with the cotangent): the residuals `Res` are whatever `g_fwd`
+//! keeps for `g_rev` (a tuple of `f64`s, `bool`s and arrays of them, nested past twelve parts,
+//! `()` for none), which the caller never names. `#[grad]` on `g` writes them from `g_vjp`
+//! itself, split where its forward pass ends (the residuals are the values of the forward pass
+//! that its sweep reads), so `g` runs once per call and `g_rev` computes `g_vjp`'s cotangents by
+//! the same operations; for a `g` returning a struct, taking a struct, or with a loop of unknown
+//! length, `g_fwd` is `(g(..), ())` and `g_rev` calls `g_vjp` (and a `g` with a slice
+//! parameter, whose `g_vjp` writes into buffers, has neither). A caller keeps the residuals of a
+//! call in a loop like any value its sweep reads (stored per iteration, the storage's type
+//! inferred by rustc; or, checkpointed, recomputed by `g_fwd` from a snapshot), and does not
+//! count them against the stack budget (the macro does not know their size). A caller generic
+//! over its float type (`T: Float`) calls `g` and `g_vjp` instead, as H·v does (`g_jvp` in its
+//! forward pass, `g_hvp` in its sweep).
+//!
+//! This is what `#[grad(hvp)]` on `g` generates, and it can be written by hand for a rule of
+//! your own (the workspace's `src/vcalls.rs` has `normalize(x) = x / |x|` with hand-written
+//! `normalize_fwd`, which keeps `(u, |x|)`, `_rev`, `_vjp`, `_jvp` and `_hvp`, checked against
+//! finite differences, the `_hvp`'s last part as the derivative of `_vjp` along
+//! `(d, out_bar_dot)`, and `_rev` against `_vjp` to the bit). A rule with nothing to keep writes
+//! `fn g_fwd(x: X) -> (R, ()) { (g(x), ()) }` and
+//! `fn g_rev(x: X, _: (), out_bar: R) -> G { g_vjp(x, out_bar).1 }`. The caller reads constant
+//! arguments as for a scalar callee (a zero direction, a dropped cotangent).
 //!
 //! The macro sees tokens, not types, so the call's value must be bound where its type shows: a
 //! typed `let` (`let h: [f64; 4] = layer(..)`), a tuple or array pattern whose parts are plain
@@ -213,7 +233,7 @@
 //! indexed or read as a tuple without that (`let p = polar(r, t); p[0]`, `polar(r, t)[0]`), or
 //! a pattern that does not tell (`let (a, ..) = g(x)`), is an error at the call that says to
 //! write the type. A callee without the derivative function the caller needs is an error at the
-//! call that names it (rustc's "cannot find function `g_vjp`" for a `g` without `#[grad]`; for a
+//! call that names it (rustc's "cannot find function `g_rev`" for a `g` without `#[grad]`; for a
 //! `g` whose `#[grad]` lacks `jvp` or `hvp`, an error saying to add it). A call that writes into
 //! a caller's array (`qtimesx(&q, &x, &mut y)`, the C style) is refused at the `&mut` argument,
 //! with the message to return the array instead and bind it
@@ -263,10 +283,12 @@
 //! The workspace's `tests/vcalls.rs` checks, against finite differences in every mode: `polar`
 //! and callers of it in branches, a two-layer perceptron through `layer` twice (gradient and
 //! H·v), RK4 through `rhs(state, k) -> [f64; 2]` four times a step for 100 steps (stored and
-//! checkpointed), vector functions calling vector functions, a tuple of an `f64` and an array.
-//! A gradient through a vector callee runs the callee's forward pass twice (once in `g`, once
-//! inside `g_vjp`): the perceptron's gradient through calls costs 1.46–1.48× its inline twin's
-//! (`BENCHMARKS.md`).
+//! checkpointed), a recurrent `h = layer(w, b, &h)` six times (stored and checkpointed, against
+//! its inline twin to the bit), vector functions calling vector functions, a tuple of an `f64`
+//! and an array. A gradient through a vector callee runs the callee's forward pass once per call
+//! (`g_fwd`), as the same code written inline does: the perceptron's gradient through calls costs
+//! 1.00× its inline twin's (1.46–1.48× when `g_vjp` ran the forward pass again;
+//! `BENCHMARKS.md`).
 //!
 //! ```compile_fail
 //! use autodiff_runtime::grad;
