@@ -37,6 +37,7 @@ pub struct TwinVector {
 
 /// `h`, an `n × n` matrix numbered as a twin numbers its scalars, in the program's numbering:
 /// `perm[i]` is the program's index of the twin's scalar `i`.
+#[allow(dead_code)] // only a program with a struct twin and `hessian`/`jacobian` reads it
 pub fn square(h: &[f64], perm: &[usize]) -> Vec<f64> {
     let n = perm.len();
     let mut out = vec![0.0; n * n];
@@ -50,6 +51,7 @@ pub fn square(h: &[f64], perm: &[usize]) -> Vec<f64> {
 
 /// `j`, a Jacobian with columns numbered as a twin numbers its scalars, in the program's
 /// numbering.
+#[allow(dead_code)] // only a program with a struct twin and `hessian`/`jacobian` reads it
 pub fn columns(j: &[f64], perm: &[usize]) -> Vec<f64> {
     let n = perm.len();
     let mut out = vec![0.0; j.len()];
