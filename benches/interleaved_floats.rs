@@ -83,23 +83,23 @@ fn lessons<const M: usize>(budget: Duration) {
         let t = i as f32;
         1.5 * (1.7 * t + 0.7).sin() * (0.37 * t + 1.4).cos()
     });
-    let (value, grad) = floats::lessons_f32_grad(x);
+    let (value, grad) = floats::lessons_f32_grad(&x);
     let (hand_value, hand) = floats::lessons_f32_by_hand(&x);
     agree(&name, &[value], &[hand_value], 1e-4);
     agree(&name, &grad, &hand, 1e-5);
-    assert_eq!(floats::lessons_gen_grad(x), (value, grad), "{name}: generic at f32");
+    assert_eq!(floats::lessons_gen_grad(&x), (value, grad), "{name}: generic at f32");
     let kernels = [
         Kernel::new("primal", || {
-            black_box(floats::lessons_f32(black_box(x)));
+            black_box(floats::lessons_f32(black_box(&x)));
         }),
         Kernel::new("grad_hand", || {
             black_box(floats::lessons_f32_by_hand(black_box(&x)));
         }),
         Kernel::new("grad_gen", || {
-            black_box(floats::lessons_f32_grad(black_box(x)));
+            black_box(floats::lessons_f32_grad(black_box(&x)));
         }),
         Kernel::new("grad_generic", || {
-            black_box(floats::lessons_gen_grad(black_box(x)));
+            black_box(floats::lessons_gen_grad(black_box(&x)));
         }),
     ];
     let ratios = [

@@ -1,6 +1,6 @@
 //! Interleaved timing of calls of functions returning arrays: a two-layer perceptron whose
-//! layers are calls of `layer(w, b, x) -> [f64; 4]`, differentiated through `layer_vjp` (and,
-//! for H·v, `layer_jvp` and `layer_hvp`), against the same network written inline, both
+//! layers are calls of `layer(w, b, x) -> [f64; 4]`, differentiated through `layer_fwd` and
+//! `layer_rev` (and, for H·v, `layer_jvp` and `layer_hvp`), against the same network written inline, both
 //! generated (`src/vcalls.rs`). The ratios say what the calls cost a gradient.
 //!
 //! The kernels take turns in short blocks, round after round (`benches/interleave/`), and each

@@ -25,10 +25,17 @@ pub mod programs;
 mod quiet;
 pub mod regressions;
 pub mod slices;
+pub mod struct_calls;
 pub mod structs;
 pub mod vcalls;
 pub mod whiles;
 pub mod worked;
+
+/// The README's Rust snippets, compiled and run as doctests (`cargo test --doc -p autodiff-suite`),
+/// so that the front page cannot drift from the macro.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
 
 /// The derivatives of the functions in the private module `quiet`, which are otherwise unused.
 pub fn quiet_derivatives() -> [f64; 4] {

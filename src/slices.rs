@@ -181,3 +181,46 @@ pub fn ext_rosenbrock_gen<T: Float>(x: &[T]) -> T {
 pub fn vector_of_slice(x: &[f64], y: f64) -> (f64, f64, f64) {
     (y * x[0] * x[1], x[0].sin(), y * y)
 }
+
+/// [`ext_rosenbrock_slice`] with `accumulate`: `_grad` and `_hvp` add the gradient and H·v into
+/// the caller's buffers.
+#[grad(wrt(x), hvp, accumulate)]
+pub fn ext_rosenbrock_acc(x: &[f64]) -> f64 {
+    let mut f = 0.0;
+    for i in 0..x.len() - 1 {
+        let a = x[i + 1] - x[i] * x[i];
+        let b = 1.0 - x[i];
+        f += 100.0 * a * a + b * b;
+    }
+    f
+}
+
+/// [`huber_sum`] with `accumulate`: each component of its gradient is one term, so adding into
+/// a buffer is the same arithmetic as overwriting and then adding.
+#[grad(wrt(x), hvp, accumulate)]
+pub fn huber_sum_acc(x: &[f64], d: &[f64], delta: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        let r = x[i] - d[i];
+        s += if r.abs() <= delta { 0.5 * r * r } else { delta * (r.abs() - 0.5 * delta) };
+    }
+    s
+}
+
+/// [`recurrence`] with `accumulate`: a checkpointed sweep adding into the buffers.
+#[allow(clippy::needless_range_loop)]
+#[grad(wrt(x, y), hvp, accumulate)]
+pub fn recurrence_acc(x: &[f64], y: f64) -> f64 {
+    let mut p = y;
+    for i in 0..x.len() {
+        p = p * x[i].sin() + x[i];
+    }
+    p
+}
+
+/// [`vector_of_slice`] with `accumulate`: `_vjp` and `_hvp` add into the buffers, from code
+/// with no loop.
+#[grad(wrt(x, y), hvp, accumulate)]
+pub fn vector_of_slice_acc(x: &[f64], y: f64) -> (f64, f64, f64) {
+    (y * x[0] * x[1], x[0].sin(), y * y)
+}

@@ -158,7 +158,7 @@ impl Quat {
     }
 
     /// The Hamilton product `self · o`: a function returning a struct.
-    #[grad(jvp, jacobian)]
+    #[grad(jvp, hvp, jacobian)]
     pub fn mul(&self, o: &Quat) -> Quat {
         Quat {
             w: self.w * o.w - self.x * o.x - self.y * o.y - self.z * o.z,
@@ -169,7 +169,7 @@ impl Quat {
     }
 
     /// The conjugate, taken by value.
-    #[grad(jvp, jacobian)]
+    #[grad(jvp, hvp, jacobian)]
     pub fn conj(self) -> Quat {
         let q = Quat { w: self.w, x: 0.0, y: 0.0, z: 0.0 };
         Quat { x: -self.x, y: -self.y, z: -self.z, ..q }

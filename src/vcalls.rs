@@ -1,6 +1,6 @@
-//! Calls of functions returning arrays and tuples, differentiated through the callee's `_vjp`
-//! (reverse sweep), `_jvp` (forward mode) and `_hvp` (the forward mode of its VJP); checked in
-//! `tests/vcalls.rs`.
+//! Calls of functions returning arrays and tuples, differentiated through the halves of the
+//! callee's VJP (`_fwd` in the forward pass, `_rev` in the reverse sweep), `_jvp` (forward mode)
+//! and `_hvp` (the forward mode of its VJP); checked in `tests/vcalls.rs`.
 
 use autodiff_runtime::grad;
 
@@ -106,6 +106,58 @@ pub fn mlp_inline(
     0.5 * loss
 }
 
+/// `½ |h₆|²` for `h₀ = x` and `hₜ₊₁ = layer(w, b, hₜ)`: a vector call in a stored loop, whose
+/// residuals (the `tanh` of each step) the loop keeps for its sweep.
+#[grad(wrt(w, b), hvp)]
+pub fn recurrent(w: &[[f64; 4]; 4], b: &[f64; 4], x: &[f64; 4]) -> f64 {
+    let mut h = [x[0], x[1], x[2], x[3]];
+    for _ in 0..6 {
+        h = layer(w, b, &h);
+    }
+    let mut loss = 0.0;
+    for v in h {
+        loss += v * v;
+    }
+    0.5 * loss
+}
+
+/// [`recurrent`] with its loop checkpointed in 2 snapshots: the sweep runs the steps again from
+/// the snapshots, `layer_fwd` included, and each step's `layer_rev` reads its residuals.
+#[grad(wrt(w, b), hvp, checkpoint(s = 2))]
+pub fn recurrent_checkpointed(w: &[[f64; 4]; 4], b: &[f64; 4], x: &[f64; 4]) -> f64 {
+    let mut h = [x[0], x[1], x[2], x[3]];
+    for _ in 0..6 {
+        h = layer(w, b, &h);
+    }
+    let mut loss = 0.0;
+    for v in h {
+        loss += v * v;
+    }
+    0.5 * loss
+}
+
+/// [`recurrent`] written inline, without calls.
+#[grad(wrt(w, b))]
+pub fn recurrent_inline(w: &[[f64; 4]; 4], b: &[f64; 4], x: &[f64; 4]) -> f64 {
+    let mut h = [x[0], x[1], x[2], x[3]];
+    for _ in 0..6 {
+        let mut next = [0.0; 4];
+        for i in 0..4 {
+            let mut z = b[i];
+            for j in 0..4 {
+                z += w[i][j] * h[j];
+            }
+            next[i] = z.tanh();
+        }
+        h = next;
+    }
+    let mut loss = 0.0;
+    for v in h {
+        loss += v * v;
+    }
+    0.5 * loss
+}
+
 /// A pendulum, `(θ, ω)' = (ω, −k sin θ)`.
 #[grad(hvp)]
 pub fn rhs(state: [f64; 2], k: f64) -> [f64; 2] {
@@ -193,7 +245,8 @@ pub fn weighted_spread(x: [f64; 3], w: &[f64; 3]) -> f64 {
 }
 
 /// `x / |x|`, whose derivatives are written by hand below, following the contract of a vector
-/// function: `_vjp`, `_jvp` and `_hvp` (the forward mode of the VJP).
+/// function: `_fwd` and `_rev` (the halves of the VJP), `_vjp`, `_jvp` and `_hvp` (the forward
+/// mode of the VJP).
 pub fn normalize(x: [f64; 3]) -> [f64; 3] {
     let n = (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]).sqrt();
     x.map(|e| e / n)
@@ -214,6 +267,19 @@ pub fn normalize_vjp(x: [f64; 3], out_bar: [f64; 3]) -> ([f64; 3], [f64; 3]) {
     let u = normalize(x);
     let n = dot3(&x, &x).sqrt();
     (u, project(&u, n, &out_bar))
+}
+
+/// The forward half of [`normalize_vjp`] (hand-written): the value `u`, and the residuals that
+/// [`normalize_rev`] reads, `(u, |x|)`.
+pub fn normalize_fwd(x: [f64; 3]) -> ([f64; 3], ([f64; 3], f64)) {
+    let u = normalize(x);
+    (u, (u, dot3(&x, &x).sqrt()))
+}
+
+/// The reverse half of [`normalize_vjp`] (hand-written), from the residuals that
+/// [`normalize_fwd`] kept: `Jᵀ ȳ = (ȳ − u (u·ȳ)) / |x|`.
+pub fn normalize_rev(_x: [f64; 3], (u, n): ([f64; 3], f64), out_bar: [f64; 3]) -> [f64; 3] {
+    project(&u, n, &out_bar)
 }
 
 /// Value and JVP of [`normalize`] (hand-written): `J ẋ = (ẋ − u (u·ẋ)) / |x|`.

@@ -356,3 +356,20 @@ pub fn drift_len_checkpointed(x0: f64, p: f64, h: f64, n: usize) -> f64 {
     }
     x
 }
+
+/// A reduction over an array, then a `while` loop reading the same array: the sweep of the
+/// reduction fuses with the reduction, and the sweep of the `while` (from its tape) must stay
+/// after the loop that fills the tape (it was moved before it: an internal error).
+#[allow(clippy::needless_range_loop)] // the repro's index loop, as it was written
+#[grad(hvp)]
+pub fn sum_then_grow(x: [f64; 2], a: f64) -> f64 {
+    let mut acc = 0.0;
+    for i in 0..2 {
+        acc += x[i];
+    }
+    let mut t = a;
+    while t < 10.0 {
+        t *= 1.5 + x[1];
+    }
+    acc + t
+}

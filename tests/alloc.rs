@@ -180,10 +180,10 @@ fn derivatives_of_slices_f32_and_generic_functions_do_not_allocate() {
     });
     let x32 = black_box([0.5_f32, -1.0, 2.0, 0.25]);
     assert_no_allocation("floats::lessons_f32 and lessons_gen", || {
-        black_box(floats::lessons_f32_grad(x32));
-        black_box(floats::lessons_f32_hvp(x32, x32));
-        black_box(floats::lessons_gen_grad(x32));
-        black_box(floats::lessons_gen_hvp([1.0_f64; 4], [0.5; 4]));
+        black_box(floats::lessons_f32_grad(&x32));
+        black_box(floats::lessons_f32_hvp(&x32, &x32));
+        black_box(floats::lessons_gen_grad(&x32));
+        black_box(floats::lessons_gen_hvp(&[1.0_f64; 4], &[0.5; 4]));
     });
     assert_no_allocation("floats::oscillator_gen (checkpointed, generic)", || {
         black_box(floats::oscillator_gen_hvp(1.0_f32, 0.5, 0.3, 1.0, 0.0, 0.0));

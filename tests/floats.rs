@@ -304,17 +304,17 @@ fn literals_constants_and_casts() {
 #[test]
 fn lessons_over_f32_and_generic() {
     let x: [f32; 7] = [0.5, -1.25, 2.0, 0.75, -0.3, 1.1, 3.0];
-    let (value, grad) = lessons_f32_grad(x);
+    let (value, grad) = lessons_f32_grad(&x);
     let (hand_value, hand) = lessons_f32_by_hand(&x);
     assert!(near32(value.into(), hand_value.into(), 7.0));
     for (g, h) in grad.iter().zip(hand) {
         assert!(near32(f64::from(*g), f64::from(h), 4.0), "{grad:?} but {hand:?}");
     }
-    assert_eq!(lessons_gen_grad(x), (value, grad), "generic at f32");
+    assert_eq!(lessons_gen_grad(&x), (value, grad), "generic at f32");
     let x64 = x.map(f64::from);
-    assert_eq!(lessons_gen_grad(x64), autodiff_suite::loops::lessons_grad(x64), "generic at f64");
+    assert_eq!(lessons_gen_grad(&x64), autodiff_suite::loops::lessons_grad(x64), "generic at f64");
     let v = [1.0, 0.0, -0.5, 0.25, 0.0, 2.0, 1.0];
-    let (_, _, hv) = lessons_f32_hvp(x, v.map(|t: f64| t as f32));
+    let (_, _, hv) = lessons_f32_hvp(&x, &v.map(|t: f64| t as f32));
     let (_, _, hv64) = autodiff_suite::loops::lessons_hvp(x64, v);
     for (a, b) in hv.iter().zip(hv64) {
         assert!(near32(f64::from(*a), b, 8.0), "{hv:?} but {hv64:?}");

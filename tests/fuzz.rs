@@ -85,6 +85,47 @@
 //!   so that the online tape moves its snapshots. Its value and every function it has are `f`'s
 //!   (stored, or offline-checkpointed in `f_ck`, itself `f`'s), bit for bit.
 //!
+//! - the struct twin `f_st` (a quarter of the programs, `build/fuzz/structs.rs`): some of the
+//!   differentiated parameters (scalars and arrays, by value or `&`) packed into a
+//!   `#[derive(Differentiable)]` struct `FSt`, sometimes some of them in a nested `FStInner`,
+//!   sometimes constants as `#[no_grad]` fields; the struct passed by value, by `&`, or as `self`
+//!   or `&self` of the method `FSt::f_st`; the body reading fields (`s0.x1[i]`, `&s0.inner.x2`).
+//!   Its value and every derivative are `f`'s to the bit: the gradient's fields are `f_grad`'s
+//!   components (its `#[no_grad]` fields zero), the Hessian and Jacobian renumbered from
+//!   `Differentiable`'s order; a direction's `#[no_grad]` fields are NaN, which must not be read.
+//!   A parameter the body copies whole, passes by value, or reads by row is not packed (the macro
+//!   types a field from its uses and gets those wrong, see the issue's report); the twin keeps
+//!   its names unvaried where a name would meet open bugs 31 and 32 of `tests/fuzz_found.rs`;
+//! - the call twin `f_call` (a quarter of the programs, where a piece fits,
+//!   `build/fuzz/calls.rs`): a run of top-level `let`s and assignments, or the body of a top-level
+//!   loop (not one over `data.len()`, which must stay a reduction), moved into a
+//!   `#[grad(jvp, hvp)]` helper `g90` returning an array or a tuple (of `f64`s, or with arrays,
+//!   written with its type), called and its parts assigned. Values, `_jvp` and a forward-mode Jacobian are `f`'s to the bit. Reverse
+//!   mode goes through `g90_vjp`, whose contract sums each input's cotangent over the piece before
+//!   the caller adds it: where the piece reads a value more than once (and `f` reads it after the
+//!   piece, or in every iteration), shares an expression with the rest (`x[k]` read in both,
+//!   which the macro loads once) or copies an input read after it (`let y = x;`, `x` itself to
+//!   the macro), `f`'s sweep sums in another order, and the gradient, H·w, Hessian and a
+//!   reverse-mode Jacobian are compared to rounding; elsewhere to the bit. The run prints how
+//!   many points were compared to rounding.
+//! - the number-type twins (`build/fuzz/floats.rs`, issue 16; `fuzz/floats.rs`), each chosen
+//!   by a generator of its own: `f_gen<T: Float>`, the program over `T` (literals as
+//!   `T::from(c).unwrap()`, `T::zero()`, `T::one()`, integers and data through `T::from`, `s op=
+//!   e` as `s = s op (e)`), and `f_32`, the program over `f32` (literals rounded once to `f32`,
+//!   as `T::from` rounds them), for programs that call no function (60%): `f_gen` at `f64` is `f`
+//!   bit for bit in every mode (value, `f_grad`, `f_jvp`, `f_hvp`, `f_hessian`; or `f_vjp`,
+//!   `f_jvp`, `f_jacobian`), at `f32` it is `f_32` bit for bit, and `f_32` is `f` at the point
+//!   rounded to `f32` within 10⁻³ of the largest component (2¹³ of `f32`'s rounding), where the
+//!   point is well conditioned: away from kinks (10⁻²), with no intermediate past 10³ times the
+//!   results, and results that move by less than a quarter of that when every input moves by
+//!   2⁻¹⁷ of itself (the run prints how many points were skipped, and the largest error seen as a
+//!   fraction of the tolerance); and the slice twin `f_sl` (`build/fuzz/sliced.rs`; 70% of the
+//!   programs with a differentiated array read by element only): some of those arrays as
+//!   `&[f64]`, `&Vec<f64>` or `&[[f64; K]]` named in `wrt(...)`, loops bounded by their length
+//!   (`0..N`, `i + 1..N`, `0..N - 1`) mostly to `x.len()` (run-time trip counts: a loop that
+//!   carries state is checkpointed), gradients and H·v in the caller's buffers, filled with NaN
+//!   first; its value, `f_grad`, `f_jvp`, `f_hvp` (or `f_vjp`, `f_jvp`) are `f`'s bit for bit.
+//!
 //! Signatures and names vary too (issue 20; `build/fuzz/vary.rs`, decided from each program's
 //! seed by a generator of its own): 12% of the programs take 13 to 20 parameters; in half of
 //! them every name is renamed, one to one, to a name the generated code uses (`x_bar`, `t0`,
@@ -129,6 +170,8 @@
 mod fuzz {
     pub mod check;
     pub mod exits;
+    pub mod floats;
+    pub mod twins;
     // The programs of a run use only some of the operations.
     #[allow(dead_code)]
     pub mod dual;
@@ -140,10 +183,16 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use autodiff_runtime::__private::Flat;
 use autodiff_runtime::grad;
 use fuzz::check;
+use fuzz::floats::Floats;
+#[allow(unused_imports)] // a run with few programs may have no number-type twin
+use fuzz::floats::Twin;
 // The generated programs use these through `use super::*`; a run with few programs may not
 // need every one.
 #[allow(unused_imports)]
 use fuzz::dual::{Hd, constant, lit, seed};
+// The generic twins' bound.
+#[allow(unused_imports)]
+use autodiff_runtime::Float;
 
 /// The inputs of one evaluation.
 pub struct Point<'a> {
@@ -176,6 +225,9 @@ pub enum Fns {
         iterated: Option<Iterated>,
         optioned: Option<Optioned>,
         exited: Option<Exited>,
+        /// The struct twin `f_st` and the call twin `f_call` (`fuzz/twins.rs`).
+        structed: Option<fuzz::twins::Twin>,
+        called: Option<fuzz::twins::Twin>,
     },
     /// A function returning `m` values.
     Vector {
@@ -191,6 +243,8 @@ pub enum Fns {
         iterated: Option<IteratedVector>,
         optioned: Option<OptionedVector>,
         exited: Option<ExitedVector>,
+        structed: Option<fuzz::twins::TwinVector>,
+        called: Option<fuzz::twins::TwinVector>,
     },
 }
 
@@ -283,6 +337,8 @@ pub struct Program {
     pub data: bool,
     pub steps: bool,
     pub fns: Fns,
+    /// Its number-type twins (`fuzz/floats.rs`).
+    pub floats: Floats,
 }
 
 /// Every `f64` of `x`, in order.
@@ -336,6 +392,7 @@ fn random_programs_agree_with_hyper_dual_numbers_and_finite_differences() {
         }
     }
     eprintln!("{} programs: {stats}", programs.len());
+    eprintln!("{}", fuzz::floats::programs(&programs));
     assert!(failures.is_empty(), "{} failure(s):\n\n{}", failures.len(), failures.join("\n\n"));
     assert!(
         stats.checked * 2 >= stats.points,

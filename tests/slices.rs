@@ -132,6 +132,48 @@ fn buffers_are_overwritten() {
     assert_eq!((a, b), (c, d), "checkpointed sweep");
 }
 
+/// A function writing a gradient and H·v into the buffers it is given.
+type IntoBuffers<'a> = &'a dyn Fn(&mut [f64], &mut [f64]);
+
+/// The gradients and H·v that `f` writes into buffers filled with `fill` first.
+fn written_over(fill: f64, n: usize, f: IntoBuffers) -> (Vec<u64>, Vec<u64>) {
+    let (mut g, mut h) = (vec![fill; n], vec![fill; n]);
+    f(&mut g, &mut h);
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect();
+    (bits(&g), bits(&h))
+}
+
+/// A regression test of the first-write zeroing: the buffer's elements that the first loop of the
+/// sweep writes before reading are left unzeroed (`zero_outside`), so a stale buffer (NaN, or
+/// the previous call's gradient) must give the zeroed buffer's numbers to the bit, at every
+/// length, the loop that runs no iteration (n = 1) included.
+#[test]
+fn stale_buffers_give_the_numbers_of_zeroed_ones() {
+    for n in [1, 2, 3, 7, 64] {
+        let x = point(n);
+        let v: Vec<f64> = (0..n).map(|i| 0.5 - i as f64 * 0.25).collect();
+        let runs: [IntoBuffers; 4] = [
+            &|g, h| {
+                ext_rosenbrock_slice_hvp(&x, &v, &mut *g, &mut *h);
+            },
+            &|g, h| {
+                ext_rosenbrock_windows_hvp(&x, &v, &mut *g, &mut *h);
+            },
+            &|g, h| {
+                lessons_slice_hvp(&x, &v, &mut *g, &mut *h);
+            },
+            &|g, h| {
+                huber_sum_hvp(&x, &v, 0.3, &v, &mut *g, &mut *h);
+            },
+        ];
+        for (k, run) in runs.iter().enumerate() {
+            let zeroed = written_over(0.0, n, run);
+            assert_eq!(written_over(f64::NAN, n, run), zeroed, "function {k}, n = {n}");
+            assert_eq!(written_over(-3.5, n, run), zeroed, "function {k}, n = {n}");
+        }
+    }
+}
+
 #[test]
 #[should_panic(
     expected = "`ext_rosenbrock_slice_grad`: the buffer `x_bar` must have the length of `x`, which is 4, not 3"
@@ -287,4 +329,91 @@ fn a_vector_function_of_a_slice_and_a_scalar() {
     let mut g = vec![0.0; 2];
     let (_, y_bar2) = vector_of_slice_vjp(&x, y, w, &mut g);
     assert_eq!((g, y_bar2), (x_bar, y_bar), "the vjp's cotangent is the hvp's");
+}
+
+/// `before` plus `delta`, element by element.
+fn plus(before: &[f64], delta: &[f64]) -> Vec<f64> {
+    before.iter().zip(delta).map(|(a, b)| a + b).collect()
+}
+
+#[test]
+fn accumulate_adds_the_gradient_and_hv_into_the_buffers() {
+    for n in [2, 3, 100] {
+        let x = point(n);
+        let v: Vec<f64> = (0..n).map(|i| ((i * 7) % 5) as f64 - 2.0).collect();
+        let (f, g, hv) = rosenbrock_closed(&x, &v);
+        let before: Vec<f64> = (0..n).map(|i| 0.25 * i as f64 - 3.0).collect();
+        let before_h: Vec<f64> = (0..n).map(|i| 1.5 - 0.5 * i as f64).collect();
+        let mut grad = before.clone();
+        let value = ext_rosenbrock_acc_grad(&x, &mut grad);
+        assert_eq!(value, ext_rosenbrock_slice(&x), "n = {n}");
+        assert!((value - f).abs() <= 1e-13 * f);
+        close(&grad, &plus(&before, &g));
+        let (mut grad2, mut h) = (before.clone(), before_h.clone());
+        assert_eq!(ext_rosenbrock_acc_hvp(&x, &v, &mut grad2, &mut h), value);
+        assert_eq!(grad2, grad, "n = {n}: hvp's gradient is grad's");
+        close(&h, &plus(&before_h, &hv));
+        // From zeroed buffers, the overwriting functions' numbers to the bit.
+        let (mut z, mut zh, mut o, mut oh) =
+            (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+        ext_rosenbrock_acc_hvp(&x, &v, &mut z, &mut zh);
+        ext_rosenbrock_slice_hvp(&x, &v, &mut o, &mut oh);
+        assert_eq!((z, zh), (o, oh), "n = {n}: from zero");
+    }
+}
+
+#[test]
+fn accumulate_is_overwrite_then_add_where_each_component_is_one_term() {
+    let n = 40;
+    let x = point(n);
+    let d: Vec<f64> = (0..n).map(|i| 0.1 * i as f64 - 1.0).collect();
+    let v: Vec<f64> = (0..n).map(|i| (i % 4) as f64 - 1.5).collect();
+    let before: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin()).collect();
+    let (mut g, mut h, mut o, mut oh) =
+        (before.clone(), before.clone(), vec![0.0; n], vec![0.0; n]);
+    let value = huber_sum_acc_hvp(&x, &d, 0.3, &v, &mut g, &mut h);
+    assert_eq!(huber_sum_hvp(&x, &d, 0.3, &v, &mut o, &mut oh), value);
+    assert_eq!((g, h), (plus(&before, &o), plus(&before, &oh)), "to the bit");
+}
+
+#[test]
+fn accumulate_sums_two_losses_over_one_buffer() {
+    // ∇(rosenbrock + huber) in one buffer, no temporary.
+    let n = 30;
+    let x = point(n);
+    let d = vec![0.5; n];
+    let mut grad = vec![0.0; n];
+    ext_rosenbrock_acc_grad(&x, &mut grad);
+    huber_sum_acc_grad(&x, &d, 1.0, &mut grad);
+    let (mut a, mut b) = (vec![0.0; n], vec![0.0; n]);
+    ext_rosenbrock_slice_grad(&x, &mut a);
+    huber_sum_grad(&x, &d, 1.0, &mut b);
+    assert_eq!(grad, plus(&a, &b), "each component: (0 + ∂rosenbrock) + ∂huber");
+}
+
+#[test]
+fn accumulate_through_a_checkpointed_sweep_and_a_vector_function() {
+    let x = point(9);
+    let v = [1.0; 9];
+    let before = vec![2.0; 9];
+    let (mut g, mut h) = (before.clone(), before.clone());
+    let got = recurrence_acc_hvp(&x, 0.3, &v, 0.0, &mut g, &mut h);
+    let (mut o, mut oh) = (vec![0.0; 9], vec![0.0; 9]);
+    assert_eq!(got, recurrence_hvp(&x, 0.3, &v, 0.0, &mut o, &mut oh), "value, y's derivatives");
+    let near = |a: &[f64], b: &[f64]| {
+        a.iter().zip(b).all(|(p, q)| (p - q).abs() <= 1e-14 * q.abs().max(1.0))
+    };
+    assert!(near(&g, &plus(&before, &o)), "{g:?}");
+    assert!(near(&h, &plus(&before, &oh)), "{h:?}");
+    // A vector function with no loop: its `_vjp` and `_hvp` add into the buffers.
+    let (x, w) = ([1.0, 2.0], (1.0, 0.5, 2.0));
+    let (mut g, mut o) = (vec![10.0, -10.0], vec![0.0; 2]);
+    let (_, y_bar) = vector_of_slice_acc_vjp(&x, 3.0, w, &mut g);
+    assert_eq!(vector_of_slice_vjp(&x, 3.0, w, &mut o).1, y_bar);
+    assert_eq!(g, plus(&[10.0, -10.0], &o), "one term each, to the bit");
+    let (mut g, mut h, mut o, mut oh) = (vec![1.0; 2], vec![-1.0; 2], vec![0.0; 2], vec![0.0; 2]);
+    let dirs = ([0.1, 0.2], 0.7, (0.3, -1.0, 0.5));
+    vector_of_slice_acc_hvp(&x, 3.0, w, &dirs.0, dirs.1, dirs.2, &mut g, &mut h);
+    vector_of_slice_hvp(&x, 3.0, w, &dirs.0, dirs.1, dirs.2, &mut o, &mut oh);
+    assert!(near(&g, &plus(&[1.0; 2], &o)) && near(&h, &plus(&[-1.0; 2], &oh)), "{g:?} {h:?}");
 }

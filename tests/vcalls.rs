@@ -294,12 +294,15 @@ fn the_layer_and_a_two_layer_perceptron_through_it() {
     for seed in [0.3, -0.8, 2.0] {
         let (p, v, w) = (point(seed, 40), point(seed + 1.0, 40), point(seed - 2.0, 40));
         scalar.check("mlp", &p, &v, &w, 1e-7);
-        // The same network written inline: the same value, and the same gradient up to the
-        // order of its sums.
+        // The same network written inline: the same value and the same gradient, to the bit
+        // (`layer_rev` sums in the order the inline sweep does).
         let (w1, b1, w2, b2) = unpack(&p);
         let (value, (a, b, c, d)) = mlp_inline_grad(&w1, &b1, &w2, &b2, &DATA);
         assert_eq!(value.to_bits(), f(&p).to_bits());
-        close("mlp against mlp_inline", &grad(&p).1, &pack(a, b, c, d), 1e-14);
+        assert_eq!(grad(&p).1, pack(a, b, c, d), "mlp against mlp_inline");
+        // `mlp_hvp` calls `layer_vjp` in its sweep, `mlp_grad` `layer_rev`: the same gradient.
+        let (_, g, _) = (scalar.hvp.unwrap())(&p, &v);
+        assert_eq!(g, grad(&p).1);
     }
 }
 
@@ -344,9 +347,12 @@ fn runge_kutta_through_rhs_100_steps() {
         };
         scalar.check(name, &[1.0, 0.2, 1.5], &[0.5, -1.0, 0.3], &[0.1, 0.4, -2.0], 1e-6);
     }
-    // The checkpointed sweep recomputes the same operations: the same gradient to the bit.
+    // The checkpointed sweep recomputes the same operations: the same gradient to the bit; and
+    // `rk4_hvp` (through `rhs_vjp`) the same as `rk4_grad` (through `rhs_fwd` and `rhs_rev`).
     let (a, b) = (rk4_grad([1.0, 0.2], 1.5), rk4_checkpointed_grad([1.0, 0.2], 1.5));
     assert_eq!(a, b);
+    let (y, g, _) = rk4_hvp([1.0, 0.2], 1.5, [0.5, -1.0], 0.3);
+    assert_eq!((y, g), a);
 }
 
 #[test]
@@ -503,4 +509,88 @@ fn hand_written_derivatives_of_a_vector_function() {
         &[0.1, 0.4, -2.0, 0.5],
         1e-7,
     );
+}
+
+#[test]
+fn a_vector_call_in_a_stored_loop_and_in_a_checkpointed_one() {
+    // `h = layer(w, b, &h)` six times: the stored loop keeps each call's residuals, the
+    // checkpointed one runs `layer_fwd` again from its snapshots.
+    let flat = |w: [[f64; 4]; 4], b: [f64; 4]| -> Vec<f64> {
+        w.iter().flatten().chain(&b).copied().collect()
+    };
+    type Grad = fn(&[[f64; 4]; 4], &[f64; 4], &[f64; 4]) -> (f64, ([[f64; 4]; 4], [f64; 4]));
+    type Hvp = fn(
+        &[[f64; 4]; 4],
+        &[f64; 4],
+        &[f64; 4],
+        &[[f64; 4]; 4],
+        &[f64; 4],
+    ) -> (f64, ([[f64; 4]; 4], [f64; 4]), ([[f64; 4]; 4], [f64; 4]));
+    let kernels: [(&str, Grad, Hvp); 2] = [
+        ("recurrent", recurrent_grad, recurrent_hvp),
+        ("recurrent_checkpointed", recurrent_checkpointed_grad, recurrent_checkpointed_hvp),
+    ];
+    for seed in [0.3, -0.8] {
+        let (p, v, w) = (point(seed, 20), point(seed + 1.0, 20), point(seed - 2.0, 20));
+        for (name, grad, hvp) in kernels {
+            let grad = |p: &[f64]| {
+                let (y, (a, b)) = grad(&m4(p), &a4(&p[16..]), &DATA);
+                (y, flat(a, b))
+            };
+            let scalar = Scalar {
+                f: &|p| recurrent(&m4(p), &a4(&p[16..]), &DATA),
+                grad: &grad,
+                jvp: None,
+                hvp: Some(&|p, v| {
+                    let (y, (a, b), (c, d)) =
+                        hvp(&m4(p), &a4(&p[16..]), &DATA, &m4(v), &a4(&v[16..]));
+                    (y, flat(a, b), flat(c, d))
+                }),
+            };
+            scalar.check(name, &p, &v, &w, 1e-7);
+        }
+        let (w1, b1) = (m4(&p), a4(&p[16..]));
+        let stored = recurrent_grad(&w1, &b1, &DATA);
+        // The checkpointed sweep runs the same operations: the same gradient to the bit; and
+        // H·v, which calls `layer_vjp` in its sweep, the same gradient as `layer_rev` gives.
+        assert_eq!(stored, recurrent_checkpointed_grad(&w1, &b1, &DATA));
+        let (y, g, _) = recurrent_hvp(&w1, &b1, &DATA, &w1, &b1);
+        assert_eq!((y, g), stored);
+        let (value, (a, b)) = recurrent_inline_grad(&w1, &b1, &DATA);
+        assert_eq!(value.to_bits(), stored.0.to_bits());
+        assert_eq!(flat(stored.1.0, stored.1.1), flat(a, b), "recurrent against recurrent_inline");
+    }
+}
+
+#[test]
+fn the_halves_of_each_vjp_give_the_vjp_to_the_bit() {
+    // `g_fwd` then `g_rev` is `g_vjp` split at the end of its forward pass: the same value and
+    // the same cotangents, to the bit.
+    let (w, b) = (m4(&point(0.3, 16)), a4(&point(1.7, 4)));
+    let ybar = [0.5, -1.0, 1.5, 0.25];
+    let (h, r) = layer_fwd(&w, &b, &DATA);
+    assert_eq!(h, layer(&w, &b, &DATA));
+    let (v, c) = layer_vjp(&w, &b, &DATA, ybar);
+    assert_eq!((v, c), (h, layer_rev(&w, &b, &DATA, r, ybar)));
+    let (y, r) = rhs_fwd([0.8, -0.3], 2.5);
+    assert_eq!(y, rhs([0.8, -0.3], 2.5));
+    assert_eq!(rhs_vjp([0.8, -0.3], 2.5, [1.5, -0.5]).1, rhs_rev([0.8, -0.3], 2.5, r, [1.5, -0.5]));
+    let (y, r) = polar_fwd(1.5, 0.4);
+    assert_eq!(y, polar(1.5, 0.4));
+    assert_eq!(polar_vjp(1.5, 0.4, (0.3, -2.0)).1, polar_rev(1.5, 0.4, r, (0.3, -2.0)));
+    let x = [0.3, -1.2, 2.0];
+    let (y, r) = centered_fwd(&x);
+    assert_eq!(y, centered(&x));
+    let bar = (0.7, [1.0, -0.5, 0.25]);
+    assert_eq!(centered_vjp(&x, bar).1, centered_rev(&x, r, bar));
+    let (y, r) = euler_fwd([0.8, -0.3], 2.5, 0.1);
+    assert_eq!(y, euler([0.8, -0.3], 2.5, 0.1));
+    assert_eq!(
+        euler_vjp([0.8, -0.3], 2.5, 0.1, [1.5, -0.5]).1,
+        euler_rev([0.8, -0.3], 2.5, 0.1, r, [1.5, -0.5])
+    );
+    // The hand-written halves of `normalize`.
+    let (u, r) = normalize_fwd(x);
+    assert_eq!(u, normalize(x));
+    assert_eq!(normalize_vjp(x, [1.0, 0.5, -0.5]).1, normalize_rev(x, r, [1.0, 0.5, -0.5]));
 }

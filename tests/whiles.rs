@@ -293,3 +293,22 @@ fn a_run_time_trip_count_is_stored_up_to_its_capacity_and_checkpointed_past_it()
     let known = drift_n_grad::<{ DRIFT_CAPACITY + 1 }>(x0, p, h);
     assert_eq!(drift_len_grad(x0, p, h, n), known);
 }
+
+#[test]
+fn a_reduction_then_a_while_loop_over_the_same_array() {
+    // t = a·c^k with c = 1.5 + x₁ and k the steps that ran: d/dx₀ = 1, d/dx₁ = 1 + a·k·c^(k−1),
+    // d/da = c^k; the Hessian's only terms are ∂²/∂x₁² = a·k·(k−1)·c^(k−2) and ∂²/∂x₁∂a = k·c^(k−1).
+    let (x, a) = ([0.3, 0.2], 1.1);
+    let c: f64 = 1.5 + x[1];
+    let k = (0..).find(|&k| a * c.powi(k) >= 10.0).unwrap();
+    let kf = f64::from(k);
+    let (value, (gx, ga)) = sum_then_grow_grad(x, a);
+    close("value", &[value], &[x[0] + x[1] + a * c.powi(k)], 1e-14);
+    let expected = [1.0, 1.0 + a * kf * c.powi(k - 1), c.powi(k)];
+    close("gradient", &[gx[0], gx[1], ga], &expected, 1e-13);
+    let (v, w) = ([0.4, -0.3], 0.7);
+    let (_, _, (hx, ha)) = sum_then_grow_hvp(x, a, v, w);
+    let h11 = a * kf * (kf - 1.0) * c.powi(k - 2);
+    let h1a = kf * c.powi(k - 1);
+    close("H·v", &[hx[0], hx[1], ha], &[0.0, h11 * v[1] + h1a * w, h1a * v[1]], 1e-12);
+}

@@ -37,6 +37,9 @@ pub struct Args {
     pub implicit: Vec<Ident>,
     /// Emit the argmin problem type `FProblem` (`argmin`).
     pub argmin: bool,
+    /// `accumulate`: the derivatives written into the caller's buffers (of differentiated
+    /// slices) are added to what the buffers hold, instead of overwriting it.
+    pub accumulate: bool,
     /// Where each option was written, for messages about it.
     pub spans: Vec<(&'static str, Span)>,
 }
@@ -98,6 +101,7 @@ pub fn parse(cx: &mut Ctxt, tokens: TokenStream) -> Args {
             symbol::OPT_HVP => &mut args.hvp,
             symbol::OPT_HESSIAN => &mut args.hessian,
             symbol::OPT_ARGMIN => &mut args.argmin,
+            symbol::OPT_ACCUMULATE => &mut args.accumulate,
             symbol::OPT_WRT => {
                 wrt(cx, &meta, &mut args);
                 continue;

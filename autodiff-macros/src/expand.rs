@@ -9,13 +9,13 @@ use syn::Item;
 use crate::args::{self, Args};
 use crate::codegen::{Context, Kind};
 use crate::ctxt::Ctxt;
-use crate::ir::{Func, verify};
+use crate::ir::{Func, Scalar, has_while, verify};
 use crate::lower::{self, Lowered, Output};
 use crate::symbol;
 use crate::transform::{
-    Options, Seed, dead_code, first_touch, forward, forward_stores, fuse, grad_calls, hoist,
-    hoist_storage, join_branches, plan, promote, reverse, select_outputs, sink, split_wraps,
-    storage, total,
+    Options, Seed, dead_code, first_touch, forward, forward_stores, fuse, grad_calls, halves,
+    has_vector_calls, hoist, hoist_storage, join_branches, keep_residuals, plan, promote, reverse,
+    reverse_marked, select_outputs, sink, split_wraps, storage, total,
 };
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
@@ -39,8 +39,8 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let vector = lowered.output != Output::Scalar;
     check_modes(&mut cx, &args, &item_fn, vector);
     check_sizes(&mut cx, &args, &lowered);
-    if lowered.record.is_some() {
-        refuse_record_hvp(&mut cx, &args);
+    if args.accumulate {
+        check_accumulate(&mut cx, &args, &lowered);
     }
     let problem = args
         .span_of(symbol::OPT_ARGMIN)
@@ -52,7 +52,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     match derivatives(&lowered, &args, vector) {
         Ok(mut derived) => {
             if let Some(record) = &lowered.record {
-                crate::codegen::records::name_cotangents(&mut derived.grad, record);
+                name_record_cotangents(&mut derived, record);
             }
             let fs = [Some(&derived.grad), derived.hvp.as_ref()];
             check_budget(&mut cx, &fs.into_iter().flatten().collect::<Vec<_>>(), budget);
@@ -90,6 +90,20 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             });
             if let Some(jvp) = &derived.jvp {
                 out.extend(cx.derivative(Kind::Jvp, jvp));
+            }
+            // A caller's gradient calls `f_fwd` and `f_rev` (not of a function with a slice
+            // parameter, whose `f_vjp` writes into buffers that a call does not pass).
+            if vector && !cx.has_slices(&lowered.func) {
+                out.extend(match &derived.halves {
+                    Some((fwd, rev, r))
+                        if cx.splits(&lowered.func)
+                            && !unsized_storage(fwd)
+                            && !unsized_storage(rev) =>
+                    {
+                        cx.split(fwd, rev, *r)
+                    }
+                    _ => cx.unsplit(&lowered.func),
+                });
             }
             if let Some(hvp) = &derived.hvp {
                 let kind = if vector { Kind::VectorHvp } else { Kind::Hvp };
@@ -212,14 +226,31 @@ fn check_sizes(cx: &mut Ctxt, args: &Args, lowered: &Lowered) {
     }
 }
 
-/// Refuses `hvp` on a function returning a struct, which is not supported yet.
-fn refuse_record_hvp(cx: &mut Ctxt, args: &Args) {
-    let name = symbol::OPT_HVP;
+/// Refuses `accumulate` on a function with no differentiated slice: its derivatives are returned,
+/// and there is no buffer to add into.
+fn check_accumulate(cx: &mut Ctxt, args: &Args, lowered: &Lowered) {
+    let f = &lowered.func;
+    if f.active.iter().any(|v| f.ty(*v).run_time_length()) {
+        return;
+    }
+    let name = symbol::OPT_ACCUMULATE;
     if let Some(at) = args.span_of(name) {
         cx.error_at(
             at,
-            format!("`{name}` on a function returning a struct is not supported yet: `#[grad]` gives such a function `_vjp`, `_jvp` and `jacobian`; return the fields as an array or a tuple for `{name}`, or differentiate a scalar function of the struct"),
+            format!("`{name}` adds the derivatives of differentiated slices into the caller's buffers, and this function differentiates no slice: its derivatives are returned; remove `{name}`, or take the parameter as `&[f64]`"),
         );
+    }
+}
+
+/// Names the cotangent inputs of a function returning a struct after its fields, in each
+/// variant of its derivatives.
+fn name_record_cotangents(derived: &mut Derived, record: &lower::RecordOut) {
+    crate::codegen::records::name_cotangents(&mut derived.grad, record);
+    if let Some(hvp) = &mut derived.hvp {
+        crate::codegen::records::name_hvp_cotangents(hvp, record);
+    }
+    if let Some(other) = &mut derived.checkpointed {
+        name_record_cotangents(other, record);
     }
 }
 
@@ -237,6 +268,9 @@ pub struct Derived {
     pub jvp: Option<Func>,
     /// Value, gradient and H·v: `forward(reverse(f))`.
     pub hvp: Option<Func>,
+    /// For a vector function: its VJP split into `f_fwd` and `f_rev`, with the number of
+    /// residuals that the first returns and the second takes.
+    pub halves: Option<(Func, Func, usize)>,
     /// When `grad` (or `hvp`) stores values in arrays whose size only rustc knows (the trip
     /// count of a `const` item or a const generic), or of a capacity that a run-time trip count
     /// may exceed: the same with those loops checkpointed, for the generated code to choose from
@@ -273,7 +307,8 @@ fn derive(
     vector: bool,
     checkpoint_unsized: bool,
 ) -> Result<Derived, Failure> {
-    let lowered = checked(lowered.func.clone(), "lowering")?;
+    let lowered = Func { accumulate: args.accumulate, ..lowered.func.clone() };
+    let lowered = checked(lowered, "lowering")?;
     // What only one side of a branch reads is computed in that side, for every mode: then the
     // sweep of another side never multiplies its zero adjoint by partials there (a NaN one would
     // poison the gradient).
@@ -285,16 +320,60 @@ fn derive(
     let second_order = args.hvp || args.hessian;
     let budget = if second_order { budget / 2 } else { budget };
     let options = Options { budget, snapshots: args.checkpoint, checkpoint_unsized };
-    // The reverse sweep reads each call's partials from the forward pass: `g_grad` there.
+    // The reverse sweep reads each call's partials from the forward pass: `g_grad` there, and
+    // a vector callee's residuals, `g_fwd` there (not in a generic function, whose storage of
+    // them would need the scalar type to have a zero the runtime's `Residuals` knows).
     // A loop over a ring is split at its wrap-around, so that its sweep indexes affinely.
     let split = checked(split_wraps(&primal), "splitting at wrap-arounds")?;
-    let with_partials = checked(grad_calls(&split), "the calls' partials")?;
+    let split_calls = primal.scalar != Scalar::Generic;
+    let grad = swept(&split, options, vector, split_calls)?;
+    // Forward mode over the sweep (H·v) calls vector callees through `g_vjp`: it knows no
+    // `g_fwd`. (So do the halves of a vector function's own VJP: residuals are values of types
+    // the generated code can write.)
+    let plain = match split_calls && second_order && has_vector_calls(&primal) {
+        true => swept(&split, options, vector, false)?,
+        false => grad.clone(),
+    };
+    // (A loop of unknown length keeps its tape outside the IR's values: no split.)
+    let halves = match vector && !checkpoint_unsized && !has_while(&split.body) {
+        true => Some(split_halves(&split, options)?),
+        false => None,
+    };
+    // A caller's H·v runs a vector callee's `f_jvp` in its forward pass and its `f_hvp` in its
+    // sweep: `hvp` on a vector function gives both.
+    let jvp = match args.jvp || args.jacobian.is_some() || (vector && args.hvp) {
+        true => Some(checked(hoist(&dead_code(&forward(&primal))), "the forward transform")?),
+        false => None,
+    };
+    let hvp = match args.hvp || args.hessian {
+        true if vector => Some(vector_hvp(&plain)?),
+        true => {
+            let n = primal.active.len();
+            let tangent = checked(forward(&plain), "the forward transform of the gradient")?;
+            // forward(grad) returns [value, gradient, value_dot, gradient_dot]; H·v is gradient_dot.
+            let wanted: Vec<usize> = (0..=n).chain(n + 2..=2 * n + 1).collect();
+            Some(checked(hoist(&dead_code(&select_outputs(&tangent, &wanted))), "hoisting")?)
+        }
+        false => None,
+    };
+    Ok(Derived { grad, jvp, hvp, halves, checkpointed: None })
+}
+
+/// `reverse(f)` cleaned up, with the calls' partials from the forward pass (and, with
+/// `split_calls`, vector callees run as `g_fwd` there and `g_rev` in the sweep).
+fn swept(f: &Func, options: Options, vector: bool, split_calls: bool) -> Result<Func, Failure> {
+    let with_partials = checked(grad_calls(f, split_calls), "the calls' partials")?;
     // The plan sees what the forward pass computes: a load of an element just stored is the
     // stored value (the sweep then needs no copy of it).
     let with_partials = checked(forward_stores(&with_partials), "store-to-load forwarding")?;
     let plans = plan(&with_partials, options);
     let seed = if vector { Seed::Inputs } else { Seed::One };
     let grad = checked(reverse(&with_partials, &plans, seed), "the reverse transform")?;
+    cleaned(grad)
+}
+
+/// The cleanup passes after the reverse transform.
+fn cleaned(grad: Func) -> Result<Func, Failure> {
     // Dead code goes first: fusion must not depend on what the sweep recomputed and then did not
     // use, which a checkpointed sweep and a stored one differ in (their gradients are the same
     // to the bit only if their loops fuse alike).
@@ -303,25 +382,23 @@ fn derive(
     let grad = checked(join_branches(&grad), "branch joining")?;
     let grad = checked(promote(&grad), "scalar promotion")?;
     let grad = checked(hoist_storage(&grad), "storage made once")?;
-    let grad = checked(hoist(&grad), "loop-invariant code motion")?;
-    // A caller's H·v runs a vector callee's `f_jvp` in its forward pass and its `f_hvp` in its
-    // sweep: `hvp` on a vector function gives both.
-    let jvp = match args.jvp || args.jacobian.is_some() || (vector && args.hvp) {
-        true => Some(checked(hoist(&dead_code(&forward(&primal))), "the forward transform")?),
-        false => None,
-    };
-    let hvp = match args.hvp || args.hessian {
-        true if vector => Some(vector_hvp(&grad)?),
-        true => {
-            let n = primal.active.len();
-            let tangent = checked(forward(&grad), "the forward transform of the gradient")?;
-            // forward(grad) returns [value, gradient, value_dot, gradient_dot]; H·v is gradient_dot.
-            let wanted: Vec<usize> = (0..=n).chain(n + 2..=2 * n + 1).collect();
-            Some(checked(hoist(&dead_code(&select_outputs(&tangent, &wanted))), "hoisting")?)
-        }
-        false => None,
-    };
-    Ok(Derived { grad, jvp, hvp, checkpointed: None })
+    checked(hoist(&grad), "loop-invariant code motion")
+}
+
+/// The VJP of the vector function `f` split at the end of its forward pass into `f_fwd` and
+/// `f_rev` (see `transform/split.rs`), each cleaned up; with the number of residuals.
+fn split_halves(f: &Func, options: Options) -> Result<(Func, Func, usize), Failure> {
+    let with_partials = checked(grad_calls(f, false), "the calls' partials")?;
+    let with_partials = checked(forward_stores(&with_partials), "store-to-load forwarding")?;
+    let plans = plan(&with_partials, options);
+    let (vjp, at) = reverse_marked(&with_partials, &plans, Seed::Inputs);
+    let vjp = checked(vjp, "the reverse transform")?;
+    let values = vjp.outputs.len() - vjp.active.len();
+    let mut h = halves(&vjp, at);
+    let mut rev = cleaned(checked(h.rev.clone(), "the reverse half")?)?;
+    let r = keep_residuals(&mut h, &mut rev, values);
+    let fwd = cleaned(checked(h.fwd, "the forward half")?)?;
+    Ok((fwd, checked(rev, "the reverse half")?, r))
 }
 
 /// The forward mode of a vector function's VJP, `forward(vjp(f))`, with the cotangent inputs

@@ -1,5 +1,6 @@
-//! The `#[grad]` attribute: compile-time automatic differentiation of `f64` functions by source
-//! transformation. This crate is re-exported by `autodiff-runtime`; depend on that one.
+//! The `#[grad]` attribute: compile-time automatic differentiation of `f64`, `f32` and generic
+//! float functions by source transformation, and `#[derive(Differentiable)]`. This crate is
+//! re-exported by `autodiff-runtime`; depend on that one, whose `guide` module is the reference.
 //!
 //! The pipeline is in `expand`: the attribute's options, lowering to IR, the reverse and forward
 //! transforms (IR to IR, sharing one derivative rule table), and codegen.
@@ -22,29 +23,89 @@ mod tests;
 
 use proc_macro::TokenStream;
 
-/// Differentiates an `f64` function at compile time.
+/// Differentiates a numeric function at compile time: its derivatives, written next to it as
+/// plain Rust (no tape, no heap, no dual numbers).
 ///
-/// Keeps the function unchanged and writes next to it, with the same visibility:
-/// - `f_grad(params...) -> (f64, gradient)`: the value and the whole gradient from one forward
-///   pass and one reverse sweep (a bare `f64` for one parameter, a tuple otherwise);
-/// - with `jvp`: `f_jvp(params..., directions...) -> (f64, f64)`, the value and the directional
-///   derivative, by forward mode;
-/// - with `hvp`: `f_hvp(params..., directions...) -> (f64, gradient, gradient)`, the value, the
-///   gradient and the Hessian-vector product H·v, by forward mode over the reverse sweep;
-/// - with `hessian`: `f_hessian(params...) -> [[f64; n]; n]`, one `f_hvp` call per unit direction
-///   (it also emits `f_hvp`).
+/// `#[grad(options…)]` on `fn f(params…) -> R` keeps `f` unchanged and writes, with `f`'s
+/// visibility and a doc comment each, the functions below. `f` computes in `f64`, `f32` (when it
+/// returns `f32`s) or one type parameter `T: Float`, and so do its derivatives; `f64` below
+/// stands for that type. Use it through `autodiff-runtime`, which re-exports it
+/// (`use autodiff_runtime::grad;`). The reference, one page per topic, is the
+/// [`guide`](https://docs.rs/autodiff-runtime/latest/autodiff_runtime/guide/index.html) module of `autodiff-runtime`.
 ///
-/// `wrt(a, b)` differentiates only the named parameters; the others, and every parameter that is
-/// not `f64` (or written `_`), are constants passed through.
+/// # Generated functions
 ///
-/// When `n` is an expression of the function's const generics that stable Rust does not take as
-/// an array length in a type (`N + 1` for `x: [f64; N], y: f64`), `f_hessian` takes it as one
-/// more const generic parameter, `M`, which the caller gives through the result's type (and
-/// `f_jacobian` its sizes as `ROWS` and `COLS`); a wrong one fails `cargo build` with the number
-/// it must be:
+/// | option | generated function | returns |
+/// | --- | --- | --- |
+/// | (none) | `f_grad(params…)` | `(value, gradient)`: one forward pass and one reverse sweep |
+/// | `jvp` | `f_jvp(params…, directions…)` | `(value, ∇f·v)`, by forward mode |
+/// | `hvp` | `f_hvp(params…, directions…)` | `(value, gradient, H·v)`, forward mode over the reverse sweep |
+/// | `hessian` | `f_hessian(params…)` | `[[f64; n]; n]`, one `f_hvp` per unit direction (also emits `f_hvp`) |
+/// | (none), vector `f` | `f_vjp(params…, out_bar)` | `(value, cotangents)`: one reverse sweep seeded with `out_bar` |
+/// | (none), vector `f` | `f_fwd(params…)`, `f_rev(params…, residuals, out_bar)` | `(value, residuals)`, `cotangents`: `f_vjp` split at the end of its forward pass, for callers |
+/// | `jvp`, vector `f` | `f_jvp(params…, directions…)` | `(value, value_dot)` |
+/// | `hvp`, vector `f` | `f_hvp(params…, out_bar, directions…, out_bar_dot)` | `(value, cotangents, value_dot, cotangents_dot)` (also emits `f_jvp`) |
+/// | `jacobian` | `f_jacobian(params…)`, `f_jacobian_mode()` | `(value, [[f64; n]; m])`, by `n` forward or `m` reverse sweeps, whichever is fewer |
+/// | `argmin` (feature `argmin` of `autodiff-runtime`) | `FProblem`, a type | argmin's `CostFunction`, `Gradient` and (with `hessian`) `Hessian` |
+///
+/// A vector function returns an array of floats (nested too), a tuple of them, or a struct
+/// deriving [`Differentiable`](derive@Differentiable). See [`guide::generated`](https://docs.rs/autodiff-runtime/latest/autodiff_runtime/guide/generated/index.html).
+///
+/// # Options
+///
+/// - `wrt(a, b)`: differentiate only these parameters (or fields, `wrt(m.w)`); the others are
+///   constants.
+/// - `jvp`, `hvp`, `hessian`, `jacobian`, `jacobian(forward)`, `jacobian(reverse)`: the
+///   functions above. `hessian` needs a function returning one scalar, `jacobian` a vector
+///   function.
+/// - `checkpoint`, `checkpoint(s = N)`: checkpoint every loop that would store values, with 32
+///   or `N` snapshots.
+/// - `stack = BYTES`: the stack budget for the values the sweeps store (default 512 KiB).
+/// - `implicit('label)`: differentiate the loop so labelled at its fixed point.
+/// - `argmin`: the argmin problem type.
+/// - `accumulate`: the buffers of differentiated slices are added into, not overwritten.
+///
+/// An unknown or repeated option is a compile error. See [`guide::options`](https://docs.rs/autodiff-runtime/latest/autodiff_runtime/guide/options/index.html).
+///
+/// # Conventions
+///
+/// - Differentiated (unless `wrt` says otherwise): every float, array of floats (by value or
+///   `&`, nested) and struct parameter deriving `Differentiable` (`self` and `&self` too). A
+///   slice `&[f64]` is differentiated when `wrt` names it, its gradient written into a buffer
+///   `x_bar: &mut [f64]` passed last (overwritten, or added into with `accumulate`). Every other parameter (integers, `bool`, data, `_`) is a
+///   constant passed through.
+/// - The gradient mirrors the differentiated parameters: a bare value for one, a tuple in
+///   parameter order for several, each component of its parameter's shape, owned (`[f64; N]`
+///   for `&[f64; N]`, `Model` for `&Model`). H·v has the gradient's shape.
+/// - Directions come after all the original arguments, one per differentiated parameter, each
+///   of its parameter's type (`&Self` for a receiver).
+/// - `f_hessian` and `f_jacobian` number the differentiated scalars in parameter order, arrays
+///   in row-major order, structs in declaration order; row `i` of the Jacobian is the `i`-th
+///   output scalar.
+/// - When `n` is an expression of the function's const generics that stable Rust does not take
+///   as an array length (`N + 1` for `x: [f64; N], y: f64`), `f_hessian` takes it as one more
+///   const generic parameter, `M`, which the caller gives through the result's type (and
+///   `f_jacobian` its sizes as `ROWS` and `COLS`); a wrong one fails `cargo build` with the
+///   number it must be.
+///
+/// See [`guide::conventions`](https://docs.rs/autodiff-runtime/latest/autodiff_runtime/guide/conventions/index.html) and, for `f32`, generic floats and
+/// slices, [`guide::numbers`](https://docs.rs/autodiff-runtime/latest/autodiff_runtime/guide/numbers/index.html).
 ///
 /// ```
 /// use autodiff_runtime::grad;
+///
+/// #[grad(jvp, hvp, hessian)]
+/// fn g(x1: f64, x2: f64) -> f64 {
+///     x1.ln() + x1 * x2 - x2.sin()
+/// }
+///
+/// let (value, (d1, d2)) = g_grad(2.0, 5.0);
+/// assert_eq!((value, d1, d2), (g(2.0, 5.0), 5.5, 2.0 - 5.0_f64.cos()));
+/// let (_, slope) = g_jvp(2.0, 5.0, 1.0, 0.0);
+/// assert_eq!(slope, d1);
+/// let (_, _, (h1, h2)) = g_hvp(2.0, 5.0, 1.0, 0.0);
+/// assert_eq!((h1, h2), (-0.25, 1.0));
+/// assert_eq!(g_hessian(2.0, 5.0), [[-0.25, 1.0], [1.0, 5.0_f64.sin()]]);
 ///
 /// #[grad(hessian)]
 /// fn f<const N: usize>(x: [f64; N], y: f64) -> f64 {
@@ -59,11 +120,26 @@ use proc_macro::TokenStream;
 /// assert_eq!(h[3], [2.0, 4.0, 6.0, 2.0]);
 /// ```
 ///
-/// A call of another function `g` returning one `f64` is differentiated through `g_grad`, `g_jvp`
-/// and `g_hvp` (generated by `#[grad]` on `g`, or written by hand), which take one partial and one
-/// direction per parameter of `g` that is an `f64` or an array of `f64`, whatever the call passes:
-/// the caller drops the partials of its constant arguments and passes them zero directions. So a
-/// callee's `#[grad]` has no `wrt`. See "Calls and custom derivatives" in the README.
+/// # The body
+///
+/// `let` and `let mut` with compound assignment, arithmetic and the float methods, `if`/`else`,
+/// `match` on integers and `bool`s, patterns, closures, iterator chains, `for` loops over ranges,
+/// `while`, `loop` with `break`, calls of other differentiated functions and methods, struct
+/// values: see [`guide::subset`](https://docs.rs/autodiff-runtime/latest/autodiff_runtime/guide/subset/index.html) for the list and what is refused. Every
+/// unsupported construct is a compile error at its span that says what to write instead; all of
+/// a function's errors are reported at once, and `f` is still emitted. Derivatives at kinks
+/// follow [`guide::nondiff`](https://docs.rs/autodiff-runtime/latest/autodiff_runtime/guide/nondiff/index.html); loops keep what their sweep needs on the
+/// stack, or are checkpointed ([`guide::loops`](https://docs.rs/autodiff-runtime/latest/autodiff_runtime/guide/loops/index.html),
+/// [`guide::memory`](https://docs.rs/autodiff-runtime/latest/autodiff_runtime/guide/memory/index.html)).
+///
+/// # Calls and custom derivatives
+///
+/// A call of another function `g` is differentiated through `g_grad`, `g_jvp` and `g_hvp` (or,
+/// for a vector `g`, `g_fwd` and `g_rev`, `g_jvp`, `g_hvp`), generated by `#[grad]` on `g` or written by
+/// hand, which take one partial and one direction per parameter of `g` that is a float, an array
+/// of floats or a struct, whatever the call passes: the caller drops the partials of its
+/// constant arguments and passes them zero directions. So a callee's `#[grad]` has no `wrt`. See
+/// [`guide::calls`](https://docs.rs/autodiff-runtime/latest/autodiff_runtime/guide/calls/index.html) for the contract.
 ///
 /// ```
 /// use autodiff_runtime::grad;
@@ -73,9 +149,39 @@ use proc_macro::TokenStream;
 ///     x1.ln() + x1 * x2 - x2.sin()
 /// }
 ///
-/// let (value, (d1, d2), (h1, h2)) = g_hvp(2.0, 5.0, 1.0, 0.0);
-/// assert_eq!((d1, h1, h2), (5.5, -0.25, 1.0));
-/// # let _ = (value, d2);
+/// #[grad(hvp)]
+/// fn caller(x: f64) -> f64 {
+///     g(x, 5.0) * x // 5.0 is a constant: its partial is dropped
+/// }
+///
+/// let (value, d, h) = caller_hvp(2.0, 1.0);
+/// let (gv, (g1, _), (h11, _)) = g_hvp(2.0, 5.0, 1.0, 0.0);
+/// assert_eq!((value, d), (gv * 2.0, g1 * 2.0 + gv));
+/// assert_eq!(h, h11 * 2.0 + 2.0 * g1);
+/// ```
+///
+/// On a function returning an array or a tuple (a vector function), `#[grad]` writes
+/// `f_vjp(params..., out_bar) -> (value, cotangents)` in place of `f_grad`, and its two halves,
+/// which a caller's gradient calls: `f_fwd(params...) -> (value, residuals)` in its forward pass
+/// and `f_rev(params..., residuals, out_bar) -> cotangents` in its sweep (JAX's `custom_vjp`
+/// `fwd` and `bwd`). They are the statements of `f_vjp` split at the end of its forward pass, the
+/// residuals being the values of the forward pass that the sweep reads, so `f` runs once per call
+/// and `f_rev` computes `f_vjp`'s cotangents by the same operations. A hand-written rule for a
+/// vector `g` writes `g_fwd` and `g_rev` too (with no residuals, `(g(..), ())` and
+/// `g_vjp(.., out_bar).1`); a caller generic over its float type calls `g` and `g_vjp` instead.
+/// See [`guide::calls`](https://docs.rs/autodiff-runtime/latest/autodiff_runtime/guide/calls/index.html).
+///
+/// ```
+/// use autodiff_runtime::grad;
+///
+/// #[grad]
+/// fn polar(r: f64, t: f64) -> (f64, f64) {
+///     (r * t.cos(), r * t.sin())
+/// }
+///
+/// let (value, residuals) = polar_fwd(2.0, 0.5);
+/// let cotangents = polar_rev(2.0, 0.5, residuals, (1.0, 0.0));
+/// assert_eq!((value, cotangents), polar_vjp(2.0, 0.5, (1.0, 0.0)));
 /// ```
 #[proc_macro_attribute]
 pub fn grad(attr: TokenStream, item: TokenStream) -> TokenStream {

@@ -223,6 +223,8 @@ pub const OPT_SNAPSHOTS: &str = "s";
 pub const DEFAULT_SNAPSHOTS: u64 = 32;
 /// Option: emit the argmin problem type (`FProblem`), with the runtime's `argmin` feature.
 pub const OPT_ARGMIN: &str = "argmin";
+/// Option: the slices' buffers are added into, not overwritten.
+pub const OPT_ACCUMULATE: &str = "accumulate";
 /// Suffix of the argmin problem type: `ext_rosenbrock` -> `ExtRosenbrockProblem`.
 pub const PROBLEM_SUFFIX: &str = "Problem";
 /// The lifetime of the references an argmin problem holds.
@@ -242,6 +244,7 @@ pub const OPTIONS: &[&str] = &[
     OPT_CHECKPOINT,
     OPT_IMPLICIT,
     OPT_ARGMIN,
+    OPT_ACCUMULATE,
 ];
 
 /// Suffix of the adjoint of a value.
@@ -250,6 +253,8 @@ pub const SUFFIX_BAR: &str = "bar";
 pub const SUFFIX_DOT: &str = "dot";
 /// Suffix of the per-iteration storage of a value.
 pub const SUFFIX_SAVED: &str = "saved";
+/// Suffix of the residuals of a call, what its callee's `g_fwd` keeps for its `g_rev`.
+pub const SUFFIX_RES: &str = "res";
 /// The pattern `_`, as a parameter's name.
 pub const WILD: &str = "_";
 /// What `f_hessian` and `f_jacobian` call a parameter written `_`, which they pass on (so it is
@@ -273,6 +278,10 @@ pub const FN_HVP: &str = "hvp";
 pub const FN_HESSIAN: &str = "hessian";
 /// Suffix of the vector-Jacobian product function (the reverse sweep of a vector function).
 pub const FN_VJP: &str = "vjp";
+/// Suffix of the forward half of a vector function's VJP: the value and the residuals.
+pub const FN_FWD: &str = "fwd";
+/// Suffix of the reverse half of a vector function's VJP: the cotangents, from the residuals.
+pub const FN_REV: &str = "rev";
 /// Suffix of the Jacobian function.
 pub const FN_JACOBIAN: &str = "jacobian";
 /// Suffix of the function that says which mode `f_jacobian` uses.

@@ -40,9 +40,23 @@ pub trait Differentiable: Sized {
     /// How many differentiated scalars it holds.
     const LEN: usize;
 
+    /// Each differentiated field (by name, or position for a tuple struct) with the number of
+    /// its first scalar: how the generated code reads `r.w` from the scalars of a struct
+    /// returned by a call, which it holds laid flat.
+    const FIELDS: &'static [(&'static str, usize)] = &[];
+
+    /// Whether every field is differentiated (nested structs too): then the struct is rebuilt
+    /// whole from its scalars, which the generated code does to pass a struct returned by a
+    /// call to another call.
+    const ALL_DIFFERENTIATED: bool = false;
+
     /// The zero of its derivatives: every differentiated scalar `0.0`, every other field
     /// `Default::default()` (no heap data is cloned).
     fn zero_like(&self) -> Self;
+
+    /// The zero of [`Differentiable::zero_like`], made without a value to take array lengths
+    /// from.
+    fn zero() -> Self;
 
     /// The `k`-th differentiated scalar (NaN past the end).
     fn get(&self, k: usize) -> f64;
@@ -71,8 +85,14 @@ pub trait Tangent: Sized {
     /// How many differentiated scalars it holds.
     const LEN: usize;
 
+    /// See [`Differentiable::ALL_DIFFERENTIATED`].
+    const ALL_DIFFERENTIATED: bool;
+
     /// Its zero (see [`Differentiable::zero_like`]).
     fn zero_like(&self) -> Self;
+
+    /// Its zero, made from its type alone.
+    fn zero() -> Self;
 
     /// The `k`-th scalar.
     fn get(&self, k: usize) -> f64;
@@ -89,8 +109,13 @@ pub trait Tangent: Sized {
 
 impl Tangent for f64 {
     const LEN: usize = 1;
+    const ALL_DIFFERENTIATED: bool = true;
 
     fn zero_like(&self) -> Self {
+        0.0
+    }
+
+    fn zero() -> Self {
         0.0
     }
 
@@ -113,9 +138,14 @@ impl Tangent for f64 {
 
 impl<T: Tangent, const N: usize> Tangent for [T; N] {
     const LEN: usize = N * T::LEN;
+    const ALL_DIFFERENTIATED: bool = T::ALL_DIFFERENTIATED;
 
     fn zero_like(&self) -> Self {
         core::array::from_fn(|i| self[i].zero_like())
+    }
+
+    fn zero() -> Self {
+        core::array::from_fn(|_| T::zero())
     }
 
     fn get(&self, k: usize) -> f64 {
@@ -144,9 +174,14 @@ impl<T: Tangent, const N: usize> Tangent for [T; N] {
 
 impl<T: Differentiable> Tangent for T {
     const LEN: usize = <T as Differentiable>::LEN;
+    const ALL_DIFFERENTIATED: bool = <T as Differentiable>::ALL_DIFFERENTIATED;
 
     fn zero_like(&self) -> Self {
         Differentiable::zero_like(self)
+    }
+
+    fn zero() -> Self {
+        <T as Differentiable>::zero()
     }
 
     fn get(&self, k: usize) -> f64 {
@@ -171,6 +206,77 @@ impl<T: Differentiable> Tangent for T {
 #[doc(hidden)]
 pub fn flat<T: Differentiable, const N: usize>(x: &T) -> [f64; N] {
     core::array::from_fn(|k| x.get(k))
+}
+
+/// The struct whose differentiated scalars are `v`, laid flat (its other fields
+/// `Default::default()`): what the generated code passes for a struct returned by a call, which
+/// it holds laid flat.
+#[doc(hidden)]
+pub fn unflat<T: Differentiable>(v: &[f64]) -> T {
+    let mut x = T::zero();
+    for (k, e) in v.iter().enumerate() {
+        x.set(k, *e);
+    }
+    x
+}
+
+/// The struct whose scalars are `v`, laid flat, rebuilt whole to be passed as a value; `checked`
+/// is [`rebuildable`], evaluated by rustc where the generated code calls it.
+#[doc(hidden)]
+pub fn rebuilt<T: Differentiable>(v: &[f64], checked: ()) -> T {
+    let () = checked;
+    unflat(v)
+}
+
+/// Whether a struct returned by a call can be rebuilt from its scalars: a compile error, in a
+/// `const` block, for a struct with fields that are not differentiated, whose values its scalars
+/// do not hold.
+#[doc(hidden)]
+pub const fn rebuildable<T: Differentiable>() {
+    assert!(
+        T::ALL_DIFFERENTIATED,
+        "`#[grad]` holds a struct returned by a call as its differentiated scalars, and passes it on (to another call, or as the function's value) rebuilt from them, which a struct with a `#[no_grad]` field, or a field of another type, cannot be: the field's value is not among them; read its fields instead (`r.x`), or call the function in the one that made the struct"
+    );
+}
+
+/// The number of the first scalar of the differentiated field `name` of `T` (see
+/// [`field_index`]): `field::<Quat>("x")`, in a `const` block.
+#[doc(hidden)]
+pub const fn field<T: Differentiable>(name: &str) -> usize {
+    field_index(T::FIELDS, name)
+}
+
+/// The number of the first scalar of the differentiated field `name` among `fields` (a struct's
+/// [`Differentiable::FIELDS`]), evaluated at compile time: a field that is not differentiated,
+/// or not there, is a compile error at the read.
+#[doc(hidden)]
+pub const fn field_index(fields: &[(&str, usize)], name: &str) -> usize {
+    let mut k = 0;
+    while k < fields.len() {
+        let (field, at) = fields[k];
+        if same(field.as_bytes(), name.as_bytes()) {
+            return at;
+        }
+        k += 1;
+    }
+    panic!(
+        "`#[grad]` reads this field of a struct returned by a call from the struct's differentiated scalars, and the struct has no differentiated field of this name: a field marked `#[no_grad]`, or of another type than `f64`, an array of `f64` or a struct deriving `Differentiable`, is not among them; read such a field in the function that makes the struct"
+    )
+}
+
+/// Whether `a` and `b` are the same bytes (in a `const fn`).
+const fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut k = 0;
+    while k < a.len() {
+        if a[k] != b[k] {
+            return false;
+        }
+        k += 1;
+    }
+    true
 }
 
 /// Adds `v`, scalars laid flat, to those of `x`.

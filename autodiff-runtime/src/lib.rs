@@ -1,10 +1,11 @@
-//! Compile-time automatic differentiation for `f64` Rust functions.
+//! Compile-time automatic differentiation for Rust functions over `f64`, `f32` and generic floats.
 //!
-//! Annotate a function with [`grad`] and, next to it, the macro writes plain straight-line Rust
-//! that returns the value and the whole gradient from one forward pass and one backward sweep:
-//! no tape, no heap, no dual numbers, no interpreter. `#[grad(jvp, hvp, hessian)]` also writes
+//! Annotate a function with [`grad`] and, next to it, the macro writes plain Rust that returns
+//! the value and the whole gradient from one forward pass and one backward sweep: no tape, no
+//! heap, no dual numbers, no interpreter. `#[grad(jvp, hvp, hessian, jacobian)]` also writes
 //! forward-mode directional derivatives, Hessian-vector products (forward mode applied to the
-//! reverse-mode gradient program) and dense Hessians built from the Hessian-vector kernel.
+//! reverse-mode gradient program), dense Hessians built from the Hessian-vector kernel, and
+//! Jacobians of vector functions.
 //!
 //! ```
 //! use autodiff_runtime::grad;
@@ -18,16 +19,25 @@
 //! assert_eq!(f_grad(2.0, 5.0), (12.0, (6.0, 2.0)));
 //! ```
 //!
-//! The [`check`] module holds finite-difference checkers to verify generated derivatives in your
-//! own tests.
+//! The reference is the [`guide`]: the options, the generated functions and their conventions,
+//! the supported subset of Rust, derivatives at non-differentiable points, loops, memory and
+//! checkpointing, calls and custom derivatives, structs, number types, argmin problems and the
+//! known limits, one page each, every snippet a doctest.
+//!
+//! Besides the macros, this crate has the finite-difference checkers of [`check`], to verify
+//! generated (or hand-written) derivatives in your own tests, and the checkpointing schedules of
+//! [`revolve`] that checkpointed loops call.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod buffer;
 pub mod check;
 mod differentiable;
 mod flat;
+pub mod guide;
 mod missing;
 mod problem;
+mod residuals;
 pub mod revolve;
 mod stack;
 
@@ -35,11 +45,15 @@ mod stack;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::__argmin_problem as argmin_problem;
-    pub use crate::differentiable::{Shape, Tangent, add_flat, flat, len_at};
+    pub use crate::buffer::zero_outside;
+    pub use crate::differentiable::{
+        Shape, Tangent, add_flat, field, field_index, flat, len_at, rebuildable, rebuilt, unflat,
+    };
     pub use crate::flat::{Flat, Zeros, scalar, set_unit, write_parts, zero, zeros};
     pub use crate::missing::{HvpGenerated, JvpGenerated, ScalarCallee};
     #[cfg(feature = "argmin")]
     pub use crate::problem::{argmin_array, argmin_matrix};
+    pub use crate::residuals::Residuals;
     pub use crate::revolve::{Online, revolve};
     pub use crate::stack::{check_len, check_size, check_stack};
     /// argmin itself, whose traits the problem of `#[grad(argmin)]` implements.
@@ -47,7 +61,13 @@ pub mod __private {
     pub use ::argmin;
 }
 
-pub use autodiff_macros::{Differentiable, grad};
+/// See [`guide::structs`].
+pub use autodiff_macros::Differentiable;
+/// The reference of `#[grad]`, one page per topic: [`guide::options`], [`guide::generated`],
+/// [`guide::conventions`], [`guide::numbers`], [`guide::subset`], [`guide::nondiff`],
+/// [`guide::loops`], [`guide::memory`], [`guide::calls`], [`guide::structs`], [`guide::argmin`],
+/// [`guide::limits`].
+pub use autodiff_macros::grad;
 pub use check::{
     GradientMismatch, Tolerance, central_difference, check_close, check_gradient, check_hvp,
     numeric_gradient, numeric_hvp,

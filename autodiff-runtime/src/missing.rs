@@ -7,7 +7,7 @@
 #[diagnostic::on_unimplemented(
     message = "the `_jvp` of this called function is not generated: a caller's `jvp` differentiates the call through it",
     label = "the callee's `_jvp` is needed here",
-    note = "add `jvp` to `#[grad(...)]` on the called function, or write its `_jvp` by hand (and drop `#[grad]` from it): see \"Calls and custom derivatives\" in the README"
+    note = "add `jvp` to `#[grad(...)]` on the called function, or write its `_jvp` by hand (and drop `#[grad]` from it): see `autodiff_runtime::guide::calls`"
 )]
 pub trait JvpGenerated {}
 
@@ -15,7 +15,7 @@ pub trait JvpGenerated {}
 #[diagnostic::on_unimplemented(
     message = "the `_hvp` of this called function is not generated: a caller's `hvp` and `hessian` differentiate the call through it",
     label = "the callee's `_hvp` is needed here",
-    note = "add `hvp` to `#[grad(...)]` on the called function, or write its `_hvp` by hand (and drop `#[grad]` from it): see \"Calls and custom derivatives\" in the README"
+    note = "add `hvp` to `#[grad(...)]` on the called function, or write its `_hvp` by hand (and drop `#[grad]` from it): see `autodiff_runtime::guide::calls`"
 )]
 pub trait HvpGenerated {}
 
@@ -24,6 +24,6 @@ pub trait HvpGenerated {}
 #[diagnostic::on_unimplemented(
     message = "this called function returns an array or a tuple, but `#[grad]` took the value of the call to be one `f64`, as it does unless the type is written where the value is bound",
     label = "the value of this call is bound without its type",
-    note = "write the type where the call's value is bound, as in `let y: [f64; 3] = g(x);` or `let (a, b) = g(x);`: see \"Calls and custom derivatives\" in the README"
+    note = "write the type where the call's value is bound, as in `let y: [f64; 3] = g(x);` or `let (a, b) = g(x);`: see `autodiff_runtime::guide::calls`"
 )]
 pub trait ScalarCallee {}

@@ -12,15 +12,15 @@ use super::options;
 use super::print::{Flavor, Printer, array_type, mutated, output_type, real};
 use super::print_while;
 
-fn numel(p: &Param) -> usize {
+pub(super) fn numel(p: &Param) -> usize {
     p.dims.iter().map(|d| d.n).product()
 }
 
-fn differentiated(p: &Param) -> bool {
+pub(super) fn differentiated(p: &Param) -> bool {
     matches!(p.pass, Pass::Value | Pass::Ref)
 }
 
-fn param_type(p: &Param, flavor: Flavor) -> String {
+pub(super) fn param_type(p: &Param, flavor: Flavor) -> String {
     let t = array_type(real(flavor), &p.dims);
     match p.pass {
         Pass::Data => "&[f64]".to_string(),
@@ -33,7 +33,12 @@ fn param_type(p: &Param, flavor: Flavor) -> String {
 
 /// The function `name` of `prog` in `flavor`, with the attribute for the macro (and
 /// `checkpoint` in it if given).
-fn function(prog: &Program, flavor: Flavor, name: &str, checkpoint: Option<Checkpoint>) -> String {
+pub(super) fn function(
+    prog: &Program,
+    flavor: Flavor,
+    name: &str,
+    checkpoint: Option<Checkpoint>,
+) -> String {
     written(prog, flavor, name, checkpoint, (&prog.body, &prog.tail))
 }
 
@@ -84,10 +89,22 @@ fn exited(prog: &Program) -> Option<String> {
 /// [`attributed`] with the body's statements printed by `stmts`.
 fn printed(
     prog: &Program,
+    head: (Flavor, &str, Option<Checkpoint>),
+    body: (&[Stmt], &Expr),
+    attr: Option<&[String]>,
+    stmts: &mut dyn FnMut(&mut Printer, &[Stmt]),
+) -> String {
+    printed_as(prog, head, body, attr, stmts, &param_type)
+}
+
+/// [`printed`] with the parameters' types given by `types` (the slice twin's, `floats.rs`).
+pub(super) fn printed_as(
+    prog: &Program,
     (flavor, name, checkpoint): (Flavor, &str, Option<Checkpoint>),
     body: (&[Stmt], &Expr),
     attr: Option<&[String]>,
     stmts: &mut dyn FnMut(&mut Printer, &[Stmt]),
+    types: &dyn Fn(&Param, Flavor) -> String,
 ) -> String {
     let mut set = HashSet::new();
     mutated(body.0, &mut set);
@@ -97,7 +114,7 @@ fn printed(
             true => writeln!(p.out, "#[grad]"),
             false => writeln!(p.out, "#[grad({})]", attr.join(", ")),
         };
-    } else if flavor == Flavor::Macro {
+    } else if flavor != Flavor::Dual {
         let mut opts = Vec::new();
         if prog.wrt {
             let names: Vec<&str> =
@@ -129,16 +146,18 @@ fn printed(
     // The loops index arrays by their variable, as numeric code under `#[grad]` must (the corpus
     // allows it too): no iterators, no `copy_from_slice`. Two sides of a branch may come out the
     // same but for their local names (`let s3 = 0.0; s1 += s3;`): the user's lint, which
-    // `#[grad]` carries to the derivatives, whose sweeps mirror the branch.
+    // `#[grad]` carries to the derivatives, whose sweeps mirror the branch. The slice twin takes
+    // `&Vec<f64>` on purpose (`ptr_arg`).
     let _ = writeln!(
         p.out,
-        "#[allow(clippy::needless_range_loop, clippy::manual_memcpy, clippy::if_same_then_else, clippy::too_many_arguments, clippy::neg_cmp_op_on_partial_ord)]"
+        "#[allow(clippy::needless_range_loop, clippy::manual_memcpy, clippy::if_same_then_else, clippy::too_many_arguments, clippy::neg_cmp_op_on_partial_ord, clippy::ptr_arg)]"
     );
     let params: Vec<String> =
-        prog.params.iter().map(|q| format!("{}: {}", q.name, param_type(q, flavor))).collect();
+        prog.params.iter().map(|q| format!("{}: {}", q.name, types(q, flavor))).collect();
+    let generics = if flavor == Flavor::Generic { "<T: Float>" } else { "" };
     let _ = writeln!(
         p.out,
-        "pub fn {name}({}) -> {} {{",
+        "pub fn {name}{generics}({}) -> {} {{",
         params.join(", "),
         output_type(prog.output, flavor)
     );
@@ -200,7 +219,13 @@ fn functions(prog: &Program) -> String {
     if let Some(text) = exited(prog) {
         s += &text;
     }
-    s
+    s += &twins(prog);
+    s + &super::floats::functions(prog)
+}
+
+/// The twins written in files of their own: the struct twin `f_st` and the call twin `f_call`.
+fn twins(prog: &Program) -> String {
+    super::structs::twin(prog).unwrap_or_default() + &super::calls::twin(prog).unwrap_or_default()
 }
 
 /// The `const` items the program reads (the generator may have named a length it then did not
@@ -222,7 +247,7 @@ pub fn source(prog: &Program) -> String {
 
 /// `(a, b,)`, or past 12 parts (the most the tuple traits of the test take), nested in tuples of
 /// at most 12: `((a0, .., a11,), (a12, ..,),)`.
-fn nest(parts: &[String]) -> String {
+pub(super) fn nest(parts: &[String]) -> String {
     if parts.len() <= 12 {
         return format!("({},)", parts.join(", "));
     }
@@ -232,13 +257,13 @@ fn nest(parts: &[String]) -> String {
 
 /// `type name = (A, B);` for the parameters `ps` (a type alias keeps clippy's
 /// `type_complexity` quiet in the glue).
-fn alias(name: &str, ps: &[&Param], flavor: Flavor) -> String {
+pub(super) fn alias(name: &str, ps: &[&Param], flavor: Flavor) -> String {
     let types: Vec<String> = ps.iter().map(|p| array_type(real(flavor), &p.dims)).collect();
     format!("type {name} = {};\n", nest(&types))
 }
 
 /// `let (a, b): Alias = how(slice);` for the parameters `ps`, or nothing if there are none.
-fn bind(ps: &[&Param], alias: &str, how: &str, prefix: &str) -> String {
+pub(super) fn bind(ps: &[&Param], alias: &str, how: &str, prefix: &str) -> String {
     if ps.is_empty() {
         return String::new();
     }
@@ -248,7 +273,7 @@ fn bind(ps: &[&Param], alias: &str, how: &str, prefix: &str) -> String {
 
 /// The glue's text with the derivatives `g` and `hv` (tuples of `count` parts) regrouped as
 /// [`nest`] groups the parameters, when there are more than 12.
-fn regroup(text: String, count: usize) -> String {
+pub(super) fn regroup(text: String, count: usize) -> String {
     if count <= 12 {
         return text;
     }
@@ -258,7 +283,7 @@ fn regroup(text: String, count: usize) -> String {
 }
 
 /// The arguments of a call of `f` (or `f_dual`): references where the parameter is one.
-fn args(prog: &Program) -> Vec<String> {
+pub(super) fn args(prog: &Program) -> Vec<String> {
     prog.params
         .iter()
         .map(|p| match p.pass {
@@ -272,7 +297,7 @@ fn args(prog: &Program) -> Vec<String> {
 }
 
 /// The direction arguments: one per differentiated parameter, after the others.
-fn dirs(prog: &Program) -> Vec<String> {
+pub(super) fn dirs(prog: &Program) -> Vec<String> {
     prog.params
         .iter()
         .filter(|p| differentiated(p))
@@ -353,8 +378,10 @@ fn scalar_glue(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> Strin
     };
     let optioned = scalar_optioned(prog, g, s);
     let exited = super::emit_while::scalar(prog, g, hessian != "None", s);
+    let structed = super::emit_structs::scalar(prog, g, hessian != "None", s);
+    let called = super::emit_calls::scalar(prog, g, hessian != "None", s);
     format!(
-        "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited} }}"
+        "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited}, structed: {structed}, called: {called} }}"
     )
 }
 
@@ -407,8 +434,10 @@ fn vector_glue(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String {
     };
     let optioned = vector_optioned(prog, g, m, s);
     let exited = super::emit_while::vector(prog, g, m, s);
+    let structed = super::emit_structs::vector(prog, g, m, s);
+    let called = super::emit_calls::vector(prog, g, m, s);
     format!(
-        "Fns::Vector {{ value, vjp, jvp, jacobian, mode: {mode}, forced: {forced}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited} }}",
+        "Fns::Vector {{ value, vjp, jvp, jacobian, mode: {mode}, forced: {forced}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited}, structed: {structed}, called: {called} }}",
         mode = mode_fn(prog, "f", &function(prog, Flavor::Macro, "f", None)),
     )
 }
@@ -538,10 +567,11 @@ fn glue(prog: &Program) -> String {
         (Output::Array(m) | Output::Tuple(m), _) => (m, vector_glue(prog, &g, m, &mut functions)),
         (Output::Scalar, _) => (1, vector_glue(prog, &g, 1, &mut functions)),
     };
+    let floats = super::floats::glue(prog, &g, &mut functions);
     s += &regroup(functions, active.len());
     let _ = write!(
         s,
-        "pub fn program() -> Program {{\nProgram {{ seed: {}, source: SOURCE, n: {n}, nc: {nc}, m: {m}, data: {data}, steps: {steps}, fns: {fns} }}\n}}\n",
+        "pub fn program() -> Program {{\nProgram {{ seed: {}, source: SOURCE, n: {n}, nc: {nc}, m: {m}, data: {data}, steps: {steps}, fns: {fns}, floats: {floats} }}\n}}\n",
         prog.seed
     );
     s
@@ -570,6 +600,8 @@ pub fn module(k: usize, prog: &Program) -> String {
     if let Some(text) = exited(prog) {
         s += &text;
     }
+    s += &twins(prog);
+    s += &super::floats::functions(prog);
     s += &function(prog, Flavor::Dual, "f_dual", None);
     s += &glue(prog);
     super::vary::rename_consts(&prog.vary, &s, &prog.consts) + "}\n"

@@ -1,5 +1,5 @@
 //! Callees with hand-written derivatives: `g`, `g_grad`, `g_jvp` and `g_hvp` in plain Rust with
-//! the signatures of README's "Calls and custom derivatives" (one partial and one direction per
+//! the signatures of `autodiff_runtime::guide::calls` (one partial and one direction per
 //! `f64` or array parameter, none for an integer one), and the oracle's twin `g_dual`.
 
 use super::ast::Formula;

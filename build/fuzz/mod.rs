@@ -1,18 +1,27 @@
 //! The random-program generator of the differential fuzzer (`tests/fuzz.rs`): from a seed, a
 //! program as a small tree (`ast`), made by `generate`, printed by `print` as the `#[grad]`
-//! function and its hyper-dual twin, wrapped by `emit` into the test's modules.
+//! function and its hyper-dual twin, wrapped by `emit` into the test's modules (with the twins:
+//! `print_while` and `emit_while` the loop-exit twin, `floats`, `print_float` and `sliced` the
+//! number-type twins).
 
 mod ast;
+mod calls;
 mod emit;
+mod emit_calls;
+mod emit_structs;
 mod emit_while;
+mod floats;
 mod generate;
 mod idiom;
 mod manual;
 mod options;
 mod print;
+mod print_float;
 mod print_idiom;
 mod print_while;
 mod rng;
+mod sliced;
+mod structs;
 mod vary;
 
 /// The generated file for `count` programs, seeds `seed`, `seed + 1`, ...: one module per

@@ -17,6 +17,9 @@ pub enum Flavor {
     Macro,
     /// The same body over `Hd`, the oracle.
     Dual,
+    /// The function over `f32` (`f_32`), or over `T: Float` (`f_gen`): see `print_float.rs`.
+    F32,
+    Generic,
 }
 
 /// Precedence levels, loosest first.
@@ -24,7 +27,7 @@ const OR: u8 = 1;
 const AND: u8 = 2;
 const CMP: u8 = 3;
 pub(super) const ADD: u8 = 4;
-const MUL: u8 = 5;
+pub(super) const MUL: u8 = 5;
 const AS: u8 = 6;
 pub(super) const UNARY: u8 = 7;
 const POSTFIX: u8 = 8;
@@ -44,6 +47,8 @@ pub fn real(flavor: Flavor) -> &'static str {
     match flavor {
         Flavor::Macro => "f64",
         Flavor::Dual => "Hd",
+        Flavor::F32 => "f32",
+        Flavor::Generic => "T",
     }
 }
 
@@ -117,12 +122,18 @@ impl Printer {
         Printer { flavor, mutated, out: String::new(), depth: 0 }
     }
 
+    /// Whether an integer cast is written with `as` (not through `lit(..)` or `T::from`).
+    fn casts(&self) -> bool {
+        matches!(self.flavor, Flavor::Macro | Flavor::F32)
+    }
+
     fn prec(&self, e: &Expr) -> u8 {
         match e {
             Expr::Bin(Op::Add | Op::Sub, ..) => ADD,
             Expr::Bin(..) => MUL,
             Expr::Neg(_) | Expr::Ref(_) | Expr::Deref(_) => UNARY,
-            Expr::Cast(_) if self.flavor == Flavor::Macro => AS,
+            Expr::Cast(_) if self.casts() => AS,
+            Expr::Data(..) if self.flavor == Flavor::F32 => AS,
             Expr::If(..) | Expr::Match(..) | Expr::Test(_) => 0,
             _ => POSTFIX + 1,
         }
@@ -135,6 +146,7 @@ impl Printer {
             Expr::Lit(v) => match self.flavor {
                 Flavor::Macro => lit(*v),
                 Flavor::Dual => format!("lit({})", lit(*v)),
+                _ => super::print_float::lit(self.flavor, *v),
             },
             Expr::Var(v) => v.clone(),
             Expr::Elem(a, ix) => {
@@ -144,18 +156,23 @@ impl Printer {
             Expr::Data(d, i) => match self.flavor {
                 Flavor::Macro => format!("{d}[{}]", int(i, 0)),
                 Flavor::Dual => format!("lit({d}[{}])", int(i, 0)),
+                _ => {
+                    let read = format!("{d}[{}]", int(i, 0));
+                    super::print_float::cast(self.flavor, &read, &read)
+                }
             },
             Expr::Cast(i) => match self.flavor {
                 Flavor::Macro => format!("{} as f64", int(i, UNARY)),
                 Flavor::Dual => format!("lit({} as f64)", int(i, UNARY)),
+                _ => super::print_float::cast(self.flavor, &int(i, 0), &int(i, UNARY)),
             },
             Expr::Neg(x) => format!("-{}", self.expr(x, UNARY)),
             Expr::Ref(x) => format!("&{}", self.expr(x, UNARY)),
             Expr::Deref(c) => format!("*{c}"),
             Expr::IntArg(i) => int(i, 0),
             Expr::Call(name, args) => match self.flavor {
-                Flavor::Macro => format!("{name}({})", self.list(args)),
                 Flavor::Dual => format!("{name}_dual({})", self.list(args)),
+                _ => format!("{name}({})", self.list(args)),
             },
             Expr::Bin(op, l, r) => {
                 let p = self.prec(e);
@@ -186,7 +203,8 @@ impl Printer {
     /// An operand of an arithmetic operator or a comparison.
     fn operand(&self, e: &Expr, min: u8) -> String {
         match e {
-            Expr::Cast(_) if self.flavor == Flavor::Macro => format!("({})", self.expr(e, 0)),
+            Expr::Cast(_) if self.casts() => format!("({})", self.expr(e, 0)),
+            Expr::Data(..) if self.flavor == Flavor::F32 => format!("({})", self.expr(e, 0)),
             _ => self.expr(e, min),
         }
     }
@@ -283,7 +301,13 @@ impl Printer {
                     Assign::Mul => "*=",
                     Assign::Div => "/=",
                 };
-                let text = format!("{target} {o} {};", self.expr(rhs, 0));
+                let text = match self.flavor {
+                    // `T: Float` has no `+=`: `s = s + e`, the same operation.
+                    Flavor::Generic if *op != Assign::Set => {
+                        super::print_float::spelled(self, &target, *op, rhs)
+                    }
+                    _ => format!("{target} {o} {};", self.expr(rhs, 0)),
+                };
                 self.line(depth, &text);
             }
             Stmt::For(var, range, body) => {

@@ -38,13 +38,19 @@ pub struct Stats {
     /// Points where the loop-exit twin was compared, and of those, under `checkpoint(s = ..)`.
     pub exits: usize,
     pub exits_checkpointed: usize,
+    /// Points where the struct twin was compared; the call twin, and of those, to rounding.
+    pub structs: usize,
+    pub calls: usize,
+    pub calls_rounding: usize,
+    /// The number-type twins (`floats.rs`).
+    pub floats: super::floats::Counts,
 }
 
 impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} points, {} checked ({} without finite differences, near a kink), {} derivative components, {} against the iterator form ({} of them to rounding), {} against the options twin, {} against the loop-exit twin ({} of them checkpointed)",
+            "{} points, {} checked ({} without finite differences, near a kink), {} derivative components, {} against the iterator form ({} of them to rounding), {} against the options twin, {} against the loop-exit twin ({} of them checkpointed), {} against the struct twin, {} against the call twin ({} of them to rounding)",
             self.points,
             self.checked,
             self.fd_skipped,
@@ -53,8 +59,12 @@ impl fmt::Display for Stats {
             self.twins_rounding,
             self.options,
             self.exits,
-            self.exits_checkpointed
-        )
+            self.exits_checkpointed,
+            self.structs,
+            self.calls,
+            self.calls_rounding
+        )?;
+        write!(f, ", {}", self.floats)
     }
 }
 
@@ -150,7 +160,7 @@ fn close(what: &str, values: &[f64], reference: &[f64], tol: f64) -> Result<(), 
 
 /// `a` and `b` the same to the bit, except for the sign of a zero: a derivative that is zero may
 /// be `0.0` in one form and `-0.0` in another (an adjoint assigned at its first touch keeps the
-/// sign of what it is assigned, one zeroed and then added into does not), as the README states.
+/// sign of what it is assigned, one zeroed and then added into does not), as `autodiff_runtime::guide::memory` states.
 fn bit_equal(a: f64, b: f64) -> bool {
     a.to_bits() == b.to_bits() || (a == 0.0 && b == 0.0)
 }
@@ -323,9 +333,14 @@ fn central(f: &dyn Fn(&[f64]) -> Vec<f64>, x: &[f64], m: usize) -> Option<Vec<Ve
 /// Checks `prog` at `sample`, recording what was checked in `stats`.
 pub fn program(prog: &Program, sample: &Sample, stats: &mut Stats) -> Result<(), String> {
     stats.points += 1;
+    let checked = stats.checked;
     match &prog.fns {
-        Fns::Scalar { .. } => scalar(prog, sample, stats),
-        Fns::Vector { .. } => vector(prog, sample, stats),
+        Fns::Scalar { .. } => scalar(prog, sample, stats)?,
+        Fns::Vector { .. } => vector(prog, sample, stats)?,
+    }
+    match stats.checked > checked {
+        true => super::floats::program(prog, sample, &mut stats.floats),
+        false => Ok(()),
     }
 }
 
@@ -349,6 +364,8 @@ fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
         iterated,
         optioned,
         exited,
+        structed,
+        called,
     } = &prog.fns
     else {
         return Ok(());
@@ -413,6 +430,15 @@ fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
         stats.exits_checkpointed += usize::from(ex.snapshots.is_some());
         super::exits::scalar(ex, &prog.fns, &p, &s.v, &s.w)?;
     }
+    if let Some(t) = structed {
+        stats.structs += 1;
+        super::twins::scalar(t, &prog.fns, &p, &s.v, &s.w)?;
+    }
+    if let Some(t) = called {
+        stats.calls += 1;
+        stats.calls_rounding += usize::from(!t.exact);
+        super::twins::scalar(t, &prog.fns, &p, &s.v, &s.w)?;
+    }
     let Some(it) = iterated else { return Ok(()) };
     stats.twins += 1;
     stats.twins_rounding += usize::from(!it.exact);
@@ -432,6 +458,8 @@ fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
         iterated,
         optioned,
         exited,
+        structed,
+        called,
     } = &prog.fns
     else {
         return Ok(());
@@ -493,6 +521,15 @@ fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
         stats.exits += 1;
         stats.exits_checkpointed += usize::from(ex.snapshots.is_some());
         super::exits::vector(ex, &prog.fns, &p, &s.u, &s.v)?;
+    }
+    if let Some(t) = structed {
+        stats.structs += 1;
+        super::twins::vector(t, &prog.fns, &p, &s.u, &s.v)?;
+    }
+    if let Some(t) = called {
+        stats.calls += 1;
+        stats.calls_rounding += usize::from(!t.exact);
+        super::twins::vector(t, &prog.fns, &p, &s.u, &s.v)?;
     }
     let Some(it) = iterated else { return Ok(()) };
     stats.twins += 1;

@@ -2,8 +2,8 @@
 // by its bare name (`g_grad`, `g_jvp`, `g_hvp` for a call of `g`) shadowed that function in the
 // derivatives: `f_grad` called the user's `f64` `g_grad` ("expected function, found `f64`").
 // Parameters (`f64` and arrays), `let`s and loop indices of such names are now named apart in
-// the generated code. (An integer, data or constant parameter of such a name still shadows it;
-// the fuzzer does not give those such names.)
+// the generated code (and integer and data parameters too: bug 44,
+// `constant_named_like_a_callee.rs`).
 use autodiff_runtime::grad;
 
 #[grad(jvp, hvp)]

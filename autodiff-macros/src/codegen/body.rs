@@ -62,6 +62,9 @@ pub struct Renderer<'a> {
     pub tapes: HashMap<LoopId, Ident>,
     /// A name for a loop's exit test, computed before the loop's variables are assigned.
     pub stop: Ident,
+    /// The parameters passed through as constants (integers, ...) that are named apart, by the
+    /// user's names: the user's tokens read them by their new names.
+    pub params: HashMap<String, Ident>,
 }
 
 impl<'a> Renderer<'a> {
@@ -99,6 +102,7 @@ impl<'a> Renderer<'a> {
             wholes,
             tapes,
             stop,
+            params: HashMap::new(),
         }
     }
 
@@ -153,6 +157,27 @@ impl<'a> Renderer<'a> {
     /// The buffer whose variable `v` starts, if it does.
     fn buffer_start(&self, v: Var) -> Option<&Ident> {
         self.buffers.and_then(|b| b.starts.get(&v))
+    }
+
+    /// The zeroing of the buffer that `start` starts: of the elements its first loop does not
+    /// write first, or of all.
+    fn zero_buffer(&self, start: Var) -> TokenStream {
+        let id = self.buffer_start(start);
+        if self.f.accumulate {
+            // `#[grad(accumulate)]`: the sweep adds into what the caller put there.
+            return TokenStream::new();
+        }
+        let zero = super::buffers::fill_value(self.f.ty(start), self.scalar);
+        let Some(w) = self.buffers.and_then(|b| b.written.get(&start)) else {
+            return quote!(#id.fill(#zero););
+        };
+        let lo = self.int(&w.range.lo);
+        let end = match w.range.inclusive {
+            true => self.int(&w.range.hi.plus(1)),
+            false => self.int(&w.range.hi),
+        };
+        let offset = proc_macro2::Literal::i64_unsuffixed(w.offset);
+        quote!(::autodiff_runtime::__private::zero_outside(#id, #zero, #lo, #end, #offset);)
     }
 
     /// Whether `v` lives in one of the caller's buffers.
@@ -233,14 +258,28 @@ impl<'a> Renderer<'a> {
             },
             Stmt::Test { out, .. } | Stmt::Load { out, .. } => self.bind(*out, self.expr(s).tokens),
             Stmt::Store { out, array, index, value } => self.store(*out, *array, index, *value),
-            Stmt::Fill { out, .. } if self.buffer_start(*out).is_some() => {
-                let id = self.buffer_start(*out);
-                let zero = super::buffers::fill_value(self.f.ty(*out), self.scalar);
-                quote!(#id.fill(#zero);)
+            Stmt::Fill { out, .. } if self.buffer_start(*out).is_some() => self.zero_buffer(*out),
+            // A buffer filled again (zeros a transform put where a store of zero was): in place.
+            Stmt::Fill { out, value } if self.in_buffer(*out) => {
+                let id = self.ident(*out);
+                let v = match value {
+                    Operand::Lit(x) if *x == 0.0 => {
+                        super::buffers::fill_value(self.f.ty(*out), self.scalar)
+                    }
+                    _ => self.operand(*value).tokens,
+                };
+                quote!(#id.fill(#v);)
             }
             Stmt::Fill { out, value } => {
-                let mut e = self.initial(*out, *value);
-                if let Some(shape) = self.f.ty(*out).shape() {
+                let shape = self.f.ty(*out).shape();
+                let mut e = match shape.map(|s| s.elem) {
+                    // Storage for a call's residuals, whose type rustc infers from the store.
+                    Some(crate::ir::Elem::Residuals) => {
+                        quote!(::autodiff_runtime::__private::Residuals::zeroed())
+                    }
+                    _ => self.initial(*out, *value),
+                };
+                if let Some(shape) = shape {
                     for d in shape.dims.iter().rev() {
                         let n = if d.inferred { quote!(_) } else { self.int(d) };
                         e = quote!([#e; #n]);

@@ -2,9 +2,11 @@
 //! an array of the IR whose length is known only at run time, `x.len()`. Its adjoint (the
 //! gradient) and, in `f_hvp`, the tangent of that adjoint (H·v) cannot live on the stack: they
 //! are the caller's buffers, `x_bar: &mut [f64]` and `x_bar_dot: &mut [f64]`, parameters after
-//! the directions, left out of the returned tuple. A buffer is overwritten: zeroed at entry, then
+//! the directions, left out of the returned tuple. A buffer is overwritten: zeroed at entry (but
+//! for the elements the first loop writes first, [`crate::transform::written_first`]), then
 //! filled as the sweep adds into it in place (the transforms see a zeroed accumulator, as for an
-//! array). A direction of a slice is a slice of the same length. Every length is checked at
+//! array). With `#[grad(accumulate)]` it is not zeroed, and the sweep adds into the caller's
+//! values (the transforms then see an array whose elements they do not know). A direction of a slice is a slice of the same length. Every length is checked at
 //! entry, with a panic that says which buffer and both lengths.
 //!
 //! What it does not know: a value of run-time length that is not in a buffer's variable (a copy
@@ -21,12 +23,16 @@ use super::scalar::Tokens;
 use super::signature;
 use crate::ir::{Block, Func, Stmt, Ty, Var, stmt_defs};
 use crate::lower::Param;
+use crate::transform::{Written, written_first};
 
 /// The buffers of one generated function.
 #[derive(Default)]
 pub struct Buffers {
     /// The variable that starts each buffer's slot (a `Fill` of zeros), with the buffer's name.
     pub starts: HashMap<Var, Ident>,
+    /// The elements of a buffer that its first loop writes before reading them (left unzeroed),
+    /// by the variable that starts it.
+    pub written: HashMap<Var, Written>,
     /// The slots of buffers: variables updated in place through a `&mut`, never rebound.
     pub slots: HashSet<usize>,
     /// Every variable that holds a buffer.
@@ -39,6 +45,23 @@ pub struct Buffers {
     pub checks: TokenStream,
     /// The positions, among the inputs the transform added, of the directions checked.
     pub checked_dirs: HashSet<usize>,
+    /// Each variable that holds a buffer, with the buffer's name: every one of them is written
+    /// by that name (a checkpointed sweep lends the buffer to its closures and gives it back, in
+    /// variables of their own, which would otherwise be read by names bound nowhere).
+    pub names: HashMap<Var, Ident>,
+}
+
+impl Buffers {
+    /// `idents` with every variable holding a buffer named as the buffer.
+    pub fn named(&self, idents: &[Option<Ident>]) -> Vec<Option<Ident>> {
+        let mut out = idents.to_vec();
+        for (v, id) in &self.names {
+            if let Some(slot) = out.get_mut(v.index()).filter(|s| s.is_some()) {
+                *slot = Some(id.clone());
+            }
+        }
+        out
+    }
 }
 
 /// What [`buffers`] reads about the function.
@@ -97,8 +120,12 @@ pub fn buffers(site: &Site) -> Result<Buffers, String> {
         let param = owner.and_then(|j| site.param(j)).ok_or("a buffer without a parameter")?;
         out.outputs.insert(k);
         out.slots.extend(members.iter().filter_map(|m| layout.slot(*m)));
+        out.names.extend(members.iter().map(|m| (*m, id.clone())));
         out.members.extend(members);
         out.starts.insert(start, id.clone());
+        if let Some(w) = written_first(f, start) {
+            out.written.insert(start, w);
+        }
         let elem = element(f.ty(v), site.scalar);
         out.params.push((quote!(#id), quote!(&mut [#elem])));
         out.checks.extend(check(site, &id, "the buffer", &param.ident));
@@ -210,14 +237,21 @@ fn defs(block: &Block, out: &mut Vec<Var>) {
     }
 }
 
-/// What the doc comment says about the buffers, if there are any.
-pub fn note(b: &Buffers) -> Option<String> {
+/// What the doc comment says about the buffers, if there are any: overwritten, or added into
+/// with `#[grad(accumulate)]`.
+pub fn note(b: &Buffers, accumulate: bool) -> Option<String> {
     if b.params.is_empty() {
         return None;
     }
     let names: Vec<String> = b.params.iter().map(|(id, _)| format!("`{id}`")).collect();
+    let how = match accumulate {
+        false => "each is overwritten, not added into (`#[grad(accumulate)]` adds into them)",
+        true => {
+            "each is added into, not overwritten (`#[grad(accumulate)]`): the caller zeroes it for the derivative alone"
+        }
+    };
     Some(format!(
-        " The derivatives with respect to slices are written into {}, which must have the lengths of their slices (it panics otherwise); each is overwritten, not added into.",
+        " The derivatives with respect to slices are written into {}, which must have the lengths of their slices (it panics otherwise); {how}.",
         names.join(", ")
     ))
 }

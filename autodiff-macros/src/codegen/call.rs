@@ -1,4 +1,5 @@
-//! A call of another function, `g`, `g_grad`, `g_jvp`, `g_hvp` or `g_vjp`, with its results
+//! A call of another function, `g`, `g_grad`, `g_jvp`, `g_hvp`, `g_vjp`, `g_fwd` or `g_rev`
+//! (whose residuals pass through untyped: rustc knows their type), with its results
 //! destructured. The callee's derivative functions have one partial and one direction per
 //! differentiated parameter (an `f64`, an array of `f64` or a struct): a value's partial is bound
 //! and its tangent passed; a constant's partial is `_` and its direction zero; other constants
@@ -81,7 +82,8 @@ fn literal(shape: &GroupShape, items: &[TokenStream]) -> TokenStream {
     quote!(#path { #(#fields),* })
 }
 
-/// The name of the function a call calls: `g`, `g_grad`, `g_jvp`, `g_hvp` or `g_vjp`, with the
+/// The name of the function a call calls: `g`, `g_grad`, `g_jvp`, `g_hvp`, `g_vjp`, `g_fwd` or
+/// `g_rev`, with the
 /// span of the call.
 pub(super) fn called_name(c: &Call) -> proc_macro2::Ident {
     let suffix = match c.kind {
@@ -90,6 +92,8 @@ pub(super) fn called_name(c: &Call) -> proc_macro2::Ident {
         CallKind::Jvp => Some(symbol::FN_JVP),
         CallKind::Hvp | CallKind::VjpJvp => Some(symbol::FN_HVP),
         CallKind::Vjp => Some(symbol::FN_VJP),
+        CallKind::Fwd => Some(symbol::FN_FWD),
+        CallKind::Rev => Some(symbol::FN_REV),
     };
     let base = &c.callee.name;
     match suffix {
@@ -119,13 +123,17 @@ impl Renderer<'_> {
         let name = called_name(c);
         let (args, dirs, slots) = self.arguments(c);
         let dirs = match c.kind {
-            CallKind::Value | CallKind::Grad => Vec::new(),
+            CallKind::Value | CallKind::Grad | CallKind::Fwd => Vec::new(),
             CallKind::Jvp | CallKind::Hvp => dirs,
-            CallKind::Vjp => vec![self.cotangent(c.ret, c.bars())],
+            CallKind::Vjp => vec![self.cotangent(c, c.bars())],
+            CallKind::Rev => {
+                let r = c.residuals().map(|r| self.operand(r).tokens);
+                r.into_iter().chain([self.cotangent(c, c.bars())]).collect()
+            }
             CallKind::VjpJvp => {
-                let mut all = vec![self.cotangent(c.ret, c.bars())];
+                let mut all = vec![self.cotangent(c, c.bars())];
                 all.extend(dirs);
-                all.push(self.cotangent(c.ret, c.bar_dots()));
+                all.push(self.cotangent(c, c.bar_dots()));
                 all
             }
         };
@@ -194,7 +202,26 @@ impl Renderer<'_> {
         let (mut args, mut ds, mut slots) = (Vec::new(), Vec::new(), Vec::new());
         let (mut k, mut at) = (0, 0);
         while k < c.args.len() {
-            if let Some(g) = c.groups.iter().find(|g| g.at == at) {
+            if let Some(g) = c.groups.iter().find(|g| g.at == at && g.shape.flat) {
+                // A struct held laid flat, passed as the struct (a receiver auto-referenced).
+                let receiver = c.callee.method && at == 0;
+                let j = value_index[k].unwrap_or(0);
+                let (op, dir) = match &c.args[k] {
+                    Arg::Value { op, .. } => (*op, c.arg_dirs().get(j).copied()),
+                    _ => (Operand::Lit(0.0), None),
+                };
+                let dir = dir.unwrap_or(Operand::Lit(0.0));
+                let ty = &g.shape.path;
+                let value = self.operand(op).tokens;
+                let value = rebuilt(ty, value);
+                let dir = unflat(ty, self.operand(dir).tokens);
+                let amp = (g.by_ref && !receiver).then(|| quote!(&));
+                let dir_amp = (g.by_ref || receiver).then(|| quote!(&));
+                args.push(quote!(#amp #value));
+                ds.push(quote!(#dir_amp #dir));
+                slots.push(Slot::Value(j));
+                k += 1;
+            } else if let Some(g) = c.groups.iter().find(|g| g.at == at) {
                 let (lit, dir) = (literal(&g.shape, &items), literal(&g.shape, &dirs));
                 let amp = if g.by_ref { quote!(&) } else { TokenStream::new() };
                 let receiver = c.callee.method && at == 0;
@@ -227,12 +254,13 @@ impl Renderer<'_> {
     }
 
     /// The cotangent (or its tangent) of a callee's value, as its return type has it: one
-    /// operand, or a tuple of them.
-    fn cotangent(&self, ret: Ret, parts: &[Operand]) -> TokenStream {
+    /// operand, a tuple of them, or the struct whose scalars an operand holds laid flat.
+    fn cotangent(&self, c: &Call, parts: &[Operand]) -> TokenStream {
         let parts: Vec<TokenStream> = parts.iter().map(|p| self.operand(*p).tokens).collect();
-        match ret {
-            Ret::Tuple(_) => quote!((#(#parts),*)),
-            Ret::Scalar | Ret::Array => quote!(#(#parts)*),
+        match (c.ret, &c.returns) {
+            (Ret::Tuple(_), _) => quote!((#(#parts),*)),
+            (Ret::Struct, Some(ty)) => unflat(&ty.0, quote!(#(#parts)*)),
+            (Ret::Scalar | Ret::Array | Ret::Struct, _) => quote!(#(#parts)*),
         }
     }
 
@@ -262,11 +290,14 @@ impl Renderer<'_> {
                 false => quote!(#(#parts)*),
             }
         };
-        let value_ty = {
-            let parts = c.outs[..k].iter().map(|o| super::signature::ty(self.f.ty(*o), scalar));
-            match tuple {
-                true => quote!((#(#parts),*)),
-                false => quote!(#(#parts)*),
+        let value_ty = match (&c.returns, c.ret) {
+            (Some(ty), Ret::Struct) => ty.0.clone(),
+            _ => {
+                let parts = c.outs[..k].iter().map(|o| super::signature::ty(self.f.ty(*o), scalar));
+                match tuple {
+                    true => quote!((#(#parts),*)),
+                    false => quote!(#(#parts)*),
+                }
             }
         };
         let partials = |from: usize| {
@@ -309,15 +340,43 @@ impl Renderer<'_> {
                 flats.extend(quote!(let #id: #ty = ::autodiff_runtime::__private::flat(&#id);));
             }
         };
+        // A returned struct (and its tangent) laid flat.
+        let struct_values = |at: &[usize], flats: &mut TokenStream| {
+            if c.ret != Ret::Struct {
+                return;
+            }
+            for v in at.iter().map(|j| c.outs[*j]).filter(|v| self.read.contains(v)) {
+                let id = self.ident(v);
+                let ty = super::signature::ty(self.f.ty(v), &self.scalar.ty);
+                flats.extend(quote!(let #id: #ty = ::autodiff_runtime::__private::flat(&#id);));
+            }
+        };
         let (parts, tys): (Vec<TokenStream>, Vec<TokenStream>) = match c.kind {
             // A scalar callee's value needs no type: rustc infers it from its use.
             CallKind::Value if !tuple && c.ret.is_scalar() => {
                 return (vals(0), TokenStream::new(), flats);
             }
-            CallKind::Value => return (vals(0), quote!(: #value_ty), flats),
-            CallKind::Jvp => (vec![vals(0), vals(k)], vec![value_ty.clone(), value_ty]),
+            CallKind::Value => {
+                struct_values(&[0], &mut flats);
+                return (vals(0), quote!(: #value_ty), flats);
+            }
+            // The residuals' type is the callee's: rustc infers it.
+            CallKind::Fwd => {
+                struct_values(&[0], &mut flats);
+                let r = pat(&c.outs[k]);
+                (vec![vals(0), r], vec![value_ty, quote!(_)])
+            }
+            CallKind::Rev => {
+                flat(0);
+                return (partials(0), quote!(: #types), flats);
+            }
+            CallKind::Jvp => {
+                struct_values(&[0, k], &mut flats);
+                (vec![vals(0), vals(k)], vec![value_ty.clone(), value_ty])
+            }
             CallKind::Grad | CallKind::Vjp => {
                 flat(k);
+                struct_values(&[0], &mut flats);
                 (vec![vals(0), partials(k)], vec![value_ty, types])
             }
             CallKind::Hvp => {
@@ -328,6 +387,7 @@ impl Renderer<'_> {
             CallKind::VjpJvp => {
                 flat(k);
                 flat(2 * k + m);
+                struct_values(&[0, k + m], &mut flats);
                 (
                     vec![vals(0), partials(k), vals(k + m), partials(2 * k + m)],
                     vec![value_ty.clone(), types.clone(), value_ty, types],
@@ -340,8 +400,48 @@ impl Renderer<'_> {
     /// Whether the `k`-th argument value of `c` is a struct parameter passed whole (its partial
     /// is the struct, laid flat after the call).
     fn whole_partial(&self, c: &Call, k: usize) -> bool {
-        c.values().get(k).and_then(|(op, _)| op.var()).is_some_and(|v| self.wholes.contains_key(&v))
+        let whole = c.values().get(k).and_then(|(op, _)| op.var());
+        whole.is_some_and(|v| self.wholes.contains_key(&v)) || flat_value(c, k)
     }
+}
+
+/// Whether the `k`-th argument value of `c` is a struct held laid flat (passed as the struct).
+fn flat_value(c: &Call, k: usize) -> bool {
+    let mut values = 0;
+    for (at, a) in c.args.iter().enumerate() {
+        if let Arg::Value { .. } = a {
+            if values == k {
+                return c.groups.iter().any(|g| g.shape.flat && arg_of(c, g.at) == Some(at));
+            }
+            values += 1;
+        }
+    }
+    false
+}
+
+/// The index in `c.args` of the `at`-th argument of the user's call (a struct value of the
+/// body is several of `c.args`).
+fn arg_of(c: &Call, at: usize) -> Option<usize> {
+    let mut k = 0;
+    for user in 0..at {
+        k += match c.groups.iter().find(|g| g.at == user) {
+            Some(g) => leaves(&g.shape),
+            None => 1,
+        };
+    }
+    (k < c.args.len()).then_some(k)
+}
+
+/// The struct of type `ty` rebuilt whole from the scalars `flat` holds (rustc checks that it
+/// can be, in a `const` block).
+pub(super) fn rebuilt(ty: &TokenStream, flat: TokenStream) -> TokenStream {
+    let p = quote!(::autodiff_runtime::__private);
+    quote!(#p::rebuilt::<#ty>(&#flat, const { #p::rebuildable::<#ty>() }))
+}
+
+/// The struct of type `ty` whose differentiated scalars `flat` holds.
+fn unflat(ty: &TokenStream, flat: TokenStream) -> TokenStream {
+    quote!(::autodiff_runtime::__private::unflat::<#ty>(&#flat))
 }
 
 /// The pattern of a struct value's partial: each field that is a value bound (`pattern(i)` for

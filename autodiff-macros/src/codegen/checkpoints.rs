@@ -2,6 +2,8 @@
 //! stack its snapshots take and how many steps its sweep recomputes (and, for a loop
 //! differentiated at its fixed point, how its sweep runs).
 
+use std::collections::HashMap;
+
 use proc_macro2::Ident;
 use quote::quote;
 
@@ -36,7 +38,8 @@ fn walk(f: &Func, loops: &[Ident], block: &Block, out: &mut Vec<String>) {
 
 fn text(f: &Func, i: &Int, loops: &[Ident]) -> String {
     let name = |l: crate::ir::LoopId| loops.get(l.0 as usize).map_or(quote!(_), |id| quote!(#id));
-    let t = super::indices::user_tokens(f, loops, &i.loops, &i.render(&name));
+    let none = HashMap::new();
+    let t = super::indices::user_tokens(f, loops, &i.loops, &none, &i.render(&name));
     t.to_string().replace(' ', "")
 }
 

@@ -55,7 +55,7 @@ impl Renderer<'_> {
     /// An integer expression, with loop indices named.
     pub fn int(&self, i: &Int) -> TokenStream {
         let t = i.render(&|l| self.loops[l.0 as usize].to_token_stream());
-        super::indices::user_tokens(self.f, self.loops, &i.loops, &t)
+        super::indices::user_tokens(self.f, self.loops, &i.loops, &self.params, &t)
     }
 
     /// `[i][j]` for an index list.
@@ -75,8 +75,9 @@ impl Renderer<'_> {
             Operand::Lit(x) => self.scalar.literal(x, false),
             Operand::Ext(e) => {
                 let ext = &self.f.exts[e.0 as usize];
+                let (loops, params) = (&ext.loops, &self.params);
                 let tokens =
-                    super::indices::user_tokens(self.f, self.loops, &ext.loops, &ext.tokens);
+                    super::indices::user_tokens(self.f, self.loops, loops, params, &ext.tokens);
                 Expr::new(tokens, ext.prec)
             }
             Operand::Bool(b) => Expr::new(quote!(#b), Prec::Atom),
@@ -263,7 +264,7 @@ impl Renderer<'_> {
 
     fn int_operand(&self, i: &Int) -> TokenStream {
         let t = i.operand(&|l| self.loops[l.0 as usize].to_token_stream());
-        super::indices::user_tokens(self.f, self.loops, &i.loops, &t)
+        super::indices::user_tokens(self.f, self.loops, &i.loops, &self.params, &t)
     }
 
     /// `if p <cmp> q { a } else { b }`, with a nested select in `b` written as `else if`.

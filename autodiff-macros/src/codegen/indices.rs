@@ -210,14 +210,15 @@ pub fn separate(namer: &mut Namer, f: &Func, idents: &[Option<Ident>], loops: &m
 }
 
 /// The user's `tokens`, which read the indices of `read`, with the indices that codegen renamed
-/// written by their new names.
+/// and the parameters it named apart (`params`, by the user's names) written by their new names.
 pub fn user_tokens(
     f: &Func,
     loops: &[Ident],
     read: &[LoopId],
+    params: &HashMap<String, Ident>,
     tokens: &TokenStream,
 ) -> TokenStream {
-    let renamed: Vec<(String, &Ident)> = read
+    let mut renamed: Vec<(String, &Ident)> = read
         .iter()
         .filter_map(|l| {
             let user = f.loops[l.0 as usize].ident.as_ref()?;
@@ -225,6 +226,7 @@ pub fn user_tokens(
             (symbol::unraw(user) != symbol::unraw(now)).then(|| (symbol::unraw(user), now))
         })
         .collect();
+    renamed.extend(params.iter().map(|(user, now)| (user.clone(), now)));
     match renamed.is_empty() {
         true => tokens.clone(),
         false => rename(tokens, &renamed),

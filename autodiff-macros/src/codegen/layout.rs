@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use crate::ir::{Block, Func, Operand, Prim, Stmt, Ty, Var, reads, stmt_defs};
+use crate::ir::{Block, Carry, Func, Operand, Prim, Stmt, Ty, Var, reads, stmt_defs};
 
 /// How far (in statements, within one block) a single-use temporary may be read and still be
 /// inlined into its reader. Inlining a value read much later would move its computation there and
@@ -153,6 +153,47 @@ impl Walker {
         id
     }
 
+    /// A loop's body (a `for` or a `while`, whose entry reads the caller has walked): its carried
+    /// values defined in the body, the yields (and a `while`'s condition) read at its end, a
+    /// write of each carried value that the body changes, and the loop's results defined after it.
+    #[allow(clippy::too_many_arguments)]
+    fn looped(
+        &mut self,
+        carried: &[Carry],
+        body: &Block,
+        yields: &[Operand],
+        cond: Option<Operand>,
+        outs: &[Var],
+        block: usize,
+        pending: &mut Vec<Vec<Var>>,
+    ) {
+        self.loops.push((self.pos, Vec::new()));
+        pending.push(Vec::new());
+        let body_block = self.blocks + 1;
+        for c in carried {
+            self.define(c.param, body_block);
+        }
+        let id = self.block(body, pending);
+        self.pos += 1;
+        for y in yields.iter().copied().chain(cond) {
+            self.read(y, id, pending);
+        }
+        for (c, y) in carried.iter().zip(yields) {
+            if y.var() != Some(c.param) {
+                self.uses.writes.push((self.pos, c.param));
+            }
+        }
+        self.loops.pop();
+        let recurring = pending.pop().unwrap_or_default();
+        let end = self.point();
+        for v in recurring {
+            self.uses.reads.entry(v).or_default().push(end.clone());
+        }
+        for o in outs {
+            self.define(*o, block);
+        }
+    }
+
     fn stmt(&mut self, s: &Stmt, block: usize, pending: &mut Vec<Vec<Var>>) {
         self.pos += 1;
         match s {
@@ -160,62 +201,14 @@ impl Walker {
                 for c in &l.carried {
                     self.read(c.init, block, pending);
                 }
-                self.loops.push((self.pos, Vec::new()));
-                pending.push(Vec::new());
-                let body_block = self.blocks + 1;
-                for c in &l.carried {
-                    self.define(c.param, body_block);
-                }
-                let id = self.block(&l.body, pending);
-                self.pos += 1;
-                for y in &l.yields {
-                    self.read(*y, id, pending);
-                }
-                for (c, y) in l.carried.iter().zip(&l.yields) {
-                    if y.var() != Some(c.param) {
-                        self.uses.writes.push((self.pos, c.param));
-                    }
-                }
-                self.loops.pop();
-                let recurring = pending.pop().unwrap_or_default();
-                let end = self.point();
-                for v in recurring {
-                    self.uses.reads.entry(v).or_default().push(end.clone());
-                }
-                for o in &l.outs {
-                    self.define(*o, block);
-                }
+                self.looped(&l.carried, &l.body, &l.yields, None, &l.outs, block, pending);
             }
             Stmt::While(w) => {
                 self.read(w.first, block, pending);
                 for c in &w.carried {
                     self.read(c.init, block, pending);
                 }
-                self.loops.push((self.pos, Vec::new()));
-                pending.push(Vec::new());
-                let body_block = self.blocks + 1;
-                for c in &w.carried {
-                    self.define(c.param, body_block);
-                }
-                let id = self.block(&w.body, pending);
-                self.pos += 1;
-                for y in w.yields.iter().chain([&w.cond]) {
-                    self.read(*y, id, pending);
-                }
-                for (c, y) in w.carried.iter().zip(&w.yields) {
-                    if y.var() != Some(c.param) {
-                        self.uses.writes.push((self.pos, c.param));
-                    }
-                }
-                self.loops.pop();
-                let recurring = pending.pop().unwrap_or_default();
-                let end = self.point();
-                for v in recurring {
-                    self.uses.reads.entry(v).or_default().push(end.clone());
-                }
-                for o in &w.outs {
-                    self.define(*o, block);
-                }
+                self.looped(&w.carried, &w.body, &w.yields, Some(w.cond), &w.outs, block, pending);
             }
             Stmt::Checkpoint(c) => {
                 for op in c.state.iter().chain(c.adjoint.iter().map(|a| &a.init)) {

@@ -186,6 +186,8 @@ fn called(f: &Func) -> HashSet<String> {
                     out.insert(super::call::called_name(c).to_string());
                 }
                 Stmt::For(l) => walk(&l.body, out),
+                // A loop of unknown length too (bug 38: its calls were missed).
+                Stmt::While(w) => walk(&w.body, out),
                 Stmt::If(b) => {
                     walk(&b.then, out);
                     walk(&b.otherwise, out);
@@ -201,6 +203,26 @@ fn called(f: &Func) -> HashSet<String> {
     let mut out = HashSet::new();
     walk(&f.body, &mut out);
     out
+}
+
+/// The parameters passed through as constants (`names`: integers, data, other types, which are
+/// no variables of `f`) named like a function the generated code calls by its bare name
+/// (`g_grad: usize` with a call of `g`), which they would shadow there: each named apart, by its
+/// own name. (Run after [`assign`], which claims the called names.)
+pub fn constants_apart<'a>(
+    namer: &mut Namer,
+    f: &Func,
+    names: impl Iterator<Item = &'a Ident>,
+) -> HashMap<String, Ident> {
+    let called = called(f);
+    names
+        .map(symbol::unraw)
+        .filter(|n| called.contains(n))
+        .map(|n| {
+            let fresh = namer.fresh(&n, false);
+            (n, ident(&fresh, Span::mixed_site()))
+        })
+        .collect()
 }
 
 /// Every variable of `f` in order of definition: inputs, then each statement's (loop-carried

@@ -21,6 +21,10 @@ fn trait_path() -> TokenStream {
 /// The struct literal of `record` with the fields that are outputs taken from `values`.
 pub(super) fn literal(record: &RecordOut, values: &[TokenStream]) -> TokenStream {
     let path = &record.path;
+    if let Some(k) = record.flat {
+        let v = values.get(k).cloned().unwrap_or_else(|| quote!([]));
+        return super::call::rebuilt(&path.to_token_stream(), v);
+    }
     let fields = record.fields.iter().map(|(m, out)| {
         let v = match out {
             FieldOut::Output(k) => values.get(*k).cloned().unwrap_or_else(|| quote!(0.0)),
@@ -59,9 +63,35 @@ fn paths(record: &RecordOut) -> Vec<Vec<syn::Member>> {
 /// fields they belong to (`w_bar`, `inner_c_bar`).
 pub fn name_cotangents(f: &mut Func, record: &RecordOut) {
     let inputs: Vec<Var> = f.inputs[f.user_inputs..].to_vec();
+    name_after_fields(f, record, &inputs, symbol::SUFFIX_BAR);
+}
+
+/// Names the cotangent inputs of `f`, the `f_hvp` of a function returning `record`, and their
+/// tangents (the last inputs) after the fields they belong to (`w_bar`, `w_bar_dot`).
+pub fn name_hvp_cotangents(f: &mut Func, record: &RecordOut) {
+    let inputs: Vec<Var> = f.inputs[f.user_inputs..].to_vec();
+    let k = match record.flat {
+        Some(_) => 1,
+        None => paths(record).len(),
+    };
+    let k = k.min(inputs.len());
+    name_after_fields(f, record, &inputs[..k], symbol::SUFFIX_BAR);
+    let dot = format!("{}_{}", symbol::SUFFIX_BAR, symbol::SUFFIX_DOT);
+    name_after_fields(f, record, &inputs[inputs.len() - k..], &dot);
+}
+
+/// Names `inputs`, one per output of `record`, after their fields with `suffix`.
+fn name_after_fields(f: &mut Func, record: &RecordOut, inputs: &[Var], suffix: &str) {
+    if record.flat.is_some() {
+        let name = format!("{}_{}_{suffix}", symbol::OUT, symbol::FLAT);
+        for v in inputs.iter().take(1) {
+            f.names[v.index()] = crate::ir::Name::user(&name);
+        }
+        return;
+    }
     for (path, v) in paths(record).iter().zip(inputs) {
         let text: Vec<String> = path.iter().map(|m| m.to_token_stream().to_string()).collect();
-        let name = format!("{}_{}", text.join("_"), symbol::SUFFIX_BAR);
+        let name = format!("{}_{suffix}", text.join("_"));
         f.names[v.index()] = crate::ir::Name::user(&name);
     }
 }
@@ -89,6 +119,14 @@ impl Context<'_> {
             namer.local(&format!("{}_{}", symbol::OUT, symbol::SUFFIX_DOT)),
         );
         let (lit, tr) = (literal(record, values), trait_path());
+        if record.flat.is_some() {
+            let (path, d) = (&record.path, dots.first().cloned().unwrap_or_else(|| quote!([])));
+            let out = quote! {
+                let #value = #lit;
+                let #dot = ::autodiff_runtime::__private::unflat::<#path>(&#d);
+            };
+            return (out, value, dot);
+        }
         let mut out = quote! {
             let #value = #lit;
             let mut #dot = #tr::zero_like(&#value);
@@ -100,26 +138,32 @@ impl Context<'_> {
         (out, value, dot)
     }
 
-    /// The cotangent parameter of `f_vjp` for a returned struct, and the bindings of its
-    /// fields to the inputs `cotangents` (one per output) of `f` that are read.
+    /// The cotangent parameter of `f_vjp` for a returned struct (or its tangent, for a vector
+    /// `f_hvp`), named `name`, and the bindings of its fields to the inputs `cotangents` of `f`
+    /// (one per output) that are read.
     pub(super) fn record_cotangent(
         &self,
         namer: &mut Namer,
-        f: &Func,
+        (f, cotangents, name): (&Func, &[Var], &str),
         record: &RecordOut,
         idents: &[Option<Ident>],
         read: &std::collections::HashSet<Var>,
     ) -> (Ident, TokenStream) {
-        let cotangents = &f.inputs[f.user_inputs..];
         let used = cotangents.iter().any(|v| read.contains(v));
         let out_bar = match used {
-            true => namer.local(symbol::OUT_BAR),
-            false => namer.local(&format!("_{}", symbol::OUT_BAR)),
+            true => namer.local(name),
+            false => namer.local(&format!("_{name}")),
         };
         if !used {
             return (out_bar, TokenStream::new());
         }
         let tr = trait_path();
+        if record.flat.is_some() {
+            let v = cotangents[0];
+            let (id, ty) = (&idents[v.index()], super::signature::ty(f.ty(v), &self.scalar.ty));
+            let flat = quote!(let #id: #ty = ::autodiff_runtime::__private::flat(&#out_bar););
+            return (out_bar, flat);
+        }
         let mut out = quote!(let #out_bar = #tr::tangent(&#out_bar););
         for (path, v) in paths(record).iter().zip(cotangents) {
             if !read.contains(v) {

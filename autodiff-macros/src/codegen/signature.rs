@@ -16,10 +16,13 @@ pub fn ty(t: &Ty, scalar: &TokenStream) -> TokenStream {
     match t {
         Ty::F64 => scalar.clone(),
         Ty::Bool => quote!(bool),
+        // Only rustc knows a call's residuals' type: it infers it.
+        Ty::Residuals => quote!(_),
         Ty::Array(s) => {
             let mut out = match s.elem {
                 Elem::F64 => scalar.clone(),
                 Elem::Bool => quote!(bool),
+                Elem::Residuals => quote!(_),
             };
             for d in s.dims.iter().rev() {
                 let n = d.render_const(&|_| quote!(_));

@@ -102,6 +102,17 @@ impl Field {
         self.init("zero_like")
     }
 
+    /// The field's part of `zero`.
+    pub(super) fn zero_of_type(&self) -> TokenStream {
+        let (m, ty) = (&self.member, &self.ty);
+        if self.differentiated {
+            let tr = tangent_trait(ty);
+            quote!(#m: #tr::zero())
+        } else {
+            quote_spanned!(ty.span()=> #m: ::core::default::Default::default())
+        }
+    }
+
     /// The field's part of `tangent`.
     pub(super) fn tangent(&self) -> TokenStream {
         self.init("tangent")
@@ -127,6 +138,36 @@ pub(super) fn len(fields: &[Field]) -> TokenStream {
         [] => quote!(0),
         _ => quote!(#(#parts)+*),
     }
+}
+
+/// `ALL_DIFFERENTIATED`: no constant field, and every field's type all differentiated.
+pub(super) fn all_differentiated(fields: &[Field]) -> TokenStream {
+    if fields.iter().any(|f| !f.differentiated) {
+        return quote!(false);
+    }
+    let parts: Vec<TokenStream> = fields
+        .iter()
+        .map(|f| {
+            let tr = tangent_trait(&f.ty);
+            quote!(#tr::ALL_DIFFERENTIATED)
+        })
+        .collect();
+    match parts.as_slice() {
+        [] => quote!(true),
+        _ => quote!(#(#parts)&&*),
+    }
+}
+
+/// `FIELDS`: each differentiated field's name with the number of its first scalar.
+pub(super) fn table(fields: &[Field]) -> TokenStream {
+    let mut at: Vec<TokenStream> = vec![quote!(0)];
+    let mut rows = Vec::new();
+    for f in fields.iter().filter(|f| f.differentiated) {
+        let name = f.member.to_token_stream().to_string();
+        rows.push(quote!((#name, #(#at)+*)));
+        at.push(f.len());
+    }
+    quote!(&[#(#rows),*])
 }
 
 /// The body of `get`: the field holding scalar `k`, then its own scalar.

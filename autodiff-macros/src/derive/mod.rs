@@ -51,6 +51,9 @@ fn impls(input: &DeriveInput, fields: &[Field]) -> TokenStream {
     let bounds = fields::bounds(&input.generics, fields);
     let len = fields::len(fields);
     let zero = fields.iter().map(Field::zero);
+    let zero_of_type = fields.iter().map(Field::zero_of_type);
+    let table = fields::table(fields);
+    let all = fields::all_differentiated(fields);
     let tangent = fields.iter().map(Field::tangent);
     let clear = fields.iter().map(Field::clear);
     let get = fields::get(fields);
@@ -61,8 +64,16 @@ fn impls(input: &DeriveInput, fields: &[Field]) -> TokenStream {
         impl #impl_generics #rt::Differentiable for #name #ty_generics #bounds {
             const LEN: usize = #len;
 
+            const FIELDS: &'static [(&'static str, usize)] = #table;
+
+            const ALL_DIFFERENTIATED: bool = #all;
+
             fn zero_like(&self) -> Self {
                 Self { #(#zero,)* }
+            }
+
+            fn zero() -> Self {
+                Self { #(#zero_of_type,)* }
             }
 
             fn get(&self, k: usize) -> f64 {

@@ -84,6 +84,7 @@ impl Builder {
             outputs: Vec::new(),
             accumulators: Vec::new(),
             scalar: super::Scalar::F64,
+            accumulate: false,
         };
         Builder::new(func, false)
     }
@@ -105,6 +106,11 @@ impl Builder {
             fills: HashMap::new(),
             stores: HashMap::new(),
         }
+    }
+
+    /// The number of statements of the function's own body emitted so far.
+    pub fn top_len(&self) -> usize {
+        self.scopes.first().map_or(0, |s| s.stmts.len())
     }
 
     /// The function built so far (without the statements of the open blocks).
@@ -235,7 +241,7 @@ impl Builder {
                 let k = Self::load_key(*array, index);
                 self.scopes.last_mut().map(|s| s.seen.entry(k).or_insert(*out));
             }
-            Stmt::Fill { out, value } => {
+            Stmt::Fill { out, value } if self.func.known_fill(*out) => {
                 self.fills.insert(*out, *value);
             }
             Stmt::Store { out, index, value, .. } => {

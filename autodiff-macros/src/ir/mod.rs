@@ -28,7 +28,7 @@ pub use prim::{Cmp, Prim};
 pub use print::print;
 pub use types::{Elem, Scalar, Ty};
 pub use verify::verify;
-pub use walk::{free_vars, reads, stmt_defs, substitute, substitute_operand};
+pub use walk::{free_vars, has_while, reads, stmt_defs, substitute, substitute_operand};
 
 use proc_macro2::{Ident, Span, TokenStream};
 
@@ -57,6 +57,8 @@ pub enum Suffix {
     Dot,
     /// The per-iteration storage of a value, kept for the reverse sweep: `p_saved`.
     Saved,
+    /// The residuals of the call whose value this is, from its `g_fwd` for its `g_rev`: `h_res`.
+    Res,
 }
 
 /// The name a variable wants in the generated code. Codegen's namer makes it unique.
@@ -122,6 +124,7 @@ impl Name {
             Suffix::Bar => crate::symbol::SUFFIX_BAR,
             Suffix::Dot => crate::symbol::SUFFIX_DOT,
             Suffix::Saved => crate::symbol::SUFFIX_SAVED,
+            Suffix::Res => crate::symbol::SUFFIX_RES,
         }
     }
 }
@@ -410,6 +413,12 @@ pub enum CallKind {
     /// value, the cotangents, and their derivatives along the directions of the arguments and
     /// of the value's cotangent.
     VjpJvp,
+    /// `g_fwd(args)`: the forward half of `g_vjp`, for a vector callee: the value and the
+    /// residuals its sweep reads (one value of type [`Ty::Residuals`]).
+    Fwd,
+    /// `g_rev(args, residuals, bars)`: the reverse half of `g_vjp`: the cotangents of the
+    /// argument values, given the residuals of the call's `g_fwd` and the value's cotangent.
+    Rev,
 }
 
 /// What the callee returns, as the caller's tokens tell (a typed `let`, a pattern, the place the
@@ -422,13 +431,16 @@ pub enum Ret {
     Array,
     /// A tuple of this many `f64`s and arrays.
     Tuple(usize),
+    /// A struct deriving `Differentiable` (its type in [`Call::returns`]), held laid flat: one
+    /// array of its differentiated scalars.
+    Struct,
 }
 
 impl Ret {
     /// How many values of the IR hold the callee's value.
     pub fn len(self) -> usize {
         match self {
-            Ret::Scalar | Ret::Array => 1,
+            Ret::Scalar | Ret::Array | Ret::Struct => 1,
             Ret::Tuple(n) => n,
         }
     }
@@ -483,15 +495,19 @@ pub struct Group {
 /// The fields of a struct argument, each an argument of the call or a nested struct.
 #[derive(Clone, Debug)]
 pub struct GroupShape {
-    /// The struct's path, as the literal was written.
+    /// The struct's path, as the literal was written (its type, for a struct laid flat).
     pub path: TokenStream,
-    /// Its fields, in order.
+    /// Its fields, in order (one unnamed, for a struct laid flat).
     pub fields: Vec<(TokenStream, GroupField)>,
+    /// A struct the caller holds laid flat (the value of a call returning it): one argument of
+    /// the call, an array of its differentiated scalars, which codegen passes as the struct.
+    pub flat: bool,
 }
 
 impl PartialEq for GroupShape {
     fn eq(&self, other: &Self) -> bool {
-        self.path.to_string() == other.path.to_string()
+        self.flat == other.flat
+            && self.path.to_string() == other.path.to_string()
             && self.fields.len() == other.fields.len()
             && self
                 .fields
@@ -580,6 +596,8 @@ pub enum Zero {
 /// | `Hvp` | `m` directions | the value, the `m` partials, their `m` derivatives (H·v) |
 /// | `Vjp` | `k` cotangents of the values | the `k` values, the `m` cotangents of the arguments |
 /// | `VjpJvp` | `k` cotangents, `m` directions, `k` tangents of the cotangents | `Vjp`'s, then the derivative of each |
+/// | `Fwd` | none | the `k` values, the residuals |
+/// | `Rev` | the residuals, `k` cotangents of the values | the `m` cotangents of the arguments |
 ///
 /// The [`Arg::Fixed`] constants' partials and directions are not in `outs` and `dirs`: codegen
 /// drops the partials and passes zeros.
@@ -600,6 +618,18 @@ pub struct Call {
     pub outs: Vec<Var>,
     /// The struct values of the caller's body among the arguments (each several of them).
     pub groups: Vec<Group>,
+    /// The struct type of the callee's value, for [`Ret::Struct`].
+    pub returns: Option<TypeTokens>,
+}
+
+/// A type as the user wrote it, compared by its text.
+#[derive(Clone, Debug)]
+pub struct TypeTokens(pub TokenStream);
+
+impl PartialEq for TypeTokens {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_string() == other.0.to_string()
+    }
 }
 
 impl Call {
@@ -623,6 +653,8 @@ impl Call {
             CallKind::Value | CallKind::Grad => (&[], &[], &[]),
             CallKind::Jvp | CallKind::Hvp => (&[], &self.dirs, &[]),
             CallKind::Vjp => (&self.dirs, &[], &[]),
+            CallKind::Rev => (self.dirs.get(1..).unwrap_or(&[]), &[], &[]),
+            CallKind::Fwd => (&[], &[], &[]),
             CallKind::VjpJvp => {
                 let (bars, rest) = self.dirs.split_at(k);
                 let (dirs, bar_dots) = rest.split_at(rest.len().saturating_sub(k));
@@ -631,7 +663,12 @@ impl Call {
         }
     }
 
-    /// The cotangents of the callee's values, for `Vjp` and `VjpJvp`.
+    /// The residuals that a `Rev` call reads (what the call's `Fwd` returned).
+    pub fn residuals(&self) -> Option<Operand> {
+        (self.kind == CallKind::Rev).then(|| self.dirs.first().copied()).flatten()
+    }
+
+    /// The cotangents of the callee's values, for `Vjp`, `VjpJvp` and `Rev`.
     pub fn bars(&self) -> &[Operand] {
         self.split_dirs().0
     }
@@ -650,6 +687,7 @@ impl Call {
     pub fn value_count(&self) -> usize {
         match self.kind {
             CallKind::Grad | CallKind::Hvp => 1,
+            CallKind::Rev => 0,
             _ => self.ret.len(),
         }
     }
@@ -751,6 +789,10 @@ pub struct Func {
     pub accumulators: Vec<Var>,
     /// The function's scalar type, which its `f64` values and literals are.
     pub scalar: Scalar,
+    /// Whether the zero arrays of run-time length (the caller's buffers, `#[grad(accumulate)]`)
+    /// start from what the caller put in them: their elements are then unknown, and no pass
+    /// reads a `Fill` of one as its value (codegen does not zero them).
+    pub accumulate: bool,
 }
 
 impl Func {
@@ -771,6 +813,12 @@ impl Func {
             Operand::Bool(_) => Ty::Bool,
             Operand::Lit(_) | Operand::Ext(_) => Ty::F64,
         }
+    }
+
+    /// Whether `v` is a zero array whose elements are known: not a buffer that the caller's
+    /// values start (see [`Func::accumulate`]).
+    pub fn known_fill(&self, v: Var) -> bool {
+        !(self.accumulate && self.ty(v).run_time_length())
     }
 
     /// The name of the adjoint, tangent or storage of `v`: derived from `v`'s, or a temporary

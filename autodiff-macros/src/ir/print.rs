@@ -209,6 +209,11 @@ fn stmt(f: &Func, s: &Stmt, depth: usize, out: &mut String) {
             let outs: Vec<String> = c.outs.iter().map(|v| var(f, *v)).collect();
             let extra = match c.kind {
                 crate::ir::CallKind::Vjp => format!("bars ({})", operands(f, c.bars())),
+                crate::ir::CallKind::Rev => format!(
+                    "residuals ({}) bars ({})",
+                    operands(f, &c.dirs[..1.min(c.dirs.len())]),
+                    operands(f, c.bars())
+                ),
                 crate::ir::CallKind::VjpJvp => format!(
                     "bars ({}) dirs ({}) bar_dots ({})",
                     operands(f, c.bars()),
@@ -221,6 +226,7 @@ fn stmt(f: &Func, s: &Stmt, depth: usize, out: &mut String) {
                 crate::ir::Ret::Scalar => String::new(),
                 crate::ir::Ret::Array => " -> array".to_owned(),
                 crate::ir::Ret::Tuple(n) => format!(" -> tuple{n}"),
+                crate::ir::Ret::Struct => " -> struct".to_owned(),
             };
             writeln!(
                 out,

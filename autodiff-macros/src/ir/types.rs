@@ -70,6 +70,8 @@ pub enum Elem {
     F64,
     /// `bool`
     Bool,
+    /// What a call's `g_fwd` keeps for its `g_rev` (see [`Ty::Residuals`]).
+    Residuals,
 }
 
 /// The shape of an array: its element type and its lengths, outermost first.
@@ -90,6 +92,11 @@ pub enum Ty {
     Bool,
     /// A fixed-size array.
     Array(Shape),
+    /// The residuals of a call of a vector callee: what its `g_fwd` returned for its `g_rev`.
+    /// Only rustc knows the type (a tuple of the callee's values, `Copy`), so the generated code
+    /// never writes it, and the macro does not know its size: it counts 0 bytes against the
+    /// stack budget.
+    Residuals,
 }
 
 impl Ty {
@@ -101,11 +108,13 @@ impl Ty {
     /// The bytes a value of this type takes on the stack (a scalar counts 8, as a slot).
     pub fn bytes(&self) -> Int {
         match self.shape() {
+            None if *self == Ty::Residuals => Int::lit(0),
             None => Int::lit(8),
             Some(s) => {
                 let each = Int::lit(match s.elem {
                     Elem::F64 => 8,
                     Elem::Bool => 1,
+                    Elem::Residuals => 0,
                 });
                 s.dims.iter().fold(each, |acc, d| acc.times(d))
             }
@@ -123,7 +132,7 @@ impl Ty {
     pub fn is_real(&self) -> bool {
         match self {
             Ty::F64 => true,
-            Ty::Bool => false,
+            Ty::Bool | Ty::Residuals => false,
             Ty::Array(s) => s.elem == Elem::F64,
         }
     }
@@ -152,6 +161,7 @@ impl Ty {
         match self {
             Ty::F64 => Ty::array(Elem::F64, vec![len]),
             Ty::Bool => Ty::array(Elem::Bool, vec![len]),
+            Ty::Residuals => Ty::array(Elem::Residuals, vec![len]),
             Ty::Array(s) => {
                 let mut dims = vec![len];
                 dims.extend(s.dims.iter().cloned());
@@ -167,6 +177,7 @@ impl Elem {
         match self {
             Elem::F64 => Ty::F64,
             Elem::Bool => Ty::Bool,
+            Elem::Residuals => Ty::Residuals,
         }
     }
 }

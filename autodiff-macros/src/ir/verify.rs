@@ -155,7 +155,9 @@ impl Verifier<'_> {
                 self.known(*out, at)?;
                 let elem = f.ty(*out).shape().map(|s| s.elem.scalar());
                 let elem = elem.ok_or_else(|| format!("{at} fills a non-array"))?;
-                self.read(*value, Some(&elem), at)?;
+                // Residuals have no literal: their storage starts from the zero rustc makes.
+                let want = (elem != Ty::Residuals).then_some(&elem);
+                self.read(*value, want, at)?;
                 self.define(*out, at)?;
             }
             Stmt::Array { out, elems } => {
@@ -237,6 +239,8 @@ impl Verifier<'_> {
             CallKind::Hvp => (m, 1 + 2 * m),
             CallKind::Vjp => (k, k + m),
             CallKind::VjpJvp => (2 * k + m, 2 * (k + m)),
+            CallKind::Fwd => (0, k + 1),
+            CallKind::Rev => (1 + k, m),
         };
         if c.dirs.len() != dirs || c.outs.len() != outs {
             return Err(format!(
@@ -268,7 +272,13 @@ impl Verifier<'_> {
         for (v, _) in &values {
             self.read(*v, None, at)?;
         }
+        if let Some(r) = c.residuals() {
+            self.read(r, Some(&Ty::Residuals), at)?;
+        }
+        let residuals = [Ty::Residuals];
         let results: Vec<&Ty> = match c.kind {
+            CallKind::Fwd => value_tys.iter().chain(&residuals).collect(),
+            CallKind::Rev => arg_tys.iter().collect(),
             CallKind::Value => value_tys.iter().collect(),
             CallKind::Jvp => value_tys.iter().chain(&value_tys).collect(),
             CallKind::Grad => value_tys.iter().chain(&arg_tys).collect(),

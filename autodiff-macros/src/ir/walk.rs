@@ -217,3 +217,14 @@ fn substitute_stmt(s: &Stmt, map: &HashMap<Var, Operand>) -> Stmt {
         }
     }
 }
+
+/// Whether `block` has a loop whose length is decided while it runs (in nested blocks too).
+pub fn has_while(block: &Block) -> bool {
+    block.iter().any(|s| match s {
+        Stmt::While(_) => true,
+        Stmt::For(l) => has_while(&l.body),
+        Stmt::If(b) => has_while(&b.then) || has_while(&b.otherwise),
+        Stmt::Checkpoint(c) => has_while(&c.step) || has_while(&c.back),
+        _ => false,
+    })
+}

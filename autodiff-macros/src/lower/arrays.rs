@@ -73,6 +73,9 @@ impl Lower<'_> {
                 }
             };
         }
+        if self.is_flat_field(base) {
+            return self.flat_element(e, base, &indices);
+        }
         let array = self.expr(base);
         let index: Vec<Int> = indices.iter().map(|ix| self.int_expr(ix, IntCtx::Index)).collect();
         let ty = self.b.ty(array);

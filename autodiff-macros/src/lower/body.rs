@@ -116,6 +116,26 @@ impl Lower<'_> {
         })
     }
 
+    /// The value `e` of a function returning a struct, a struct value of the body: its fields.
+    fn record_value(&mut self, e: &Expr) -> Vec<Operand> {
+        match self.value(e) {
+            Value::Record(shape, parts) => {
+                let mut ops = Vec::new();
+                let record = self.record_output(e, &shape, parts, &mut ops);
+                self.record = Some(record);
+                ops
+            }
+            Value::Int(None) => vec![Operand::Lit(0.0)],
+            _ => {
+                self.cx.error_spanned(
+                    e,
+                    "`#[grad]` needs a function returning a struct to end with a value of the struct: a literal (`Quat { w, x, y, z }`), a variable bound to one, or a struct returned by a call (`q.mul(&p)`, or a variable bound to one with its type)",
+                );
+                vec![Operand::Lit(0.0)]
+            }
+        }
+    }
+
     /// The function's value `e`, checked against its return type.
     fn output(&mut self, e: &Expr, returns: &Returns) -> Vec<Operand> {
         match returns.output {
@@ -138,21 +158,9 @@ impl Lower<'_> {
                 let parts = returns.parts.iter();
                 elems.into_iter().zip(parts).map(|(x, want)| self.output_part(x, want)).collect()
             }
-            Output::Record => match self.value(e) {
-                Value::Record(shape, parts) => {
-                    let mut ops = Vec::new();
-                    let record = self.record_output(e, &shape, parts, &mut ops);
-                    self.record = Some(record);
-                    ops
-                }
-                Value::Int(None) => vec![Operand::Lit(0.0)],
-                _ => {
-                    self.cx.error_spanned(
-                        e,
-                        "`#[grad]` needs a function returning a struct to end with a value of the struct: a literal (`Quat { w, x, y, z }`) or a variable bound to one",
-                    );
-                    vec![Operand::Lit(0.0)]
-                }
+            Output::Record => match self.flat_output(e, returns.record.as_ref()) {
+                Some(op) => vec![op],
+                None => self.record_value(e),
             },
             Output::Array => {
                 if let Some(want) = returns.array.clone().map(super::returned::Returned::Array)
@@ -396,7 +404,7 @@ impl Lower<'_> {
         } else if crate::aggregate::kind(ty) == crate::aggregate::TypeKind::Struct {
             self.cx.error_spanned(
                 ty,
-                "`#[grad]` binds struct values without a type, from struct literals (`let q = Quat { .. };`); calls of functions returning a struct are not supported yet: return an array or a tuple of `f64`s from the function, or write the struct literal here",
+                "`#[grad]` binds a value with a struct's type from a call of a function returning the struct with a differentiated argument (`let r: Quat = q.mul(&p);`), and struct values without a type from struct literals (`let q = Quat { .. };`); write the call or the struct literal here",
             );
             None
         } else {
@@ -555,7 +563,7 @@ impl Lower<'_> {
         let current = self.slots[slot].value;
         let since = self.mark();
         let value = match (op, current) {
-            (None, _) => self.assigned_value(rhs, current),
+            (None, _) => self.assigned_value(rhs, slot),
             (Some(prim), Some(current)) if self.b.ty(current) == Ty::F64 => {
                 let r = self.real(rhs);
                 self.b.push(prim, &[current, r])
@@ -590,10 +598,20 @@ impl Lower<'_> {
         self.slots[slot].value = Some(value);
     }
 
-    /// The value `rhs` assigned to a variable holding `current`: a call returns an array of
-    /// its type.
-    fn assigned_value(&mut self, rhs: &Expr, current: Option<Operand>) -> Operand {
-        let ty = current.map(|c| self.b.ty(c));
+    /// The value `rhs` assigned to the variable `slot`: a call returns an array of its type, or
+    /// the struct it holds laid flat.
+    fn assigned_value(&mut self, rhs: &Expr, slot: usize) -> Operand {
+        if let Some(ty) = self.slots[slot].strukt.clone() {
+            let want = super::returned::Returned::Struct(Box::new((*ty).clone()));
+            return match self.typed_call(rhs, &want) {
+                Some(v) => self.single(rhs, v),
+                None => {
+                    self.flat_struct_expected(rhs, &ty);
+                    Operand::Lit(0.0)
+                }
+            };
+        }
+        let ty = self.slots[slot].value.map(|c| self.b.ty(c));
         if let Some(ty @ Ty::Array(_)) = ty
             && let Some(v) = self.typed_call(rhs, &super::returned::Returned::Array(ty))
         {

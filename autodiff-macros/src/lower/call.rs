@@ -13,7 +13,9 @@ use syn::{Expr, ExprCall, ExprPath};
 use super::konst::Konst;
 use super::passed::Role;
 use super::{Binding, Lower};
-use crate::ir::{Arg, Call, CallKind, Callee, Group, Name, Operand, Prec, Ret, Stmt, Ty, Var};
+use crate::ir::{
+    Arg, Call, CallKind, Callee, Group, Name, Operand, Prec, Ret, Stmt, Ty, TypeTokens, Var,
+};
 use crate::symbol;
 
 impl Lower<'_> {
@@ -25,7 +27,7 @@ impl Lower<'_> {
             return k;
         }
         let (args, groups) = self.call_args(c);
-        let out = self.emit_call(callee, Ret::Scalar, (args, groups), &[Ty::F64])[0];
+        let out = self.emit_call(callee, (Ret::Scalar, None), (args, groups), &[Ty::F64])[0];
         self.calls.insert(out, c.to_token_stream());
         Operand::Var(out)
     }
@@ -64,19 +66,20 @@ impl Lower<'_> {
         Some(self.ext(k))
     }
 
-    /// Emits `outs = g(args)` for a callee returning `ret`, one result per type of `tys`; `args`
-    /// with the struct values of the body among them.
+    /// Emits `outs = g(args)` for a callee returning `ret` (with the struct's type, for a
+    /// struct), one result per type of `tys`; `args` with the struct values of the body among
+    /// them.
     pub(super) fn emit_call(
         &mut self,
         callee: Callee,
-        ret: Ret,
+        (ret, returns): (Ret, Option<TypeTokens>),
         (args, groups): (Vec<Arg>, Vec<Group>),
         tys: &[Ty],
     ) -> Vec<Var> {
         let outs: Vec<Var> = tys.iter().map(|t| self.b.fresh(Name::temp(), t.clone())).collect();
         let dirs = Vec::new();
         let (kind, out) = (CallKind::Value, outs.clone());
-        let call = Call { callee, kind, ret, args, dirs, outs: out, groups };
+        let call = Call { callee, kind, ret, args, dirs, outs: out, groups, returns };
         self.b.emit(Stmt::Call(Box::new(call)));
         outs
     }
@@ -109,7 +112,7 @@ impl Lower<'_> {
         if let Use::Member = how {
             self.cx.error_spanned(
                 call,
-                format!("the value of this call is read as a struct, but `#[grad]` does not support calls of functions returning a struct yet (a macro sees tokens, not types, and cannot name the struct's fields); return an array or a tuple of `f64`s from the function and bind it with its type, as in `let y: [f64; N] = {text};`, or write the struct literal in the caller"),
+                format!("the value of this call is read as a struct, but `#[grad]` takes the value of a call to be one `f64` unless its type is written where it is bound (a macro sees tokens, not types); bind it with the struct's type, as in `let r: Quat = {text};`"),
             );
             return;
         }
@@ -166,7 +169,10 @@ impl Lower<'_> {
                     self.cx.error_spanned(a, "`#[grad]` does not pass a differentiated slice to a called function: its partials would need a buffer of its length; pass its elements (`g(x[i])`), or read the slice in this function");
                 }
                 if by_ref && !matches!(self.b.ty(op), Ty::Array(_)) {
-                    self.cx.error_spanned(a, "`#[grad]` passes arrays by reference to a called function, not `f64` values; write the value itself");
+                    match op.var().is_some_and(|v| self.calls.contains_key(&v)) {
+                        true => self.call_passed_by_ref(a, inner),
+                        false => self.cx.error_spanned(a, "`#[grad]` passes arrays by reference to a called function, not `f64` values; write the value itself"),
+                    }
                 }
                 Arg::Value { op, by_ref }
             }

@@ -77,6 +77,7 @@ impl Lower<'_> {
                 alias: old.alias.clone(),
                 int_alias: old.int_alias.clone(),
                 ty: old.ty.clone(),
+                strukt: old.strukt.clone(),
             };
             self.slots.push(pinned);
             bound.binding = Binding::Slot(self.slots.len() - 1);

@@ -187,6 +187,7 @@ impl Lower<'_> {
                 Some(chain) => self.expr(&chain),
                 None => Operand::Lit(0.0),
             },
+            Expr::Field(_) if self.is_flat_field(e) => self.flat_field_read(e),
             Expr::Field(_) if self.field_input(e).is_some() => {
                 self.field_value(e).unwrap_or(Operand::Lit(0.0))
             }

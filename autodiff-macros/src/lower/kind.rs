@@ -26,6 +26,8 @@ fn ty_kind(ty: &Ty) -> Kind {
         Ty::F64 => Kind::Real,
         Ty::Bool => Kind::Bool,
         Ty::Array(_) => Kind::Array,
+        // Made by the transforms, never by lowering.
+        Ty::Residuals => Kind::Unknown,
     }
 }
 
@@ -108,6 +110,7 @@ impl Lower<'_> {
             Expr::Array(_) | Expr::Repeat(_) => Kind::Array,
             Expr::Reference(r) => self.kind(&r.expr),
             Expr::Match(m) => m.arms.first().map_or(Kind::Unknown, |a| self.kind(&a.body)),
+            Expr::Field(_) if self.is_flat_field(e) => Kind::Real,
             Expr::Field(_) if self.field_kind(e).is_some() => {
                 self.field_kind(e).unwrap_or(Kind::Unknown)
             }

@@ -106,8 +106,11 @@ pub enum Output {
 pub struct RecordOut {
     /// The struct's path, as the body's literal writes it.
     pub path: syn::Path,
-    /// Its fields, in order.
+    /// Its fields, in order (none when it is laid flat).
     pub fields: Vec<(syn::Member, FieldOut)>,
+    /// For a struct returned by a call and returned as it is: the output that holds it laid
+    /// flat.
+    pub flat: Option<usize>,
 }
 
 /// One field of a returned struct.
@@ -164,6 +167,9 @@ struct Slot {
     int_alias: Option<Rc<Konst>>,
     /// Its type as a constant, where it is one (an argument of a call needs it).
     ty: ConstTy,
+    /// For a struct returned by a call (`let r: Quat = q.mul(&p);`), held laid flat (an array
+    /// of its differentiated scalars): the struct's type.
+    strukt: Option<Rc<syn::Type>>,
 }
 
 /// What a `let` of a constant expression may stand for where its variable is read.
@@ -349,7 +355,7 @@ impl Lower<'_> {
             self.name_value(name, v, since);
         }
         let Aliases { alias, int_alias, ty } = aliases;
-        self.slots.push(Slot { name: name.to_owned(), value, alias, int_alias, ty });
+        self.slots.push(Slot { name: name.to_owned(), value, alias, int_alias, ty, strukt: None });
         self.bind_name(name, Binding::Slot(self.slots.len() - 1));
     }
 

@@ -206,6 +206,7 @@ impl Lower<'_> {
                     value: Some(op),
                     alias: None,
                     int_alias: None,
+                    strukt: None,
                 };
                 self.slots.push(slot);
                 Binding::Slot(self.slots.len() - 1)

@@ -12,15 +12,17 @@ use syn::{Expr, ExprCall, Pat, Type};
 
 use super::value::{Value, peel};
 use super::{Aliases, Lower};
-use crate::ir::{Operand, Ret, Ty};
+use crate::ir::{Operand, Ret, Ty, TypeTokens};
 
 /// What a call returns, as the tokens tell.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone)]
 pub(super) enum Returned {
     /// One array of `f64`.
     Array(Ty),
     /// A tuple of `f64`s and arrays of `f64`.
     Tuple(Vec<Ty>),
+    /// A struct deriving `Differentiable`, of this type: held laid flat.
+    Struct(Box<Type>),
 }
 
 impl Lower<'_> {
@@ -30,6 +32,11 @@ impl Lower<'_> {
         let ty = super::pattern::strip_refs(ty);
         if let Some(a) = self.scalar.array(ty, &self.generics) {
             return Some(Returned::Array(a));
+        }
+        if !matches!(ty, Type::Array(_))
+            && crate::aggregate::kind(ty) == crate::aggregate::TypeKind::Struct
+        {
+            return Some(Returned::Struct(Box::new(ty.clone())));
         }
         let Type::Tuple(t) = ty else { return None };
         let parts = t.elems.iter().map(|e| self.part_of_type(e)).collect::<Option<Vec<Ty>>>()?;
@@ -92,6 +99,12 @@ impl Lower<'_> {
         ty: Option<&Type>,
         init: &Expr,
     ) -> bool {
+        if let Some(t) = ty
+            && self.receiver_is_call(init, t)
+        {
+            self.poison(pat);
+            return true;
+        }
         if self.call_of_user_fn(init).is_none() && self.method_of_user(init).is_none() {
             return false;
         }
@@ -113,8 +126,13 @@ impl Lower<'_> {
         match self.typed_call(init, &want) {
             Some(v) => {
                 self.bind(whole, v);
+                if let (Returned::Struct(ty), Some(name)) = (&want, super::structs::ident_of(pat)) {
+                    self.mark_flat_struct(&name, ty);
+                }
                 true
             }
+            // A call whose arguments are all constants: a constant (a struct's too, read
+            // through its fields as any constant).
             None => false,
         }
     }
@@ -150,8 +168,12 @@ impl Lower<'_> {
     /// is not one, or reads only constants (a constant, lowered as any other).
     pub(super) fn typed_call(&mut self, e: &Expr, want: &Returned) -> Option<Value> {
         let (ret, tys) = match want {
-            Returned::Array(t) => (Ret::Array, vec![t.clone()]),
-            Returned::Tuple(ts) => (Ret::Tuple(ts.len()), ts.clone()),
+            Returned::Array(t) => ((Ret::Array, None), vec![t.clone()]),
+            Returned::Tuple(ts) => ((Ret::Tuple(ts.len()), None), ts.clone()),
+            Returned::Struct(t) => {
+                let tokens = TypeTokens(quote::ToTokens::to_token_stream(t));
+                ((Ret::Struct, Some(tokens)), vec![self.flat_ty(t)])
+            }
         };
         let since = self.mark();
         let outs = match self.method_of_user(e) {
@@ -177,7 +199,7 @@ impl Lower<'_> {
         };
         let part = |v| Value::Real { op: Operand::Var(v), aliases: Aliases::default(), since };
         Some(match want {
-            Returned::Array(_) => part(outs[0]),
+            Returned::Array(_) | Returned::Struct(_) => part(outs[0]),
             Returned::Tuple(_) => Value::Tuple(outs.into_iter().map(part).collect()),
         })
     }

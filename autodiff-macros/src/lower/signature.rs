@@ -23,6 +23,8 @@ pub(super) struct Returns {
     pub array: Option<Ty>,
     /// The types of a tuple output's parts: `f64`s and arrays of `f64`.
     pub parts: Vec<Ty>,
+    /// The type of a struct output.
+    pub record: Option<Type>,
 }
 
 impl Returns {
@@ -368,6 +370,7 @@ impl Lower<'_> {
                     alias: None,
                     int_alias: None,
                     ty: ConstTy::of(ty, &self.scalar),
+                    strukt: None,
                 });
                 self.bind_name(&name, Binding::Slot(self.slots.len() - 1));
                 (Some(v), by_ref)
@@ -478,7 +481,8 @@ impl Lower<'_> {
 
     /// What the function returns: the scalar type, an array of it, or a tuple of scalars.
     fn returns(&mut self, sig: &Signature) -> Returns {
-        let scalar = Returns { output: Output::Scalar, array: None, parts: Vec::new() };
+        let scalar =
+            Returns { output: Output::Scalar, array: None, parts: Vec::new(), record: None };
         let s = self.scalar.text();
         let ty = match &sig.output {
             ReturnType::Type(_, ty) => ty,
@@ -494,7 +498,12 @@ impl Lower<'_> {
             return scalar;
         }
         if let Some(t) = self.scalar.array(ty, &self.generics) {
-            return Returns { output: Output::Array, array: Some(t), parts: Vec::new() };
+            return Returns {
+                output: Output::Array,
+                array: Some(t),
+                parts: Vec::new(),
+                record: None,
+            };
         }
         let part = |t: &Type| match self.scalar.is(t) {
             true => Some(Ty::F64),
@@ -504,10 +513,16 @@ impl Lower<'_> {
             && t.elems.len() >= 2
             && let Some(parts) = t.elems.iter().map(part).collect::<Option<Vec<Ty>>>()
         {
-            return Returns { output: Output::Tuple(t.elems.len()), array: None, parts };
+            return Returns {
+                output: Output::Tuple(t.elems.len()),
+                array: None,
+                parts,
+                record: None,
+            };
         }
         if matches!(&**ty, Type::Path(_)) && is_struct(ty) && self.scalar.kind == Scalar::F64 {
-            return Returns { output: Output::Record, array: None, parts: Vec::new() };
+            let record = Some((**ty).clone());
+            return Returns { output: Output::Record, array: None, parts: Vec::new(), record };
         }
         self.cx.error_spanned(
             ty,

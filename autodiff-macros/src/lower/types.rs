@@ -86,10 +86,12 @@ pub(super) fn ty_text(ty: &Ty, scalar: &str) -> String {
     match ty {
         Ty::F64 => scalar.to_owned(),
         Ty::Bool => "bool".to_owned(),
+        Ty::Residuals => "_".to_owned(),
         Ty::Array(s) => {
             let elem = match s.elem {
                 Elem::F64 => scalar,
                 Elem::Bool => "bool",
+                Elem::Residuals => "_",
             };
             s.dims.iter().rev().fold(elem.to_owned(), |inner, d| format!("[{inner}; {d}]"))
         }

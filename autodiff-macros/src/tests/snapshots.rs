@@ -320,3 +320,24 @@ fn jacobian_of_many_rows_loops_over_them() {
     assert!(out.contains("write_parts(parts, row)"), "{out}");
     assert!(!out.contains("#[inline(always)]"), "{out}");
 }
+
+/// The README's excerpt of `cargo expand` (the quickstart's `g`) is the expansion, as it is
+/// today: the README is the front page, and its one excerpt of generated code must not drift.
+#[test]
+fn the_readme_excerpt_is_the_quickstart_expansion() {
+    let readme = include_str!("../../../README.md");
+    let start = readme.find("## Reading the generated code").expect("the README's section");
+    let open = "```text\n";
+    let from = start + readme[start..].find(open).expect("its excerpt") + open.len();
+    let to = from + readme[from..].find("```").expect("the excerpt's end");
+    let excerpt = &readme[from..to];
+    let out = expand_pretty(
+        quote!(jvp, hvp, hessian),
+        quote! {
+            fn g(x1: f64, x2: f64) -> f64 {
+                x1.ln() + x1 * x2 - x2.sin()
+            }
+        },
+    );
+    assert!(out.contains(excerpt), "the README's excerpt is not in the expansion:\n{out}");
+}

@@ -1,8 +1,8 @@
 //! Calls of functions returning arrays and tuples: what lowering reads of a callee's value from
 //! the tokens (a typed `let`, a pattern, the place the value goes), the IR of the calls after the
-//! reverse transform (`g` in the forward pass, `g_vjp` in the sweep) and after forward mode over
-//! it (`g_jvp`, and the vector callee's `g_hvp`), and the generated code of a caller and of a
-//! vector callee in every mode.
+//! reverse transform (`g_fwd` in the forward pass, `g_rev` in the sweep) and after forward mode
+//! over the unsplit one (`g_jvp`, and the vector callee's `g_hvp`), and the generated code of a
+//! caller and of a vector callee in every mode, its VJP's halves and a loop keeping residuals.
 
 use expect_test::{Expect, expect};
 use quote::quote;
@@ -76,16 +76,16 @@ fn the_sweep_calls_the_vjp_and_forward_mode_over_it_the_callee_s_hvp() {
         false,
         expect![[r#"
             in r%0 t%1 active r%0 t%1
-            x%2 y%3 = call polar -> tuple2 Value (r%0, t%1) dirs ()
+            x%2 y%3 x_res%5 = call polar -> tuple2 Fwd (r%0, t%1) dirs ()
             %4 = mul x%2 y%3
-            %5 %6 r_bar%7 t_bar%8 = call polar -> tuple2 Vjp (r%0, t%1) bars (y%3 x%2)
-            out %4 r_bar%7 t_bar%8
+            r_bar%6 t_bar%7 = call polar -> tuple2 Rev (r%0, t%1) residuals (x_res%5) bars (y%3 x%2)
+            out %4 r_bar%6 t_bar%7
             ---
             in r%0 t%1 r_dot%9 t_dot%10 active r%0 t%1
             x%2 y%3 x_dot%11 y_dot%12 = call polar -> tuple2 Jvp (r%0, t%1) dirs (r_dot%9 t_dot%10)
             %4 = mul x%2 y%3
-            %5 %6 r_bar%7 t_bar%8 %16 %17 r_bar_dot%18 t_bar_dot%19 = call polar -> tuple2 VjpJvp (r%0, t%1) bars (y%3 x%2) dirs (r_dot%9 t_dot%10) bar_dots (y_dot%12 x_dot%11)
-            out %4 r_bar%7 t_bar%8 r_bar_dot%18 t_bar_dot%19
+            %7 %8 r_bar%5 t_bar%6 %16 %17 r_bar_dot%18 t_bar_dot%19 = call polar -> tuple2 VjpJvp (r%0, t%1) bars (y%3 x%2) dirs (r_dot%9 t_dot%10) bar_dots (y_dot%12 x_dot%11)
+            out %4 r_bar%5 t_bar%6 r_bar_dot%18 t_bar_dot%19
         "#]],
     );
 }
@@ -101,29 +101,29 @@ fn a_part_with_no_cotangent_gets_a_zero_and_a_vector_function_s_hvp_differentiat
         }",
         true,
         expect![[r#"
-            in s%0 k%1 out_bar%5 active s%0 k%1
-            a%2 %3 = call pair -> tuple2 Value (s%0, k%1) dirs ()
-            d%4 = call rhs -> array Value (s%0, a%2) dirs ()
-            %6 s_bar%7 a_bar%8 = call rhs -> array Vjp (s%0, a%2) bars (out_bar%5)
-            %9 %10 s_bar%11 k_bar%12 = call pair -> tuple2 Vjp (s%0, k%1) bars (a_bar%8 0.0)
-            for @0 in 0..2 carry s_bar%13 = s_bar%7 {
-              %14 = load s_bar%13 [@0]
-              %15 = load s_bar%11 [@0]
-              %16 = add %14 %15
-              %17 = store s_bar%13 [@0] %16
-              yield %17
-            } -> s_bar%18
-            out d%4 s_bar%18 k_bar%12
+            in s%0 k%1 out_bar%7 active s%0 k%1
+            a%2 %3 a_res%5 = call pair -> tuple2 Fwd (s%0, k%1) dirs ()
+            d%4 d_res%6 = call rhs -> array Fwd (s%0, a%2) dirs ()
+            s_bar%8 a_bar%9 = call rhs -> array Rev (s%0, a%2) residuals (d_res%6) bars (out_bar%7)
+            s_bar%10 k_bar%11 = call pair -> tuple2 Rev (s%0, k%1) residuals (a_res%5) bars (a_bar%9 0.0)
+            for @0 in 0..2 carry s_bar%12 = s_bar%8 {
+              %13 = load s_bar%12 [@0]
+              %14 = load s_bar%10 [@0]
+              %15 = add %13 %14
+              %16 = store s_bar%12 [@0] %15
+              yield %16
+            } -> s_bar%17
+            out d%4 s_bar%17 k_bar%11
             ---
             in s%0 k%1 out_bar%5 s_dot%19 k_dot%20 out_bar_dot%21 active s%0 k%1
             a%2 %3 a_dot%22 %23 = call pair -> tuple2 Jvp (s%0, k%1) dirs (s_dot%19 k_dot%20)
             d%4 d_dot%24 = call rhs -> array Jvp (s%0, a%2) dirs (s_dot%19 a_dot%22)
-            %6 s_bar%7 a_bar%8 %25 s_bar_dot%26 a_bar_dot%27 = call rhs -> array VjpJvp (s%0, a%2) bars (out_bar%5) dirs (s_dot%19 a_dot%22) bar_dots (out_bar_dot%21)
-            %9 %10 s_bar%11 k_bar%12 %28 %29 s_bar_dot%30 k_bar_dot%31 = call pair -> tuple2 VjpJvp (s%0, k%1) bars (a_bar%8 0.0) dirs (s_dot%19 k_dot%20) bar_dots (a_bar_dot%27 0.0)
-            for @0 in 0..2 carry s_bar%13 = s_bar%7, s_bar_dot%32 = s_bar_dot%26 {
+            %8 s_bar%6 a_bar%7 %25 s_bar_dot%26 a_bar_dot%27 = call rhs -> array VjpJvp (s%0, a%2) bars (out_bar%5) dirs (s_dot%19 a_dot%22) bar_dots (out_bar_dot%21)
+            %11 %12 s_bar%9 k_bar%10 %28 %29 s_bar_dot%30 k_bar_dot%31 = call pair -> tuple2 VjpJvp (s%0, k%1) bars (a_bar%7 0.0) dirs (s_dot%19 k_dot%20) bar_dots (a_bar_dot%27 0.0)
+            for @0 in 0..2 carry s_bar%13 = s_bar%6, s_bar_dot%32 = s_bar_dot%26 {
               %14 = load s_bar%13 [@0]
               %33 = load s_bar_dot%32 [@0]
-              %15 = load s_bar%11 [@0]
+              %15 = load s_bar%9 [@0]
               %34 = load s_bar_dot%30 [@0]
               %16 = add %14 %15
               %35 = add %33 %34
@@ -131,7 +131,7 @@ fn a_part_with_no_cotangent_gets_a_zero_and_a_vector_function_s_hvp_differentiat
               %36 = store s_bar_dot%32 [@0] %35
               yield %17 %36
             } -> s_bar%18 s_bar_dot%37
-            out d%4 s_bar%18 k_bar%12 d_dot%24 s_bar_dot%37 k_bar_dot%31
+            out d%4 s_bar%18 k_bar%10 d_dot%24 s_bar_dot%37 k_bar_dot%31
         "#]],
     );
 }
@@ -158,15 +158,11 @@ fn a_caller_in_every_mode() {
         ///
         /// Generated by `#[grad]`: returns `(value, gradient)`, the gradient in parameter order (a bare `f64` for one parameter).
         fn through_polar_grad(r: f64, t: f64) -> (f64, (f64, f64)) {
-            let (x, y): (f64, f64) = polar(r, t);
+            let ((x, y), x_res): ((f64, f64), _) = polar_fwd(r, t);
             let t0 = x * y;
             let x_bar = x.cos() + y * y;
             let y_bar = 2.0 * t0;
-            let ((_, _), (r_bar, t_bar)): ((f64, f64), (f64, f64)) = polar_vjp(
-                r,
-                t,
-                (x_bar, y_bar),
-            );
+            let (r_bar, t_bar): (f64, f64) = polar_rev(r, t, x_res, (x_bar, y_bar));
             (t0 * y + x.sin(), (r_bar, t_bar))
         }
         /// Value and directional derivative of `through_polar` along (`r_dot`, `t_dot`), by forward (tangent) mode.
@@ -264,6 +260,29 @@ fn a_vector_function_s_vjp_jvp_and_hvp() {
             let t1 = t.sin();
             let t2 = r * t0;
             ((t2, r * t1), (r_dot * t0 - t_dot * t1 * r, r_dot * t1 + t_dot * t0 * r))
+        }
+        /// The forward half of `polar_vjp`: the value of `polar` and the residuals that `polar_rev` reads.
+        ///
+        /// Generated by `#[grad]` for a function with several outputs: a caller's gradient runs it in its forward pass,
+        /// keeps the residuals, and passes them to `polar_rev` in its sweep, so that `polar` runs once per call.
+        fn polar_fwd(r: f64, t: f64) -> ((f64, f64), (f64, f64)) {
+            let t0 = t.cos();
+            let t1 = t.sin();
+            ((r * t0, r * t1), (t1, t0))
+        }
+        /// The reverse half of `polar_vjp`: the vector-Jacobian product with the cotangent (`out_bar`, `out_bar_1`), with respect to `r`, `t`,
+        /// from the residuals that `polar_fwd` returned with the value.
+        ///
+        /// Generated by `#[grad]` for a function with several outputs: returns the cotangents in parameter order, as `polar_vjp` does.
+        fn polar_rev(
+            r: f64,
+            _t: f64,
+            (t0, t1): (f64, f64),
+            (out_bar, out_bar_1): (f64, f64),
+        ) -> (f64, f64) {
+            let r_bar = out_bar_1 * t0 + out_bar * t1;
+            let t_bar = out_bar_1 * r * t1 - out_bar * r * t0;
+            (r_bar, t_bar)
         }
         /// The forward mode of `polar_vjp`: value, cotangents with respect to `r`, `t`, and the derivatives of both along
         /// the directions of the parameters and of the cotangent, (`r_dot`, `t_dot`, `out_bar_dot`, `out_bar_1_dot`).
@@ -364,8 +383,8 @@ fn a_perceptron_through_a_layer_and_constant_data() {
             b2: &[f64; 4],
             x: &[f64; 4],
         ) -> (f64, ([[f64; 4]; 4], [f64; 4], [[f64; 4]; 4], [f64; 4])) {
-            let h: [f64; 4] = layer(w1, b1, x);
-            let o: [f64; 4] = layer(w2, b2, &h);
+            let (h, h_res): ([f64; 4], _) = layer_fwd(w1, b1, x);
+            let (o, o_res): ([f64; 4], _) = layer_fwd(w2, b2, &h);
             let mut o_bar = [0.0; 4];
             let mut loss = 0.0;
             for i in 0..4 {
@@ -373,16 +392,18 @@ fn a_perceptron_through_a_layer_and_constant_data() {
                 loss += t0 * t0;
                 o_bar[i] = t0;
             }
-            let (_, (w2_bar, b2_bar, h_bar)): ([f64; 4], ([[f64; 4]; 4], [f64; 4], [f64; 4])) = layer_vjp(
+            let (w2_bar, b2_bar, h_bar): ([[f64; 4]; 4], [f64; 4], [f64; 4]) = layer_rev(
                 w2,
                 b2,
                 &h,
+                o_res,
                 o_bar,
             );
-            let (_, (w1_bar, b1_bar, _)): ([f64; 4], ([[f64; 4]; 4], [f64; 4], _)) = layer_vjp(
+            let (w1_bar, b1_bar, _): ([[f64; 4]; 4], [f64; 4], _) = layer_rev(
                 w1,
                 b1,
                 x,
+                h_res,
                 h_bar,
             );
             (0.5 * loss, (w1_bar, b1_bar, w2_bar, b2_bar))
@@ -480,4 +501,156 @@ fn a_perceptron_through_a_layer_and_constant_data() {
         }
     "#]]
     .assert_eq(&out);
+}
+
+/// The functions of an expansion named in `names`, in the expansion's order.
+fn pick(out: &str, names: &[&str]) -> String {
+    let mut file = syn::parse_file(out).unwrap_or_else(|e| panic!("{e}"));
+    let wanted = |i: &syn::Item| matches!(i, syn::Item::Fn(f) if names.contains(&f.sig.ident.to_string().as_str()));
+    file.items.retain(wanted);
+    prettyplease::unparse(&file)
+}
+
+#[test]
+fn a_layer_split_in_halves_and_a_stored_loop_that_keeps_its_calls_residuals() {
+    let layer = expand_pretty(
+        quote!(),
+        quote! {
+            pub fn layer(w: &[[f64; 4]; 4], b: &[f64; 4], x: &[f64; 4]) -> [f64; 4] {
+                let mut h = [0.0; 4];
+                for i in 0..4 {
+                    let mut z = b[i];
+                    for j in 0..4 {
+                        z += w[i][j] * x[j];
+                    }
+                    h[i] = z.tanh();
+                }
+                h
+            }
+        },
+    );
+    // `layer_fwd` is the forward pass of `layer_vjp`, returning the `tanh`s its sweep reads;
+    // `layer_rev` is the sweep, reading them: `layer` runs once per call.
+    expect![[r#"
+        /// The forward half of `layer_vjp`: the value of `layer` and the residuals that `layer_rev` reads.
+        ///
+        /// Generated by `#[grad]` for a function with several outputs: a caller's gradient runs it in its forward pass,
+        /// keeps the residuals, and passes them to `layer_rev` in its sweep, so that `layer` runs once per call.
+        #[allow(clippy::needless_range_loop)]
+        pub fn layer_fwd(w: &[[f64; 4]; 4], b: &[f64; 4], x: &[f64; 4]) -> ([f64; 4], [f64; 4]) {
+            let mut h = [0.0; 4];
+            let mut saved = [0.0; 4];
+            for i in 0..4 {
+                let z = b[i];
+                let mut z_1 = z;
+                for j in 0..4 {
+                    z_1 += w[i][j] * x[j];
+                }
+                let t0 = z_1.tanh();
+                saved[i] = t0;
+                h[i] = t0;
+            }
+            (h, saved)
+        }
+        /// The reverse half of `layer_vjp`: the vector-Jacobian product with the cotangent (`out_bar`), with respect to `w`, `b`, `x`,
+        /// from the residuals that `layer_fwd` returned with the value.
+        ///
+        /// Generated by `#[grad]` for a function with several outputs: returns the cotangents in parameter order, as `layer_vjp` does.
+        #[allow(clippy::needless_range_loop)]
+        pub fn layer_rev(
+            w: &[[f64; 4]; 4],
+            _b: &[f64; 4],
+            x: &[f64; 4],
+            saved: [f64; 4],
+            out_bar: [f64; 4],
+        ) -> ([[f64; 4]; 4], [f64; 4], [f64; 4]) {
+            let mut b_bar = [0.0; 4];
+            let mut w_bar = [[0.0; 4]; 4];
+            let mut x_bar = [0.0; 4];
+            let mut h_bar = out_bar;
+            for i in (0..4).rev() {
+                let t0 = saved[i];
+                let t1 = h_bar[i];
+                h_bar[i] = 0.0;
+                let z_3_bar = t1 * (1.0 - t0 * t0);
+                for j in 0..4 {
+                    x_bar[j] += z_3_bar * w[i][j];
+                    w_bar[i][j] = z_3_bar * x[j];
+                }
+                b_bar[i] = z_3_bar;
+            }
+            (w_bar, b_bar, x_bar)
+        }
+    "#]].assert_eq(&pick(&layer, &["layer_fwd", "layer_rev"]));
+    let recurrent = expand_pretty(
+        quote!(wrt(w, b)),
+        quote! {
+            pub fn recurrent(w: &[[f64; 4]; 4], b: &[f64; 4], x: &[f64; 4]) -> f64 {
+                let mut h = [x[0], x[1], x[2], x[3]];
+                for _ in 0..6 {
+                    h = layer(w, b, &h);
+                }
+                let mut loss = 0.0;
+                for v in h {
+                    loss += v * v;
+                }
+                0.5 * loss
+            }
+        },
+    );
+    // Each iteration keeps the residuals of its call in `h_res_saved`, whose type rustc infers
+    // from the store; the sweep passes them to `layer_rev` and does not call `layer_fwd` again.
+    expect![[r#"
+        /// Value and gradient of `recurrent` with respect to `w`, `b`, from one
+        /// forward pass and one reverse (adjoint) sweep.
+        ///
+        /// Generated by `#[grad]`: returns `(value, gradient)`, the gradient in parameter order (a bare `f64` for one parameter).
+        #[allow(clippy::needless_range_loop)]
+        pub fn recurrent_grad(
+            w: &[[f64; 4]; 4],
+            b: &[f64; 4],
+            x: &[f64; 4],
+        ) -> (f64, ([[f64; 4]; 4], [f64; 4])) {
+            let mut h = [x[0], x[1], x[2], x[3]];
+            let mut h_saved = [[0.0; 4]; 6];
+            let mut h_res_saved = [::autodiff_runtime::__private::Residuals::zeroed(); 6];
+            for i in 0..6 {
+                h_saved[i] = h;
+                let (h_2, h_2_res): ([f64; 4], _) = layer_fwd(w, b, &h);
+                h_res_saved[i] = h_2_res;
+                h = h_2;
+            }
+            let mut h_bar = [0.0; 4];
+            let mut loss = 0.0;
+            for i in 0..4 {
+                let v = h[i];
+                loss += v * v;
+                h_bar[i] = v;
+            }
+            let t0 = 0.5 * loss;
+            let mut w_bar = [[0.0; 4]; 4];
+            let mut b_bar = [0.0; 4];
+            for i in (0..6).rev() {
+                let h_1 = h_saved[i];
+                let h_2_res_1 = h_res_saved[i];
+                let (w_bar_1, b_bar_1, h_3_bar): ([[f64; 4]; 4], [f64; 4], [f64; 4]) = layer_rev(
+                    w,
+                    b,
+                    &h_1,
+                    h_2_res_1,
+                    h_bar,
+                );
+                for j in 0..4 {
+                    for k in 0..4 {
+                        w_bar[j][k] += w_bar_1[j][k];
+                    }
+                }
+                for l in 0..4 {
+                    b_bar[l] += b_bar_1[l];
+                }
+                h_bar = h_3_bar;
+            }
+            (t0, (w_bar, b_bar))
+        }
+    "#]].assert_eq(&pick(&recurrent, &["recurrent_grad"]));
 }

@@ -4,32 +4,53 @@
 //! run twice for one call). `g_grad` returns one partial per parameter `g` differentiates; the
 //! call keeps those of its argument values (the constants' are dropped in codegen). A vector
 //! callee's call stays `g`: its sweep calls `g_vjp` with the cotangent of its value (see
-//! `reverse/calls.rs`).
+//! `reverse/calls.rs`). With `split`, a vector callee's call runs `g_fwd` instead, which also
+//! returns the residuals that `g_rev`, called in the sweep, reads: the callee's forward pass
+//! then runs once per call, as a scalar callee's does.
 
 use super::activity::varied;
 use crate::ir::{
-    Arg, Block, Branch, Builder, Call, CallKind, Checkpoint, Func, Loop, Name, Stmt, While,
+    Arg, Block, Branch, Builder, Call, CallKind, Checkpoint, Func, Loop, Name, Stmt, Suffix, Ty,
+    While,
 };
 
-/// `f` with its calls of differentiated values turned into `g_grad` calls.
-pub fn grad_calls(f: &Func) -> Func {
+/// `f` with its calls of differentiated values turned into `g_grad` calls (and, with `split`,
+/// its vector callees' into `g_fwd` calls).
+pub fn grad_calls(f: &Func, split: bool) -> Func {
     let varied = varied(f);
     let mut b = Builder::derive_from(f);
-    let body = block(&mut b, &f.body, &varied);
+    let body = block(&mut b, &f.body, &(&varied, split));
     let mut out = b.finish(f.outputs.clone());
     out.body = body;
     out
 }
 
-fn block(b: &mut Builder, stmts: &Block, varied: &[bool]) -> Block {
-    stmts.iter().map(|s| stmt(b, s, varied)).collect()
+/// Which values are varied, and whether vector callees run `g_fwd`.
+type Ctx<'a> = (&'a [bool], bool);
+
+fn block(b: &mut Builder, stmts: &Block, cx: &Ctx) -> Block {
+    stmts.iter().map(|s| stmt(b, s, cx)).collect()
 }
 
-fn stmt(b: &mut Builder, s: &Stmt, varied: &[bool]) -> Stmt {
+/// Whether a call reads a varied value.
+fn reads_varied(c: &Call, varied: &[bool]) -> bool {
+    c.values().iter().any(|(op, _)| op.var().is_some_and(|v| varied[v.index()]))
+}
+
+fn stmt(b: &mut Builder, s: &Stmt, cx: &Ctx) -> Stmt {
+    let (varied, split) = *cx;
     match s {
+        Stmt::Call(c) if c.kind == CallKind::Value && !c.ret.is_scalar() => {
+            if !split || !reads_varied(c, varied) {
+                return s.clone();
+            }
+            let name = b.func().derived_name(c.outs[0], Suffix::Res);
+            let mut outs = c.outs.clone();
+            outs.push(b.fresh(name, Ty::Residuals));
+            Stmt::Call(Box::new(Call { kind: CallKind::Fwd, outs, ..(**c).clone() }))
+        }
         Stmt::Call(c) if c.kind == CallKind::Value && c.ret.is_scalar() => {
-            let values = c.values();
-            if !values.iter().any(|(op, _)| op.var().is_some_and(|v| varied[v.index()])) {
+            if !reads_varied(c, varied) {
                 return s.clone();
             }
             let of = c.outs[0];
@@ -45,22 +66,35 @@ fn stmt(b: &mut Builder, s: &Stmt, varied: &[bool]) -> Stmt {
             }
             Stmt::Call(Box::new(Call { kind: CallKind::Grad, outs, ..(**c).clone() }))
         }
-        Stmt::For(l) => {
-            Stmt::For(Box::new(Loop { body: block(b, &l.body, varied), ..(**l).clone() }))
-        }
+        Stmt::For(l) => Stmt::For(Box::new(Loop { body: block(b, &l.body, cx), ..(**l).clone() })),
         Stmt::While(w) => {
-            Stmt::While(Box::new(While { body: block(b, &w.body, varied), ..(**w).clone() }))
+            Stmt::While(Box::new(While { body: block(b, &w.body, cx), ..(**w).clone() }))
         }
         Stmt::If(br) => Stmt::If(Box::new(Branch {
-            then: block(b, &br.then, varied),
-            otherwise: block(b, &br.otherwise, varied),
+            then: block(b, &br.then, cx),
+            otherwise: block(b, &br.otherwise, cx),
             ..(**br).clone()
         })),
         Stmt::Checkpoint(c) => Stmt::Checkpoint(Box::new(Checkpoint {
-            step: block(b, &c.step, varied),
-            back: block(b, &c.back, varied),
+            step: block(b, &c.step, cx),
+            back: block(b, &c.back, cx),
             ..(**c).clone()
         })),
         other => other.clone(),
     }
+}
+
+/// Whether `f` calls a vector callee (one returning an array or a tuple), in nested blocks too.
+pub fn has_vector_calls(f: &Func) -> bool {
+    fn any(block: &Block) -> bool {
+        block.iter().any(|s| match s {
+            Stmt::Call(c) => !c.ret.is_scalar(),
+            Stmt::For(l) => any(&l.body),
+            Stmt::While(w) => any(&w.body),
+            Stmt::If(b) => any(&b.then) || any(&b.otherwise),
+            Stmt::Checkpoint(c) => any(&c.step) || any(&c.back),
+            _ => false,
+        })
+    }
+    any(&f.body)
 }

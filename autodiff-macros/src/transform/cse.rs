@@ -216,7 +216,9 @@ pub(super) fn same(f: &Func, a: &Stmt, b: &Stmt) -> bool {
 fn collect_fills(f: &Func, block: &Block, out: &mut HashMap<Var, String>) {
     for s in block {
         match s {
-            Stmt::Fill { out: v, value } if !matches!(value, Operand::Var(_)) => {
+            Stmt::Fill { out: v, value }
+                if !matches!(value, Operand::Var(_)) && f.known_fill(*v) =>
+            {
                 out.insert(*v, fill_key(f, *v, *value));
             }
             Stmt::For(l) => collect_fills(f, &l.body, out),
@@ -314,7 +316,7 @@ fn block(b: &mut Builder, stmts: &Block, regions: &mut Regions) {
             }
             Stmt::Fill { out, value } => {
                 let value = b.resolve(*value);
-                if !matches!(value, Operand::Var(_)) {
+                if !matches!(value, Operand::Var(_)) && b.func().known_fill(*out) {
                     let key = fill_key(b.func(), *out, value);
                     regions.fills.insert(*out, key);
                 }

@@ -35,7 +35,7 @@ use crate::ir::{
 /// the sums that read it by their other term.
 pub fn first_touch(f: &Func) -> Func {
     let mut fills = HashMap::new();
-    fill_values(&f.body, &f.accumulators, &mut fills);
+    fill_values(f, &f.body, &f.accumulators, &mut fills);
     let mut zeroed = HashMap::new();
     find(f, &f.body, &fills, &mut zeroed);
     if zeroed.is_empty() {
@@ -49,13 +49,13 @@ pub fn first_touch(f: &Func) -> Func {
 }
 
 /// The element value of every accumulator, by its variable.
-fn fill_values(block: &Block, accumulators: &[Var], out: &mut HashMap<Var, Operand>) {
+fn fill_values(f: &Func, block: &Block, accumulators: &[Var], out: &mut HashMap<Var, Operand>) {
     for s in block {
         match s {
-            Stmt::Fill { out: v, value } if accumulators.contains(v) => {
+            Stmt::Fill { out: v, value } if accumulators.contains(v) && f.known_fill(*v) => {
                 out.insert(*v, *value);
             }
-            _ => each_block(s, &mut |b| fill_values(b, accumulators, out)),
+            _ => each_block(s, &mut |b| fill_values(f, b, accumulators, out)),
         }
     }
 }
@@ -100,7 +100,7 @@ fn find(
 
 /// A loop around an access, inside the accumulating loop (which comes first).
 #[derive(Clone, PartialEq)]
-struct Around {
+pub(super) struct Around {
     /// Where the loop statement is (see [`Access::at`]).
     at: Vec<u32>,
     /// Its index.
@@ -129,36 +129,31 @@ fn bounds(l: &Loop) -> Option<Bounds> {
 }
 
 /// A load or store of the accumulated array in the loop.
-struct Access {
+pub(super) struct Access {
     /// Where the statement is: its position in the loop's body, then in the nested block, and so
     /// on (a branch's side counts as a position: 0 then, 1 otherwise). Within one iteration of
     /// every loop around both, of two accesses the one with the smaller position runs first.
-    at: Vec<u32>,
+    pub(super) at: Vec<u32>,
     /// The loops around it, the accumulating loop first.
-    around: Vec<Around>,
+    pub(super) around: Vec<Around>,
     /// The element (or, for a shorter index, the sub-array) accessed.
-    index: Vec<Int>,
+    pub(super) index: Vec<Int>,
     /// For a load of one element, the value it defines; `None` for a store (or a sub-array load).
-    load: Option<Var>,
+    pub(super) load: Option<Var>,
 }
 
 /// The accesses of the array carried at position `k` of `l` through its versions in one
 /// iteration; `None` when a version flows elsewhere.
-struct Chain<'a> {
+pub(super) struct Chain<'a> {
     f: &'a Func,
     versions: HashSet<Var>,
-    accesses: Vec<Access>,
+    pub(super) accesses: Vec<Access>,
 }
 
 /// The loads of `l`'s body that read an element of the array carried at `k` that no store of
 /// the loop can have written before them.
 fn untouched(f: &Func, l: &Loop, k: usize) -> Vec<Var> {
-    let mut chain =
-        Chain { f, versions: HashSet::from([l.carried[k].param]), accesses: Vec::new() };
-    let mut around = vec![Around::new(Vec::new(), l)];
-    if chain.block(&l.body, &[], &mut around).is_none() || !chain.yields(&l.yields, &[k]) {
-        return Vec::new();
-    }
+    let Some(chain) = Chain::of(f, l, k) else { return Vec::new() };
     let stores: Vec<&Access> = chain.accesses.iter().filter(|a| a.load.is_none()).collect();
     chain
         .accesses
@@ -168,7 +163,17 @@ fn untouched(f: &Func, l: &Loop, k: usize) -> Vec<Var> {
         .collect()
 }
 
-impl Chain<'_> {
+impl<'a> Chain<'a> {
+    /// The accesses of `l`'s body to the array carried at `k`, when every version of it stays
+    /// in its loads and stores.
+    pub(super) fn of(f: &'a Func, l: &Loop, k: usize) -> Option<Self> {
+        let mut chain =
+            Chain { f, versions: HashSet::from([l.carried[k].param]), accesses: Vec::new() };
+        let mut around = vec![Around::new(Vec::new(), l)];
+        chain.block(&l.body, &[], &mut around)?;
+        chain.yields(&l.yields, &[k]).then_some(chain)
+    }
+
     fn has(&self, op: Operand) -> bool {
         op.var().is_some_and(|v| self.versions.contains(&v))
     }

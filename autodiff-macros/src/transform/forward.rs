@@ -24,7 +24,7 @@ pub fn forward(f: &Func) -> Func {
         f,
         b: Builder::derive_from(f),
         dots: HashMap::new(),
-        varied: varied(f),
+        varied: with_buffers(f, varied(f)),
         tapes: HashMap::new(),
     };
     for a in &f.active {
@@ -36,6 +36,17 @@ pub fn forward(f: &Func) -> Func {
     let mut outputs = f.outputs.clone();
     outputs.extend(dots);
     t.b.finish(outputs)
+}
+
+/// `varied` with every array of run-time length (a gradient's buffer) counted as varied: its
+/// tangent, H·v's buffer, then passes along every store, branch and loop the buffer does, one
+/// chain from the zeros it starts with (a store of a constant into the gradient, or a side of a
+/// branch that leaves it as it was, would otherwise start a tangent of its own there).
+fn with_buffers(f: &Func, mut varied: Vec<bool>) -> Vec<bool> {
+    for (v, ty) in varied.iter_mut().zip(&f.types) {
+        *v |= ty.run_time_length();
+    }
+    varied
 }
 
 struct Tangent<'a> {
@@ -93,8 +104,16 @@ impl Tangent<'_> {
             }
             Stmt::Fill { out, value } => {
                 self.b.emit(s.clone());
-                if let Some(d) = self.dot(*value) {
-                    let dot = self.b.fill(self.name(*out), self.f.ty(*out).clone(), d);
+                let ty = self.f.ty(*out).clone();
+                // A buffer that starts from the caller's values has a tangent that does too:
+                // the caller's other buffer (`#[grad(accumulate)]`). A gradient's buffer (an
+                // array of run-time length) gets its tangent, H·v's buffer, zeroed where it is:
+                // stores into it may come under a branch, whose other side must pass a buffer on
+                // too (the zeros of a tangent made at a store would live on that side alone).
+                let opaque = (!self.f.known_fill(*out)).then_some(Operand::Lit(0.0));
+                let zeros = ty.run_time_length().then_some(Operand::Lit(0.0));
+                if let Some(d) = self.dot(*value).or(opaque).or(zeros) {
+                    let dot = self.b.fill(self.name(*out), ty, d);
                     self.dots.insert(*out, dot);
                 }
             }

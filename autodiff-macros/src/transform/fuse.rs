@@ -15,8 +15,8 @@ use super::additive::additive;
 use super::cleanup::dead_code;
 use super::cse::{cse, same};
 use crate::ir::{
-    Block, Branch, Checkpoint, Func, Int, Loop, Operand, Range, Stmt, Var, While, reads, stmt_defs,
-    substitute, substitute_operand,
+    Block, Branch, Checkpoint, Func, Int, Loop, Operand, Range, Source, Stmt, Var, While, reads,
+    stmt_defs, substitute, substitute_operand,
 };
 
 /// `f` with every fusable pair of loops fused. One pair at a time, each followed by merging
@@ -274,8 +274,11 @@ fn movable(
     if hoist.contains(&j) {
         return true;
     }
-    // A loop of unknown length may fill a tape that its sweep reads: it stays where it is.
-    if matches!(stmts[j], Stmt::While(_)) {
+    // A loop of unknown length may fill a tape that its sweep reads, and a sweep from a tape
+    // reads the loop that fills it, a dependence no operand shows: both stay where they are.
+    if matches!(&stmts[j], Stmt::While(_))
+        || matches!(&stmts[j], Stmt::Checkpoint(c) if matches!(c.source, Source::Tape(_)))
+    {
         return false;
     }
     hoist.insert(j);

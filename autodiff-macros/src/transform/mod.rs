@@ -9,31 +9,36 @@ mod calls;
 mod cleanup;
 mod cse;
 mod first_touch;
+mod first_write;
 mod forward;
 mod fuse;
 mod hoist;
 mod join;
+mod loops;
 mod plan;
 mod promote;
 mod residual;
 mod reverse;
 mod sink;
+mod split;
 mod storage_hoist;
 mod stores;
 mod wrap;
 
 pub use budget::{capacities, storage, total};
-pub use calls::grad_calls;
+pub use calls::{grad_calls, has_vector_calls};
 pub use cleanup::{dead_code, select_outputs};
 pub use first_touch::first_touch;
+pub use first_write::{Written, written_first};
 pub use forward::forward;
 pub use fuse::fuse;
 pub use hoist::hoist;
 pub use join::join_branches;
 pub use plan::{Options, plan};
 pub use promote::promote;
-pub use reverse::{Seed, reverse};
+pub use reverse::{Seed, reverse, reverse_marked};
 pub use sink::sink;
+pub use split::{halves, keep_residuals};
 pub use storage_hoist::hoist_storage;
 pub use stores::forward_stores;
 pub use wrap::split_wraps;
@@ -66,9 +71,11 @@ fn zero(b: &mut Builder, ty: &Ty) -> Operand {
     match ty {
         Ty::F64 => Operand::Lit(0.0),
         Ty::Bool => Operand::Bool(false),
+        // Never an adjoint's type; as a storage's element, codegen writes rustc's zero.
+        Ty::Residuals => Operand::Lit(0.0),
         Ty::Array(s) => {
             let value = match s.elem {
-                Elem::F64 => Operand::Lit(0.0),
+                Elem::F64 | Elem::Residuals => Operand::Lit(0.0),
                 Elem::Bool => Operand::Bool(false),
             };
             b.fill(Name::temp(), ty.clone(), value)

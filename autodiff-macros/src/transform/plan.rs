@@ -264,9 +264,13 @@ impl Planner<'_> {
                 }
             }
             // The sweep of `g_grad`'s call multiplies by the partials it returned; that of a
-            // vector callee's calls `g_vjp` with the same arguments.
+            // vector callee's `g_fwd` calls `g_rev` with the same arguments and the residuals.
             Stmt::Call(c) if c.outs.iter().any(|o| self.active[o.index()]) => match c.kind {
                 CallKind::Grad => need.extend(c.outs.iter().skip(1).copied()),
+                CallKind::Fwd => {
+                    need.extend(c.values().iter().filter_map(|(op, _)| op.var()));
+                    need.extend(c.outs.last().copied());
+                }
                 _ => need.extend(c.values().iter().filter_map(|(op, _)| op.var())),
             },
             Stmt::If(b) if b.outs.iter().any(|o| self.active[o.index()]) => {

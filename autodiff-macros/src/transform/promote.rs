@@ -9,52 +9,25 @@
 
 use std::collections::HashMap;
 
+use super::loops::{Rewritten, rewrite_loops};
+
 use crate::ir::{
-    Block, Branch, Carry, Checkpoint, Elem, Func, Int, Loop, Name, Operand, Stmt, Ty, Var, reads,
-    substitute, substitute_operand,
+    Carry, Elem, Func, Int, Loop, Name, Operand, Stmt, Ty, Var, reads, substitute,
+    substitute_operand,
 };
 
 /// `f` with every promotable carried array of its loops carried as a scalar.
 pub fn promote(f: &Func) -> Func {
-    let mut f = f.clone();
-    let body = std::mem::take(&mut f.body);
-    f.body = block(&mut f, body);
-    f
-}
-
-fn block(f: &mut Func, stmts: Block) -> Block {
-    let mut out = Vec::with_capacity(stmts.len());
-    for s in stmts {
-        match s {
-            Stmt::For(l) => {
-                let mut l = *l;
-                l.body = block(f, std::mem::take(&mut l.body));
-                let mut after = Vec::new();
-                for k in 0..l.carried.len() {
-                    if let Some((load, store)) = promote_one(f, &mut l, k) {
-                        out.push(load);
-                        after.push(store);
-                    }
-                }
-                out.push(Stmt::For(Box::new(l)));
-                out.extend(after);
+    rewrite_loops(f, &mut |f, mut l| {
+        let (mut before, mut after) = (Vec::new(), Vec::new());
+        for k in 0..l.carried.len() {
+            if let Some((load, store)) = promote_one(f, &mut l, k) {
+                before.push(load);
+                after.push(store);
             }
-            Stmt::If(b) => {
-                let b = *b;
-                let then = block(f, b.then);
-                let otherwise = block(f, b.otherwise);
-                out.push(Stmt::If(Box::new(Branch { then, otherwise, ..b })));
-            }
-            Stmt::Checkpoint(c) => {
-                let c = *c;
-                let step = block(f, c.step);
-                let back = block(f, c.back);
-                out.push(Stmt::Checkpoint(Box::new(Checkpoint { step, back, ..c })));
-            }
-            other => out.push(other),
         }
-    }
-    out
+        Rewritten { before, the_loop: l, after }
+    })
 }
 
 /// The accesses of the `k`-th carried array of `l`: each load and store of the current version,

@@ -6,45 +6,20 @@
 //! loads it where the sweep needs it, under the same loops and branches), so the zeros the
 //! fresh array held were never read, and the values are unchanged to the bit.
 
-use crate::ir::{Block, Branch, Carry, Checkpoint, Func, Name, Operand, Stmt, Suffix, Var, reads};
+use crate::ir::{Carry, Func, Name, Operand, Stmt, Suffix, Var, reads};
 use crate::ir::{substitute, substitute_operand};
+
+use super::loops::{Rewritten, rewrite_loops};
 
 /// `f` with every per-iteration storage array of its loops made once, before the loop.
 pub fn hoist_storage(f: &Func) -> Func {
-    let mut f = f.clone();
-    let body = std::mem::take(&mut f.body);
-    f.body = block(&mut f, body);
-    f
-}
-
-fn block(f: &mut Func, stmts: Block) -> Block {
-    let mut out = Vec::with_capacity(stmts.len());
-    for s in stmts {
-        match s {
-            Stmt::For(l) => {
-                let mut l = *l;
-                l.body = block(f, std::mem::take(&mut l.body));
-                while let Some((fill, last)) = candidate(f, &l) {
-                    out.push(carry(f, &mut l, fill, last));
-                }
-                out.push(Stmt::For(Box::new(l)));
-            }
-            Stmt::If(b) => {
-                let b = *b;
-                let then = block(f, b.then);
-                let otherwise = block(f, b.otherwise);
-                out.push(Stmt::If(Box::new(Branch { then, otherwise, ..b })));
-            }
-            Stmt::Checkpoint(c) => {
-                let c = *c;
-                let step = block(f, c.step);
-                let back = block(f, c.back);
-                out.push(Stmt::Checkpoint(Box::new(Checkpoint { step, back, ..c })));
-            }
-            other => out.push(other),
+    rewrite_loops(f, &mut |f, mut l| {
+        let mut before = Vec::new();
+        while let Some((fill, last)) = candidate(f, &l) {
+            before.push(carry(f, &mut l, fill, last));
         }
-    }
-    out
+        Rewritten { before, the_loop: l, after: Vec::new() }
+    })
 }
 
 /// Whether `v` is an array of a loop's storage.

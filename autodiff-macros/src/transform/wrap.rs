@@ -18,14 +18,21 @@
 //! known (`(i + 1) % 5` wraps around after four iterations: not split): there a split pays,
 //! though the sweep of the wrap-around iterations computes them again. The forward mode
 //! (`_jvp`) keeps the user's loop.
+//!
+//! And only where the split's sweep gives every adjoint the loop's own sweep's bits (see
+//! `sweeps_alike`): moving the wrap-around iterations' contributions last reorders the sum of an
+//! adjoint that other iterations add to as well, unless it gets two contributions in all onto
+//! zero (`a + b` is `b + a`). The loop written with a `break`, or any loop of unknown length,
+//! is not split and adds in the order of its iterations: the two must agree to the bit (found by
+//! the fuzzer's loop-exit twin, `tests/fuzz_found.rs`, bugs 41 to 43).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::activity::varied;
 use super::additive::additive;
 use crate::ir::{
-    Block, Branch, Carry, Cond, Func, Int, Loop, LoopId, Operand, Range, Stmt, Var, While, Wrap,
-    stmt_defs, substitute, substitute_operand,
+    Block, Branch, Carry, Cond, Func, Int, Linear, Loop, LoopId, Operand, Range, Stmt, Var, While,
+    Wrap, reads, stmt_defs, substitute, substitute_operand,
 };
 
 /// The most wrap-around iterations split off: `(i + N - 4) % N`.
@@ -35,40 +42,77 @@ const MAX_BACK: u64 = 4;
 pub fn split_wraps(f: &Func) -> Func {
     let varied = varied(f);
     let mut out = f.clone();
-    let body = std::mem::take(&mut out.body);
-    out.body = split_block(&mut out, body, &varied);
+    // What the function returns is read after every loop.
+    let later = Later { stmts: &[], vars: &f.outputs, outer: None };
+    out.body = split_block(&mut out, &f.body, Place { varied: &varied, later, nested: false });
     out
 }
 
-fn split_block(f: &mut Func, block: Block, varied: &[bool]) -> Block {
+/// Where a block is: what is read after it, and whether it is inside a loop.
+#[derive(Clone, Copy)]
+struct Place<'a> {
+    varied: &'a [bool],
+    later: Later<'a>,
+    /// Inside a loop: an adjoint may hold the contributions of earlier iterations.
+    nested: bool,
+}
+
+/// What runs after a statement: the statements after it in its block, what reads its block's
+/// results (a branch's), and what runs after the block.
+#[derive(Clone, Copy)]
+struct Later<'a> {
+    stmts: &'a [Stmt],
+    vars: &'a [Operand],
+    outer: Option<&'a Later<'a>>,
+}
+
+impl Later<'_> {
+    /// Whether it reads `v`.
+    fn reads(&self, v: Var) -> bool {
+        let reads_v = |s: &Stmt| reads(s).iter().any(|o| o.var() == Some(v));
+        self.vars.iter().any(|o| o.var() == Some(v))
+            || self.stmts.iter().any(reads_v)
+            || self.outer.is_some_and(|o| o.reads(v))
+    }
+}
+
+fn split_block(f: &mut Func, block: &Block, at: Place) -> Block {
     let mut out = Vec::with_capacity(block.len());
-    for s in block {
+    for (k, s) in block.iter().enumerate() {
+        let later = Later { stmts: &block[k + 1..], vars: &[], outer: Some(&at.later) };
+        let here = Place { later, ..at };
         match s {
             Stmt::For(l) => {
-                let body = split_block(f, l.body.clone(), varied);
-                let l = Loop { body, ..*l };
-                match split(f, &l, varied) {
+                let body = split_block(f, &l.body, Place { nested: true, ..here });
+                let l = Loop { body, ..(**l).clone() };
+                match split(f, &l, here) {
                     Some((wraps, rest)) => out.extend([Stmt::For(wraps), Stmt::For(rest)]),
                     None => out.push(Stmt::For(Box::new(l))),
                 }
             }
             Stmt::While(w) => {
-                let body = split_block(f, w.body.clone(), varied);
-                out.push(Stmt::While(Box::new(While { body, ..*w })));
+                let body = split_block(f, &w.body, Place { nested: true, ..here });
+                out.push(Stmt::While(Box::new(While { body, ..(**w).clone() })));
             }
             Stmt::If(b) => {
-                let then = split_block(f, b.then.clone(), varied);
-                let otherwise = split_block(f, b.otherwise.clone(), varied);
-                out.push(Stmt::If(Box::new(Branch { then, otherwise, ..*b })));
+                // The branch's results are read after its blocks.
+                let yields: Vec<Operand> =
+                    b.then_yields.iter().chain(&b.else_yields).copied().collect();
+                let later = Later { vars: &yields, outer: Some(&here.later), stmts: &[] };
+                let place = Place { later, ..at };
+                let then = split_block(f, &b.then, place);
+                let otherwise = split_block(f, &b.otherwise, place);
+                out.push(Stmt::If(Box::new(Branch { then, otherwise, ..(**b).clone() })));
             }
-            other => out.push(other),
+            other => out.push(other.clone()),
         }
     }
     out
 }
 
 /// `l` as its wrap-around iterations and the rest, if it is a reduction over a ring.
-fn split(f: &mut Func, l: &Loop, varied: &[bool]) -> Option<(Box<Loop>, Box<Loop>)> {
+fn split(f: &mut Func, l: &Loop, at: Place) -> Option<(Box<Loop>, Box<Loop>)> {
+    let varied = at.varied;
     let r = &l.range;
     let m = r.hi.linear.as_ref()?;
     if r.rev || r.inclusive || r.lo.value != Some(0) || m.index.is_some() || !r.hi.loops.is_empty()
@@ -93,6 +137,9 @@ fn split(f: &mut Func, l: &Loop, varied: &[bool]) -> Option<(Box<Loop>, Box<Loop
     if back == 0 || back > MAX_BACK || r.hi.value.is_some_and(|m| m < 4 * back) {
         return None;
     }
+    if !sweeps_alike(l, m, at) {
+        return None;
+    }
     let wraps = copy_loop(f, l, Range { lo: Int::lit(0), hi: r.hi.min_lit(back), ..r.clone() });
     // Every wrap-around index of the loop that goes back at most `back` (not only those that
     // decided the split: conditions, stores, constant arrays too) is `i - k` in `back..m`.
@@ -108,6 +155,50 @@ fn split(f: &mut Func, l: &Loop, varied: &[bool]) -> Option<(Box<Loop>, Box<Loop
         ..l.clone()
     };
     Some((Box::new(wraps), Box::new(rest)))
+}
+
+/// Whether the sweep of the split loop, the rest's and then the wrap-around iterations', gives
+/// every adjoint the value the loop's own sweep gives, in the order of its iterations, to the
+/// bit (up to the sign of a zero), so that a loop stored, checkpointed, or of unknown length
+/// (which is not split) differentiates alike. The split moves the contributions of the
+/// wrap-around iterations after the others': exact for an adjoint that only one iteration adds
+/// to, or two (`a + b` is `b + a`) when it holds nothing before the loop's sweep. So:
+/// - the loop reads no differentiated value from outside but elements of arrays (the adjoint of
+///   a scalar gets a contribution in every iteration);
+/// - each such array is read at one or two indices, each of which reads the loop's index
+///   in a dimension as `i + c` or `(i + m - k) % m`, so that an iteration adds to an element
+///   at most once per index;
+/// - an array read at two indices is read after the loop nowhere, and the loop is inside no
+///   other loop: its adjoint is zero when the loop's sweep starts.
+fn sweeps_alike(l: &Loop, m: &Linear, at: Place) -> bool {
+    let mut inside: HashSet<Var> = l.carried.iter().map(|c| c.param).collect();
+    each_stmt(&l.body, &mut |s| inside.extend(stmt_defs(s)));
+    let outer = |v: &Var| !inside.contains(v) && at.varied.get(v.index()).copied().unwrap_or(true);
+    let injective = |i: &Int| {
+        i.linear.as_ref().is_some_and(|x| x.index == Some(l.index))
+            || i.wrap.as_deref().is_some_and(|w| w.index == l.index && &w.modulus == m)
+    };
+    let mut indices: HashMap<Var, HashSet<String>> = HashMap::new();
+    let mut alike = true;
+    each_stmt(&l.body, &mut |s| {
+        let read: Vec<Operand> = match s {
+            Stmt::Load { array, index, .. } if outer(array) => {
+                alike &= index.iter().any(injective);
+                let text = index.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
+                indices.entry(*array).or_default().insert(text);
+                Vec::new()
+            }
+            // A comparison has no adjoint; a branch's blocks are visited, its results read.
+            Stmt::Test { .. } => Vec::new(),
+            Stmt::If(b) => b.then_yields.iter().chain(&b.else_yields).copied().collect(),
+            other => reads(other),
+        };
+        alike &= !read.iter().filter_map(|o| o.var()).any(|v| outer(&v));
+    });
+    alike
+        && indices.iter().all(|(array, ix)| {
+            ix.len() == 1 || (ix.len() == 2 && !at.nested && !at.later.reads(*array))
+        })
 }
 
 /// Whether `block` has a loop (or a checkpointed sweep) in it, in branches too.

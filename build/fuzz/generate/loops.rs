@@ -237,12 +237,17 @@ impl Gen {
             self.visible().find(|v| v.kind == Kind::Data).map(|v| (v.name.clone(), v.pending));
         let index =
             self.ints().into_iter().find(|(_, _, hi)| hi.is_none()).map(|(i, lo, _)| (i, lo));
+        // The ring read is drawn first (so that the draws stay as they were) and recorded as
+        // read only where it is used: a read recorded and dropped left a `let` unread.
         let rhs = match (data, index, self.ring_read()) {
             (Some((d, pending)), Some((i, lo)), _) if pending || self.rng.chance(40) => {
                 let read = self.data_read(&d, &i, lo);
                 bin(Op::Mul, read, self.expr(1))
             }
-            (.., Some(ring)) if self.rng.chance(60) => bin(Op::Mul, self.expr(1), ring),
+            (.., Some((ring, read))) if self.rng.chance(60) => {
+                read.iter().for_each(|n| self.read(n));
+                bin(Op::Mul, self.expr(1), ring)
+            }
             _ => self.expr(2),
         };
         self.flows(&acc, &rhs);
@@ -251,8 +256,9 @@ impl Gen {
 
     /// In a reduction over a ring `0..N`: `x[(i + N - k) % N]`, the `k`-th previous element
     /// of a differentiated array of length `N` (`k` from 1 to 4, at most `N`: the rest of the
-    /// split loop may be empty), if there is one.
-    fn ring_read(&mut self) -> Option<Expr> {
+    /// split loop may be empty), if there is one, with the names it reads (`x` and `i`), for
+    /// the caller to record as read if it uses it.
+    fn ring_read(&mut self) -> Option<(Expr, [String; 2])> {
         let (i, size) = self.ring.clone()?;
         let arrays: Vec<String> = self
             .visible()
@@ -265,10 +271,9 @@ impl Gen {
         }
         let x = arrays[self.rng.below(arrays.len())].clone();
         let k = self.rng.between(1, 4.min(size.n));
-        self.read(&x);
-        self.read(&i);
-        let ring = bin_int(IntOp::Add, Int::Var(i), size_int(&size));
+        let ring = bin_int(IntOp::Add, Int::Var(i.clone()), size_int(&size));
         let back = bin_int(IntOp::Sub, ring, Int::Lit(k));
-        Some(Expr::Elem(x, vec![bin_int(IntOp::Rem, back, size_int(&size))]))
+        let read = [x.clone(), i];
+        Some((Expr::Elem(x, vec![bin_int(IntOp::Rem, back, size_int(&size))]), read))
     }
 }

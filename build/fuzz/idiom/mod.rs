@@ -25,7 +25,7 @@ mod live;
 mod matches;
 mod plan;
 mod reads;
-mod walk;
+pub(super) mod walk;
 
 use std::collections::{HashMap, HashSet};
 

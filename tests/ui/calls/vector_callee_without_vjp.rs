@@ -1,5 +1,6 @@
-// A call of a function returning an array is differentiated through its `_vjp`: a callee that has
-// none (no `#[grad]`, and none written by hand) is an error at the call, which names it.
+// A call of a function returning an array is differentiated, in a gradient, through its `_fwd`
+// and `_rev` (the halves of its `_vjp`): a callee that has none (no `#[grad]`, and none written
+// by hand) is an error at the call, which names one.
 use autodiff_runtime::grad;
 
 fn scaled(x: [f64; 2], s: f64) -> [f64; 2] {

@@ -1,5 +1,6 @@
-// Checks that the README's example of number types (an `f32` loss, a generic `softplus` at `f32`
-// and `f64`, Rosenbrock over a slice with its gradient in a buffer) compiles and runs as shown.
+// Checks that the example of number types in `autodiff_runtime::guide::numbers` (an `f32` loss,
+// a generic `softplus` at `f32` and `f64`, Rosenbrock over a slice with its gradient in a
+// buffer) compiles and runs as shown.
 use autodiff_runtime::{Float, grad};
 
 #[grad(hvp)]
@@ -7,7 +8,7 @@ fn loss(x: f32, w: [f32; 3]) -> f32 {
     (w[0] * x + w[1]).tanh() * w[2] + 1e-3 * std::f32::consts::PI
 }
 
-// Not in the README: the constants of another float type it mentions, cast to `f32`.
+// Not in the guide: the constants of another float type it mentions, cast to `f32`.
 #[grad(wrt(x))]
 fn scaled(x: f32, data: &[f64]) -> f32 {
     x * data[0] as f32 + x * std::f64::consts::E as f32

@@ -13,6 +13,7 @@
 
 use std::rc::Rc;
 
+use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use syn::{Expr, ExprMethodCall};
 
@@ -33,6 +34,8 @@ enum StructArg {
     Record(Rc<Record>, Vec<Binding>),
     /// The differentiated struct parameter `k`, whole.
     Whole(usize),
+    /// A struct returned by a call, held laid flat in the variable `s`, of type `ty`.
+    Flat(usize, Rc<syn::Type>),
 }
 
 /// `e` without a leading `&`, and whether it had one.
@@ -48,6 +51,9 @@ impl Lower<'_> {
     /// struct parameter (`q`, `&q`, `self`, `&m`, `q.inner` for a struct value `q`).
     fn struct_arg(&self, e: &Expr) -> Option<(StructArg, bool)> {
         let (inner, by_ref) = unref(e);
+        if let Some((s, ty)) = self.flat_struct(inner) {
+            return Some((StructArg::Flat(s, ty), by_ref));
+        }
         let binding = match inner {
             Expr::Path(p) => self.lookup(&symbol::unraw(p.path.get_ident()?))?.clone(),
             Expr::Field(_) => self.tuple_component(inner)?,
@@ -106,7 +112,7 @@ impl Lower<'_> {
     pub(in crate::lower) fn typed_method(
         &mut self,
         m: &ExprMethodCall,
-        ret: Ret,
+        ret: (Ret, Option<crate::ir::TypeTokens>),
         tys: &[Ty],
     ) -> Option<Vec<Var>> {
         let (callee, args) = self.method_parts(m).ok()?;
@@ -159,7 +165,7 @@ impl Lower<'_> {
         args: (Vec<Arg>, Vec<Group>),
         tokens: proc_macro2::TokenStream,
     ) -> Operand {
-        let out = self.emit_call(callee, Ret::Scalar, args, &[Ty::F64])[0];
+        let out = self.emit_call(callee, (Ret::Scalar, None), args, &[Ty::F64])[0];
         self.calls.insert(out, tokens);
         Operand::Var(out)
     }
@@ -183,6 +189,14 @@ impl Lower<'_> {
                 Some((StructArg::Whole(k), by_ref)) => {
                     let op = Operand::Var(self.whole_input(k));
                     args.push(Arg::Value { op, by_ref });
+                }
+                Some((StructArg::Flat(s, ty), by_ref)) => {
+                    let op = self.slots[s].value.unwrap_or(Operand::Lit(0.0));
+                    args.push(Arg::Value { op, by_ref });
+                    let field = (TokenStream::new(), GroupField::Arg(args.len() - 1));
+                    let path = ty.to_token_stream();
+                    let shape = GroupShape { path, fields: vec![field], flat: true };
+                    groups.push(Group { at, by_ref, shape });
                 }
                 None if method && at == 0 => match self.call_arg_konst(e) {
                     // A receiver's direction is `&Self`, whether `self` is a reference or not.
@@ -234,7 +248,7 @@ impl Lower<'_> {
             };
             fields.push((m.to_token_stream(), field));
         }
-        GroupShape { path: shape.path.to_token_stream(), fields }
+        GroupShape { path: shape.path.to_token_stream(), fields, flat: false }
     }
 
     /// Reports an operator applied to a struct (`a * b` for `impl Mul for Quat`).

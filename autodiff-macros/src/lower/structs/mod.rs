@@ -10,9 +10,11 @@
 //! `Differentiable`) to clear such fields of a gradient and of a direction.
 
 mod calls;
+mod flat;
 mod record;
 mod scan;
 
+pub(super) use flat::ident_of;
 pub(super) use record::Record;
 pub(super) use scan::field_path;
 

@@ -157,6 +157,6 @@ impl Lower<'_> {
             };
             fields.push((m.clone(), out));
         }
-        super::super::RecordOut { path: shape.path.clone(), fields }
+        super::super::RecordOut { path: shape.path.clone(), fields, flat: None }
     }
 }

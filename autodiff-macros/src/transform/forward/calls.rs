@@ -25,8 +25,9 @@ impl Tangent<'_> {
             CallKind::Grad => self.grad_call(c, &args, dirs),
             CallKind::Vjp => self.vjp_call(c, dirs),
             // Never met: forward mode runs over a primal (values) and a reverse sweep (`g_grad`,
-            // `g_vjp`).
-            CallKind::Jvp | CallKind::Hvp | CallKind::VjpJvp => {
+            // `g_vjp`); the reverse sweep it runs over (for H·v) calls vector callees through
+            // `g_vjp`, not through `g_fwd` and `g_rev`.
+            CallKind::Jvp | CallKind::Hvp | CallKind::VjpJvp | CallKind::Fwd | CallKind::Rev => {
                 self.b.emit(Stmt::Call(Box::new(c.clone())));
             }
         }

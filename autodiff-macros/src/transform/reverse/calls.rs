@@ -1,7 +1,9 @@
 //! The adjoint of a call. A scalar callee ran as `g_grad` in the forward pass, so its sweep only
 //! multiplies: `āᵢ += ȳ · ∂y/∂aᵢ`. A vector callee ran as `g` (its cotangent is not known before
 //! the sweep), and its sweep calls `g_vjp(a, ȳ)` with the cotangents of its values (zero for a
-//! part with none), which returns the arguments' cotangents: `āᵢ += (∂y/∂aᵢ)ᵀ ȳ`.
+//! part with none), which returns the arguments' cotangents: `āᵢ += (∂y/∂aᵢ)ᵀ ȳ`. A vector
+//! callee that ran as `g_fwd` (see `transform/calls.rs`) kept its residuals, and its sweep calls
+//! `g_rev(a, residuals, ȳ)` instead, which does not run the callee's forward pass again.
 
 use super::Rev;
 use super::adjoint::Adj;
@@ -14,7 +16,7 @@ impl Rev<'_> {
     pub(super) fn call(&mut self, c: &Call, adj: &mut Adj) {
         match c.kind {
             CallKind::Grad => self.grad_call(c, adj),
-            CallKind::Value if !c.ret.is_scalar() => self.vjp_call(c, adj),
+            CallKind::Value | CallKind::Fwd if !c.ret.is_scalar() => self.vjp_call(c, adj),
             // A scalar callee whose arguments are constants: no adjoint.
             _ => {}
         }
@@ -31,19 +33,22 @@ impl Rev<'_> {
         }
     }
 
-    /// `ys = g(a…)`: `(_, ā…) = g_vjp(a…, ȳs)`, and each `āᵢ` added to its argument's adjoint.
+    /// `ys = g(a…)`: `(_, ā…) = g_vjp(a…, ȳs)`, and each `āᵢ` added to its argument's adjoint;
+    /// `(ys, r) = g_fwd(a…)`: `ā… = g_rev(a…, r, ȳs)`.
     fn vjp_call(&mut self, c: &Call, adj: &mut Adj) {
-        let bars: Vec<Option<Operand>> = c.outs.iter().map(|y| self.take(adj, *y)).collect();
+        let (ys, residuals) = match c.kind {
+            CallKind::Fwd => c.outs.split_at(c.ret.len()),
+            _ => (&c.outs[..], &[][..]),
+        };
+        let bars: Vec<Option<Operand>> = ys.iter().map(|y| self.take(adj, *y)).collect();
         if bars.iter().all(Option::is_none) {
             return;
         }
         let bars: Vec<Operand> = bars
             .into_iter()
-            .zip(&c.outs)
+            .zip(ys)
             .map(|(b, y)| b.unwrap_or_else(|| zero(&mut self.b, self.f.ty(*y))))
             .collect();
-        let values: Vec<Var> =
-            c.outs.iter().map(|y| self.b.fresh(Name::temp(), self.f.ty(*y).clone())).collect();
         let args = c.values();
         let cotangents: Vec<Var> = args
             .iter()
@@ -55,9 +60,19 @@ impl Rev<'_> {
                 self.b.fresh(name, self.f.operand_ty(*op))
             })
             .collect();
-        let mut outs = values;
-        outs.extend(&cotangents);
-        let call = Call { kind: CallKind::Vjp, dirs: bars, outs, ..c.clone() };
+        let call = match residuals.first() {
+            Some(r) => {
+                let mut dirs = vec![Operand::Var(*r)];
+                dirs.extend(bars);
+                Call { kind: CallKind::Rev, dirs, outs: cotangents.clone(), ..c.clone() }
+            }
+            None => {
+                let mut outs: Vec<Var> =
+                    ys.iter().map(|y| self.b.fresh(Name::temp(), self.f.ty(*y).clone())).collect();
+                outs.extend(&cotangents);
+                Call { kind: CallKind::Vjp, dirs: bars, outs, ..c.clone() }
+            }
+        };
         self.b.emit(Stmt::Call(Box::new(call)));
         for ((op, _), a) in args.iter().zip(cotangents) {
             if let Some(v) = op.var().filter(|v| self.varied[v.index()]) {

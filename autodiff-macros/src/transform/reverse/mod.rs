@@ -34,6 +34,12 @@ pub enum Seed {
 /// The reverse-mode transform: outputs `[values…, ∂/∂a₁, …, ∂/∂aₙ]`. With [`Seed::Inputs`], one
 /// cotangent input per output is added after the user's inputs.
 pub fn reverse(f: &Func, plans: &Plans, seed: Seed) -> Func {
+    reverse_marked(f, plans, seed).0
+}
+
+/// [`reverse()`], with the number of statements of its body that are the forward pass: the
+/// statements after them are the sweep (see [`super::split`]).
+pub fn reverse_marked(f: &Func, plans: &Plans, seed: Seed) -> (Func, usize) {
     let (varied, active) = (&plans.varied[..], &plans.active[..]);
     let mut top = vec![false; f.names.len()];
     for v in f.inputs.iter().copied().chain(f.body.iter().flat_map(stmt_defs)) {
@@ -50,6 +56,7 @@ pub fn reverse(f: &Func, plans: &Plans, seed: Seed) -> Func {
         top,
     };
     r.forward_pass();
+    let forward = r.b.top_len();
     let mut adj = adjoint::Adj::default();
     for o in &f.outputs {
         let value = match seed {
@@ -69,7 +76,7 @@ pub fn reverse(f: &Func, plans: &Plans, seed: Seed) -> Func {
         let bar = r.take_or_zero(&mut adj, *a);
         outputs.push(bar);
     }
-    r.b.finish(outputs)
+    (r.b.finish(outputs), forward)
 }
 
 /// The state of one reverse transform.

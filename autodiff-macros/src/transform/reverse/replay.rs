@@ -75,8 +75,13 @@ impl Rev<'_> {
                     outs: outs.clone(),
                     ..(**c).clone()
                 })));
+                // The residuals of a `g_fwd` call that the sweep loaded from storage stay as
+                // they are: if nothing else of the call is read, the call goes.
+                let kept = c.kind == crate::ir::CallKind::Fwd;
                 for (o, n) in c.outs.iter().zip(outs) {
-                    self.b.map(*o, Operand::Var(n));
+                    if !(kept && fresh && self.b.is_mapped(*o)) {
+                        self.b.map(*o, Operand::Var(n));
+                    }
                 }
                 return;
             }

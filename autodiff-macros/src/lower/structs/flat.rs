@@ -1,0 +1,196 @@
+//! Structs returned by calls (`let r: Quat = q.mul(&p);`), held laid flat: one array of the
+//! IR, the struct's differentiated scalars in `Differentiable`'s order, whose length only rustc
+//! knows (`<Quat as Differentiable>::LEN`). A field read `r.w` is an element of it, at the index
+//! the struct's `Differentiable::FIELDS` gives (a constant rustc evaluates); `r` passed to a call
+//! is passed as the struct (see [`crate::ir::GroupShape::flat`]). The callee's derivative
+//! functions take and return the struct, and codegen converts at the call.
+//!
+//! What this does not know: the struct's fields. A read of a field that is not differentiated
+//! (or not there) is a compile error that rustc reports at the read, from `field`; a field
+//! of a nested struct (`r.inner.c`) and a write to a field (`r.w = ...`) are refused here.
+
+use std::rc::Rc;
+
+use quote::{ToTokens, quote};
+use syn::{Expr, Member, Pat, Type};
+
+use super::super::{Binding, Lower};
+use crate::ir::{Elem, Int, Name, Operand, Ty};
+use crate::symbol;
+
+/// The name a pattern binds, when it is one name (`r`, `mut r`, `r: Quat`).
+pub(in crate::lower) fn ident_of(pat: &Pat) -> Option<String> {
+    match pat {
+        Pat::Ident(pi) if pi.subpat.is_none() && pi.by_ref.is_none() => {
+            Some(symbol::unraw(&pi.ident))
+        }
+        Pat::Type(t) => ident_of(&t.pat),
+        Pat::Paren(p) => ident_of(&p.pat),
+        _ => None,
+    }
+}
+
+/// `::autodiff_runtime::Differentiable`, as a path in generated code.
+fn trait_path() -> proc_macro2::TokenStream {
+    let tr = syn::Ident::new(symbol::DIFFERENTIABLE, proc_macro2::Span::call_site());
+    quote!(::autodiff_runtime::#tr)
+}
+
+impl Lower<'_> {
+    /// The IR type of the struct `ty` laid flat: `[f64; <ty as Differentiable>::LEN]`.
+    pub(in crate::lower) fn flat_ty(&self, ty: &Type) -> Ty {
+        let tr = trait_path();
+        let mut len = Int::tokens(quote!(<#ty as #tr>::LEN), true);
+        len.generic = super::mentions_any(&ty.to_token_stream(), &self.generics);
+        Ty::array(Elem::F64, vec![len])
+    }
+
+    /// Marks the variable `name`, just bound to the value of a call returning the struct `ty`,
+    /// as holding it laid flat.
+    pub(in crate::lower) fn mark_flat_struct(&mut self, name: &str, ty: &Type) {
+        if let Some(Binding::Slot(s)) = self.lookup(name).cloned() {
+            self.slots[s].strukt = Some(Rc::new(ty.clone()));
+        }
+    }
+
+    /// The variable holding a struct laid flat that `e` names, with the struct's type.
+    pub(in crate::lower) fn flat_struct(&self, e: &Expr) -> Option<(usize, Rc<Type>)> {
+        let Expr::Path(p) = super::super::value::peel(e) else { return None };
+        let Some(Binding::Slot(s)) = self.lookup(&symbol::unraw(p.path.get_ident()?)) else {
+            return None;
+        };
+        Some((*s, self.slots[*s].strukt.clone()?))
+    }
+
+    /// Whether `e` reads a field of a struct held laid flat (`r.w`), or of one of its fields.
+    pub(in crate::lower) fn is_flat_field(&self, e: &Expr) -> bool {
+        match super::super::value::peel(e) {
+            Expr::Field(f) => self.flat_struct(&f.base).is_some() || self.is_flat_field(&f.base),
+            _ => false,
+        }
+    }
+
+    /// `r.w` for a struct `r` held laid flat: its array and the index of the field's first
+    /// scalar; `None` after reporting a field of a field (`r.inner.c`).
+    pub(in crate::lower) fn flat_field(&mut self, e: &Expr) -> Option<(Operand, Int)> {
+        let Expr::Field(f) = super::super::value::peel(e) else { return None };
+        let Some((s, ty)) = self.flat_struct(&f.base) else {
+            let base = f.base.to_token_stream().to_string().replace(' ', "");
+            self.cx.error_spanned(
+                e,
+                format!("`#[grad]` reads the fields of a struct returned by a call one level deep (`{base}`), not the fields of its fields: it holds the struct laid flat and knows the place of its own fields only; return the inner struct from a call of its own, or bind it to a struct value of the body"),
+            );
+            return None;
+        };
+        let array = self.slots[s].value?;
+        let name = match &f.member {
+            Member::Named(id) => symbol::unraw(id),
+            Member::Unnamed(i) => i.index.to_string(),
+        };
+        // Spanned at the field read: a field that is not there is reported at it.
+        let span = syn::spanned::Spanned::span(&f.member);
+        let at = Int::tokens(
+            quote::quote_spanned!(span=> const { ::autodiff_runtime::__private::field::<#ty>(#name) }),
+            true,
+        );
+        Some((array, at))
+    }
+
+    /// The value of the field read `e` of a struct held laid flat (an `f64` field; see
+    /// `arrays.rs` for an element of an array field).
+    pub(in crate::lower) fn flat_field_read(&mut self, e: &Expr) -> Operand {
+        match self.flat_field(e) {
+            Some((array, at)) => self.b.load(Name::temp(), array, vec![at]),
+            None => Operand::Lit(0.0),
+        }
+    }
+
+    /// `r.v[i]` (`e`) for an array field `r.v` (`base`) of a struct held laid flat: the element
+    /// after the field's first scalar, for an array of one dimension.
+    pub(in crate::lower) fn flat_element(
+        &mut self,
+        e: &Expr,
+        base: &Expr,
+        indices: &[&Expr],
+    ) -> Operand {
+        let [ix] = indices else {
+            self.cx.error_spanned(
+                e,
+                "`#[grad]` reads the elements of an array field of a struct returned by a call when the array has one dimension (`r.v[i]`): it holds the struct laid flat and does not know the lengths of its arrays",
+            );
+            return Operand::Lit(0.0);
+        };
+        let Some((array, at)) = self.flat_field(base) else { return Operand::Lit(0.0) };
+        let i = self.int_expr(ix, super::super::int::IntCtx::Index);
+        self.b.load(Name::temp(), array, vec![at.add(&i)])
+    }
+
+    /// Reports `init`, bound with the struct type `ty`, when it calls a method on the value of
+    /// another call (`q.mul(&p).mul(&c)`), which `#[grad]` takes to be one `f64`; whether it did.
+    pub(in crate::lower) fn receiver_is_call(&mut self, init: &Expr, ty: &Type) -> bool {
+        if crate::aggregate::kind(ty) != crate::aggregate::TypeKind::Struct {
+            return false;
+        }
+        // The function's float type parameter is no struct (`let a: T = T::from(1.5).unwrap();`).
+        let type_param = matches!(ty, Type::Path(p) if p.path.get_ident()
+            .is_some_and(|id| self.type_params.contains(&crate::symbol::unraw(id))));
+        if type_param {
+            return false;
+        }
+        let Expr::MethodCall(m) = super::super::value::peel(init) else { return false };
+        let receiver = super::super::value::peel(&m.receiver);
+        if !matches!(receiver, Expr::MethodCall(_) | Expr::Call(_)) {
+            return false;
+        }
+        let (ty, method) = (ty.to_token_stream().to_string().replace(' ', ""), &m.method);
+        let text = receiver.to_token_stream().to_string().replace(" . ", ".").replace(" (", "(");
+        self.cx.error_spanned(
+            receiver,
+            format!("`#[grad]` takes the value of a call to be one `f64` unless its type is written where it is bound (a macro sees tokens, not types), so it cannot call `.{method}(..)` on it; bind it with its type first, as in `let a: {ty} = {text};`, then call `a.{method}(..)`"),
+        );
+        true
+    }
+
+    /// Reports `arg`, the value of a call passed by reference to another call, which
+    /// `#[grad]` takes to be one `f64`.
+    pub(in crate::lower) fn call_passed_by_ref(&mut self, arg: &Expr, inner: &Expr) {
+        let text = inner.to_token_stream().to_string().replace(" . ", ".").replace(" (", "(");
+        self.cx.error_spanned(
+            arg,
+            format!("this passes the value of a call by reference, and `#[grad]` takes the value of a call to be one `f64` unless its type is written where it is bound (a macro sees tokens, not types); if it returns a struct or an array, bind it with its type first, as in `let c: Quat = {text};`, and pass `&c`"),
+        );
+    }
+
+    /// The value `e` of a function returning the struct `ty`, when it is a struct returned by
+    /// a call (a variable holding one, or a call with a differentiated argument): the
+    /// function's one output, held laid flat, which codegen rebuilds into the struct.
+    pub(in crate::lower) fn flat_output(&mut self, e: &Expr, ty: Option<&Type>) -> Option<Operand> {
+        let (op, ty) = match (self.flat_struct(e), ty) {
+            (Some((s, t)), _) => (self.slots[s].value?, (*t).clone()),
+            (None, Some(t)) => {
+                let want = super::super::returned::Returned::Struct(Box::new(t.clone()));
+                match self.typed_call(e, &want)? {
+                    super::super::value::Value::Real { op, .. } => (op, t.clone()),
+                    _ => (Operand::Lit(0.0), t.clone()),
+                }
+            }
+            (None, None) => return None,
+        };
+        let path = match super::super::pattern::strip_refs(&ty) {
+            Type::Path(p) => p.path.clone(),
+            _ => syn::parse_quote!(Self),
+        };
+        self.record = Some(super::super::RecordOut { path, fields: Vec::new(), flat: Some(0) });
+        Some(op)
+    }
+
+    /// Reports `rhs`, assigned to a variable holding the struct `ty` laid flat, which is not a
+    /// call returning one.
+    pub(in crate::lower) fn flat_struct_expected(&mut self, rhs: &Expr, ty: &Type) {
+        let ty = ty.to_token_stream().to_string().replace(' ', "");
+        self.cx.error_spanned(
+            rhs,
+            format!("this variable holds a `{ty}` returned by a call, and `#[grad]` assigns to it only the value of another call returning a `{ty}` (with a differentiated argument); bind other values to a new variable"),
+        );
+    }
+}

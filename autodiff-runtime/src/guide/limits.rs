@@ -1,0 +1,67 @@
+//! The known limits, and very long functions.
+//!
+//! # Known limits
+//!
+//! - A struct's fields are typed from their uses in the body (the macro cannot read the
+//!   struct's definition): an array field copied whole into a literal and never indexed,
+//!   iterated or asked its `len()` is taken for an `f64`, and an integer field copied into a
+//!   literal (`steps: m.steps`) for an `f64` value; rustc then reports a mismatched type. Index
+//!   the array (`[m.w[0], m.w[1]]`) or write the integer where an integer goes
+//!   (`steps: m.steps as usize`). `..base` takes a struct value of the body, not a parameter; a
+//!   struct field of a struct parameter is read through its fields (`m.inner.c`), not passed
+//!   whole to a call or used as a receiver (copy it into a struct value first). See
+//!   [`structs`](super::structs).
+//! - Functions with lifetime parameters, type parameters other than one bounded by `Float`,
+//!   `where` clauses on anything but that parameter, or attributes on parameters are refused. A
+//!   generic scalar is recognised by its `Float` bound only (not `Real`, `RealField`, ...).
+//! - Names are compared by their text (`r#x` and `x` are one name). Inside a `macro_rules!`
+//!   macro, a name the macro's caller passes in and a name written in the macro's own body with
+//!   the same text are therefore taken for one variable, although Rust's hygiene keeps them
+//!   apart: give them different names.
+//! - A macro sees tokens, not types: a type alias of `f64` (`type Real = f64;`) is not
+//!   recognised. A parameter of that type is a constant (and so missing from the gradient;
+//!   passed to a call, it fills none of the callee's partials), and that return type is
+//!   refused; write `f64`. Likewise the value of a `const` item is not known to the macro (see
+//!   [`memory`](super::memory)), nor its type (see [`calls`](super::calls)).
+//! - The derivatives of `x.powi(n)` compute `n - 1` in `i32` (and `n - 2` for `H·v`): an
+//!   exponent within two of `i32::MIN` overflows there (a panic in a debug build).
+//! - The generated functions' locals (`x_bar`, `t0`, `row`, ...) avoid every name in your
+//!   function, but not lower-case `const` or `static` items elsewhere in scope, which Rust would
+//!   read as patterns.
+//! - The Jacobian is not yet computed in one pass (see [`generated`](super::generated)). The
+//!   value of a call returning a struct is read by its own fields, not by a nested struct's, and
+//!   is bound with its type before it is passed on (see [`structs`](super::structs)).
+//!
+//! ```compile_fail
+//! use autodiff_runtime::grad;
+//!
+//! type Real = f64;
+//!
+//! #[grad]
+//! fn square(x: f64) -> Real { // error: `Real` is taken for a struct; write `f64`
+//!     x * x
+//! }
+//! ```
+//!
+//! # Very long functions
+//!
+//! Very long functions, such as kernels written by computer-algebra systems, read differently:
+//! a generated function with more than 1,000 named values declares them about 128 at a time,
+//! `let [a, b, …]: [f64; 128];`, each declaration followed by the assignments `a = …;`, and a
+//! sum with one term per read of a value is cut into partial sums of 16. Each `let` opens a
+//! scope nested in the previous one, and a debug build with full debug info crashes rustc (a
+//! stack overflow while writing the debug info) past about 2,900 nested `let`s (rustc 1.95 on
+//! x86-64 Linux). That limit holds for your own `f` too, which is re-emitted unchanged: give a
+//! body of thousands of statements a few `let mut` variables that it reassigns, as the
+//! workspace's `tests/long_function.rs` does (4,000 statements), or build with
+//! `debug = "line-tables-only"`.
+//!
+//! The macro itself runs unoptimised in a debug build or `cargo check`, like every proc macro.
+//! For crates with functions of thousands of statements, optimising it in your workspace's
+//! `Cargo.toml` cuts the check time (10,000 statements with `hvp`: 7.7 s to 4.7 s in
+//! `BENCHMARKS.md`):
+//!
+//! ```toml
+//! [profile.dev.package.autodiff-macros]
+//! opt-level = 3
+//! ```

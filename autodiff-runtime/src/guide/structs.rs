@@ -1,0 +1,192 @@
+//! Structs: `#[derive(Differentiable)]`, struct parameters and values, methods.
+//!
+//! A macro sees tokens, not types: `#[grad]` on a function cannot read the definition of a
+//! struct it takes. `#[derive(Differentiable)]` (re-exported by `autodiff-runtime` next to
+//! `grad`) gives the generated code what it needs through the trait
+//! [`Differentiable`](crate::Differentiable): a zero of the struct, its differentiated scalars
+//! in order (for `f_hessian` and `f_jacobian`), and which fields are not differentiated.
+//!
+//! ```
+//! use autodiff_runtime::{Differentiable, grad};
+//!
+//! #[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+//! pub struct Model {
+//!     pub w: [f64; 2],
+//!     pub b: f64,
+//!     #[no_grad]
+//!     pub l2: f64, // a hyperparameter: not differentiated
+//! }
+//!
+//! /// Least squares with a penalty: Σₖ (w·xₖ + b − yₖ)² + l2 |w|².
+//! #[grad(jvp, hvp, hessian)]
+//! pub fn loss(m: &Model, x: &[[f64; 2]], y: &[f64]) -> f64 {
+//!     let mut s = 0.0;
+//!     for k in 0..y.len() {
+//!         let r = m.w[0] * x[k][0] + m.w[1] * x[k][1] + m.b - y[k];
+//!         s += r * r;
+//!     }
+//!     s + m.l2 * (m.w[0] * m.w[0] + m.w[1] * m.w[1])
+//! }
+//!
+//! let m = Model { w: [0.5, -1.0], b: 0.25, l2: 0.1 };
+//! let (x, y) = ([[1.0, 2.0], [3.0, -1.0]], [0.5, 1.0]);
+//! let r = [0.5 - 2.0 + 0.25 - 0.5, 1.5 + 1.0 + 0.25 - 1.0]; // the residuals
+//!
+//! let (_, g): (f64, Model) = loss_grad(&m, &x, &y); // the gradient is a Model
+//! let want_w0 = 2.0 * (r[0] * 1.0 + r[1] * 3.0) + 2.0 * 0.1 * 0.5;
+//! assert!((g.w[0] - want_w0).abs() < 1e-14);
+//! assert_eq!((g.b, g.l2), (2.0 * (r[0] + r[1]), 0.0)); // l2 is left at its Default
+//!
+//! let direction = Model { w: [0.0, 0.0], b: 1.0, l2: 123.0 }; // l2 is not read
+//! let (_, slope) = loss_jvp(&m, &x, &y, &direction); // the direction is a &Model
+//! assert_eq!(slope, g.b);
+//!
+//! let h: [[f64; 3]; 3] = loss_hessian(&m, &x, &y); // numbers w[0], w[1], then b
+//! assert_eq!(h[2], [2.0 * (1.0 + 3.0), 2.0 * (2.0 - 1.0), 4.0]);
+//! ```
+//!
+//! - **Fields.** `f64`, arrays of `f64` (nested) and structs deriving `Differentiable` are
+//!   differentiated, in declaration order. A field marked `#[no_grad]`, and a field of any other
+//!   type (integers, `bool`, a `Vec` of data, references), is a constant: a gradient, an H·v and
+//!   a zero leave it at its `Default`, and a direction's value there is not read. `f32` fields
+//!   and tuples holding floats are refused at the field (mark them `#[no_grad]`, or use an
+//!   array). Forgetting the derive is a compile error at the parameter's type that says to add
+//!   it.
+//! - **Selection.** A struct left out of `wrt(...)` is a constant. `wrt(m.w)` (or
+//!   `wrt(m.inner.c)`) differentiates those fields only: the gradient is still a `Model`, its
+//!   other fields zero, and `f_hessian` numbers all of the struct's differentiated scalars (rows
+//!   and columns of those left out are zero).
+//! - **The generated code** binds each field the body reads as a value
+//!   (`let m_w: &[f64; _] = &m.w;`) and writes the gradient back field by field into the
+//!   struct's zero:
+//!
+//!   ```text
+//!   let mut m_bar = <Model as ::autodiff_runtime::Differentiable>::zero_like(m);
+//!   m_bar.b = m_b_bar;
+//!   m_bar.w = m_w_bar;
+//!   <Model as ::autodiff_runtime::Differentiable>::clear_constants(&mut m_bar);
+//!   ```
+//!
+//!   A field's type is read from its uses: an `f64` if read as a value, an array of as many
+//!   dimensions as the body indexes it with (its lengths read at run time, `m.w.len()`), an
+//!   integer constant if read only where an integer goes (an index, a loop bound, `m.n as f64`).
+//!   (What that cannot tell: [`limits`](super::limits).)
+//! - **Struct values in the body.** A literal `Quat { w, x, y, z }` (with `..base`, `base` a
+//!   struct value of the body) is a value whose fields are read and written (`q.w`,
+//!   `q.x = -q.x`, `q.v[i] += e`, `q = Quat { .. }`), carried by loops and yielded by branches.
+//!   It never exists as a struct in the derivatives, only its fields do.
+//! - **A function returning a struct** is a vector function whose outputs are its
+//!   differentiated fields: `f_vjp(params…, out_bar: Quat)` takes a cotangent of the struct's
+//!   type (its `#[no_grad]` fields are not read), `f_jvp` returns the tangent as a `Quat`,
+//!   `f_hvp(params…, out_bar: Quat, directions…, out_bar_dot: Quat)` returns
+//!   `(Quat, cotangents, Quat, cotangents_dot)` as for an array, and `f_jacobian` numbers the
+//!   rows through `Differentiable`.
+//! - **Calls of a function returning a struct** are bound with the struct's type, as an array's
+//!   are: `let qp: Quat = q.mul(&p);`, `let r: Quat = Quat::mul(&qp, &c);`, or
+//!   `acc = acc.mul(q);` for a variable bound so. They go through the callee's `_vjp`, `_jvp` and
+//!   `_hvp` as calls returning arrays do (see [`calls`](super::calls)), in loops too. The value
+//!   is held laid flat (`[f64; <Quat as Differentiable>::LEN]`): it is read by its fields (`r.x`,
+//!   `r.v[i]` for an array field of one dimension, at the place `Differentiable::FIELDS` gives),
+//!   and passed to calls, used as a receiver (`r.mul(&c)`) or returned as the struct, rebuilt
+//!   from its scalars. Not supported: a field of a nested struct (`r.inner.c`), a write to a
+//!   field, and a call's struct value not bound with its type (`q.mul(&p).mul(&c)`,
+//!   `q.mul(&p.conj())`), each an error that says what to write; reading a `#[no_grad]` (or
+//!   constant) field, which the scalars do not hold, is a compile error at the read, and passing
+//!   on a struct that has one a build error at the call. `src/struct_calls.rs` has the rotation
+//!   `q p q*` so, which `tests/struct_calls.rs` checks against the rotation matrix and finite
+//!   differences in every mode.
+//! - **Methods.** `#[grad]` goes on `fn loss(&self, x: f64) -> f64` or
+//!   `fn step(self, h: f64) -> Self` in an `impl` block: `self` is differentiated like any
+//!   struct parameter (`s.energy_grad(x)` returns `(value, (Spring, f64))`), and its direction is
+//!   `&Self` whether `self` is taken by value or by reference. `hessian` and `jacobian` work
+//!   inside `impl` blocks (they call `Self::f_hvp`, `Self::f_jvp`).
+//! - **Calls of methods** by method syntax, `self.energy(x)`, `q.norm2()`, `a.dot(&b)`, go
+//!   through the callee's generated functions by method syntax (`q.norm2_grad()`,
+//!   `self.energy_hvp(x, self_dot, x_dot)`), so rustc finds them through the receiver's type. A
+//!   struct passed to a call (a struct parameter, or a struct value of the body) gets one partial
+//!   of its type and one direction, as an array does (see [`calls`](super::calls)). A method
+//!   returning an array or a tuple is called as such a function is, its value bound where its
+//!   type shows (`let r: [f64; 4] = qp.times(&c);`, `let [w, x, y, z] = self.times(&p);`). A
+//!   method call whose arguments are all constants (`p.scale()` on a struct left out of `wrt`)
+//!   is a constant, and needs no derivative functions.
+//! - **Operators on structs** (`a * b` with `impl Mul for Quat`) are refused with a message to
+//!   call the method (`a.mul(&b)`): the macro sees no types, so it cannot find the operator's
+//!   `impl`.
+//!
+//! ```
+//! use autodiff_runtime::{Differentiable, grad};
+//!
+//! #[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+//! pub struct Spring {
+//!     pub k: f64,
+//!     pub rest: f64,
+//! }
+//!
+//! impl Spring {
+//!     /// k (x − rest)² / 2.
+//!     #[grad(jvp, hvp, hessian)]
+//!     pub fn energy(&self, x: f64) -> f64 {
+//!         let d = x - self.rest;
+//!         0.5 * self.k * d * d
+//!     }
+//!
+//!     /// Two calls of `energy` by method syntax.
+//!     #[grad(jvp, hvp, hessian)]
+//!     pub fn work(&self, x0: f64, x1: f64) -> f64 {
+//!         self.energy(x1) - self.energy(x0)
+//!     }
+//! }
+//!
+//! #[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+//! pub struct Quat {
+//!     pub w: f64,
+//!     pub x: f64,
+//!     pub y: f64,
+//!     pub z: f64,
+//! }
+//!
+//! /// The conjugate scaled by s: a function returning a struct.
+//! #[grad(jvp, hvp, jacobian)]
+//! fn scaled_conj(q: Quat, s: f64) -> Quat {
+//!     let mut c = Quat { w: q.w, x: -q.x, y: -q.y, z: -q.z };
+//!     c.w *= s;
+//!     Quat { x: s * c.x, ..c }
+//! }
+//!
+//! /// A call of a function returning a struct, bound with its type and read by its fields.
+//! #[grad(hvp)]
+//! fn through_call(q: Quat, s: f64) -> f64 {
+//!     let c: Quat = scaled_conj(q, s);
+//!     q.w * c.w - q.x * c.x
+//! }
+//!
+//! let spring = Spring { k: 2.0, rest: 1.0 };
+//! let (value, (s_bar, x_bar)) = spring.energy_grad(3.0); // (Spring, f64)
+//! assert_eq!((value, s_bar, x_bar), (4.0, Spring { k: 2.0, rest: -4.0 }, 4.0));
+//! // work = k/2 ((x₁ − rest)² − (x₀ − rest)²): ∂/∂rest = −k (x₁ − x₀)
+//! let (_, (s_bar, _, _)) = spring.work_grad(2.0, 3.0);
+//! assert_eq!(s_bar, Spring { k: 1.5, rest: -2.0 });
+//! let (_, _, (h_self, h0, h1)) = spring.work_hvp(2.0, 3.0, &Spring { k: 1.0, rest: 0.0 }, 0.0, 0.0);
+//! assert_eq!((h_self, h0, h1), (Spring { k: 0.0, rest: -1.0 }, -1.0, 2.0));
+//!
+//! let q = Quat { w: 1.0, x: 2.0, y: 3.0, z: 4.0 };
+//! let (value, q_bar) = scaled_conj_vjp(q, 2.0, Quat { w: 1.0, x: 1.0, y: 1.0, z: 1.0 });
+//! assert_eq!(value, Quat { w: 2.0, x: -4.0, y: -3.0, z: -4.0 });
+//! assert_eq!(q_bar, (Quat { w: 2.0, x: -2.0, y: -1.0, z: -1.0 }, 1.0 - 2.0));
+//! let (_, tangent) = scaled_conj_jvp(q, 2.0, Quat { w: 0.0, x: 0.0, y: 0.0, z: 0.0 }, 1.0);
+//! assert_eq!(tangent, Quat { w: 1.0, x: -2.0, y: 0.0, z: 0.0 }); // the tangent is a Quat
+//! // s w² + s x²: ∂/∂w = 2 s w, ∂/∂x = 2 s x, ∂/∂s = w² + x²
+//! let (value, (q_bar, s_bar)) = through_call_grad(q, 2.0);
+//! assert_eq!((value, q_bar.w, q_bar.x, s_bar), (10.0, 4.0, 8.0, 5.0));
+//! ```
+//!
+//! ```compile_fail
+//! use autodiff_runtime::grad;
+//!
+//! pub struct Point { pub x: f64, pub y: f64 } // no #[derive(Differentiable)]
+//!
+//! #[grad]
+//! fn norm2(p: &Point) -> f64 { // error: `Point` is not `Differentiable`
+//!     p.x * p.x + p.y * p.y
+//! }
+//! ```
