@@ -121,7 +121,12 @@ fn grad_with(f: &Func, snapshots: Option<u64>) -> Func {
     verify(f).unwrap_or_else(|e| panic!("lowered IR: {e}\n{}", print(f)));
     let plans = plan(
         f,
-        crate::transform::Options { budget: 1 << 20, snapshots, checkpoint_unsized: false },
+        crate::transform::Options {
+            budget: 1 << 20,
+            snapshots,
+            checkpoint_unsized: false,
+            tier: None,
+        },
     );
     let g = hoist(&first_touch(&dead_code(&fuse(&dead_code(&reverse(f, &plans, Seed::One))))));
     verify(&g).unwrap_or_else(|e| panic!("reverse IR: {e}\n{}", print(&g)));
@@ -319,8 +324,12 @@ fn an_inner_loops_result_read_by_what_the_outer_sweep_stores() {
     }";
     let f = super::lowering::lowered("", steps).func;
     assert!(!print(&grad(&f)).contains("checkpoint"));
-    let options =
-        crate::transform::Options { budget: 1 << 20, snapshots: None, checkpoint_unsized: true };
+    let options = crate::transform::Options {
+        budget: 1 << 20,
+        snapshots: None,
+        checkpoint_unsized: true,
+        tier: None,
+    };
     let plans = plan(&f, options);
     assert!(print(&reverse(&f, &plans, Seed::One)).contains("checkpoint"));
     let consts = Consts { ints: [("n".to_owned(), 3)].into(), ..Consts::default() };

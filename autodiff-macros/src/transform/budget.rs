@@ -94,6 +94,18 @@ pub fn capacities(f: &Func) -> Vec<(Int, u64)> {
     out
 }
 
+/// Whether `block` has a loop of run-time length (`0..n`, `0..xs.len()`), one that may be
+/// stored up to a capacity.
+pub fn has_run_time_loop(block: &Block) -> bool {
+    block.iter().any(|s| match s {
+        Stmt::For(l) => run_time_end(&l.range).is_some() || has_run_time_loop(&l.body),
+        Stmt::While(w) => has_run_time_loop(&w.body),
+        Stmt::If(b) => has_run_time_loop(&b.then) || has_run_time_loop(&b.otherwise),
+        Stmt::Checkpoint(c) => has_run_time_loop(&c.step) || has_run_time_loop(&c.back),
+        _ => false,
+    })
+}
+
 fn guards(f: &Func, block: &Block, out: &mut Vec<(Int, u64)>) {
     for s in block {
         match s {

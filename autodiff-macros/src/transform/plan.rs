@@ -29,9 +29,11 @@
 //! needed, so a reduction saves nothing and takes any number of iterations.
 //!
 //! A loop whose number of iterations is known only at run time, before any loop runs (`0..n`,
-//! `0..xs.len()`), is stored in arrays of the capacity the budget holds of its iterations, when
-//! the macro knows what one takes: the generated function runs that sweep when the length is at
-//! most the capacity, and the variant planned with [`Options::checkpoint_unsized`] otherwise.
+//! `0..xs.len()`), is stored in arrays of a capacity: the budget's (what it holds of the loop's
+//! iterations, when the macro knows what one takes), or that of a tier ([`Options::tier`]),
+//! planned once per tier. The generated function runs the sweep of the smallest capacity the
+//! length does not exceed (its storage is zero-filled, so a capacity far above the length costs
+//! time), and the variant planned with [`Options::checkpoint_unsized`] past them all.
 //!
 //! A loop whose storage would not fit even so (its number of iterations is known only at run
 //! time and it has no capacity, or the storage would exceed the stack budget), or whose plan is
@@ -85,6 +87,12 @@ pub struct Options {
     /// choice rustc makes, from the constants' values. Without it, a loop of run-time length is
     /// stored up to a capacity; with it, it is checkpointed (the variant run past the capacity).
     pub checkpoint_unsized: bool,
+    /// A loop of run-time length is stored in arrays of at most this many iterations (one of
+    /// the capacity tiers, [`crate::symbol::CAPACITY_TIERS`]), or of what the budget holds when
+    /// that is less; `None`: of what the budget holds, when the macro knows what an iteration
+    /// takes. With a tier, an iteration whose size only rustc knows (a const generic) is stored
+    /// too: rustc checks the tier's storage against the budget.
+    pub tier: Option<u64>,
 }
 
 /// The plans of every loop that has a reverse sweep, and the activity they were made from.
@@ -338,8 +346,10 @@ impl Planner<'_> {
 
     /// A loop of run-time length (`0..n`, `0..xs.len()`) whose storage has no length: given
     /// the capacity that the budget holds of its iterations, when the macro knows what one
-    /// takes. The generated function stores its values when its length is at most that, at run
-    /// time, and runs the variant that checkpoints it otherwise.
+    /// takes, or the tier's if that is less (with a tier and an iteration only rustc can size,
+    /// the tier's). The generated function stores its values in the smallest variant whose
+    /// capacity its length does not exceed, at run time, and runs the variant that checkpoints
+    /// it otherwise.
     fn fit_capacity(&self, l: &Loop, plan: &mut Plan) {
         if !self.capacity
             || plan.size.is_some()
@@ -349,7 +359,11 @@ impl Planner<'_> {
             return;
         }
         let per = per_iteration(self.f, &self.plans, plan).value.filter(|b| *b > 0);
-        let cap = per.map_or(0, |b| self.options.budget / b);
+        let cap = match (per.map(|b| self.options.budget / b), self.options.tier) {
+            (Some(held), Some(tier)) => held.min(tier),
+            (Some(held), None) => held,
+            (None, tier) => tier.unwrap_or(0),
+        };
         if cap >= 2 {
             plan.size = Some(Int::lit(cap));
         }
