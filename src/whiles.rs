@@ -347,6 +347,61 @@ pub fn drift_len(x0: f64, p: f64, h: f64, n: usize) -> f64 {
 /// partial of `tick`), 341.
 pub const DRIFT_CAPACITY: usize = 341;
 
+/// [`drift_len`] over `K` lanes, whose step's size (`K` values of each kind) only rustc knows:
+/// stored in the capacity tiers (64, 1024, 16384 steps) whose storage rustc finds within the
+/// budget, and checkpointed past them. A step stores its `K` states (the sweep runs the inner
+/// loop again for the rest): at `K = 8`, 64 bytes, so that 1024 steps fit the budget and 16384
+/// do not.
+#[allow(clippy::needless_range_loop)] // lane by lane, by index
+#[grad(hvp)]
+pub fn drift_lanes<const K: usize>(x0: [f64; K], p: f64, h: f64, n: usize) -> f64 {
+    let mut x = x0;
+    for _ in 0..n {
+        for k in 0..K {
+            x[k] = tick(x[k] + h * p * x[k].sin());
+        }
+    }
+    let mut s = 0.0;
+    for k in 0..K {
+        s += x[k];
+    }
+    s
+}
+
+/// [`drift_lanes`] always checkpointed.
+#[allow(clippy::needless_range_loop)] // lane by lane, by index
+#[grad(hvp, checkpoint)]
+pub fn drift_lanes_checkpointed<const K: usize>(x0: [f64; K], p: f64, h: f64, n: usize) -> f64 {
+    let mut x = x0;
+    for _ in 0..n {
+        for k in 0..K {
+            x[k] = tick(x[k] + h * p * x[k].sin());
+        }
+    }
+    let mut s = 0.0;
+    for k in 0..K {
+        s += x[k];
+    }
+    s
+}
+
+/// [`drift_lanes`] over a const generic number of steps, stored (the budget raised for it).
+#[allow(clippy::needless_range_loop)] // lane by lane, by index
+#[grad(hvp, stack = 8_000_000)]
+pub fn drift_lanes_n<const K: usize, const N: usize>(x0: [f64; K], p: f64, h: f64) -> f64 {
+    let mut x = x0;
+    for _ in 0..N {
+        for k in 0..K {
+            x[k] = tick(x[k] + h * p * x[k].sin());
+        }
+    }
+    let mut s = 0.0;
+    for k in 0..K {
+        s += x[k];
+    }
+    s
+}
+
 /// [`drift_len`] always checkpointed, for the bitwise comparison of the two sweeps.
 #[grad(hvp, checkpoint)]
 pub fn drift_len_checkpointed(x0: f64, p: f64, h: f64, n: usize) -> f64 {

@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 
 use super::names::Namer;
-use super::{Context, Kind};
+use super::{Context, Kind, Rendered};
 use crate::ir::{Func, Int};
 use crate::symbol;
 
@@ -28,23 +28,25 @@ impl Context<'_> {
     ) -> TokenStream {
         let mut namer = Namer::new(self.item.to_token_stream());
         let fresh = || Namer::new(self.item.to_token_stream());
+        let rendered: Vec<Rendered> =
+            stored.iter().map(|f| self.render(&mut fresh(), kind, f)).collect();
         let b = self.render(&mut fresh(), kind, checkpointed);
+        let sig = rendered.first().unwrap_or(&b);
         let check = self.stack_check(checkpointed);
         let revolve = namer.local(symbol::CHECKPOINTED_VARIANT);
         let mb = b.buffered.then(|| quote!(mut));
-        let sb = &b.stmts;
+        let (sb, lb) = (&b.stmts, rebind(sig, &b));
         let last = quote! {
             let #mb #revolve = || {
                 #check
+                #lb
                 #(#sb)*
             };
             #revolve()
         };
         let mut used = b.used.clone();
-        let mut first = None;
         let (mut conds, mut arms) = (Vec::new(), Vec::new());
-        for f in stored {
-            let a = self.render(&mut fresh(), kind, f);
+        for (f, a) in stored.iter().zip(&rendered) {
             let caps = crate::transform::capacities(f);
             let keep = match (stored.len(), caps.iter().map(|(_, c)| *c).max()) {
                 (2.., Some(cap)) => namer.local(&format!("{}_{cap}", symbol::STORED_VARIANT)),
@@ -53,28 +55,28 @@ impl Context<'_> {
             let fits = self.fits(f, &caps);
             conds.push(quote!(#(#fits)&&*));
             let ma = a.buffered.then(|| quote!(mut));
-            let sa = &a.stmts;
+            let (sa, la) = (&a.stmts, rebind(sig, a));
             arms.push(quote! {
                 let #ma #keep = || {
+                    #la
                     #(#sa)*
                 };
                 #keep()
             });
             used.extend(a.used.iter().cloned());
-            first = first.or(Some(a));
         }
         let body = quote! {
             #(if #conds { #arms } else)* { #last }
         };
         // A value read by any body is a used parameter. (They read the same directions: they
         // are one function, its loops swept in several ways.)
-        let mut r = first.unwrap_or_default();
-        r.used = used;
         let mut doc = self.choice_doc(stored);
         for note in &b.notes {
             doc.push_str("\n\n");
             doc.push_str(note);
         }
+        let mut r = rendered.into_iter().next().unwrap_or(b);
+        r.used = used;
         let lead = stored.first().copied().unwrap_or(checkpointed);
         self.assemble(&mut namer, kind, lead, &r, &doc, body)
     }
@@ -150,18 +152,59 @@ impl Context<'_> {
             };
             let fitting = match sized_by_rustc {
                 true => format!(
-                    ", of those whose storage\n fits the stack budget of {budget} bytes (rustc decides that, from the constants' values)"
+                    " of those whose storage fits the stack budget of {budget} bytes (which rustc decides, from the constants' values)"
                 ),
                 false => String::new(),
             };
-            return format!(
-                "\n\n Its loop to `{end}`, a length known at run time, stores every step's values in arrays of\n {} or {last} steps{held},\n the smallest that holds `{end}` steps{fitting}, chosen when the function starts: the storage\n zero-filled is at most 16 times what the run needs past the first. Past the largest, the\n loop is checkpointed.",
-                rest.join(", ")
+            let list = match rest {
+                [] => last.to_owned(),
+                _ => format!("{} or {last}", rest.join(", ")),
+            };
+            let text = format!(
+                "Its loop to `{end}`, a length known at run time, stores every step's values in arrays of {list} steps{held}: the smallest{fitting} that holds `{end}` steps, chosen when the function starts, so that the storage zero-filled is at most 16 times what the run needs past the first. Past the largest, the loop is checkpointed."
             );
+            return format!("\n\n{}", wrapped(&text));
         }
         let cap = caps.first().copied().unwrap_or(0);
         format!(
             "\n\n Its loop to `{end}`, a length known at run time, stores every step's values when\n `{end}` is at most {cap} (what the stack budget of {budget} bytes holds of its steps), and is\n checkpointed otherwise: the function chooses when it starts."
         )
     }
+}
+
+/// `text` as doc comment lines of at most about 95 characters, each starting with a space.
+fn wrapped(text: &str) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if line.len() + 1 + word.len() <= 95 => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(format!(" {word}")),
+        }
+    }
+    lines.join("\n")
+}
+
+/// The parameters a transform added (directions, buffers) as `v`'s body names them, bound to
+/// the names of the signature `sig` where the two differ: each variant's body is named on its
+/// own, and the names of those parameters may follow what else the body holds. (A buffer,
+/// `&mut`, is reborrowed; the others are references or `Copy` values.)
+fn rebind(sig: &Rendered, v: &Rendered) -> TokenStream {
+    let mut out = TokenStream::new();
+    for ((want, ty), (have, _)) in sig.extra.iter().zip(&v.extra) {
+        if want.to_string() == have.to_string() {
+            continue;
+        }
+        let value = match ty.to_string().replace(' ', "").starts_with("&mut") {
+            true => quote!(&mut *#want),
+            false => quote!(#want),
+        };
+        out.extend(quote! {
+            #[allow(unused_variables)]
+            let #have = #value;
+        });
+    }
+    out
 }
