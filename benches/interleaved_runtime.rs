@@ -58,31 +58,33 @@ fn drift_exact<const N: usize>(x0: f64, p: f64, h: f64) -> f64 {
 const CAPACITY: usize = 32_768;
 
 /// [`drift_grad`]'s stored variant with the one capacity [`CAPACITY`], as the macro wrote it
-/// before the tiers (its expansion, pasted), and the checkpointed variant past it.
+/// before the tiers (its expansion, pasted, run out of line as the macro's variants now are),
+/// and the checkpointed variant past it.
 #[allow(clippy::needless_range_loop)] // the expansion's, as it is
 fn drift_untiered_grad(x0: f64, p: f64, h: f64, n: usize) -> (f64, (f64, f64)) {
     if n <= CAPACITY {
         let stored = || {
             let mut x_saved = [0.0_f64; CAPACITY];
             let mut saved = [0.0; CAPACITY];
+            let t0 = h * p;
             let mut x = x0;
             for i in 0..n {
                 x_saved[i] = x;
-                let t0 = x.sin();
-                saved[i] = t0;
-                x += h * p * t0;
+                let t1 = x.sin();
+                saved[i] = t1;
+                x += t0 * t1;
             }
             let mut x_bar = 1.0;
             let mut p_bar = 0.0;
             for i in (0..n).rev() {
                 let x_1 = x_saved[i];
-                let t1 = x_bar * h * saved[i];
-                x_bar += x_bar * h * p * x_1.cos();
-                p_bar += t1;
+                let t2 = x_bar * saved[i] * h;
+                x_bar += x_bar * t0 * x_1.cos();
+                p_bar += t2;
             }
             (x, (x_bar, p_bar))
         };
-        stored()
+        autodiff_runtime::__private::variant(stored)
     } else {
         drift_checkpointed_grad(x0, p, h, n)
     }

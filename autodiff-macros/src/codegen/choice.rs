@@ -18,8 +18,10 @@ impl Context<'_> {
     /// storage fits the budget and every such length is at most its capacity (the variants are
     /// the capacity tiers, smallest first, so that the one taken zero-fills the least), and
     /// `checkpointed` (the same function with those loops checkpointed) past them all. Each
-    /// variant is a closure of its own, so that the ones not taken take no stack (in a debug
-    /// build, every local of a function has its stack slot, on any path).
+    /// variant is a closure of its own, run by `__private::variant` (never inlined), so that the
+    /// ones not taken take no stack: in a debug build every local of a function has its stack
+    /// slot, on any path, and in a release build the variants inlined would share one frame,
+    /// the largest's, probed page by page on every call.
     pub fn derivative_choice(
         &self,
         kind: Kind,
@@ -34,15 +36,14 @@ impl Context<'_> {
         let sig = rendered.first().unwrap_or(&b);
         let check = self.stack_check(checkpointed);
         let revolve = namer.local(symbol::CHECKPOINTED_VARIANT);
-        let mb = b.buffered.then(|| quote!(mut));
         let (sb, lb) = (&b.stmts, rebind(sig, &b));
         let last = quote! {
-            let #mb #revolve = || {
+            let #revolve = || {
                 #check
                 #lb
                 #(#sb)*
             };
-            #revolve()
+            ::autodiff_runtime::__private::variant(#revolve)
         };
         let mut used = b.used.clone();
         let (mut conds, mut arms) = (Vec::new(), Vec::new());
@@ -54,14 +55,13 @@ impl Context<'_> {
             };
             let fits = self.fits(f, &caps);
             conds.push(quote!(#(#fits)&&*));
-            let ma = a.buffered.then(|| quote!(mut));
             let (sa, la) = (&a.stmts, rebind(sig, a));
             arms.push(quote! {
-                let #ma #keep = || {
+                let #keep = || {
                     #la
                     #(#sa)*
                 };
-                #keep()
+                ::autodiff_runtime::__private::variant(#keep)
             });
             used.extend(a.used.iter().cloned());
         }

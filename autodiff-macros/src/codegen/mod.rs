@@ -136,8 +136,6 @@ struct Rendered {
     checks: TokenStream,
     /// The user's parameters it names apart (from a function its body calls by the same name).
     renamed: HashMap<String, Ident>,
-    /// Whether it writes into the caller's buffers (a closure holding its body is then `FnMut`).
-    buffered: bool,
 }
 
 /// What distinguishes one generated function's signature.
@@ -387,8 +385,7 @@ impl Context<'_> {
         let mut notes = checkpoints::notes(f, &loops);
         notes.extend(buffers::note(&buffers, f.accumulate));
         let checks = buffers.checks.clone();
-        let buffered = !buffers.params.is_empty();
-        Rendered { stmts, ret: types, used, extra, doc_names, notes, checks, renamed, buffered }
+        Rendered { stmts, ret: types, used, extra, doc_names, notes, checks, renamed }
     }
 
     /// The function `f_<kind>` with `body`, from what [`Context::render`] gave.

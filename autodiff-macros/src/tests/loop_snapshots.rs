@@ -730,7 +730,7 @@ fn a_run_time_trip_count_is_stored_up_to_the_capacity_the_budget_holds() {
                         }
                         (x, (x_bar, p_bar))
                     };
-                    stored_64()
+                    ::autodiff_runtime::__private::variant(stored_64)
                 } else if n <= 256 {
                     let stored_256 = || {
                         let mut x_saved = [0.0_f64; 256];
@@ -752,7 +752,7 @@ fn a_run_time_trip_count_is_stored_up_to_the_capacity_the_budget_holds() {
                         }
                         (x, (x_bar, p_bar))
                     };
-                    stored_256()
+                    ::autodiff_runtime::__private::variant(stored_256)
                 } else {
                     let checkpointed = || {
                         let mut x = x0;
@@ -780,7 +780,7 @@ fn a_run_time_trip_count_is_stored_up_to_the_capacity_the_budget_holds() {
                         );
                         (x, (x_4_bar_2, p_bar_2))
                     };
-                    checkpointed()
+                    ::autodiff_runtime::__private::variant(checkpointed)
                 }
             }
         "#]],
@@ -857,7 +857,7 @@ fn a_run_time_trip_count_over_a_step_only_rustc_sizes_is_stored_in_the_tiers_tha
                         }
                         (t1, x_bar)
                     };
-                    stored_64()
+                    ::autodiff_runtime::__private::variant(stored_64)
                 } else if (8192 * K) + ((8 * K) + (8 * K)) <= 4096 && n <= 1024 {
                     let stored_1024 = || {
                         let mut x_saved = [[0.0_f64; K]; 1024];
@@ -892,7 +892,7 @@ fn a_run_time_trip_count_over_a_step_only_rustc_sizes_is_stored_in_the_tiers_tha
                         }
                         (t1, x_bar)
                     };
-                    stored_1024()
+                    ::autodiff_runtime::__private::variant(stored_1024)
                 } else if ((8 * K) * 32) + ((8 * K) + (8 * K)) <= 4096 {
                     let stored = || {
                         let mut x = x0;
@@ -942,7 +942,7 @@ fn a_run_time_trip_count_over_a_step_only_rustc_sizes_is_stored_in_the_tiers_tha
                         );
                         (t1, x_3_bar)
                     };
-                    stored()
+                    ::autodiff_runtime::__private::variant(stored)
                 } else {
                     let checkpointed = || {
                         const {
@@ -1005,7 +1005,7 @@ fn a_run_time_trip_count_over_a_step_only_rustc_sizes_is_stored_in_the_tiers_tha
                         );
                         (t1, x_3_bar_1)
                     };
-                    checkpointed()
+                    ::autodiff_runtime::__private::variant(checkpointed)
                 }
             }
         "#]],
