@@ -423,13 +423,11 @@ fn bug30_match_on_the_index_of_an_enumerate_loop() {
 }
 
 #[test]
-#[ignore = "open: a struct parameter shadowed by a local in a loop breaks f_hvp"]
 fn bug31_a_struct_parameter_shadowed_in_a_loop() {
     compiles("struct_parameter_shadowed");
 }
 
 #[test]
-#[ignore = "open: a struct parameter `p` and a local `p_dot` break f_jvp and f_hvp"]
 fn bug32_a_local_named_like_a_struct_parameters_direction() {
     compiles("struct_parameter_dot");
 }
