@@ -484,6 +484,11 @@ fn bug45_a_call_in_a_while_loop_with_a_name_that_shadows_it() {
     compiles("callee_named_in_a_while_loop");
 }
 
+#[test]
+fn bug55_a_residual_named_with_a_leading_underscore() {
+    compiles("residual_with_an_underscore");
+}
+
 /// The length of the rings of bugs 41 to 43: a `const` item, which the macro cannot read, so
 /// that a ring reduction over it is split at its wrap-around (`transform/wrap.rs`).
 const RING: usize = 3;

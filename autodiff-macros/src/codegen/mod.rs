@@ -541,12 +541,15 @@ impl Context<'_> {
             // The residuals, in one pattern, then the cotangent.
             Kind::Rev(r) => {
                 let r = r.min(added.len());
-                let mut res: Vec<Ident> = added[..r].iter().map(|v| name_of(v, namer)).collect();
-                for id in &mut res {
-                    if id.to_string().starts_with('_') {
-                        *id = Ident::new("_", id.span());
-                    }
-                }
+                // A residual the sweep does not read is `_` in the pattern (asked of `read`, not
+                // of its name: a user's `__private_saved` starts with `_` too, bug 55).
+                let res: Vec<Ident> = added[..r]
+                    .iter()
+                    .map(|v| match read.contains(v) {
+                        true => name_of(v, namer),
+                        false => Ident::new("_", proc_macro2::Span::mixed_site()),
+                    })
+                    .collect();
                 let names: Vec<Ident> = added[r..].iter().map(|v| name_of(v, namer)).collect();
                 let tys: Vec<TokenStream> =
                     added[..r].iter().map(|v| signature::ty(f.ty(*v), &self.scalar.ty)).collect();
