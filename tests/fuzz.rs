@@ -94,8 +94,8 @@
 //!   components (its `#[no_grad]` fields zero), the Hessian and Jacobian renumbered from
 //!   `Differentiable`'s order; a direction's `#[no_grad]` fields are NaN, which must not be read.
 //!   A parameter the body copies whole, passes by value, or reads by row is not packed (the macro
-//!   types a field from its uses and gets those wrong, see the report); the twin keeps
-//!   its names unvaried where a name would meet open bugs 31 and 32 of `tests/fuzz_found.rs`;
+//!   types a field from its uses and gets those wrong, see the report); its names are
+//!   varied as `f`'s are, locals shadowing the struct and named like its direction included;
 //! - the call twin `f_call` (a quarter of the programs, where a piece fits,
 //!   `build/fuzz/calls.rs`): a run of top-level `let`s and assignments, or the body of a top-level
 //!   loop (not one over `data.len()`, which must stay a reduction), moved into a
