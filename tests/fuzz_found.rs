@@ -466,7 +466,6 @@ fn bug38_a_slice_in_a_function_with_stored_and_checkpointed_variants() {
 }
 
 #[test]
-#[ignore = "open: macro bug 39, an internal error"]
 fn bug39_a_slice_in_checkpointed_loops_nested_under_branches() {
     compiles("slice_in_nested_checkpointed_loops");
 }
