@@ -490,6 +490,11 @@ fn bug50_two_slices_in_a_checkpointed_loop_under_a_branch() {
     compiles("slice_loop_under_a_branch");
 }
 
+#[test]
+fn bug51_the_reverse_half_of_a_vector_function_of_many_parameters() {
+    compiles("rev_of_many_parameters");
+}
+
 /// The length of the rings of bugs 41 to 43: a `const` item, which the macro cannot read, so
 /// that a ring reduction over it is split at its wrap-around (`transform/wrap.rs`).
 const RING: usize = 3;
