@@ -106,8 +106,9 @@
 //!   piece, or in every iteration), shares an expression with the rest (`x[k]` read in both,
 //!   which the macro loads once) or copies an input read after it (`let y = x;`, `x` itself to
 //!   the macro), `f`'s sweep sums in another order, and the gradient, H·w, Hessian and a
-//!   reverse-mode Jacobian are compared to rounding; elsewhere to the bit. The run prints how
-//!   many points were compared to rounding.
+//!   reverse-mode Jacobian are compared to rounding; so are they where the piece calls a
+//!   function (the twin's H·w takes the call's tangent from the callee's `_jvp`, `f`'s from its
+//!   gradient); elsewhere to the bit. The run prints how many points were compared to rounding.
 //! - the number-type twins (`build/fuzz/floats.rs`, issue 16; `fuzz/floats.rs`), each chosen
 //!   by a generator of its own: `f_gen<T: Float>`, the program over `T` (literals as
 //!   `T::from(c).unwrap()`, `T::zero()`, `T::one()`, integers and data through `T::from`, `s op=

@@ -15,7 +15,9 @@
 //! reads before the caller adds it to the rest: where the piece reads an input more than once (or
 //! in an inner loop), that is another order of summation than `f`'s sweep, so the gradient, H·w,
 //! the Hessian and a Jacobian in reverse mode are compared to rounding (the generator says
-//! which); where it reads each once, to the bit. Which programs have a twin and which piece it
+//! which); where it reads each once, to the bit. So are they where the piece calls a function:
+//! the caller's H·v takes the helper's tangent from `g90_jvp`, so the call's from the callee's
+//! forward mode, where `f_hvp` takes it from the callee's gradient. Which programs have a twin and which piece it
 //! moves come from a generator of its own (seeded from the program's seed), so that the programs
 //! themselves do not change.
 
@@ -482,7 +484,11 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
         let invariant = in_loop && !carried.contains(*n) && outside.contains(*n);
         (!many || fresh) && !invariant
     });
-    let exact = once && !shared(prog, stmts, lo, hi, &floats);
+    // A call in the piece: `f_hvp` takes the call's tangent from the callee's gradient (`g_hvp`
+    // there), `f_call_hvp` from its forward mode (the caller's H·v runs `g90_jvp` in its forward
+    // pass, and so the callee's `_jvp`), the same derivative rounded otherwise.
+    let calls = subexpressions(stmts, None).iter().any(|e| matches!(e, Expr::Call(..)));
+    let exact = once && !calls && !shared(prog, stmts, lo, hi, &floats);
     let piece = Piece {
         lo,
         hi,
