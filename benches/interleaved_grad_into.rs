@@ -11,7 +11,7 @@
 //!
 //! Each ratio is also printed as `RATIO <workload> <ratio> <value>` (`grep ^RATIO`).
 //!
-//! Run with `cargo bench --bench interleaved_grad_into` (about 10 seconds); arguments after `--`
+//! Run with `cargo bench --bench interleaved_grad_into` (about half a minute); arguments after `--`
 //! keep the workloads whose name contains one of them (`-- 272`).
 
 mod interleave;
