@@ -27,6 +27,7 @@ use interleave::{Clock, Kernel, Timings, interleave, load_average};
 const BLOCK: Duration = Duration::from_micros(20);
 
 /// Σᵢ (xᵢ²/2 + sin(1.3·xᵢ)): per-element terms with a little arithmetic.
+#[allow(clippy::needless_range_loop)]
 #[grad]
 pub fn terms<const N: usize>(x: &[f64; N]) -> f64 {
     let mut s = 0.0;
@@ -55,6 +56,7 @@ pub fn terms_grad_into_by_hand<const N: usize>(x: &[f64; N], grad: &mut [f64; N]
 
 /// Σᵢ (xᵢ²/2 + 0.3·xᵢ): per-element terms with only multiplications and additions, where the
 /// copy of the gradient weighs most against the arithmetic.
+#[allow(clippy::needless_range_loop)]
 #[grad]
 pub fn quad<const N: usize>(x: &[f64; N]) -> f64 {
     let mut s = 0.0;
