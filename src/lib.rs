@@ -13,6 +13,7 @@ pub mod branch_sides;
 pub mod calls;
 pub mod checkpoint;
 pub mod counters;
+pub mod casts;
 pub mod floats;
 pub mod hunt;
 pub mod hygiene;

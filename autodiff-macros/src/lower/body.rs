@@ -564,7 +564,7 @@ impl Lower<'_> {
         let since = self.mark();
         let value = match (op, current) {
             (None, _) => self.assigned_value(rhs, slot),
-            (Some(prim), Some(current)) if self.b.ty(current) == Ty::F64 => {
+            (Some(prim), Some(current)) if self.b.ty(current).is_float() => {
                 let r = self.real(rhs);
                 self.b.push(prim, &[current, r])
             }
@@ -580,9 +580,14 @@ impl Lower<'_> {
         // Exactly the same type: the values a loop carries or a branch yields keep one type
         // (`[f64; N]` and `[f64; 3]` are told apart even where `N` is 3).
         if let Some(old) = old.filter(|o| value.var().is_some() && *o != new) {
+            let literal = current.is_some_and(|c| c.var().is_none());
             let hint = match same_shape(&old, &new) {
-                true => "; write the lengths the same way",
-                false => "",
+                true => "; write the lengths the same way".to_owned(),
+                false if literal && old.is_float() && new.is_float() => format!(
+                    "; give the literal the type of what is assigned later, as in `0.0_{}`",
+                    self.ty_text(&new)
+                ),
+                false => String::new(),
             };
             self.cx.error_spanned(
                 rhs,
