@@ -126,7 +126,9 @@ impl Verifier<'_> {
                 }
                 // The result is a float of either type; the operands have its type (the other
                 // one for a conversion), the compared pair of a select either.
-                let ty = f.ty(*out).clone();
+                let Some(ty) = f.types.get(out.index()).cloned() else {
+                    return Err(format!("{at} defines unknown variable %{}", out.0));
+                };
                 let read_ty = match prim {
                     Prim::Convert => ty.flipped(),
                     _ => Some(ty.clone()),
