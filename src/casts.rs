@@ -81,3 +81,18 @@ pub fn vector_in_f64(x: f32, y: f32) -> [f32; 2] {
     let (a, b) = (x as f64, y as f64);
     [(a * b) as f32, (a.sin() + b * b) as f32]
 }
+
+/// Newton's iteration for `√a`, in `f64` in an `f32` function, run while its step is larger
+/// than `1e-12` (a loop whose length is decided while it runs, its `f64` values on a tape).
+#[grad(jvp, hvp)]
+pub fn sqrt_in_f64(a: f32) -> f32 {
+    let a = a as f64;
+    let mut r = a;
+    let mut step = 1.0_f64;
+    while step.abs() > 1e-12 {
+        let next = 0.5 * (r + a / r);
+        step = next - r;
+        r = next;
+    }
+    r as f32
+}

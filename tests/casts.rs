@@ -235,3 +235,17 @@ fn vector_in_f64_vjp_and_jvp_match_its_jacobian() {
     let want = [0, 1].map(|i| 0.25 * j[i][0] + 2.0 * j[i][1]);
     close(&wide(&dot), &want, F32, "jvp");
 }
+
+#[test]
+fn a_while_loop_of_f64_values_in_an_f32_function_matches_the_closed_form() {
+    for a in [2.0_f32, 0.3, 9.0] {
+        let ad = f64::from(a);
+        let (v, g) = sqrt_in_f64_grad(a);
+        assert_eq!(v.to_bits(), sqrt_in_f64(a).to_bits());
+        assert_eq!(v, ad.sqrt() as f32);
+        close(&wide(&[g]), &[0.5 / ad.sqrt()], F32, "grad");
+        close(&wide(&[sqrt_in_f64_jvp(a, 2.0).1]), &[1.0 / ad.sqrt()], F32, "jvp");
+        let (_, _, hv) = sqrt_in_f64_hvp(a, 1.0);
+        close(&wide(&[hv]), &[-0.25 * ad.powf(-1.5)], F32, "hvp");
+    }
+}

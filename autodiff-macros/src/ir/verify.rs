@@ -80,7 +80,9 @@ impl Verifier<'_> {
             }
             _ => match want {
                 // A literal or a constant takes the float type of where it is read.
-                Some(t) if t.is_float() && matches!(op, Operand::Lit(_) | Operand::Ext(_)) => Ok(()),
+                Some(t) if t.is_float() && matches!(op, Operand::Lit(_) | Operand::Ext(_)) => {
+                    Ok(())
+                }
                 Some(t) if &self.f.operand_ty(op) != t => {
                     Err(format!("{at} reads {op:?} of type {:?}, not {t:?}", self.f.operand_ty(op)))
                 }

@@ -139,7 +139,7 @@ impl Lower<'_> {
     /// The function's value `e`, checked against its return type.
     fn output(&mut self, e: &Expr, returns: &Returns) -> Vec<Operand> {
         match returns.output {
-            Output::Scalar => vec![self.real(e)],
+            Output::Scalar => vec![self.scalar_output(e)],
             Output::Tuple(n) => {
                 let want = super::returned::Returned::Tuple(returns.parts.clone());
                 if let Some(Value::Tuple(parts)) = self.typed_call(e, &want) {
@@ -187,10 +187,23 @@ impl Lower<'_> {
         }
     }
 
+    /// A scalar the function returns: of its scalar type, not of the other float type.
+    fn scalar_output(&mut self, e: &Expr) -> Operand {
+        let v = self.real(e);
+        if self.b.ty(v) == Ty::Other {
+            let s = self.scalar.text();
+            self.cx.error_spanned(
+                e,
+                format!("the function returns `{s}`, but this value is of type `{}`; cast it, as in `(...) as {s}`", self.ty_text(&Ty::Other)),
+            );
+        }
+        v
+    }
+
     /// One part of a tuple the function returns, checked against its type `want`.
     fn output_part(&mut self, e: &Expr, want: &Ty) -> Operand {
         if *want == Ty::F64 {
-            return self.real(e);
+            return self.scalar_output(e);
         }
         let outer = self.expected.replace(want.clone());
         let v = self.expr(e);

@@ -386,7 +386,11 @@ impl Lower<'_> {
         let (tt, et) = (self.b.ty(t), self.b.ty(e));
         // A literal or a constant takes the float type of the other side.
         let literal = |op: Operand, ty: &Ty| op.var().is_none() && ty.is_float();
-        if tt == et || (t.var().is_none() && e.var().is_none()) || literal(t, &et) || literal(e, &tt) {
+        if tt == et
+            || (t.var().is_none() && e.var().is_none())
+            || literal(t, &et)
+            || literal(e, &tt)
+        {
             return;
         }
         let what = match what {

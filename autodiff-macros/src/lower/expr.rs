@@ -425,11 +425,20 @@ impl Lower<'_> {
             self.cx.error_spanned(e, message);
             return Operand::Lit(0.0);
         }
-        let other = self.scalar.other().map(|o| format!(" or `{o}`")).unwrap_or_default();
-        self.cx.error_spanned(
-            &c.ty,
-            format!("`#[grad]` supports only casts to the function's scalar type, `{s}`{other} (of differentiated values, of integers and of constants)"),
-        );
+        let other = self.scalar.other().map(|o| format!(" and `{o}`")).unwrap_or_default();
+        match self.is_constant(&c.expr) {
+            true => self.cx.error_spanned(
+                &c.ty,
+                format!("`#[grad]` supports only casts to the function's scalar type, `{s}`{other}, of integers and of constants"),
+            ),
+            false => {
+                let to = super::types::type_text(&c.ty);
+                self.cx.error_spanned(
+                    e,
+                    format!("`#[grad]` does not support casting a differentiated value to `{to}`: its derivative would be lost; casts of values are supported to `{s}`{other}, and `.floor()`, `.round()` or `.trunc()` give a value with zero derivative"),
+                );
+            }
+        }
         Operand::Lit(0.0)
     }
 
