@@ -25,7 +25,7 @@ pub fn double_in_f32(x: f64, y: f64) -> f64 {
 #[grad(jvp, hvp, hessian)]
 pub fn literals_in_f64(x: f32) -> f32 {
     let w = x as f64;
-    let v = if w > 0.3 { w * w * 0.1 + w.exp() } else { w * 1.7 };
+    let v = if w > 0.3 { w * w * 0.1 + f64::exp(w) } else { w * 1.7 };
     v as f32
 }
 
@@ -76,7 +76,7 @@ pub fn oscillator_in_f32(x0: f64, v0: f64, c: f64) -> f64 {
 }
 
 /// A vector `f32` function with its pieces in `f64`: `(x y, sin(x) + y²)`.
-#[grad(jvp)]
+#[grad(jvp, hvp, jacobian)]
 pub fn vector_in_f64(x: f32, y: f32) -> [f32; 2] {
     let (a, b) = (x as f64, y as f64);
     [(a * b) as f32, (a.sin() + b * b) as f32]

@@ -249,3 +249,25 @@ fn a_while_loop_of_f64_values_in_an_f32_function_matches_the_closed_form() {
         close(&wide(&[hv]), &[-0.25 * ad.powf(-1.5)], F32, "hvp");
     }
 }
+
+#[test]
+fn vector_in_f64_hvp_and_jacobian_match_the_closed_forms() {
+    let (x, y) = (0.6_f32, -0.9_f32);
+    let (xd, yd) = (f64::from(x), f64::from(y));
+    let j = [[yd, xd], [xd.cos(), 2.0 * yd]];
+    let (_, jac) = vector_in_f64_jacobian(x, y);
+    close(&wide(&jac.concat()), &j.concat(), F32, "jacobian");
+    // d/dt of Jᵀu along (dx, dy) and u̇: [u₀ dy − u₁ sin x dx, u₀ dx + 2 u₁ dy] + Jᵀu̇.
+    let (u, du) = ([1.5, -0.5], [0.25, 1.0]);
+    let (dx, dy) = (0.5, -2.0);
+    let (_, (xb, yb), _, (xbd, ybd)) = vector_in_f64_hvp(x, y, u, dx, dy, du);
+    let (u, du) = (wide(&u), wide(&du));
+    let (dx, dy) = (f64::from(dx), f64::from(dy));
+    let bars = [0, 1].map(|k| u[0] * j[0][k] + u[1] * j[1][k]);
+    close(&wide(&[xb, yb]), &bars, F32, "hvp's cotangents");
+    let dots = [
+        u[0] * dy - u[1] * xd.sin() * dx + du[0] * j[0][0] + du[1] * j[1][0],
+        u[0] * dx + 2.0 * u[1] * dy + du[0] * j[0][1] + du[1] * j[1][1],
+    ];
+    close(&wide(&[xbd, ybd]), &dots, F32, "hvp");
+}

@@ -485,7 +485,8 @@ impl Lower<'_> {
             // `f64::sin(x)` or `std::primitive::f64::sin(x)`: a path to `f64`, then the method.
             Expr::Path(p) if p.qself.is_none() => {
                 let n = p.path.segments.len();
-                (n >= 2 && self.scalar.owns_methods(p.path.segments.iter().take(n - 1)))
+                let owner = p.path.segments.iter().take(n - 1);
+                (n >= 2 && (self.scalar.owns_methods(owner) || self.other_method(p)))
                     .then(|| p.path.segments[n - 1].ident.clone())
             }
             _ => None,
@@ -512,6 +513,16 @@ impl Lower<'_> {
 }
 
 impl Lower<'_> {
+    /// Whether `p` is a method of the rule table on the other float type (`f64::exp` in an
+    /// `f32` function that casts to `f64`), called on a value of that type.
+    fn other_method(&self, p: &syn::ExprPath) -> bool {
+        let (s, other) = (&p.path.segments, self.scalar.other());
+        self.scalar.mixed
+            && s.len() == 2
+            && other.is_some_and(|o| s[0].ident == o && s[0].arguments.is_none())
+            && symbol::method_prim(&s[1].ident.to_string()).is_some()
+    }
+
     /// `e` rewritten if it is an iterator chain or an array's `map`: `Some(None)` after an
     /// error, `None` if it is neither.
     pub(super) fn desugar_method(&mut self, e: &Expr) -> Option<Option<Expr>> {
