@@ -420,6 +420,13 @@ impl Lower<'_> {
                 "`#[grad]` binds a value with a struct's type from a call of a function returning the struct with a differentiated argument (`let r: Quat = q.mul(&p);`), and struct values without a type from struct literals (`let q = Quat { .. };`); write the call or the struct literal here",
             );
             None
+        } else if let Some(other) = self.scalar.other().filter(|_| self.scalar.is_other(ty)) {
+            let s = self.scalar.text();
+            self.cx.error_spanned(
+                ty,
+                format!("`#[grad]` binds values of `{other}` in an `{s}` function without a type annotation: write `let w = x as {other};`, and a literal with its suffix, `0.0_{other}`"),
+            );
+            None
         } else {
             let s = self.scalar.text();
             self.cx.error_spanned(
