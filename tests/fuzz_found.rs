@@ -469,7 +469,6 @@ fn bug63_a_buffer_named_apart_in_each_variant() {
 }
 
 #[test]
-#[ignore = "open: macro bug 39, an internal error"]
 fn bug39_a_slice_in_checkpointed_loops_nested_under_branches() {
     compiles("slice_in_nested_checkpointed_loops");
 }
@@ -487,6 +486,16 @@ fn bug44_a_constant_parameter_named_like_a_called_derivative() {
 #[test]
 fn bug45_a_call_in_a_while_loop_with_a_name_that_shadows_it() {
     compiles("callee_named_in_a_while_loop");
+}
+
+#[test]
+fn bug50_two_slices_in_a_checkpointed_loop_under_a_branch() {
+    compiles("slice_loop_under_a_branch");
+}
+
+#[test]
+fn bug51_the_reverse_half_of_a_vector_function_of_many_parameters() {
+    compiles("rev_of_many_parameters");
 }
 
 #[test]
