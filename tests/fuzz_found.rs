@@ -435,7 +435,6 @@ fn bug32_a_local_named_like_a_struct_parameters_direction() {
 }
 
 #[test]
-#[ignore = "open: a constant call returning an array, bound by a typed array pattern, is refused"]
 fn bug33_a_constant_call_bound_by_an_array_pattern() {
     compiles("constant_call_array_pattern");
 }
