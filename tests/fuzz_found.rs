@@ -440,7 +440,6 @@ fn bug33_a_constant_call_bound_by_an_array_pattern() {
 }
 
 #[test]
-#[ignore = "open: a vector function with `jvp` and a local named `__private_bar` does not compile"]
 fn bug58_a_local_named_private_bar_in_a_vector_jvp() {
     compiles("private_bar_vector_jvp");
 }

@@ -1,8 +1,8 @@
-// Macro bug 58 (open): a vector function (returning a tuple) with `jvp` whose local is named
-// `__private_bar` does not compile: its generated code reads `__private_bar` and
-// `__private_bar_1` where no such name is in scope (E0425), as if the name the user chose and a
-// name the macro derives were bound with different hygiene. `x_bar` works; so does a scalar
-// function. Found by the fuzzer's call twin returning a struct (seed 310027, hostile names).
+// Macro bug 58 (fixed): a vector function (returning a tuple) whose locals are named
+// `__private_bar` did not compile: its `f_rev` took the residuals `__private_bar_1` and
+// `__private_bar` as `_` (it took every residual whose name starts with `_` for one the sweep
+// does not read), then read them (E0425). Found by the fuzzer's call twin returning a struct
+// (seed 310027, hostile names).
 use autodiff_runtime::grad;
 
 #[grad(jvp)]

@@ -500,12 +500,15 @@ impl Context<'_> {
             // The residuals, in one pattern, then the cotangent.
             Kind::Rev(r) => {
                 let r = r.min(added.len());
-                let mut res: Vec<Ident> = added[..r].iter().map(|v| name_of(v, namer)).collect();
-                for id in &mut res {
-                    if id.to_string().starts_with('_') {
-                        *id = Ident::new("_", id.span());
-                    }
-                }
+                // A residual the sweep does not read is `_` (not its name: the user's own name
+                // may start with `_`, as `__private_bar` does).
+                let res: Vec<Ident> = added[..r]
+                    .iter()
+                    .map(|v| match read.contains(v) {
+                        true => name_of(v, namer),
+                        false => Ident::new("_", proc_macro2::Span::call_site()),
+                    })
+                    .collect();
                 let names: Vec<Ident> = added[r..].iter().map(|v| name_of(v, namer)).collect();
                 let tys: Vec<TokenStream> =
                     added[..r].iter().map(|v| signature::ty(f.ty(*v), &self.scalar.ty)).collect();
