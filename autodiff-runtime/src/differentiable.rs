@@ -371,28 +371,6 @@ where
     <A::Row as Filled>::filled(value)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::Tangent;
-
-    #[test]
-    fn arrays_number_their_scalars_in_row_major_order() {
-        let mut a = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
-        assert_eq!(<[[f64; 3]; 2] as Tangent>::LEN, 6);
-        let read: Vec<f64> = (0..6).map(|k| Tangent::get(&a, k)).collect();
-        assert_eq!(read, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
-        assert!(Tangent::get(&a, 6).is_nan());
-        Tangent::set(&mut a, 4, -5.0);
-        Tangent::set(&mut a, 9, 7.0);
-        assert_eq!(a, [[1.0, 2.0, 3.0], [4.0, -5.0, 6.0]]);
-        assert_eq!(Tangent::zero_like(&a), [[0.0; 3]; 2]);
-        assert_eq!(Tangent::tangent(&a), a);
-        assert_eq!((super::len_at(&a, 0), super::len_at(&a, 1)), (2, 3));
-        let empty: [[f64; 0]; 2] = [[], []];
-        assert!(Tangent::get(&empty, 0).is_nan());
-    }
-}
-
 /// An `f64` read from a field of a struct parameter that the body passes whole to a call and
 /// never indexes, which `#[grad]` takes for an `f64`: a field that is an array is reported here,
 /// with how to tell the macro its type.
@@ -417,4 +395,26 @@ impl ScalarField for f64 {
 #[doc(hidden)]
 pub fn scalar_field<T: ScalarField>(x: T) -> f64 {
     x.value()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tangent;
+
+    #[test]
+    fn arrays_number_their_scalars_in_row_major_order() {
+        let mut a = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+        assert_eq!(<[[f64; 3]; 2] as Tangent>::LEN, 6);
+        let read: Vec<f64> = (0..6).map(|k| Tangent::get(&a, k)).collect();
+        assert_eq!(read, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        assert!(Tangent::get(&a, 6).is_nan());
+        Tangent::set(&mut a, 4, -5.0);
+        Tangent::set(&mut a, 9, 7.0);
+        assert_eq!(a, [[1.0, 2.0, 3.0], [4.0, -5.0, 6.0]]);
+        assert_eq!(Tangent::zero_like(&a), [[0.0; 3]; 2]);
+        assert_eq!(Tangent::tangent(&a), a);
+        assert_eq!((super::len_at(&a, 0), super::len_at(&a, 1)), (2, 3));
+        let empty: [[f64; 0]; 2] = [[], []];
+        assert!(Tangent::get(&empty, 0).is_nan());
+    }
 }
