@@ -423,13 +423,11 @@ fn bug30_match_on_the_index_of_an_enumerate_loop() {
 }
 
 #[test]
-#[ignore = "open: a struct parameter shadowed by a local in a loop breaks f_hvp"]
 fn bug31_a_struct_parameter_shadowed_in_a_loop() {
     compiles("struct_parameter_shadowed");
 }
 
 #[test]
-#[ignore = "open: a struct parameter `p` and a local `p_dot` break f_jvp and f_hvp"]
 fn bug32_a_local_named_like_a_struct_parameters_direction() {
     compiles("struct_parameter_dot");
 }
@@ -470,7 +468,6 @@ fn bug38_a_slice_in_a_function_with_stored_and_checkpointed_variants() {
 }
 
 #[test]
-#[ignore = "open: macro bug 39, an internal error"]
 fn bug39_a_slice_in_checkpointed_loops_nested_under_branches() {
     compiles("slice_in_nested_checkpointed_loops");
 }
@@ -488,6 +485,21 @@ fn bug44_a_constant_parameter_named_like_a_called_derivative() {
 #[test]
 fn bug45_a_call_in_a_while_loop_with_a_name_that_shadows_it() {
     compiles("callee_named_in_a_while_loop");
+}
+
+#[test]
+fn bug50_two_slices_in_a_checkpointed_loop_under_a_branch() {
+    compiles("slice_loop_under_a_branch");
+}
+
+#[test]
+fn bug51_the_reverse_half_of_a_vector_function_of_many_parameters() {
+    compiles("rev_of_many_parameters");
+}
+
+#[test]
+fn bug55_a_residual_named_with_a_leading_underscore() {
+    compiles("residual_with_an_underscore");
 }
 
 /// The length of the rings of bugs 41 to 43: a `const` item, which the macro cannot read, so

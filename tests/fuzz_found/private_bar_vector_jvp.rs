@@ -2,7 +2,7 @@
 // `__private_bar` did not compile: its `f_rev` took the residuals `__private_bar_1` and
 // `__private_bar` as `_` (it took every residual whose name starts with `_` for one the sweep
 // does not read), then read them (E0425). Found by the fuzzer's call twin returning a struct
-// (seed 310027, hostile names).
+// (seed 310027, hostile names); the same cause as bug 55, fixed alike on both branches.
 use autodiff_runtime::grad;
 
 #[grad(jvp)]
