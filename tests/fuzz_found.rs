@@ -433,9 +433,13 @@ fn bug32_a_local_named_like_a_struct_parameters_direction() {
 }
 
 #[test]
-#[ignore = "open: a constant call returning an array, bound by a typed array pattern, is refused"]
 fn bug33_a_constant_call_bound_by_an_array_pattern() {
     compiles("constant_call_array_pattern");
+}
+
+#[test]
+fn bug58_a_local_named_private_bar_in_a_vector_jvp() {
+    compiles("private_bar_vector_jvp");
 }
 
 #[test]

@@ -316,6 +316,7 @@ impl Context<'_> {
         renderer.tapes = names::tapes(namer, f);
         renderer.stop = namer.local(symbol::LOOP_EXIT);
         renderer.params = constants.clone();
+        renderer.lent_fields = self.lent_fields(f, dirs_at);
         // A slice's direction is read by its length check, if by nothing else.
         let added = &f.inputs[f.user_inputs..];
         read.extend(buffers.checked_dirs.iter().filter_map(|j| added.get(*j).copied()));
@@ -734,7 +735,7 @@ impl Context<'_> {
     /// The inputs of `f` taken by reference: the user's `&[f64; N]` parameters and, when the
     /// inputs after them hold directions from the `dirs_at`-th on, theirs.
     fn by_ref(&self, f: &Func, dirs_at: Option<usize>) -> HashSet<crate::ir::Var> {
-        let mut out = HashSet::new();
+        let mut out = self.lent_fields(f, dirs_at);
         for p in self.params {
             if let (Some(v), true) = (p.input, p.by_ref) {
                 out.insert(v);
@@ -748,8 +749,13 @@ impl Context<'_> {
                 }
             }
         }
-        // A struct's array fields (differentiated or not) are bound by reference
-        // (`let m_w: &[f64; _] = &m.w;`), and so are their directions.
+        out
+    }
+
+    /// The inputs of `f` that are a struct's array fields (differentiated or not), bound by
+    /// reference (`let m_w: &[f64; _] = &m.w;`), and their directions (see [`Self::by_ref`]).
+    fn lent_fields(&self, f: &Func, dirs_at: Option<usize>) -> HashSet<crate::ir::Var> {
+        let mut out = HashSet::new();
         let all = self.params.iter().filter_map(|p| p.strukt.as_ref()).flat_map(|s| &s.fields);
         for field in all {
             if !matches!(f.ty(field.input), Ty::Array(_)) {
