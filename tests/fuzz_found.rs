@@ -486,6 +486,11 @@ fn bug45_a_call_in_a_while_loop_with_a_name_that_shadows_it() {
     compiles("callee_named_in_a_while_loop");
 }
 
+#[test]
+fn bug47_a_data_element_bound_by_a_reference_pattern_passed_to_a_call() {
+    compiles("data_element_bound_by_a_reference");
+}
+
 /// The length of the rings of bugs 41 to 43: a `const` item, which the macro cannot read, so
 /// that a ring reduction over it is split at its wrap-around (`transform/wrap.rs`).
 const RING: usize = 3;
