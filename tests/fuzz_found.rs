@@ -656,6 +656,7 @@ fn bug43_a_ring_read_after_its_reduction() {
 /// `f = s y₀ + y₁`, where the outer loop adds `s` into `y[i]` and the inner one adds 0.25 to `s`
 /// `2 − i` times: `s = x + 0.75`, `y = [x, x + 0.5]`, `f' = 2x + 1.75`.
 #[grad]
+#[allow(clippy::needless_range_loop)]
 pub fn added_in_an_inner_loop(x: f64) -> f64 {
     let mut s = x;
     let mut y = [0.0; 2];
@@ -671,6 +672,7 @@ pub fn added_in_an_inner_loop(x: f64) -> f64 {
 /// [`added_in_an_inner_loop`] with its inner loop as a `loop` with `break` on a float counter,
 /// checkpointed online in one snapshot.
 #[grad(checkpoint(s = 1))]
+#[allow(clippy::needless_range_loop)]
 pub fn added_in_an_inner_loop_exits(x: f64) -> f64 {
     let mut s = x;
     let mut y = [0.0; 2];
@@ -690,6 +692,7 @@ pub fn added_in_an_inner_loop_exits(x: f64) -> f64 {
 
 /// [`added_in_an_inner_loop`] with its inner loop as a `while`, checkpointed online.
 #[grad(checkpoint(s = 2))]
+#[allow(clippy::needless_range_loop)]
 pub fn added_in_an_inner_loop_while(x: f64) -> f64 {
     let mut s = x;
     let mut y = [0.0; 2];
@@ -707,6 +710,7 @@ pub fn added_in_an_inner_loop_while(x: f64) -> f64 {
 /// [`added_in_an_inner_loop`] with its outer loop over a count given at run time, checkpointed
 /// offline in one snapshot.
 #[grad(checkpoint(s = 1), wrt(x))]
+#[allow(clippy::needless_range_loop)]
 pub fn added_in_an_inner_loop_for(x: f64, steps: usize) -> f64 {
     let mut s = x;
     let mut y = [0.0; 2];
