@@ -94,8 +94,8 @@
 //!   components (its `#[no_grad]` fields zero), the Hessian and Jacobian renumbered from
 //!   `Differentiable`'s order; a direction's `#[no_grad]` fields are NaN, which must not be read.
 //!   A parameter the body copies whole, passes by value, or reads by row is not packed (the macro
-//!   types a field from its uses and gets those wrong, see the issue's report); the twin keeps
-//!   its names unvaried where a name would meet open bugs 31 and 32 of `tests/fuzz_found.rs`;
+//!   types a field from its uses and gets those wrong, see the issue's report); its names are
+//!   varied as `f`'s are, locals shadowing the struct and named like its direction included;
 //! - the call twin `f_call` (a quarter of the programs, where a piece fits,
 //!   `build/fuzz/calls.rs`): a run of top-level `let`s and assignments, or the body of a top-level
 //!   loop (not one over `data.len()`, which must stay a reduction), moved into a
@@ -106,8 +106,10 @@
 //!   piece, or in every iteration), shares an expression with the rest (`x[k]` read in both,
 //!   which the macro loads once) or copies an input read after it (`let y = x;`, `x` itself to
 //!   the macro), `f`'s sweep sums in another order, and the gradient, H·w, Hessian and a
-//!   reverse-mode Jacobian are compared to rounding; elsewhere to the bit. The run prints how
-//!   many points were compared to rounding.
+//!   reverse-mode Jacobian are compared to rounding; elsewhere to the bit. Where the piece calls
+//!   a function, H·w and the Hessian are compared to rounding too: `f_hvp` gives the call's value
+//!   the tangent `∂g/∂x · ẋ` from `g_hvp`'s partials, `f_call_hvp` takes `g90_jvp`'s, that is
+//!   `g_jvp`'s (seed 300354). The run prints how many points were compared to rounding.
 //! - the number-type twins (`build/fuzz/floats.rs`, issue 16; `fuzz/floats.rs`), each chosen
 //!   by a generator of its own: `f_gen<T: Float>`, the program over `T` (literals as
 //!   `T::from(c).unwrap()`, `T::zero()`, `T::one()`, integers and data through `T::from`, `s op=

@@ -423,13 +423,11 @@ fn bug30_match_on_the_index_of_an_enumerate_loop() {
 }
 
 #[test]
-#[ignore = "open: a struct parameter shadowed by a local in a loop breaks f_hvp"]
 fn bug31_a_struct_parameter_shadowed_in_a_loop() {
     compiles("struct_parameter_shadowed");
 }
 
 #[test]
-#[ignore = "open: a struct parameter `p` and a local `p_dot` break f_jvp and f_hvp"]
 fn bug32_a_local_named_like_a_struct_parameters_direction() {
     compiles("struct_parameter_dot");
 }
@@ -489,6 +487,11 @@ fn bug45_a_call_in_a_while_loop_with_a_name_that_shadows_it() {
 #[test]
 fn bug47_a_data_element_bound_by_a_reference_pattern_passed_to_a_call() {
     compiles("data_element_bound_by_a_reference");
+}
+
+#[test]
+fn bug55_a_residual_named_with_a_leading_underscore() {
+    compiles("residual_with_an_underscore");
 }
 
 /// The length of the rings of bugs 41 to 43: a `const` item, which the macro cannot read, so

@@ -18,6 +18,15 @@
 //! which); where it reads each once, to the bit. Which programs have a twin and which piece it
 //! moves come from a generator of its own (seeded from the program's seed), so that the programs
 //! themselves do not change.
+//!
+//! A piece that calls a function is exact in reverse mode but not in second order: `f_hvp`'s
+//! forward sweep gives a call's value the tangent `∂g/∂x · ẋ`, from the partials `g_hvp` returns
+//! (the scalar call contract), where `f_call_hvp`'s runs the helper's forward mode,
+//! `g90_jvp`, which gives it `g_jvp`'s tangent, `g`'s own forward mode: the same derivative,
+//! rounded otherwise (seed 300354: one ulp, in H·w of a loop that scales the call's value).
+//! `f_call_hvp` must take `g90_jvp`'s tangents before its sweep, which alone gives the
+//! cotangents `g90_hvp` needs; `f_hvp` gets its partials from the one `g_hvp` call it makes
+//! anyway. So H·w and the Hessian of such a twin are compared to rounding.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
@@ -64,6 +73,9 @@ pub struct Piece {
     tuple: bool,
     /// Whether its reverse-mode derivatives are `f`'s to the bit.
     pub exact: bool,
+    /// Whether its H·w and Hessian are `f`'s to the bit: `exact`, and the piece calls no
+    /// function (see the module's doc).
+    pub exact_second: bool,
 }
 
 /// The types of the program's parameters and of every name its body declares (the generator's
@@ -483,6 +495,7 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
         (!many || fresh) && !invariant
     });
     let exact = once && !shared(prog, stmts, lo, hi, &floats);
+    let exact_second = exact && !calls(stmts);
     let piece = Piece {
         lo,
         hi,
@@ -495,8 +508,15 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
         declared: declared_out,
         tuple,
         exact,
+        exact_second,
     };
     Some(piece)
+}
+
+/// Whether `stmts` call a function (the program's callees: no closure is in a call twin's
+/// program, which is printed in index form).
+fn calls(stmts: &[Stmt]) -> bool {
+    subexpressions(stmts, None).iter().any(|e| matches!(e, Expr::Call(..)))
 }
 
 /// The subexpressions of `stmts` (and of `tail`).

@@ -33,8 +33,8 @@ pub fn scalar(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> String
         }
     };
     format!(
-        "Some(crate::fuzz::twins::Twin {{ name: \"f_call\", value: value_call, grad: grad_call, jvp: jvp_call, hvp: hvp_call, hessian: {hessian}, exact: {} }})",
-        piece.exact
+        "Some(crate::fuzz::twins::Twin {{ name: \"f_call\", value: value_call, grad: grad_call, jvp: jvp_call, hvp: hvp_call, hessian: {hessian}, exact: {}, exact_second: {} }})",
+        piece.exact, piece.exact_second
     )
 }
 

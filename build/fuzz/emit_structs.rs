@@ -242,7 +242,7 @@ pub fn scalar(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> String
         }
     };
     format!(
-        "Some(crate::fuzz::twins::Twin {{ name: \"f_st\", value: value_st, grad: grad_st, jvp: jvp_st, hvp: hvp_st, hessian: {hessian}, exact: true }})"
+        "Some(crate::fuzz::twins::Twin {{ name: \"f_st\", value: value_st, grad: grad_st, jvp: jvp_st, hvp: hvp_st, hessian: {hessian}, exact: true, exact_second: true }})"
     )
 }
 

@@ -283,32 +283,6 @@ fn attribute(prog: &Program, pk: &Packing) -> String {
     format!("#[grad({})]", opts.join(", "))
 }
 
-/// Whether a `let` or a loop of `text` (`f_st` as varied) shadows its struct parameter `p`, or a
-/// name of it is one the generated code derives from `p` (`p_dot`): open macro bugs 31 and 32
-/// (`tests/fuzz_found.rs`), which stop a whole run from compiling, so the twin keeps its names
-/// as generated in those programs until they are fixed.
-fn clashes(text: &str) -> bool {
-    let Some(sig) = text.lines().find(|l| l.starts_with("pub fn f_st(")) else { return false };
-    let Some(name) = sig
-        .split(['(', ','])
-        .filter_map(|p| p.split_once(": "))
-        .find(|(_, t)| t.trim_start_matches('&').starts_with(OUTER))
-        .map(|(n, _)| n.trim().to_string())
-    else {
-        return false;
-    };
-    let derived = format!("{name}_");
-    let words = text.split(|c: char| !c.is_alphanumeric() && c != '_');
-    let shadowed = text.lines().map(str::trim_start).any(|l| {
-        let rest = l
-            .strip_prefix("let mut ")
-            .or_else(|| l.strip_prefix("let "))
-            .or_else(|| l.strip_prefix("for "));
-        rest.is_some_and(|r| r.split([' ', ':']).next() == Some(name.as_str()))
-    });
-    shadowed || words.into_iter().any(|w| w.starts_with(&derived))
-}
-
 /// The struct twin `f_st` of `prog` with its structs' definitions, if it has one.
 pub fn twin(prog: &Program) -> Option<String> {
     let pk = packing(prog)?;
@@ -347,10 +321,7 @@ pub fn twin(prog: &Program) -> Option<String> {
     let consts: Vec<String> = prog.consts.iter().map(|(c, _)| c.clone()).collect();
     // The structs' lengths are the `const` items, which a const generic parameter would shadow.
     let vary = Vary { generic: false, ..prog.vary };
-    let mut text = vary.apply(&p.out, "f_st", &consts);
-    if clashes(&text) {
-        text = Vary { shadow: false, names: false, ..vary }.apply(&p.out, "f_st", &consts);
-    }
+    let text = vary.apply(&p.out, "f_st", &consts);
     let text = match pk.passed.method() {
         true => {
             let lines: Vec<String> = text.lines().map(|l| format!("    {l}")).collect();

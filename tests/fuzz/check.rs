@@ -436,7 +436,7 @@ fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
     }
     if let Some(t) = called {
         stats.calls += 1;
-        stats.calls_rounding += usize::from(!t.exact);
+        stats.calls_rounding += usize::from(!t.exact || !t.exact_second);
         super::twins::scalar(t, &prog.fns, &p, &s.v, &s.w)?;
     }
     let Some(it) = iterated else { return Ok(()) };

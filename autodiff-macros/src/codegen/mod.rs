@@ -314,11 +314,23 @@ impl Context<'_> {
         let layout = layout::layout(f);
         let params: HashMap<_, _> =
             self.params.iter().filter_map(|p| Some((p.input?, p.ident.clone()))).collect();
+        let mut read = HashSet::new();
+        reads::collect(f, &mut read, &mut HashSet::new());
+        // The struct directions are named before the body (as the scalar ones, inputs of `f`,
+        // are first in `assign`): their names then depend on the user's identifiers alone, the
+        // same in every body of one function (`stored` and `checkpointed`, bugs 31 and 32).
+        names::claim_called(namer, f);
+        // A struct parameter is no variable of `f` (its fields are), but the generated code reads
+        // it after the body (`zero_like(&m)`): a local of the user's that shadows it is named
+        // apart, as one shadowing a scalar parameter is.
+        let structs = self.params.iter().filter(|p| p.strukt.is_some());
+        structs.for_each(|p| namer.claim(&symbol::unraw(&p.ident)));
+        let struct_dirs = self.struct_directions(kind, f, &read, namer, values_of(kind, f));
         let (idents, loops) = names::assign(namer, f, &params, &layout);
         let passed = self.params.iter().filter(|p| p.input.is_none()).map(|p| &p.ident);
         let constants = names::constants_apart(namer, f, passed);
         // The directions follow the cotangent of the value in a vector function's `f_hvp`.
-        let values = f.outputs.len() - kind.derived_outputs(f);
+        let values = values_of(kind, f);
         let dirs_at = match kind {
             Kind::Jvp | Kind::Hvp => Some(0),
             Kind::VectorHvp => Some(values),
@@ -358,13 +370,11 @@ impl Context<'_> {
         renderer.tapes = names::tapes(namer, f);
         renderer.stop = namer.local(symbol::LOOP_EXIT);
         renderer.params = constants.clone();
-        let mut read = HashSet::new();
-        reads::collect(f, &mut read, &mut HashSet::new());
         // A slice's direction is read by its length check, if by nothing else.
         let added = &f.inputs[f.user_inputs..];
         read.extend(buffers.checked_dirs.iter().filter_map(|j| added.get(*j).copied()));
         let (mut extra, mut names, dirs) =
-            self.extra_params(kind, f, &idents, &read, namer, values);
+            self.extra_params(kind, f, (&idents, &struct_dirs), &read, namer, values);
         renderer.wholes = self.wholes(f, &dirs, dirs_at.unwrap_or(0));
         let mut fields = self.field_reads(f, &idents, &read, &dirs, dirs_at.unwrap_or(0));
         // A returned struct's cotangent (and its tangent) is one parameter of the struct's type.
@@ -473,14 +483,46 @@ impl Context<'_> {
         self.function(namer, piece, r.ret.clone(), body)
     }
 
+    /// The direction of each struct parameter of `f_<kind>` (none but in `f_jvp` and `f_hvp`):
+    /// its name (`m_dot`, `_m_dot` when not read, numbered apart from the user's identifiers),
+    /// and whether it is read. (`values`: the cotangents before the directions among the inputs
+    /// that `f` adds.)
+    fn struct_directions(
+        &self,
+        kind: Kind,
+        f: &Func,
+        read: &HashSet<crate::ir::Var>,
+        namer: &mut Namer,
+        values: usize,
+    ) -> Vec<(Ident, bool)> {
+        let at = match kind {
+            Kind::Jvp | Kind::Hvp => 0,
+            Kind::VectorHvp => values.min(f.inputs.len() - f.user_inputs),
+            Kind::Grad | Kind::Vjp | Kind::Fwd(_) | Kind::Rev(_) => return Vec::new(),
+        };
+        let mut dirs = Vec::new();
+        for c in self.components(f) {
+            let structs::Component::Struct(p, fields) = c else { continue };
+            let used = Self::reads_direction(f, p, &fields, read, at);
+            let want = format!("{}_{}", symbol::unraw(&p.ident), symbol::SUFFIX_DOT);
+            let id = match used {
+                true => namer.local(&want),
+                false => namer.local(&format!("_{want}")),
+            };
+            dirs.push((id, used));
+        }
+        dirs
+    }
+
     /// The parameters a derivative adds (directions, a cotangent), with their names for the doc
-    /// comment; and, for each struct parameter, its direction's name and whether it is read.
+    /// comment; and, for each struct parameter, its direction's name and whether it is read
+    /// (`struct_dirs`, named by [`Context::struct_directions`]).
     #[allow(clippy::type_complexity)]
     fn extra_params(
         &self,
         kind: Kind,
         f: &Func,
-        idents: &[Option<Ident>],
+        (idents, struct_dirs): (&[Option<Ident>], &[(Ident, bool)]),
         read: &HashSet<crate::ir::Var>,
         namer: &mut Namer,
         values: usize,
@@ -499,12 +541,15 @@ impl Context<'_> {
             // The residuals, in one pattern, then the cotangent.
             Kind::Rev(r) => {
                 let r = r.min(added.len());
-                let mut res: Vec<Ident> = added[..r].iter().map(|v| name_of(v, namer)).collect();
-                for id in &mut res {
-                    if id.to_string().starts_with('_') {
-                        *id = Ident::new("_", id.span());
-                    }
-                }
+                // A residual the sweep does not read is `_` in the pattern (asked of `read`, not
+                // of its name: a user's `__private_saved` starts with `_` too, bug 55).
+                let res: Vec<Ident> = added[..r]
+                    .iter()
+                    .map(|v| match read.contains(v) {
+                        true => name_of(v, namer),
+                        false => Ident::new("_", proc_macro2::Span::mixed_site()),
+                    })
+                    .collect();
                 let names: Vec<Ident> = added[r..].iter().map(|v| name_of(v, namer)).collect();
                 let tys: Vec<TokenStream> =
                     added[..r].iter().map(|v| signature::ty(f.ty(*v), &self.scalar.ty)).collect();
@@ -539,13 +584,8 @@ impl Context<'_> {
                     extra.push((quote!(#id), self.extra_type(f, *v, at)));
                     names.push(id);
                 }
-                structs::Component::Struct(p, fields) => {
-                    let used = Self::reads_direction(f, p, &fields, read, at);
-                    let want = format!("{}_{}", symbol::unraw(&p.ident), symbol::SUFFIX_DOT);
-                    let id = match used {
-                        true => namer.local(&want),
-                        false => namer.local(&format!("_{want}")),
-                    };
+                structs::Component::Struct(p, _) => {
+                    let Some((id, used)) = struct_dirs.get(dirs.len()).cloned() else { continue };
                     let ty = &p.ty;
                     let ty = match structs::direction_by_ref(p) && !p.by_ref {
                         true => quote!(&#ty),
@@ -1238,4 +1278,9 @@ fn resolved(mode: Mode, n: &Int, m: &Int) -> Mode {
 /// The number of scalar outputs of the vector function `f`.
 fn rows(f: &Func) -> Int {
     f.outputs.iter().map(|o| flat_size(&f.operand_ty(*o))).fold(Int::lit(0), |acc, s| acc.add(&s))
+}
+
+/// The number of value outputs of `f_<kind>` (its outputs but the derivatives it adds).
+fn values_of(kind: Kind, f: &Func) -> usize {
+    f.outputs.len() - kind.derived_outputs(f)
 }

@@ -205,6 +205,12 @@ fn called(f: &Func) -> HashSet<String> {
     out
 }
 
+/// Claims the functions that `f` calls by their bare name (`g_grad` for a call of `g`), which
+/// no generated local may shadow.
+pub fn claim_called(namer: &mut Namer, f: &Func) {
+    called(f).iter().for_each(|c| namer.claim(c));
+}
+
 /// The parameters passed through as constants (`names`: integers, data, other types, which are
 /// no variables of `f`) named like a function the generated code calls by its bare name
 /// (`g_grad: usize` with a call of `g`), which they would shadow there: each named apart, by its

@@ -263,3 +263,29 @@ fn a_call_returning_a_struct_is_held_laid_flat_and_read_by_its_fields() {
     "##]]
     .assert_eq(grad);
 }
+
+/// Bugs 31 and 32: a struct's direction is named before the body (`p_dot_1` here, the user wrote
+/// `p_dot`), so the stored and the checkpointed body of one `f_hvp` bind the name its signature
+/// has; and a local shadowing the struct is named apart (`p_1`), so the expansion reads
+/// unambiguously where it builds the struct's gradient after the body (`zero_like(&p)`).
+#[test]
+fn a_struct_parameters_direction_and_name_are_kept_apart_from_the_users_locals() {
+    let out = expand_pretty(
+        quote!(hvp),
+        quote! {
+            fn f(x: [f64; N], p: St) -> f64 {
+                let mut p_dot = p.w[0];
+                for i in 0..N {
+                    p_dot = p_dot * p_dot.tanh() + x[i] * p.w[i % 2];
+                }
+                let p = p_dot.sin();
+                p
+            }
+        },
+    );
+    let hvp = out.split("fn f_hvp").nth(1).unwrap_or_default();
+    assert!(hvp.contains("p_dot_1: St"), "{hvp}");
+    let bound = "let p_dot_1 = &<St as ::autodiff_runtime::Differentiable>::tangent(&p_dot_1)";
+    assert_eq!(hvp.matches(bound).count(), 2, "{hvp}");
+    assert!(hvp.contains("let p_1 = ") && !hvp.contains("let p = "), "{hvp}");
+}
