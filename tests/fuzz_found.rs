@@ -464,7 +464,6 @@ fn bug38_a_slice_in_a_function_with_stored_and_checkpointed_variants() {
 }
 
 #[test]
-#[ignore = "open: macro bug 39, an internal error"]
 fn bug39_a_slice_in_checkpointed_loops_nested_under_branches() {
     compiles("slice_in_nested_checkpointed_loops");
 }
@@ -487,6 +486,16 @@ fn bug45_a_call_in_a_while_loop_with_a_name_that_shadows_it() {
 #[test]
 fn bug47_a_data_element_bound_by_a_reference_pattern_passed_to_a_call() {
     compiles("data_element_bound_by_a_reference");
+}
+
+#[test]
+fn bug50_two_slices_in_a_checkpointed_loop_under_a_branch() {
+    compiles("slice_loop_under_a_branch");
+}
+
+#[test]
+fn bug51_the_reverse_half_of_a_vector_function_of_many_parameters() {
+    compiles("rev_of_many_parameters");
 }
 
 #[test]

@@ -634,7 +634,8 @@ impl<'a> Renderer<'a> {
                     true => quote!(_),
                     false => self.ident(*v),
                 });
-                let lets = c.outs.iter().filter(|v| new(v)).map(|v| {
+                // (A buffer's result is not bound: nothing to declare.)
+                let lets = c.outs.iter().filter(|v| new(v) && !self.in_buffer(**v)).map(|v| {
                     let id = self.ident(*v);
                     if self.mutable(*v) { quote!(let mut #id;) } else { quote!(let #id;) }
                 });

@@ -153,7 +153,8 @@ enum Key {
 }
 
 /// The places that hold one buffer: a slot, joined with the places a checkpointed sweep passes
-/// it through (its closures take the adjoint and give it back, each in a variable of its own).
+/// it through (its closures take the adjoint and give it back, each in a variable of its own)
+/// and with a branch's result where a side yields it (a branch around such a sweep).
 struct Classes<'a> {
     layout: &'a Layout,
     parent: HashMap<Key, Key>,
@@ -163,7 +164,7 @@ struct Classes<'a> {
 impl<'a> Classes<'a> {
     fn of(f: &'a Func, layout: &'a Layout) -> Self {
         let mut c = Classes { layout, parent: HashMap::new(), defs: HashMap::new() };
-        c.walk(&f.body);
+        c.walk(f, &f.body);
         c
     }
 
@@ -186,16 +187,24 @@ impl<'a> Classes<'a> {
         }
     }
 
-    fn walk(&mut self, block: &'a Block) {
+    fn walk(&mut self, f: &Func, block: &'a Block) {
         for s in block {
             for v in stmt_defs(s) {
                 self.defs.insert(v, s);
             }
             match s {
-                Stmt::For(l) => self.walk(&l.body),
+                Stmt::For(l) => self.walk(f, &l.body),
                 Stmt::If(b) => {
-                    self.walk(&b.then);
-                    self.walk(&b.otherwise);
+                    // A branch's result is what one side or the other yields: the same buffer.
+                    let outs = b.outs.iter().enumerate();
+                    for (k, o) in outs.filter(|(_, o)| f.ty(**o).run_time_length()) {
+                        let sides = [b.then_yields[k], b.else_yields[k]];
+                        for v in sides.into_iter().filter_map(|y| y.var()) {
+                            self.union(*o, v);
+                        }
+                    }
+                    self.walk(f, &b.then);
+                    self.walk(f, &b.otherwise);
                 }
                 Stmt::Checkpoint(c) => {
                     for (k, a) in c.adjoint.iter().enumerate() {
@@ -204,8 +213,8 @@ impl<'a> Classes<'a> {
                             self.union(a.param, v);
                         }
                     }
-                    self.walk(&c.step);
-                    self.walk(&c.back);
+                    self.walk(f, &c.step);
+                    self.walk(f, &c.back);
                 }
                 _ => {}
             }
