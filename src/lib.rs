@@ -11,6 +11,7 @@ pub mod adbench;
 pub mod bench_fns;
 pub mod branch_sides;
 pub mod calls;
+pub mod casts;
 pub mod checkpoint;
 pub mod counters;
 pub mod floats;

@@ -45,6 +45,11 @@ pub struct Renderer<'a> {
     pub by_ref: &'a HashSet<Var>,
     /// The scalar type.
     pub scalar: &'a super::scalar::Tokens,
+    /// The other primitive float type, of the values cast with `as` ([`crate::ir::Ty::Other`]).
+    pub other: super::scalar::Tokens,
+    /// Whether the literals being written are of the other float type: a literal takes the
+    /// type of where it is used, which the statement rendering it sets.
+    pub other_literals: std::cell::Cell<bool>,
     /// A name for a branch's value computed before the branch updates variables in place.
     pub result: Ident,
     /// A name for the step counter of a checkpointed sweep.
@@ -94,6 +99,8 @@ impl<'a> Renderer<'a> {
             defs,
             by_ref,
             scalar,
+            other: scalar.other(),
+            other_literals: std::cell::Cell::new(false),
             result,
             step,
             read,
@@ -104,6 +111,28 @@ impl<'a> Renderer<'a> {
             stop,
             params: HashMap::new(),
         }
+    }
+
+    /// Whether `v` is of the other float type, or an array of it.
+    pub(super) fn is_other(&self, v: Var) -> bool {
+        match self.f.ty(v) {
+            crate::ir::Ty::Other => true,
+            t => t.shape().is_some_and(|s| s.elem == crate::ir::Elem::Other),
+        }
+    }
+
+    /// `render` with literals of the other float type when `other` holds, of the scalar type
+    /// otherwise.
+    pub(super) fn literals_of<R>(&self, other: bool, render: impl FnOnce() -> R) -> R {
+        let before = self.other_literals.replace(other);
+        let r = render();
+        self.other_literals.set(before);
+        r
+    }
+
+    /// The float type that literals are written in here.
+    pub(super) fn lit_scalar(&self) -> &super::scalar::Tokens {
+        if self.other_literals.get() { &self.other } else { self.scalar }
     }
 
     /// Whether an integer expression in `l` calls a method on `l`'s index (`x[i.abs_diff(1)]`).
@@ -142,10 +171,11 @@ impl<'a> Renderer<'a> {
             Some(slot) => self.layout.slots[slot].iter().any(|m| self.receivers.contains(m)),
             None => self.receivers.contains(v),
         };
-        match (init, vs.iter().any(typed)) {
+        let other = vs.first().is_some_and(|v| self.is_other(*v));
+        self.literals_of(other, || match (init, vs.iter().any(typed)) {
             (Operand::Lit(_), true) => self.receiver(init),
             _ => self.operand(init).tokens,
-        }
+        })
     }
 
     /// Whether `v`'s variable is assigned after its declaration, so that it needs `mut` (a
@@ -252,6 +282,12 @@ impl<'a> Renderer<'a> {
 
     fn stmt(&self, s: &Stmt) -> TokenStream {
         match s {
+            // A stored or filled literal has the type of the array's elements.
+            Stmt::Store { out, .. } | Stmt::Fill { out, .. } | Stmt::Array { out, .. }
+                if self.is_other(*out) != self.other_literals.get() =>
+            {
+                self.literals_of(self.is_other(*out), || self.stmt(s))
+            }
             Stmt::Op { out, prim, args } => match self.compound(*out, *prim, args) {
                 Some(t) => t,
                 None => self.bind(*out, self.expr(s).tokens),
@@ -443,7 +479,10 @@ impl<'a> Renderer<'a> {
         }
         let pending: Vec<(TokenStream, TokenStream)> = pairs
             .into_iter()
-            .map(|(slot, value)| (self.ident(slot), self.operand(value).tokens))
+            .map(|(slot, value)| {
+                let value = self.literals_of(self.is_other(slot), || self.operand(value).tokens);
+                (self.ident(slot), value)
+            })
             .collect();
         match pending.as_slice() {
             [] => TokenStream::new(),
@@ -702,9 +741,9 @@ impl<'a> Renderer<'a> {
             let assigns = self.assign(pairs);
             let values: Vec<TokenStream> = yields
                 .iter()
-                .zip(&in_place)
-                .filter(|(_, p)| !**p)
-                .map(|(y, _)| self.operand(*y).tokens)
+                .zip(b.outs.iter().zip(&in_place))
+                .filter(|(_, (_, p))| !**p)
+                .map(|(y, (o, _))| self.literals_of(self.is_other(*o), || self.operand(*y).tokens))
                 .collect();
             let value = match values.as_slice() {
                 [] => TokenStream::new(),

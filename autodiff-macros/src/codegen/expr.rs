@@ -72,7 +72,7 @@ impl Renderer<'_> {
                 (None, Some(s)) => self.expr(s),
                 (None, None) => Expr::new(self.scalar.nan(), Prec::Atom),
             },
-            Operand::Lit(x) => self.scalar.literal(x, false),
+            Operand::Lit(x) => self.lit_scalar().literal(x, false),
             Operand::Ext(e) => {
                 let ext = &self.f.exts[e.0 as usize];
                 let (loops, params) = (&ext.loops, &self.params);
@@ -123,7 +123,7 @@ impl Renderer<'_> {
     /// The operand as a method receiver: literals get an `f64` suffix.
     pub(super) fn receiver(&self, op: Operand) -> TokenStream {
         match op {
-            Operand::Lit(x) => self.scalar.literal(x, true).at_least(Prec::Atom),
+            Operand::Lit(x) => self.lit_scalar().literal(x, true).at_least(Prec::Atom),
             other => self.operand(other).at_least(Prec::Atom),
         }
     }
@@ -131,7 +131,11 @@ impl Renderer<'_> {
     /// The expression a statement computes (an `Op`, a `Test` or a `Load`).
     pub fn expr(&self, s: &Stmt) -> Expr {
         match s {
-            Stmt::Op { prim, args, .. } => self.op(*prim, args),
+            // The operands' literals have the operands' type: the result's, but for a cast.
+            Stmt::Op { out, prim, args } => {
+                let other = self.is_other(*out) != (*prim == Prim::Convert);
+                self.literals_of(other, || self.op(*prim, args, *out))
+            }
             Stmt::Test { cond, .. } => self.cond(cond),
             Stmt::Load { array, index, .. } => {
                 let a = self.operand(Operand::Var(*array)).at_least(Prec::Atom);
@@ -151,8 +155,23 @@ impl Renderer<'_> {
         Expr::new(quote!(#l #op #r), prec)
     }
 
-    fn op(&self, prim: Prim, args: &[Operand]) -> Expr {
+    fn op(&self, prim: Prim, args: &[Operand], out: crate::ir::Var) -> Expr {
         match prim {
+            // `x as f64`: to the result's type.
+            // A literal of the other type (`let s = 0.0_f64;`): the literal with its suffix.
+            Prim::Convert if args[0].var().is_none() => match args[0].lit() {
+                Some(x) => {
+                    let tokens = if self.is_other(out) { &self.other } else { self.scalar };
+                    tokens.literal(x, true)
+                }
+                // A constant cast by the user (`i as f64`): its own tokens.
+                None => self.operand(args[0]),
+            },
+            Prim::Convert => {
+                let x = self.operand(args[0]).at_least(Prec::Cast);
+                let t = super::signature::ty(self.f.ty(out), &self.scalar.ty);
+                Expr::new(quote!(#x as #t), Prec::Cast)
+            }
             Prim::Neg => {
                 let x = self.operand(args[0]);
                 let x = if x.prec > Prec::Unary { x.tokens } else { x.at_least(Prec::Atom) };
@@ -162,8 +181,8 @@ impl Renderer<'_> {
             Prim::Sub => self.binary(quote!(-), Prec::Sum, args[0], args[1]),
             // `-1.0 * x` (from folded literals, `(2.0 - 3.0) * x`) is `-x`, the same value
             // (clippy's `neg_multiply`).
-            Prim::Mul if args[0].lit() == Some(-1.0) => self.op(Prim::Neg, &args[1..]),
-            Prim::Mul if args[1].lit() == Some(-1.0) => self.op(Prim::Neg, &args[..1]),
+            Prim::Mul if args[0].lit() == Some(-1.0) => self.op(Prim::Neg, &args[1..], out),
+            Prim::Mul if args[1].lit() == Some(-1.0) => self.op(Prim::Neg, &args[..1], out),
             Prim::Mul => self.binary(quote!(*), Prec::Product, args[0], args[1]),
             Prim::Div => self.binary(quote!(/), Prec::Product, args[0], args[1]),
             Prim::Select(cmp) => self.select(cmp, args),
@@ -194,7 +213,7 @@ impl Renderer<'_> {
         if recv.lit().is_none() && self.untyped(recv) {
             // `(1.0 + c).ln()` is a call on an ambiguous `{float}`: name the type.
             let x = self.operand(recv).tokens;
-            return self.scalar.call(name, x, rest);
+            return self.lit_scalar().call(name, x, rest);
         }
         let x = self.receiver(recv);
         Expr::new(quote!(#x.#name(#(#rest),*)), Prec::Atom)
@@ -215,8 +234,10 @@ impl Renderer<'_> {
     pub fn cond(&self, c: &Cond) -> Expr {
         match c {
             Cond::F64(cmp, a, b) => {
-                let (a, b) =
-                    (self.operand(*a).at_least(Prec::Sum), self.operand(*b).at_least(Prec::Sum));
+                let other = [a, b].iter().any(|o| o.var().is_some_and(|v| self.is_other(v)));
+                let (a, b) = self.literals_of(other, || {
+                    (self.operand(*a).at_least(Prec::Sum), self.operand(*b).at_least(Prec::Sum))
+                });
                 let op = cmp_op(*cmp);
                 let a = before_comparison(a);
                 Expr::new(quote!(#a #op #b), Prec::Compare)
@@ -270,7 +291,9 @@ impl Renderer<'_> {
     /// `if p <cmp> q { a } else { b }`, with a nested select in `b` written as `else if`.
     fn select(&self, cmp: Cmp, args: &[Operand]) -> Expr {
         let side = |op: Operand| self.operand(op).at_least(Prec::Unary);
-        let (p, q) = (side(args[0]), side(args[1]));
+        // The compared pair may be of the other float type than the values.
+        let other = args[..2].iter().any(|o| o.var().is_some_and(|v| self.is_other(v)));
+        let (p, q) = self.literals_of(other, || (side(args[0]), side(args[1])));
         let op = cmp_op(cmp);
         let then = self.operand(args[2]).tokens;
         let otherwise = self.operand(args[3]);

@@ -11,6 +11,15 @@ use crate::ir::{Prec, Scalar};
 use crate::lower::ScalarTy;
 use crate::symbol;
 
+/// The other primitive float type than `scalar` (`f64` for `f32`, `f32` for `f64`): the type of
+/// the values a function casts with `as` ([`crate::ir::Ty::Other`]; a generic scalar has none).
+pub fn other_ty(scalar: &TokenStream) -> TokenStream {
+    match scalar.to_string() == symbol::F32 {
+        true => quote!(f64),
+        false => quote!(f32),
+    }
+}
+
 /// The scalar type, as tokens.
 #[derive(Clone)]
 pub struct Tokens {
@@ -29,6 +38,15 @@ impl Tokens {
             (None, _) => quote!(f64),
         };
         Tokens { kind: s.kind, ty }
+    }
+
+    /// The tokens of the other primitive float type (see [`other_ty`]).
+    pub fn other(&self) -> Self {
+        let kind = match self.kind {
+            Scalar::F32 => Scalar::F64,
+            _ => Scalar::F32,
+        };
+        Tokens { kind, ty: other_ty(&self.ty) }
     }
 
     /// The primitive module of the scalar (`f64`, `f32`), for its constants; `f64` for a type

@@ -15,12 +15,14 @@ use crate::symbol;
 pub fn ty(t: &Ty, scalar: &TokenStream) -> TokenStream {
     match t {
         Ty::F64 => scalar.clone(),
+        Ty::Other => super::scalar::other_ty(scalar),
         Ty::Bool => quote!(bool),
         // Only rustc knows a call's residuals' type: it infers it.
         Ty::Residuals => quote!(_),
         Ty::Array(s) => {
             let mut out = match s.elem {
                 Elem::F64 => scalar.clone(),
+                Elem::Other => super::scalar::other_ty(scalar),
                 Elem::Bool => quote!(bool),
                 Elem::Residuals => quote!(_),
             };

@@ -85,6 +85,7 @@ impl Builder {
             accumulators: Vec::new(),
             scalar: super::Scalar::F64,
             accumulate: false,
+            mixed: false,
         };
         Builder::new(func, false)
     }
@@ -148,6 +149,25 @@ impl Builder {
     /// The type of an operand.
     pub fn ty(&self, op: Operand) -> Ty {
         self.func.operand_ty(op)
+    }
+
+    /// The type of the value that `a` or `b` gives (two sides of a branch): a variable's, as a
+    /// literal takes the type of where it is used.
+    pub fn ty_either(&self, a: Operand, b: Operand) -> Ty {
+        match (a, b) {
+            (Operand::Lit(_) | Operand::Ext(_), Operand::Var(_)) => self.ty(b),
+            _ => self.ty(a),
+        }
+    }
+
+    /// The literal or constant `c` as a value of the other float type ([`Ty::Other`]), where
+    /// a variable needs its type (`let mut s = 0.0_f64;` or `i as f64` in an `f32` function): a
+    /// conversion of it, which codegen writes as the literal with its type's suffix, or as the
+    /// constant's own tokens (which cast it).
+    pub fn typed_other(&mut self, c: Operand) -> Operand {
+        let out = self.fresh(Name::temp(), Ty::Other);
+        self.record_op(out, Prim::Convert, vec![c]);
+        Operand::Var(out)
     }
 
     /// Opens a block: statements go into it until [`Builder::end`].
@@ -270,7 +290,7 @@ impl Builder {
     /// Emits `prim(args)` into a variable named `name`, or returns an equal existing operand.
     pub fn push_named(&mut self, name: Name, prim: Prim, args: &[Operand]) -> Operand {
         let args: &[Operand] = &args.iter().map(|a| self.resolve(*a)).collect::<Vec<_>>();
-        if let Some(value) = literal_arithmetic(self.func.scalar, prim, args) {
+        if let Some(value) = literal_arithmetic(self.func.fold_scalar(), prim, args) {
             return Operand::Lit(value);
         }
         if self.fold {
@@ -281,22 +301,46 @@ impl Builder {
                 return Operand::Var(v);
             }
         }
-        let out = self.fresh(name, Ty::F64);
+        let out = self.fresh(name, self.op_ty(prim, args));
         self.record_op(out, prim, args.to_vec());
         Operand::Var(out)
+    }
+
+    /// The type of `prim(args)`: the float type of its variable operands (of its values, for a
+    /// select), the function's scalar type when it reads none, the other one for a
+    /// [`Prim::Convert`] from the scalar.
+    pub fn op_ty(&self, prim: Prim, args: &[Operand]) -> Ty {
+        let of = |ops: &[Operand]| {
+            ops.iter()
+                .filter_map(|a| a.var())
+                .map(|v| self.func.ty(v))
+                .find(|t| t.is_float())
+                .cloned()
+        };
+        let own = match prim {
+            Prim::Select(_) => of(&args[2..]).or_else(|| of(&args[..2])),
+            Prim::PowiInt(_) => of(&args[..1]),
+            Prim::IntAsF64(_) => None,
+            _ => of(args),
+        };
+        let own = own.unwrap_or(Ty::F64);
+        match prim {
+            Prim::Convert => own.flipped().unwrap_or(Ty::Other),
+            _ => own,
+        }
     }
 
     /// Emits `prim(args)` for a value recomputed in the sweep: exactly as the primal computes it
     /// (no simplification, so the value is the same to the bit), reusing an equal statement.
     pub fn recompute(&mut self, name: Name, prim: Prim, args: &[Operand]) -> Operand {
         let args: Vec<Operand> = args.iter().map(|a| self.resolve(*a)).collect();
-        if let Some(value) = literal_arithmetic(self.func.scalar, prim, &args) {
+        if let Some(value) = literal_arithmetic(self.func.fold_scalar(), prim, &args) {
             return Operand::Lit(value);
         }
         if let Some(v) = self.lookup(&Self::cse_key(prim, &args)) {
             return Operand::Var(v);
         }
-        let out = self.fresh(name, Ty::F64);
+        let out = self.fresh(name, self.op_ty(prim, &args));
         self.record_op(out, prim, args);
         Operand::Var(out)
     }
@@ -598,7 +642,7 @@ impl Builder {
     /// overflows or underflows, where the folded form is the more accurate); `None` otherwise.
     fn scaled(&mut self, y: Operand, c: f64) -> Option<Operand> {
         const MANTISSA: u64 = (1 << 52) - 1;
-        let scalar = self.func.scalar;
+        let scalar = self.func.fold_scalar();
         let exact = |k: f64| scalar.is_normal(k) && k.to_bits() & MANTISSA == 0;
         let s = self.def(y).filter(|s| s.prim == Prim::Mul)?;
         let (d, z) = match (s.args[0].lit(), s.args[1].lit()) {
@@ -680,6 +724,9 @@ fn literal_arithmetic(scalar: super::Scalar, prim: Prim, args: &[Operand]) -> Op
         (Prim::Sub, [_, _]) => |a| a[0] - a[1],
         (Prim::Mul, [_, _]) => |a| a[0] * a[1],
         (Prim::Div, [_, _]) => |a| a[0] / a[1],
+        // A literal that both float types hold exactly is the same literal in either; another
+        // is cast where it is used (whose type a literal does not know).
+        (Prim::Convert, [a]) => return (f64::from(*a as f32) == *a || a.is_nan()).then_some(*a),
         _ => return None,
     };
     scalar.fold(&lits, op)

@@ -789,6 +789,10 @@ pub struct Func {
     pub accumulators: Vec<Var>,
     /// The function's scalar type, which its `f64` values and literals are.
     pub scalar: Scalar,
+    /// Whether the function casts values to the other float type ([`Ty::Other`]): its literals
+    /// are then kept as written (codegen gives each the type of where it is used), and folded
+    /// only where both float types give the same result.
+    pub mixed: bool,
     /// Whether the zero arrays of run-time length (the caller's buffers, `#[grad(accumulate)]`)
     /// start from what the caller put in them: their elements are then unknown, and no pass
     /// reads a `Fill` of one as its value (codegen does not zero them).
@@ -799,6 +803,12 @@ impl Func {
     /// The wanted name of `v`.
     pub fn name(&self, v: Var) -> &Name {
         &self.names[v.index()]
+    }
+
+    /// The scalar type whose rules fold literals: one that folds only what `f32` and `f64` agree
+    /// on when the function mixes them.
+    pub fn fold_scalar(&self) -> Scalar {
+        if self.mixed { Scalar::Generic } else { self.scalar }
     }
 
     /// The type of `v`.

@@ -129,6 +129,9 @@ pub enum Prim {
     Trunc,
     /// `if p <cmp> q { a } else { b }` over operands `[p, q, a, b]`
     Select(Cmp),
+    /// `a as f64` in an `f32` function, `a as f32` in an `f64` one: the value in the other float
+    /// type ([`Ty::Other`](super::Ty::Other)), or back
+    Convert,
 }
 
 impl Prim {
@@ -138,7 +141,7 @@ impl Prim {
         match self {
             Neg | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh | Asinh | Acosh
             | Atanh | Exp | Exp2 | ExpM1 | Ln | Ln1p | Log2 | Log10 | Sqrt | Cbrt | Powi(_)
-            | IntAsF64(_) | Recip | Abs | Signum | Floor | Ceil | Round | Trunc => 1,
+            | IntAsF64(_) | Recip | Abs | Signum | Floor | Ceil | Round | Trunc | Convert => 1,
             Add | Sub | Mul | Div | Atan2 | Log | Powf | PowiInt(_) | Hypot | Min | Max => 2,
             MulAdd | Clamp => 3,
             Select(_) => 4,

@@ -1,5 +1,7 @@
-//! The types of IR values: scalars, booleans, and fixed-size arrays of either; and the one
-//! scalar type of a function ([`Scalar`]), which every "`f64`" of the IR means.
+//! The types of IR values: scalars, booleans, and fixed-size arrays of either; and the scalar
+//! type of a function ([`Scalar`]), which every "`f64`" of the IR means. A value cast with `as` to
+//! the other primitive float (`f64` in an `f32` function, `f32` in an `f64` one) has the type
+//! [`Ty::Other`]; a generic scalar has no other type.
 
 use super::Int;
 
@@ -68,6 +70,8 @@ impl Scalar {
 pub enum Elem {
     /// `f64`
     F64,
+    /// The other float ([`Ty::Other`]): storage for values of the other type.
+    Other,
     /// `bool`
     Bool,
     /// What a call's `g_fwd` keeps for its `g_rev` (see [`Ty::Residuals`]).
@@ -86,8 +90,11 @@ pub struct Shape {
 /// The type of an IR value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Ty {
-    /// An `f64` scalar.
+    /// An `f64` scalar (the function's scalar type).
     F64,
+    /// A scalar of the other primitive float type: `f64` in an `f32` function, `f32` in an `f64`
+    /// one (a value cast with `as`). Its derivatives have its type too.
+    Other,
     /// A boolean.
     Bool,
     /// A fixed-size array.
@@ -112,7 +119,7 @@ impl Ty {
             None => Int::lit(8),
             Some(s) => {
                 let each = Int::lit(match s.elem {
-                    Elem::F64 => 8,
+                    Elem::F64 | Elem::Other => 8,
                     Elem::Bool => 1,
                     Elem::Residuals => 0,
                 });
@@ -131,9 +138,23 @@ impl Ty {
     /// Whether values of this type have derivatives (`f64` and arrays of `f64`).
     pub fn is_real(&self) -> bool {
         match self {
-            Ty::F64 => true,
+            Ty::F64 | Ty::Other => true,
             Ty::Bool | Ty::Residuals => false,
-            Ty::Array(s) => s.elem == Elem::F64,
+            Ty::Array(s) => matches!(s.elem, Elem::F64 | Elem::Other),
+        }
+    }
+
+    /// Whether this is a scalar float: [`Ty::F64`] or [`Ty::Other`].
+    pub fn is_float(&self) -> bool {
+        matches!(self, Ty::F64 | Ty::Other)
+    }
+
+    /// The other float type of a scalar float (`None` for any other type).
+    pub fn flipped(&self) -> Option<Ty> {
+        match self {
+            Ty::F64 => Some(Ty::Other),
+            Ty::Other => Some(Ty::F64),
+            _ => None,
         }
     }
 
@@ -160,6 +181,7 @@ impl Ty {
     pub fn repeated(&self, len: Int) -> Ty {
         match self {
             Ty::F64 => Ty::array(Elem::F64, vec![len]),
+            Ty::Other => Ty::array(Elem::Other, vec![len]),
             Ty::Bool => Ty::array(Elem::Bool, vec![len]),
             Ty::Residuals => Ty::array(Elem::Residuals, vec![len]),
             Ty::Array(s) => {
@@ -176,6 +198,7 @@ impl Elem {
     pub fn scalar(self) -> Ty {
         match self {
             Elem::F64 => Ty::F64,
+            Elem::Other => Ty::Other,
             Elem::Bool => Ty::Bool,
             Elem::Residuals => Ty::Residuals,
         }

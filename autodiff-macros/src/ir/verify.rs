@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use super::walk::cond_reads;
-use super::{Block, Func, Operand, Stmt, Ty, Var};
+use super::{Block, Func, Operand, Prim, Stmt, Ty, Var};
 
 /// Checks that every variable is defined exactly once, before it is read and in a block that
 /// encloses the reader; that statements have their primitive's arity and operands of the right
@@ -79,6 +79,10 @@ impl Verifier<'_> {
                 Err(format!("{at} reads unknown constant {}", e.0))
             }
             _ => match want {
+                // A literal or a constant takes the float type of where it is read.
+                Some(t) if t.is_float() && matches!(op, Operand::Lit(_) | Operand::Ext(_)) => {
+                    Ok(())
+                }
                 Some(t) if &self.f.operand_ty(op) != t => {
                     Err(format!("{at} reads {op:?} of type {:?}, not {t:?}", self.f.operand_ty(op)))
                 }
@@ -122,13 +126,33 @@ impl Verifier<'_> {
                 if args.len() != prim.arity() {
                     return Err(format!("{at} ({prim:?}) has {} operands", args.len()));
                 }
+                // The result is a float of either type; the operands have its type (the other
+                // one for a conversion), the compared pair of a select either.
+                let Some(ty) = f.types.get(out.index()).cloned() else {
+                    return Err(format!("{at} defines unknown variable %{}", out.0));
+                };
+                let read_ty = match prim {
+                    Prim::Convert => ty.flipped(),
+                    _ => Some(ty.clone()),
+                };
                 for (i, a) in args.iter().enumerate() {
                     if prim.int_operand() == Some(i) && !matches!(a, Operand::Ext(_)) {
                         return Err(format!("{at} ({prim:?}) reads {a:?} as an integer constant"));
                     }
-                    self.read(*a, Some(&Ty::F64), at)?;
+                    let want = match (prim, a) {
+                        (Prim::Select(_), _) if i < 2 => None,
+                        (_, Operand::Var(_)) => read_ty.as_ref(),
+                        _ => None,
+                    };
+                    self.read(*a, want, at)?;
+                    if !f.operand_ty(*a).is_float() {
+                        return Err(format!("{at} ({prim:?}) reads {a:?}, not a float"));
+                    }
                 }
-                self.typed(*out, &Ty::F64, at)?;
+                if !ty.is_float() {
+                    return Err(format!("{at} defines %{} of type {ty:?}, not a float", out.0));
+                }
+                self.typed(*out, &ty, at)?;
             }
             Stmt::Test { out, cond } => {
                 let mut ops = Vec::new();
@@ -212,7 +236,11 @@ impl Verifier<'_> {
                 }
                 for ((t, e), o) in b.then_yields.iter().zip(&b.else_yields).zip(&b.outs) {
                     let ty = f.ty(*o);
-                    if &f.operand_ty(*t) != ty || &f.operand_ty(*e) != ty {
+                    // A literal or a constant takes the float type of the result.
+                    let fits = |op: &Operand| {
+                        &f.operand_ty(*op) == ty || (ty.is_float() && op.var().is_none())
+                    };
+                    if !fits(t) || !fits(e) {
                         return Err(format!("{at}: branch result %{} has mismatched types", o.0));
                     }
                     self.define(*o, at)?;

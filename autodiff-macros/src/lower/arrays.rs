@@ -137,10 +137,12 @@ impl Lower<'_> {
             self.cx.error_spanned(e, "`#[grad]` does not support empty arrays");
             return Operand::Lit(0.0);
         };
-        let elem_ty = self.b.ty(*first);
+        // A literal or a constant takes the type of the other elements.
+        let typed = elems.iter().find(|v| v.var().is_some()).unwrap_or(first);
+        let elem_ty = self.b.ty(*typed);
         for (x, v) in a.elems.iter().zip(&elems) {
             let ty = self.b.ty(*v);
-            if ty != elem_ty {
+            if ty != elem_ty && !(v.var().is_none() && elem_ty.is_float()) {
                 self.cx.error_spanned(
                     x,
                     format!(

@@ -139,7 +139,7 @@ impl Lower<'_> {
     /// The function's value `e`, checked against its return type.
     fn output(&mut self, e: &Expr, returns: &Returns) -> Vec<Operand> {
         match returns.output {
-            Output::Scalar => vec![self.real(e)],
+            Output::Scalar => vec![self.scalar_output(e)],
             Output::Tuple(n) => {
                 let want = super::returned::Returned::Tuple(returns.parts.clone());
                 if let Some(Value::Tuple(parts)) = self.typed_call(e, &want) {
@@ -187,10 +187,23 @@ impl Lower<'_> {
         }
     }
 
+    /// A scalar the function returns: of its scalar type, not of the other float type.
+    fn scalar_output(&mut self, e: &Expr) -> Operand {
+        let v = self.real(e);
+        if self.b.ty(v) == Ty::Other {
+            let s = self.scalar.text();
+            self.cx.error_spanned(
+                e,
+                format!("the function returns `{s}`, but this value is of type `{}`; cast it, as in `(...) as {s}`", self.ty_text(&Ty::Other)),
+            );
+        }
+        v
+    }
+
     /// One part of a tuple the function returns, checked against its type `want`.
     fn output_part(&mut self, e: &Expr, want: &Ty) -> Operand {
         if *want == Ty::F64 {
-            return self.real(e);
+            return self.scalar_output(e);
         }
         let outer = self.expected.replace(want.clone());
         let v = self.expr(e);
@@ -407,6 +420,13 @@ impl Lower<'_> {
                 "`#[grad]` binds a value with a struct's type from a call of a function returning the struct with a differentiated argument (`let r: Quat = q.mul(&p);`), and struct values without a type from struct literals (`let q = Quat { .. };`); write the call or the struct literal here",
             );
             None
+        } else if let Some(other) = self.scalar.other().filter(|_| self.scalar.is_other(ty)) {
+            let s = self.scalar.text();
+            self.cx.error_spanned(
+                ty,
+                format!("`#[grad]` binds values of `{other}` in an `{s}` function without a type annotation: write `let w = x as {other};`, and a literal with its suffix, `0.0_{other}`"),
+            );
+            None
         } else {
             let s = self.scalar.text();
             self.cx.error_spanned(
@@ -564,7 +584,7 @@ impl Lower<'_> {
         let since = self.mark();
         let value = match (op, current) {
             (None, _) => self.assigned_value(rhs, slot),
-            (Some(prim), Some(current)) if self.b.ty(current) == Ty::F64 => {
+            (Some(prim), Some(current)) if self.b.ty(current).is_float() => {
                 let r = self.real(rhs);
                 self.b.push(prim, &[current, r])
             }
@@ -580,9 +600,14 @@ impl Lower<'_> {
         // Exactly the same type: the values a loop carries or a branch yields keep one type
         // (`[f64; N]` and `[f64; 3]` are told apart even where `N` is 3).
         if let Some(old) = old.filter(|o| value.var().is_some() && *o != new) {
+            let literal = current.is_some_and(|c| c.var().is_none());
             let hint = match same_shape(&old, &new) {
-                true => "; write the lengths the same way",
-                false => "",
+                true => "; write the lengths the same way".to_owned(),
+                false if literal && old.is_float() && new.is_float() => format!(
+                    "; give the literal the type of what is assigned later, as in `0.0_{}`",
+                    self.ty_text(&new)
+                ),
+                false => String::new(),
             };
             self.cx.error_spanned(
                 rhs,

@@ -143,6 +143,20 @@ impl Lower<'_> {
         self.call_arguments(&exprs, false)
     }
 
+    /// Whether `op` is an array of the other float type.
+    fn is_other_array(&self, op: Operand) -> bool {
+        self.b.ty(op).shape().is_some_and(|s| s.elem == crate::ir::Elem::Other)
+    }
+
+    /// Reports an argument of the other float type (`g(x as f64)` in an `f32` function).
+    fn other_arg(&mut self, a: &Expr) {
+        let (s, other) = (self.scalar.text(), self.scalar.other().unwrap_or_default());
+        self.cx.error_spanned(
+            a,
+            format!("`#[grad]` passes to a called function values of the function's scalar type `{s}`, not `{other}`; cast the argument (`g(w as {s})`), or compute the call's piece in this function"),
+        );
+    }
+
     /// One argument of a call with at least one value: a value, a constant filling a
     /// differentiated parameter, or a constant passed through.
     pub(super) fn call_arg(&mut self, a: &Expr) -> Arg {
@@ -167,6 +181,9 @@ impl Lower<'_> {
                 let op = self.expr(inner);
                 if self.b.ty(op).run_time_length() {
                     self.cx.error_spanned(a, "`#[grad]` does not pass a differentiated slice to a called function: its partials would need a buffer of its length; pass its elements (`g(x[i])`), or read the slice in this function");
+                }
+                if self.b.ty(op) == Ty::Other || self.is_other_array(op) {
+                    self.other_arg(a);
                 }
                 if by_ref && !matches!(self.b.ty(op), Ty::Array(_)) {
                     match op.var().is_some_and(|v| self.calls.contains_key(&v)) {

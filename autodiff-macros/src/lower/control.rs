@@ -11,7 +11,7 @@ use super::int::IntCtx;
 use super::konst::Konst;
 use super::value::Value;
 use super::{Binding, Lower, assigned};
-use crate::ir::{Branch, Carry, Int, Loop, LoopInfo, Operand, Range};
+use crate::ir::{Branch, Carry, Int, Loop, LoopInfo, Operand, Range, Ty};
 use crate::symbol;
 
 /// The bounds of a `for` loop's range, as constants.
@@ -283,13 +283,18 @@ impl Lower<'_> {
             else_yields.push(e);
             kept.push(s);
         }
-        let mut outs = self.region_outs(&kept, &then_yields);
+        let like: Vec<Operand> = then_yields
+            .iter()
+            .zip(&else_yields)
+            .map(|(t, e)| if t.var().is_none() { *e } else { *t })
+            .collect();
+        let mut outs = self.region_outs(&kept, &like);
         let mut result = None;
         if value {
             let (shape, t, e) = self.branch_values(i, then_value, else_value);
             let mut fresh = Vec::new();
             for (t, e) in t.into_iter().zip(e) {
-                let out = self.b.fresh(crate::ir::Name::temp(), self.b.ty(t));
+                let out = self.b.fresh(crate::ir::Name::temp(), self.b.ty_either(t, e));
                 then_yields.push(t);
                 else_yields.push(e);
                 outs.push(out);
@@ -379,7 +384,13 @@ impl Lower<'_> {
     /// Reports branches that give `what` (a variable, or the value) different types.
     fn same_type(&mut self, i: &ExprIf, t: Operand, e: Operand, what: Option<&str>) {
         let (tt, et) = (self.b.ty(t), self.b.ty(e));
-        if tt == et || (t.var().is_none() && e.var().is_none()) {
+        // A literal or a constant takes the float type of the other side.
+        let literal = |op: Operand, ty: &Ty| op.var().is_none() && ty.is_float();
+        if tt == et
+            || (t.var().is_none() && e.var().is_none())
+            || literal(t, &et)
+            || literal(e, &tt)
+        {
             return;
         }
         let what = match what {

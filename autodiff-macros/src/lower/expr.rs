@@ -347,7 +347,13 @@ impl Lower<'_> {
     }
 
     fn lit(&mut self, lit: &Lit) -> Operand {
-        let f32 = self.scalar.kind == crate::ir::Scalar::F32;
+        // In a function that mixes `f32` and `f64`, a literal keeps the value written (`_f32`
+        // rounded): codegen writes it in the type of where it is used.
+        let f32 = match lit {
+            Lit::Float(f) if self.scalar.mixed => f.suffix() == symbol::F32,
+            Lit::Int(i) if self.scalar.mixed => i.suffix() == symbol::F32,
+            _ => self.scalar.kind == crate::ir::Scalar::F32,
+        };
         // An `f32` literal is parsed as one: parsing as `f64` and rounding would round twice.
         let parsed = match lit {
             Lit::Float(f) if self.scalar.suffix_fits(f.suffix()) && f32 => {
@@ -360,6 +366,15 @@ impl Lower<'_> {
             Lit::Int(i) if self.scalar.suffix_fits(i.suffix()) => i.base10_parse::<f64>().ok(),
             _ => None,
         };
+        let other = self.scalar.other().filter(|o| match lit {
+            Lit::Float(f) => f.suffix() == *o,
+            Lit::Int(i) => i.suffix() == *o,
+            _ => false,
+        });
+        if let (Some(x), Some(_)) = (parsed, other) {
+            // `1.0_f64` in an `f32` function: a value of the other type.
+            return self.b.typed_other(Operand::Lit(x));
+        }
         parsed.map(Operand::Lit).unwrap_or_else(|| {
             let s = self.scalar.text();
             let message = match self.scalar.param {
@@ -375,25 +390,55 @@ impl Lower<'_> {
         })
     }
 
-    /// `e as T`: a constant cast to the scalar type is a constant, and a value cast to it is
-    /// itself; a cast to another float type would compute in that type, and is refused.
+    /// `e as T`: a constant cast to a float type is a constant; a value cast to its own type is
+    /// itself, and to the other primitive float type (`as f64` in an `f32` function, `as f32`
+    /// in an `f64` one) a [`Prim::Convert`]. Other casts of values are refused.
     fn cast(&mut self, e: &Expr, c: &syn::ExprCast) -> Operand {
         let s = self.scalar.text();
-        if self.scalar.is(&c.ty) {
-            return match self.is_constant(e) {
-                true => self.passive(e, "casts"),
-                false => self.real(&c.expr),
+        let (to_scalar, to_other) = (self.scalar.is(&c.ty), self.scalar.is_other(&c.ty));
+        if (to_scalar || to_other) && self.is_constant(e) {
+            let c = self.passive(e, "casts");
+            return match to_other && c.var().is_none() {
+                // `i as f64` in an `f32` function: a constant of the other type.
+                true => self.b.typed_other(c),
+                false => c,
+            };
+        }
+        if to_scalar || to_other {
+            let v = self.real(&c.expr);
+            let want = if to_scalar { Ty::F64 } else { Ty::Other };
+            return match v.var().map(|x| self.b.ty(Operand::Var(x))) {
+                Some(ty) if ty.is_float() && ty != want => self.b.push(Prim::Convert, &[v]),
+                _ => v,
             };
         }
         if self.scalar.is_other_float(&c.ty) && !self.is_constant(&c.expr) {
             let to = super::types::type_text(&c.ty);
-            self.cx.error_spanned(
-                e,
-                format!("`#[grad]` computes a function and its derivatives in one scalar type, here `{s}`, and does not support casting a value to `{to}`; compute in `{s}` throughout (casts of integers and constants to `{s}` are supported)"),
-            );
+            let message = match &self.scalar.param {
+                Some(_) => format!(
+                    "`#[grad]` computes a generic function and its derivatives in its scalar type `{s}`, and does not support casting a value to `{to}`; compute in `{s}` throughout (constants convert with `{s}::from(c).unwrap()`), or write the function for `f32` or `f64`, where casts between the two are supported"
+                ),
+                None => format!(
+                    "`#[grad]` does not support casting a value to `{to}`; it supports casts between `f32` and `f64` (`x as f64` in an `{s}` function), and of integers and constants"
+                ),
+            };
+            self.cx.error_spanned(e, message);
             return Operand::Lit(0.0);
         }
-        self.cx.error_spanned(&c.ty, format!("`#[grad]` supports only casts to the function's scalar type, `{s}` (of integers and of constants)"));
+        let other = self.scalar.other().map(|o| format!(" and `{o}`")).unwrap_or_default();
+        match self.is_constant(&c.expr) {
+            true => self.cx.error_spanned(
+                &c.ty,
+                format!("`#[grad]` supports only casts to the function's scalar type, `{s}`{other}, of integers and of constants"),
+            ),
+            false => {
+                let to = super::types::type_text(&c.ty);
+                self.cx.error_spanned(
+                    e,
+                    format!("`#[grad]` does not support casting a differentiated value to `{to}`: its derivative would be lost; casts of values are supported to `{s}`{other}, and `.floor()`, `.round()` or `.trunc()` give a value with zero derivative"),
+                );
+            }
+        }
         Operand::Lit(0.0)
     }
 
@@ -440,7 +485,8 @@ impl Lower<'_> {
             // `f64::sin(x)` or `std::primitive::f64::sin(x)`: a path to `f64`, then the method.
             Expr::Path(p) if p.qself.is_none() => {
                 let n = p.path.segments.len();
-                (n >= 2 && self.scalar.owns_methods(p.path.segments.iter().take(n - 1)))
+                let owner = p.path.segments.iter().take(n - 1);
+                (n >= 2 && (self.scalar.owns_methods(owner) || self.other_method(p)))
                     .then(|| p.path.segments[n - 1].ident.clone())
             }
             _ => None,
@@ -467,6 +513,16 @@ impl Lower<'_> {
 }
 
 impl Lower<'_> {
+    /// Whether `p` is a method of the rule table on the other float type (`f64::exp` in an
+    /// `f32` function that casts to `f64`), called on a value of that type.
+    fn other_method(&self, p: &syn::ExprPath) -> bool {
+        let (s, other) = (&p.path.segments, self.scalar.other());
+        self.scalar.mixed
+            && s.len() == 2
+            && other.is_some_and(|o| s[0].ident == o && s[0].arguments.is_none())
+            && symbol::method_prim(&s[1].ident.to_string()).is_some()
+    }
+
     /// `e` rewritten if it is an iterator chain or an array's `map`: `Some(None)` after an
     /// error, `None` if it is neither.
     pub(super) fn desugar_method(&mut self, e: &Expr) -> Option<Option<Expr>> {

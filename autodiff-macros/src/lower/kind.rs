@@ -23,7 +23,7 @@ fn combine(a: Kind, b: Kind) -> Kind {
 
 fn ty_kind(ty: &Ty) -> Kind {
     match ty {
-        Ty::F64 => Kind::Real,
+        Ty::F64 | Ty::Other => Kind::Real,
         Ty::Bool => Kind::Bool,
         Ty::Array(_) => Kind::Array,
         // Made by the transforms, never by lowering.

@@ -22,11 +22,15 @@ pub struct ScalarTy {
     pub kind: Scalar,
     /// The type parameter, for a generic scalar.
     pub param: Option<Ident>,
+    /// Whether the body casts to the other primitive float type (`as f64` in an `f32`
+    /// function, `as f32` in an `f64` one): literals then keep the value written, and take
+    /// the type of where they are used.
+    pub mixed: bool,
 }
 
 impl Default for ScalarTy {
     fn default() -> Self {
-        ScalarTy { kind: Scalar::F64, param: None }
+        ScalarTy { kind: Scalar::F64, param: None, mixed: false }
     }
 }
 
@@ -44,15 +48,59 @@ impl ScalarTy {
             }
         }
         if let Some((first, rest)) = floats.split_first() {
-            let s = ScalarTy { kind: Scalar::Generic, param: Some(first.clone()) };
+            let s = ScalarTy { kind: Scalar::Generic, param: Some(first.clone()), mixed: false };
             return (s, rest.to_vec());
         }
-        let f32 = ScalarTy { kind: Scalar::F32, param: None };
+        let f32 = ScalarTy { kind: Scalar::F32, param: None, mixed: false };
         let kind = match &sig.output {
             syn::ReturnType::Type(_, ty) if f32.made_of(ty) => Scalar::F32,
             _ => Scalar::F64,
         };
-        (ScalarTy { kind, param: None }, Vec::new())
+        (ScalarTy { kind, param: None, mixed: false }, Vec::new())
+    }
+
+    /// The other primitive float type's name (`f64` for `f32`), for a primitive scalar.
+    pub fn other(&self) -> Option<&'static str> {
+        match self.kind {
+            Scalar::F32 => Some(symbol::F64),
+            Scalar::F64 => Some(symbol::F32),
+            Scalar::Generic => None,
+        }
+    }
+
+    /// Whether `ty` is the other primitive float type (see [`ScalarTy::other`]).
+    pub fn is_other(&self, ty: &Type) -> bool {
+        let other = self.other();
+        match ty {
+            Type::Path(p) if p.qself.is_none() => {
+                p.path.get_ident().is_some_and(|id| other.is_some_and(|o| id == o))
+            }
+            Type::Paren(p) => self.is_other(&p.elem),
+            Type::Group(g) => self.is_other(&g.elem),
+            _ => false,
+        }
+    }
+
+    /// Whether `tokens` (a function's body) cast to the other primitive float type: `as f64`
+    /// in an `f32` function.
+    pub fn casts_to_other(&self, tokens: proc_macro2::TokenStream) -> bool {
+        let Some(other) = self.other() else { return false };
+        let mut after_as = false;
+        tokens.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Group(g) => {
+                after_as = false;
+                self.casts_to_other(g.stream())
+            }
+            proc_macro2::TokenTree::Ident(id) => {
+                let cast = after_as && id == other;
+                after_as = id == "as";
+                cast
+            }
+            _ => {
+                after_as = false;
+                false
+            }
+        })
     }
 
     /// The type's name as code writes it: `f64`, `f32`, `T`.
@@ -178,6 +226,10 @@ impl ScalarTy {
 
     /// Whether a literal with this suffix is of the scalar type (unsuffixed literals are).
     pub fn suffix_fits(&self, suffix: &str) -> bool {
+        if self.mixed && matches!(suffix, "f32" | "f64") {
+            // A literal of either type, used where its type is.
+            return true;
+        }
         match self.kind {
             Scalar::F32 => matches!(suffix, "" | "f32"),
             Scalar::F64 | Scalar::Generic => matches!(suffix, "" | "f64"),

@@ -145,6 +145,8 @@ impl Lower<'_> {
     ) -> (Vec<Param>, Returns) {
         self.function_kind(sig);
         self.b.func_mut().scalar = self.scalar.kind;
+        self.scalar.mixed = self.scalar.casts_to_other(quote::ToTokens::to_token_stream(body));
+        self.b.func_mut().mixed = self.scalar.mixed;
         let returns = self.returns(sig);
         let wrt = args.wrt.as_deref();
         let mut params = Vec::new();

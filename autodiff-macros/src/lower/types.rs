@@ -80,16 +80,23 @@ pub(super) fn type_text(ty: &Type) -> String {
         .replace(" ]", "]")
 }
 
+/// The other primitive float type's name: `f64` for `f32`, `f32` for `f64`.
+pub(super) fn other_float(scalar: &str) -> &'static str {
+    if scalar == symbol::F32 { symbol::F64 } else { symbol::F32 }
+}
+
 /// The text of an IR type, for messages, with `scalar` the function's scalar type: `f64`,
 /// `[f64; 3]`, `[[f32; K]; M]`.
 pub(super) fn ty_text(ty: &Ty, scalar: &str) -> String {
     match ty {
         Ty::F64 => scalar.to_owned(),
+        Ty::Other => other_float(scalar).to_owned(),
         Ty::Bool => "bool".to_owned(),
         Ty::Residuals => "_".to_owned(),
         Ty::Array(s) => {
             let elem = match s.elem {
                 Elem::F64 => scalar,
+                Elem::Other => other_float(scalar),
                 Elem::Bool => "bool",
                 Elem::Residuals => "_",
             };

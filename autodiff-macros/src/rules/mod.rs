@@ -188,6 +188,8 @@ pub fn partials(b: &mut Builder, prim: Prim, args: &[Operand], out: Operand) -> 
         }
         // piecewise constant: zero derivative everywhere
         Prim::Signum | Prim::Floor | Prim::Ceil | Prim::Round | Prim::Trunc => vec![Zero],
+        // d (x as f32) = dx as f32 (and as f64): the identity between the float types
+        Prim::Convert => vec![Partial::Convert],
         // d select(p, q, a, b) = select(p, q, da, db): the condition is piecewise constant
         Prim::Select(c) => vec![
             Zero,

@@ -12,6 +12,9 @@ pub enum Partial {
     One,
     /// `t ↦ -t`
     MinusOne,
+    /// `t ↦ t` in the operand's float type: the derivative of `as` between `f32` and `f64` is
+    /// the cast of the tangent forward, and of the adjoint back.
+    Convert,
     /// `t ↦ ±(t / div · mul)`, with either factor optional.
     Scale {
         /// Whether the result is negated.
@@ -80,6 +83,7 @@ pub fn apply(b: &mut Builder, partial: &Partial, t: Operand) -> Option<Operand> 
         Partial::Zero => None,
         Partial::One => Some(t),
         Partial::MinusOne => Some(b.push(Prim::Neg, &[t])),
+        Partial::Convert => Some(b.push(Prim::Convert, &[t])),
         Partial::Scale { neg, mul, div } => {
             // Divide first: `t / d` is then shared with the other operand's contribution (for
             // `a / b`, `ā = t / b` and `b̄ = -(t / b) · r`), one division instead of two.

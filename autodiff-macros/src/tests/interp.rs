@@ -478,6 +478,8 @@ pub fn prim_value(p: Prim, x: &[f64]) -> f64 {
         Prim::Ceil => a.ceil(),
         Prim::Round => a.round(),
         Prim::Trunc => a.trunc(),
+        // The interpreter computes in `f64`: a conversion is the identity.
+        Prim::Convert => a,
         Prim::Select(c) => {
             if holds(c, a, b) {
                 x[2]

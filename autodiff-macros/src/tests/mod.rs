@@ -5,6 +5,7 @@
 
 mod branches;
 mod calls;
+mod casts;
 mod counters;
 mod fence;
 mod first_touch;

@@ -45,7 +45,8 @@ pub fn scale(b: &mut Builder, ty: &Ty, s: Operand, x: Operand, name: Name) -> Op
 /// The sum of the elements of `x`, of array type `ty`, named `name`.
 pub fn sum_elements(b: &mut Builder, ty: &Ty, x: Operand, name: Name) -> Operand {
     let dims = ty.shape().map(|s| s.dims.clone()).unwrap_or_default();
-    nest(b, &dims, (Operand::Lit(0.0), Ty::F64), name, &mut Vec::new(), &mut |b, acc, index| {
+    let elem = ty.shape().map_or(Ty::F64, |s| s.elem.scalar());
+    nest(b, &dims, (Operand::Lit(0.0), elem), name, &mut Vec::new(), &mut |b, acc, index| {
         let e = b.load(Name::temp(), x, index.to_vec());
         b.push(Prim::Add, &[acc, e])
     })

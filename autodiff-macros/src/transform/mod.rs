@@ -69,13 +69,13 @@ fn sum(b: &mut Builder, terms: Vec<Operand>, name: Name) -> Option<Operand> {
 /// The zero of type `ty`: `0.0`, `false`, or an array of them (emitted into `b`).
 fn zero(b: &mut Builder, ty: &Ty) -> Operand {
     match ty {
-        Ty::F64 => Operand::Lit(0.0),
+        Ty::F64 | Ty::Other => Operand::Lit(0.0),
         Ty::Bool => Operand::Bool(false),
         // Never an adjoint's type; as a storage's element, codegen writes rustc's zero.
         Ty::Residuals => Operand::Lit(0.0),
         Ty::Array(s) => {
             let value = match s.elem {
-                Elem::F64 | Elem::Residuals => Operand::Lit(0.0),
+                Elem::F64 | Elem::Other | Elem::Residuals => Operand::Lit(0.0),
                 Elem::Bool => Operand::Bool(false),
             };
             b.fill(Name::temp(), ty.clone(), value)

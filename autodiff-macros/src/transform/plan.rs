@@ -408,6 +408,7 @@ fn cheap(s: &Stmt) -> bool {
                 | Powi(_)
                 | PowiInt(_)
                 | IntAsF64(_)
+                | Convert
                 | Sqrt
                 | Abs
                 | Min

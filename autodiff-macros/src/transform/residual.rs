@@ -26,7 +26,7 @@ pub fn residuals(prim: Prim, wanted: &[bool]) -> (Vec<bool>, bool) {
 
 fn mark_partial(f: &Func, p: &Partial, read: &mut Vec<bool>) {
     match p {
-        Partial::Zero | Partial::One | Partial::MinusOne => {}
+        Partial::Zero | Partial::One | Partial::MinusOne | Partial::Convert => {}
         Partial::Scale { mul, div, .. } => {
             for op in mul.iter().chain(div.iter()) {
                 mark_operand(f, *op, read);

@@ -39,8 +39,47 @@
 //! Parameters, arrays and `&[f32; N]`; literals (`1.5`, `2.0_f32`, parsed as `f32`),
 //! `std::f32::consts`, every method of the rule table (see [`subset`](super::subset)), `f32`
 //! outputs. A constant of another type cast with `as` (`data[i] as f32` for `data: &[f64]`,
-//! `std::f64::consts::E as f32`) is a constant; a differentiated value cast to another float
-//! type (`x as f64`) is refused: the function computes in one type.
+//! `std::f64::consts::E as f32`) is a constant.
+//!
+//! # `f32` and `f64` mixed with `as`
+//!
+//! An `f32` function may compute a piece in `f64` (`(x as f64).sin() as f32`), and an `f64`
+//! function a piece in `f32`. Each value keeps its type, and so do its derivatives: the
+//! tangent of `x as f64` is `x_dot as f64`, and the adjoint flows back cast the other way
+//! (`x_bar = w_bar as f32` for `w = x as f64`), in every mode. A literal takes the type of where
+//! it is used: `0.1` multiplying an `f64` value is the `f64` literal `0.1`, not the `f32` one.
+//! Loops, branches, storage for the reverse sweep and checkpoints hold values of either type
+//! (a loop's `f64` values are stored in `[f64; N]` in an `f32` function).
+//!
+//! ```
+//! use autodiff_runtime::grad;
+//!
+//! #[grad(hvp)]
+//! fn softsign(x: f32) -> f32 {
+//!     let w = x as f64; // computed in f64
+//!     (w / (1.0 + w * w).sqrt() + 0.1 * w) as f32
+//! }
+//!
+//! #[grad(jvp)]
+//! fn halved(x: f64, y: f64) -> f64 {
+//!     let z = (x as f32) * 0.5_f32; // computed in f32
+//!     z as f64 * y
+//! }
+//!
+//! // d/dx (x/√(1+x²) + 0.1x) = (1+x²)^(-3/2) + 0.1, in f64, then rounded to f32.
+//! let (value, x_bar) = softsign_grad(0.5);
+//! assert_eq!(value, softsign(0.5));
+//! assert!((f64::from(x_bar) - (1.25_f64.powf(-1.5) + 0.1)).abs() < 1e-7);
+//! assert_eq!(halved_grad(3.0, 2.0).1, (1.0, 1.5));
+//! ```
+//!
+//! Where a variable starts from a literal and is assigned a value of the other type later,
+//! give the literal its type (`let mut s = 0.0_f64;`). What stays refused, each with a message
+//! saying what to write: a value of the other type passed to a called function (cast it back,
+//! `g(w as f32)`) or returned without a cast; a typed `let` of the other type (write `let w = x
+//! as f64;`); casts in a generic function (`T` has no other type: write the function for `f32`
+//! or `f64`); and a differentiated value cast to an integer (use `.floor()`, `.round()` or
+//! `.trunc()`, whose derivative is zero).
 //!
 //! # Generic floats
 //!

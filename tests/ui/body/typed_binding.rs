@@ -1,4 +1,5 @@
-// Checks that a binding of a type other than `f64` is rejected at the type.
+// Checks that a binding typed with the other float type (`let y: f32` in an `f64` function) is
+// refused at the type, saying to bind it without a type (`let y = 2.0_f32;`, `x as f32`).
 use autodiff_runtime::grad;
 
 #[grad]
