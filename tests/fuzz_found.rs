@@ -464,6 +464,11 @@ fn bug38_a_slice_in_a_function_with_stored_and_checkpointed_variants() {
 }
 
 #[test]
+fn bug63_a_buffer_named_apart_in_each_variant() {
+    compiles("buffer_named_apart_in_each_variant");
+}
+
+#[test]
 fn bug39_a_slice_in_checkpointed_loops_nested_under_branches() {
     compiles("slice_in_nested_checkpointed_loops");
 }

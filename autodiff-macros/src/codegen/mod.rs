@@ -6,6 +6,7 @@ mod body;
 mod buffers;
 pub mod call;
 mod checkpoints;
+mod choice;
 mod expr;
 mod indices;
 mod layout;
@@ -135,8 +136,6 @@ struct Rendered {
     checks: TokenStream,
     /// The user's parameters it names apart (from a function its body calls by the same name).
     renamed: HashMap<String, Ident>,
-    /// Whether it writes into the caller's buffers (a closure holding its body is then `FnMut`).
-    buffered: bool,
 }
 
 /// What distinguishes one generated function's signature.
@@ -253,59 +252,6 @@ impl Context<'_> {
         };
         let tail: String = r.notes.iter().map(|note| format!("\n\n{note}")).collect();
         self.assemble(&mut namer, kind, f, &r, &tail, body)
-    }
-
-    /// A derivative function whose loops over `0..STEPS` (a `const` item or a const generic) store
-    /// their values in arrays whose size only rustc knows: `stored` when that storage fits the
-    /// budget, `checkpointed` (the same function with those loops checkpointed) otherwise, chosen
-    /// by a condition on the constants that rustc evaluates at compile time. Each variant is a
-    /// closure of its own, so that the one not taken takes no stack (in a debug build, every local
-    /// of a function has its stack slot, on any path).
-    pub fn derivative_choice(&self, kind: Kind, stored: &Func, checkpointed: &Func) -> TokenStream {
-        let mut namer = Namer::new(self.item.to_token_stream());
-        let (a, b) = (
-            self.render(&mut Namer::new(self.item.to_token_stream()), kind, stored),
-            self.render(&mut Namer::new(self.item.to_token_stream()), kind, checkpointed),
-        );
-        let check = self.stack_check(checkpointed);
-        let (sa, sb) = (a.stmts.clone(), b.stmts.clone());
-        let bytes = crate::transform::total(&crate::transform::storage(stored));
-        let bytes_text = bytes.render(&|_| quote!(_));
-        let budget = proc_macro2::Literal::u64_unsuffixed(self.budget);
-        let (keep, revolve) =
-            (namer.local(symbol::STORED_VARIANT), namer.local(symbol::CHECKPOINTED_VARIANT));
-        // A body that writes into the caller's buffers borrows them mutably: a closure of it is
-        // `FnMut` (bug 38).
-        let (ma, mb) = (a.buffered.then(|| quote!(mut)), b.buffered.then(|| quote!(mut)));
-        // A value read by either body is a used parameter. (The two read the same directions:
-        // they are one function, its loops swept in two ways.)
-        let mut r = a;
-        r.used.extend(b.used.iter().cloned());
-        let body = quote! {
-            if #bytes_text <= #budget {
-                let #ma #keep = || {
-                    #(#sa)*
-                };
-                #keep()
-            } else {
-                let #mb #revolve = || {
-                    #check
-                    #(#sb)*
-                };
-                #revolve()
-            }
-        };
-        let text = bytes.render(&|_| quote!(_)).to_string().replace(' ', "");
-        let mut doc = String::new();
-        doc.push_str(&format!(
-            "\n\n Its loops whose storage the macro cannot size store their values when those take\n `{text}` bytes of stack or fewer (the budget, {}), and are checkpointed otherwise:\n rustc decides, from the constants' values.",
-            self.budget
-        ));
-        for note in &b.notes {
-            doc.push_str("\n\n");
-            doc.push_str(note);
-        }
-        self.assemble(&mut namer, kind, stored, &r, &doc, body)
     }
 
     /// The statements of the derivative function `f_<kind>` with the body `f`, ending with its
@@ -449,8 +395,7 @@ impl Context<'_> {
         let mut notes = checkpoints::notes(f, &loops);
         notes.extend(buffers::note(&buffers, f.accumulate));
         let checks = buffers.checks.clone();
-        let buffered = !buffers.params.is_empty();
-        Rendered { stmts, ret: types, used, extra, doc_names, notes, checks, renamed, buffered }
+        Rendered { stmts, ret: types, used, extra, doc_names, notes, checks, renamed }
     }
 
     /// The function `f_<kind>` with `body`, from what [`Context::render`] gave.
