@@ -25,7 +25,7 @@ impl Lower<'_> {
             }
             Pat::Wild(_) => {}
             Pat::Paren(p) => self.bind(&p.pat, v),
-            Pat::Reference(r) if r.mutability.is_none() => self.bind(&r.pat, v),
+            Pat::Reference(r) if r.mutability.is_none() => self.bind(&r.pat, dereferenced(v)),
             Pat::Type(t) => {
                 if is_int(strip_refs(&t.ty)) != matches!(v, Value::Int(_))
                     && !matches!(*t.ty, syn::Type::Infer(_))
@@ -228,6 +228,22 @@ pub(super) fn strip_refs(ty: &syn::Type) -> &syn::Type {
         syn::Type::Reference(r) if r.mutability.is_none() => strip_refs(&r.elem),
         syn::Type::Paren(p) => strip_refs(&p.elem),
         syn::Type::Group(g) => strip_refs(&g.elem),
+        other => other,
+    }
+}
+
+/// What `&a` binds `a` to: the value itself (a reference to a value is the value to lowering),
+/// as a constant of the type behind the reference (`for &v in data` binds `v` to `data[i]`, an
+/// `f64`, which fills a callee's differentiated parameter where a `&f64` would pass through).
+fn dereferenced(v: Value) -> Value {
+    match v {
+        Value::Real { op, mut aliases, since } => {
+            aliases.ty = match std::mem::take(&mut aliases.ty) {
+                super::passed::ConstTy::Ref(inner) => *inner,
+                other => other,
+            };
+            Value::Real { op, aliases, since }
+        }
         other => other,
     }
 }

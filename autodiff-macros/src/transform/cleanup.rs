@@ -94,6 +94,18 @@ impl Through {
     }
 }
 
+/// `l` without the statements of its body that reach none of its results (all taken as live),
+/// for telling what the loop does: a dead statement may read a carried value that the live
+/// ones only add to. `names` is the number of variables of the function `l` is built in.
+pub fn live_loop(l: &Loop, names: usize) -> Loop {
+    let mut m = Marks { live: vec![false; names], tapes: HashSet::new() };
+    for o in &l.outs {
+        m.live[o.index()] = true;
+    }
+    mark_loop(l, &mut m);
+    Loop { body: sweep_block(&l.body, &m), ..l.clone() }
+}
+
 /// Which variables reach an output (through the statements that read them).
 pub fn live(f: &Func) -> Vec<bool> {
     marks(f).live

@@ -77,7 +77,7 @@ impl Rev<'_> {
                 // loop's own order: the order its sums are rounded in is then the same whether or
                 // not fusion joins it to a loop over the same indices (a stored sweep and a
                 // checkpointed one fuse differently, and must agree to the bit).
-                if (0..sweep.carried.len()).all(|k| additive(&sweep, k)) {
+                if self.only_accumulates(&sweep) {
                     sweep.range.rev = l.range.rev;
                 }
                 self.b.emit_loop(sweep);
@@ -112,7 +112,7 @@ impl Rev<'_> {
             outs: outs.clone(),
             ..l.clone()
         };
-        if (0..accumulates.carried.len()).all(|k| additive(&accumulates, k)) {
+        if self.only_accumulates(&accumulates) {
             // A sweep that only accumulates needs the states in no particular order: the loop
             // runs again, the sweep of each iteration from its state and then the step to the
             // next, as a checkpointed `for` loop's does (see `checkpointed`); no tape.
@@ -161,6 +161,15 @@ impl Rev<'_> {
             outs: outs.clone(),
         })));
         self.sweep_end(&l, seeds, (kept, outs), adj);
+    }
+
+    /// Whether the sweep `l` only accumulates: each of its carried values is additive, what its
+    /// body computes and nothing reads aside (the sweep of an inner loop may pass an additive
+    /// adjoint through a branch and drop it, which the sweep in the loop's own order and the one
+    /// from snapshots must not tell apart from a loop that does not).
+    fn only_accumulates(&self, l: &Loop) -> bool {
+        let l = crate::transform::cleanup::live_loop(l, self.b.func().names.len());
+        (0..l.carried.len()).all(|k| additive(&l, k))
     }
 
     /// What the sweep of `l` starts from: for each active carried value, whether it is additive
@@ -335,7 +344,7 @@ impl Rev<'_> {
             yields: sweep.yields.clone(),
             outs: outs.clone(),
         };
-        if (0..accumulates.carried.len()).all(|k| additive(&accumulates, k)) {
+        if self.only_accumulates(&accumulates) {
             // A sweep that only accumulates needs the states in no particular order: one loop
             // in the loop's own order runs the sweep of each iteration from its state, then
             // steps to the next state. Nothing is stored or recomputed twice, and the sums are
