@@ -2,7 +2,8 @@
 //! array written into the caller's `&mut [f64; N]`, overwriting it. Every gradient equals
 //! `f_grad`'s to the bit and the closed form to rounding, for a body without loops, a loop
 //! over a const generic, a stored loop, a checkpointed one, several parameters, a slice beside
-//! an array, a nested array, and an undifferentiated scalar parameter.
+//! an array, a nested array, an undifferentiated scalar parameter, a `while` loop, `f32`, a generic float, and
+//! a call of another `#[grad]` function taking the array whole.
 #![allow(clippy::needless_range_loop)]
 
 use autodiff_runtime::grad;
@@ -89,6 +90,48 @@ fn cubes(x: &[f64; 3], c: f64) -> f64 {
     let mut s = 0.0;
     for i in 0..3 {
         s += c * x[i] * x[i] * x[i];
+    }
+    s
+}
+
+/// Over `f32`: Σᵢ xᵢ·sin(xᵢ), the buffer `&mut [f32; 4]`.
+#[grad(into)]
+fn waves(x: [f32; 4]) -> f32 {
+    let mut s = 0.0;
+    for i in 0..4 {
+        s += x[i] * x[i].sin();
+    }
+    s
+}
+
+/// Generic over the float type: Σᵢ xᵢ² over a const generic length.
+#[grad(into)]
+fn squares<T: autodiff_runtime::Float, const N: usize>(x: &[T; N]) -> T {
+    let mut s = T::zero();
+    for i in 0..N {
+        s = s + x[i] * x[i];
+    }
+    s
+}
+
+/// Σᵢ xᵢ³, called with the array whole.
+#[grad]
+fn cubed(x: [f64; 3]) -> f64 {
+    x[0] * x[0] * x[0] + x[1] * x[1] * x[1] + x[2] * x[2] * x[2]
+}
+
+/// 2·cubed(x) + x₀: the array's gradient is the callee's plus a term.
+#[grad(into)]
+fn calls(x: [f64; 3]) -> f64 {
+    2.0 * cubed(x) + x[0]
+}
+
+/// A loop of run-time length: s += x₀·x₁ while s < 3, its iterations on a tape.
+#[grad(into)]
+fn grow(x: [f64; 2]) -> f64 {
+    let mut s = 0.0;
+    while s < 3.0 {
+        s += x[0] * x[1];
     }
     s
 }
@@ -204,4 +247,45 @@ fn a_nested_array_and_an_undifferentiated_scalar() {
     assert_eq!(cubes_grad_into(&x, 1.5, &mut g).to_bits(), value.to_bits());
     assert_eq!(bits(&g), bits(&by_value));
     close("cubes", &g, &x.map(|xi| 4.5 * xi * xi));
+}
+
+#[test]
+fn over_f32_and_a_generic_float() {
+    let x = [0.5_f32, -1.0, 2.0, 0.25];
+    let (value, by_value) = waves_grad(x);
+    let mut g = [f32::NAN; 4];
+    assert_eq!(waves_grad_into(x, &mut g).to_bits(), value.to_bits());
+    assert_eq!(g.map(f32::to_bits), by_value.map(f32::to_bits));
+    for (gi, xi) in g.iter().zip(&x) {
+        let closed = xi.sin() + xi * xi.cos();
+        assert!((gi - closed).abs() <= 1e-6 * closed.abs().max(1.0), "{gi} against {closed}");
+    }
+
+    let x = [0.5, -1.0, 2.0];
+    let (value, by_value) = squares_grad(&x);
+    let mut g = [f64::NAN; 3];
+    assert_eq!(squares_grad_into(&x, &mut g).to_bits(), value.to_bits());
+    assert_eq!(bits(&g), bits(&by_value));
+    close("squares", &g, &x.map(|xi| 2.0 * xi));
+}
+
+#[test]
+fn a_call_with_the_array_whole() {
+    let x = [0.5, -1.0, 2.0];
+    let (value, by_value) = calls_grad(x);
+    let mut g = [f64::NAN; 3];
+    assert_eq!(calls_grad_into(x, &mut g).to_bits(), value.to_bits());
+    assert_eq!(bits(&g), bits(&by_value));
+    close("calls", &g, &[6.0 * 0.25 + 1.0, 6.0, 24.0]);
+}
+
+#[test]
+fn a_while_loop() {
+    // 0.35 nine times passes 3: s = 9·x₀x₁, ∇s = 9·(x₁, x₀).
+    let x = [0.5, 0.7];
+    let (value, by_value) = grow_grad(x);
+    let mut g = [f64::NAN; 2];
+    assert_eq!(grow_grad_into(x, &mut g).to_bits(), value.to_bits());
+    assert_eq!(bits(&g), bits(&by_value));
+    close("grow", &g, &[9.0 * 0.7, 9.0 * 0.5]);
 }
