@@ -6,9 +6,9 @@
 //! - bundle adjustment: 1000 observations, each a 2 × 15 Jacobian block and the weight's
 //!   residual (ADBench times the whole Jacobian, block by block);
 //! - the LSTM at l = 2 and 4 layers, c = 1024 characters of b = 14 bits (ADBench's instances),
-//!   with the sequence's length a const generic (stored sweep) and a run-time length
-//!   (checkpointed sweep), against ADBench's manual derivative (forward propagation) and a
-//!   hand-written reverse sweep;
+//!   with the sequence's length a const generic (stored sweep), a run-time length (`dyn`:
+//!   stored in its capacity tier, 1024 steps) and the same always checkpointed, against
+//!   ADBench's manual derivative (forward propagation) and a hand-written reverse sweep;
 //! - the 16 × 16 dense `tanh` layer with flat weights.
 //!
 //! As in `benches/interleaved_loops.rs`, the kernels of a workload take turns in blocks, round
@@ -21,7 +21,7 @@
 //! `-- gmm` (`dense`, `ba`, `lstm`) for one problem. The
 //! benchmark runs on a thread with a 64 MiB stack: at d = 64, K = 100 the GMM's gradient is
 //! 1.7 MB and ADBench's manual gradient keeps two more arrays of that size, and the LSTM's stored
-//! sweep keeps 0.9 MB.
+//! sweeps keep 0.9 MB.
 
 mod interleave;
 
@@ -170,12 +170,16 @@ fn ba() {
 
 /// The LSTM's ratios: both generated gradients against both hand-written ones and against
 /// their objective.
-const LSTM_RATIOS: [(&str, &str, &str); 8] = [
+const LSTM_RATIOS: [(&str, &str, &str); 12] = [
     ("stored/manual", "grad_stored", "grad_manual"),
+    ("dyn/manual", "grad_dyn", "grad_manual"),
     ("checkpointed/manual", "grad_checkpointed", "grad_manual"),
     ("stored/adjoint", "grad_stored", "grad_adjoint"),
+    ("dyn/adjoint", "grad_dyn", "grad_adjoint"),
     ("checkpointed/adjoint", "grad_checkpointed", "grad_adjoint"),
+    ("dyn/stored", "grad_dyn", "grad_stored"),
     ("stored/objective", "grad_stored", "objective"),
+    ("dyn/objective", "grad_dyn", "objective_dyn"),
     ("checkpointed/objective", "grad_checkpointed", "objective_dyn"),
     ("manual/objective", "grad_manual", "objective"),
     ("adjoint/objective", "grad_adjoint", "objective"),
@@ -201,7 +205,11 @@ fn lstm<const L: usize>() {
     let reference = lstm_flat(&manual);
     let what = format!("lstm l={L}");
     check(&what, &lstm_flat(&lstm::objective_grad(main, extra, state, &seq)), &reference);
-    check(&what, &lstm_flat(&lstm::objective_dyn_grad(main, extra, state, dyn_seq)), &reference);
+    let dyn_grad = lstm::objective_dyn_grad(main, extra, state, dyn_seq);
+    check(&what, &lstm_flat(&dyn_grad), &reference);
+    // Stored in a tier or checkpointed, the same gradient to the bit.
+    let checkpointed = lstm::objective_dyn_checkpointed_grad(main, extra, state, dyn_seq);
+    assert_eq!(lstm_flat(&dyn_grad), lstm_flat(&checkpointed), "{what}: dyn and checkpointed");
     check(
         &what,
         &lstm_flat(&lstm::adjoint::objective_grad(main, extra, state, dyn_seq)),
@@ -217,8 +225,16 @@ fn lstm<const L: usize>() {
         Kernel::new("grad_stored", || {
             black_box(lstm::objective_grad(black_box(main), black_box(extra), state, &seq));
         }),
-        Kernel::new("grad_checkpointed", || {
+        Kernel::new("grad_dyn", || {
             black_box(lstm::objective_dyn_grad(black_box(main), black_box(extra), state, dyn_seq));
+        }),
+        Kernel::new("grad_checkpointed", || {
+            black_box(lstm::objective_dyn_checkpointed_grad(
+                black_box(main),
+                black_box(extra),
+                state,
+                dyn_seq,
+            ));
         }),
         Kernel::new("grad_manual", || {
             black_box(lstm::manual::objective_grad(

@@ -27,6 +27,7 @@ mod quiet;
 pub mod regressions;
 pub mod slices;
 pub mod struct_calls;
+pub mod struct_fields;
 pub mod structs;
 pub mod vcalls;
 pub mod whiles;

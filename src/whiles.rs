@@ -330,6 +330,88 @@ pub fn cosine_iterated(a: f64, b: f64) -> f64 {
     x
 }
 
+/// The same for a number of steps known at run time, with a budget of 16384 bytes (half of it
+/// for the plan, with `hvp`): every step's values are stored when `n` is at most the capacity
+/// that holds ([`DRIFT_CAPACITY`]), and the loop is checkpointed otherwise.
+#[grad(hvp, stack = 16384)]
+pub fn drift_len(x0: f64, p: f64, h: f64, n: usize) -> f64 {
+    let mut x = x0;
+    for _ in 0..n {
+        x = tick(x + h * p * x.sin());
+    }
+    x
+}
+
+/// The capacity of [`drift_len`]'s storage: 8192 bytes (half the budget: with `hvp`, each stored
+/// value has its tangent) over the 24 a step takes in the plan (the state, `sin x` and the
+/// partial of `tick`), 341.
+pub const DRIFT_CAPACITY: usize = 341;
+
+/// [`drift_len`] over `K` lanes, whose step's size (`K` values of each kind) only rustc knows:
+/// stored in the capacity tiers (64, 1024, 16384 steps) whose storage rustc finds within the
+/// budget, and checkpointed past them. A step stores its `K` states (the sweep runs the inner
+/// loop again for the rest): at `K = 8`, 64 bytes, so that 1024 steps fit the budget and 16384
+/// do not.
+#[allow(clippy::needless_range_loop)] // lane by lane, by index
+#[grad(hvp)]
+pub fn drift_lanes<const K: usize>(x0: [f64; K], p: f64, h: f64, n: usize) -> f64 {
+    let mut x = x0;
+    for _ in 0..n {
+        for k in 0..K {
+            x[k] = tick(x[k] + h * p * x[k].sin());
+        }
+    }
+    let mut s = 0.0;
+    for k in 0..K {
+        s += x[k];
+    }
+    s
+}
+
+/// [`drift_lanes`] always checkpointed.
+#[allow(clippy::needless_range_loop)] // lane by lane, by index
+#[grad(hvp, checkpoint)]
+pub fn drift_lanes_checkpointed<const K: usize>(x0: [f64; K], p: f64, h: f64, n: usize) -> f64 {
+    let mut x = x0;
+    for _ in 0..n {
+        for k in 0..K {
+            x[k] = tick(x[k] + h * p * x[k].sin());
+        }
+    }
+    let mut s = 0.0;
+    for k in 0..K {
+        s += x[k];
+    }
+    s
+}
+
+/// [`drift_lanes`] over a const generic number of steps, stored (the budget raised for it).
+#[allow(clippy::needless_range_loop)] // lane by lane, by index
+#[grad(hvp, stack = 8_000_000)]
+pub fn drift_lanes_n<const K: usize, const N: usize>(x0: [f64; K], p: f64, h: f64) -> f64 {
+    let mut x = x0;
+    for _ in 0..N {
+        for k in 0..K {
+            x[k] = tick(x[k] + h * p * x[k].sin());
+        }
+    }
+    let mut s = 0.0;
+    for k in 0..K {
+        s += x[k];
+    }
+    s
+}
+
+/// [`drift_len`] always checkpointed, for the bitwise comparison of the two sweeps.
+#[grad(hvp, checkpoint)]
+pub fn drift_len_checkpointed(x0: f64, p: f64, h: f64, n: usize) -> f64 {
+    let mut x = x0;
+    for _ in 0..n {
+        x = tick(x + h * p * x.sin());
+    }
+    x
+}
+
 /// A reduction over an array, then a `while` loop reading the same array: the sweep of the
 /// reduction fuses with the reduction, and the sweep of the `while` (from its tape) must stay
 /// after the loop that fills the tape (it was moved before it: an internal error).

@@ -217,3 +217,26 @@ fn a_million_steps_of_a_while_loop_in_a_small_stack_without_the_heap() {
     assert_eq!(hvp.1, grad);
     assert!(grad.0.is_finite() && hvp.2.0.is_finite());
 }
+
+#[test]
+fn a_run_time_trip_count_stored_or_checkpointed_does_not_allocate() {
+    use autodiff_suite::whiles::{DRIFT_CAPACITY, drift_len_grad, drift_len_hvp};
+    use autodiff_suite::whiles::{drift_lanes_grad, drift_lanes_hvp};
+    // Stored up to the capacity (an array of a tier's capacity on the stack), checkpointed past
+    // it.
+    for n in [4, 65, DRIFT_CAPACITY, DRIFT_CAPACITY + 1, 10 * DRIFT_CAPACITY] {
+        let (x0, p, h, n) = black_box((0.4, 1.3, 1e-3, n));
+        assert_no_allocation("whiles::drift_len", || {
+            black_box(drift_len_grad(x0, p, h, n));
+            black_box(drift_len_hvp(x0, p, h, n, 1.0, 0.5, -0.5));
+        });
+    }
+    // A step only rustc sizes: the tiers of 64 and 1024 steps, then checkpointed.
+    for n in [4, 65, 1025] {
+        let (x0, p, h, n) = black_box(([0.4; 8], 1.3, 1e-3, n));
+        assert_no_allocation("whiles::drift_lanes", || {
+            black_box(drift_lanes_grad(x0, p, h, n));
+            black_box(drift_lanes_hvp(x0, p, h, n, [1.0; 8], 0.5, -0.5));
+        });
+    }
+}

@@ -100,7 +100,9 @@
 //!   `build/fuzz/calls.rs`): a run of top-level `let`s and assignments, or the body of a top-level
 //!   loop (not one over `data.len()`, which must stay a reduction), moved into a
 //!   `#[grad(jvp, hvp)]` helper `g90` returning an array or a tuple (of `f64`s, or with arrays,
-//!   written with its type), called and its parts assigned. Values, `_jvp` and a forward-mode Jacobian are `f`'s to the bit. Reverse
+//!   written with its type), or, for two in five, a `#[derive(Differentiable)]` struct `G90Out`
+//!   (bound with its type, `let t9000: G90Out = g90(..);`, and read by field), called and its
+//!   parts assigned. Values, `_jvp` and a forward-mode Jacobian are `f`'s to the bit. Reverse
 //!   mode goes through `g90_vjp`, whose contract sums each input's cotangent over the piece before
 //!   the caller adds it: where the piece reads a value more than once (and `f` reads it after the
 //!   piece, or in every iteration), shares an expression with the rest (`x[k]` read in both,

@@ -433,9 +433,13 @@ fn bug32_a_local_named_like_a_struct_parameters_direction() {
 }
 
 #[test]
-#[ignore = "open: a constant call returning an array, bound by a typed array pattern, is refused"]
 fn bug33_a_constant_call_bound_by_an_array_pattern() {
     compiles("constant_call_array_pattern");
+}
+
+#[test]
+fn bug58_a_local_named_private_bar_in_a_vector_jvp() {
+    compiles("private_bar_vector_jvp");
 }
 
 #[test]
@@ -461,6 +465,11 @@ fn bug37_a_slice_gradient_set_then_added_under_a_branch() {
 #[test]
 fn bug38_a_slice_in_a_function_with_stored_and_checkpointed_variants() {
     compiles("slice_in_a_stored_or_checkpointed_body");
+}
+
+#[test]
+fn bug63_a_buffer_named_apart_in_each_variant() {
+    compiles("buffer_named_apart_in_each_variant");
 }
 
 #[test]

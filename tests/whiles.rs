@@ -251,6 +251,106 @@ fn a_contraction_implicitly_and_through_its_iterations() {
     }
 }
 
+/// Checks `drift_len` at `n` steps: `want` ticks (which variant ran), the same value,
+/// gradient and H·v to the bit as the always checkpointed twin, the gradient of `known` (the
+/// stored sweep of `n` steps known to rustc), and finite differences.
+fn drift_len_at(n: usize, want: usize, known: (f64, (f64, f64, f64))) {
+    let (x0, p, h) = (0.4, 1.3, 1e-3);
+    // The direction's `h` component is of `h`'s scale, for the finite differences' sake.
+    let v = (1.0, 0.5, -5e-4);
+    reset_ticks();
+    let (value, grad) = drift_len_grad(x0, p, h, n);
+    assert_eq!(ticks(), want, "n = {n}");
+    let (c_value, c_grad) = drift_len_checkpointed_grad(x0, p, h, n);
+    assert_eq!(value.to_bits(), c_value.to_bits(), "n = {n}");
+    assert_eq!(grad, c_grad, "n = {n}");
+    assert_eq!((value, grad), known, "n = {n}");
+    let hvp = drift_len_hvp(x0, p, h, n, v.0, v.1, v.2);
+    let c_hvp = drift_len_checkpointed_hvp(x0, p, h, n, v.0, v.1, v.2);
+    assert_eq!(hvp, c_hvp, "n = {n}");
+    assert_eq!(hvp.1, grad, "n = {n}");
+    let x = [x0, p, h];
+    let f = |q: &[f64]| drift_len(q[0], q[1], q[2], n);
+    let fd: Vec<f64> = (0..3).map(|i| central_difference(f, &x, i, 1e-6)).collect();
+    close("drift_len gradient", &[grad.0, grad.1, grad.2], &fd, 1e-6);
+    let g = |q: &[f64]| {
+        let (_, (a, b, c)) = drift_len_grad(q[0], q[1], q[2], n);
+        vec![a, b, c]
+    };
+    let fd_hv = numeric_hvp(g, &x, &[v.0, v.1, v.2]);
+    close("drift_len H·v", &[hvp.2.0, hvp.2.1, hvp.2.2], &fd_hv, 1e-5);
+}
+
+#[test]
+fn a_run_time_trip_count_is_stored_up_to_its_capacity_and_checkpointed_past_it() {
+    use autodiff_runtime::revolve::schedule_steps;
+    let (x0, p, h) = (0.4, 1.3, 1e-3);
+    let stored = |n: usize| 2 * n;
+    let checkpointed = |n: usize| 2 * n + schedule_steps(n, 32);
+    // Each side of each tier's capacity: the first tier's (64 steps), then the budget's
+    // (DRIFT_CAPACITY, 341), past which the loop is checkpointed.
+    macro_rules! at {
+        ($($n:expr => $want:expr),* $(,)?) => {
+            $(drift_len_at($n, $want($n), drift_n_grad::<{ $n }>(x0, p, h));)*
+        };
+    }
+    at!(
+        1 => stored,
+        63 => stored,
+        64 => stored,
+        65 => stored,
+        DRIFT_CAPACITY - 1 => stored,
+        DRIFT_CAPACITY => stored,
+        DRIFT_CAPACITY + 1 => checkpointed,
+        3 * DRIFT_CAPACITY => checkpointed,
+    );
+}
+
+#[test]
+fn a_run_time_trip_count_over_a_step_only_rustc_sizes_is_stored_in_the_tiers_that_fit() {
+    use autodiff_runtime::revolve::schedule_steps;
+    const K: usize = 8;
+    let x0 = [0.4, -0.7, 0.1, 0.9, -0.3, 0.5, 0.2, -0.8];
+    let (p, h) = (1.3, 1e-3);
+    let v = ([1.0, 0.3, -0.2, 0.1, 0.4, -0.5, 0.6, 0.2], 0.5, -5e-4);
+    // Each lane of a step is ticked in the forward pass, and twice in the sweep: the inner loop
+    // runs again there (as in the sweep of a length known to rustc, `drift_lanes_n`).
+    let stored = |n: usize| 3 * K * n;
+    let checkpointed = |n: usize| 3 * K * n + K * schedule_steps(n, 32);
+    let check = |n: usize, want: usize, known: (f64, ([f64; K], f64, f64))| {
+        reset_ticks();
+        let (value, grad) = drift_lanes_grad(x0, p, h, n);
+        assert_eq!(ticks(), want, "n = {n}");
+        let (c_value, c_grad) = drift_lanes_checkpointed_grad(x0, p, h, n);
+        assert_eq!(value.to_bits(), c_value.to_bits(), "n = {n}");
+        assert_eq!(grad, c_grad, "n = {n}");
+        assert_eq!((value, grad), known, "n = {n}");
+        let hvp = drift_lanes_hvp(x0, p, h, n, v.0, v.1, v.2);
+        assert_eq!(hvp, drift_lanes_checkpointed_hvp(x0, p, h, n, v.0, v.1, v.2), "n = {n}");
+        assert_eq!(hvp.1, grad, "n = {n}");
+        let x: Vec<f64> = x0.iter().copied().chain([p, h]).collect();
+        let f = |q: &[f64]| drift_lanes::<K>(q[..K].try_into().unwrap(), q[K], q[K + 1], n);
+        let fd: Vec<f64> = (0..K + 2).map(|i| central_difference(f, &x, i, 1e-6)).collect();
+        let got: Vec<f64> = grad.0.iter().copied().chain([grad.1, grad.2]).collect();
+        close("drift_lanes gradient", &got, &fd, 1e-5);
+    };
+    // A step is 64 bytes (the 8 lanes' states): the tiers of 64 and 1024 steps fit the budget,
+    // 16384 (1 MiB) do not, which rustc decides, from `K`.
+    macro_rules! at {
+        ($($n:expr => $want:expr),* $(,)?) => {
+            $(check($n, $want($n), drift_lanes_n_grad::<K, { $n }>(x0, p, h));)*
+        };
+    }
+    at!(
+        2 => stored,
+        64 => stored,
+        65 => stored,
+        1024 => stored,
+        1025 => checkpointed,
+        3000 => checkpointed,
+    );
+}
+
 #[test]
 fn a_reduction_then_a_while_loop_over_the_same_array() {
     // t = a·c^k with c = 1.5 + x₁ and k the steps that ran: d/dx₀ = 1, d/dx₁ = 1 + a·k·c^(k−1),

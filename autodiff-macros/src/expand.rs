@@ -85,10 +85,12 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
             let kind = if vector { Kind::Vjp } else { Kind::Grad };
             // With loops whose storage only rustc can size, rustc chooses between the stored
-            // sweep and the checkpointed one.
+            // sweep and the checkpointed one; with loops of run-time length stored up to a
+            // capacity, their lengths choose, when the function starts.
             let other = derived.checkpointed.as_deref();
-            out.extend(match other.filter(|_| unsized_storage(&derived.grad)) {
-                Some(c) => cx.derivative_choice(kind, &derived.grad, &c.grad),
+            let stored = derived.stored(|d| Some(&d.grad));
+            out.extend(match other.filter(|_| !stored.is_empty()) {
+                Some(c) => cx.derivative_choice(kind, &stored, &c.grad),
                 None => cx.derivative(kind, &derived.grad),
             });
             // `f_grad_into`: the same sweep, the arrays' gradients written into the caller's.
@@ -118,9 +120,10 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
             if let Some(hvp) = &derived.hvp {
                 let kind = if vector { Kind::VectorHvp } else { Kind::Hvp };
-                let other = other.and_then(|c| c.hvp.as_ref()).filter(|_| unsized_storage(hvp));
+                let stored = derived.stored(|d| d.hvp.as_ref());
+                let other = other.and_then(|c| c.hvp.as_ref()).filter(|_| !stored.is_empty());
                 out.extend(match other {
-                    Some(c) => cx.derivative_choice(kind, hvp, c),
+                    Some(c) => cx.derivative_choice(kind, &stored, c),
                     None => cx.derivative(kind, hvp),
                 });
             }
@@ -300,6 +303,9 @@ fn name_record_cotangents(derived: &mut Derived, record: &lower::RecordOut) {
     if let Some(other) = &mut derived.checkpointed {
         name_record_cotangents(other, record);
     }
+    for tier in &mut derived.tiers {
+        name_record_cotangents(tier, record);
+    }
 }
 
 /// Why the transforms did not run.
@@ -320,27 +326,90 @@ pub struct Derived {
     /// residuals that the first returns and the second takes.
     pub halves: Option<(Func, Func, usize)>,
     /// When `grad` (or `hvp`) stores values in arrays whose size only rustc knows (the trip
-    /// count of a `const` item or a const generic): the same with those loops checkpointed, for
-    /// the generated code to choose from by that size.
+    /// count of a `const` item or a const generic), or of a capacity that a run-time trip count
+    /// may exceed: the same with those loops checkpointed, for the generated code to choose from
+    /// by that size, or by those lengths when it starts.
     pub checkpointed: Option<Box<Derived>>,
+    /// With loops of run-time length: the same planned with their storage's capacity at most
+    /// each of [`symbol::CAPACITY_TIERS`] in turn, those that differ from the others and from
+    /// this one (smallest first), for the generated code to choose from by those lengths.
+    pub tiers: Vec<Derived>,
+}
+
+impl Derived {
+    /// The variants of the derivative `part` picks (`grad` or `hvp`) that store what only
+    /// rustc or the run-time lengths can check against the budget, in the order the generated
+    /// function tries them: the tiers, smallest first, then this one. Empty when `part` stores
+    /// only what the macro checked.
+    pub fn stored<'a>(&'a self, part: impl Fn(&'a Derived) -> Option<&'a Func>) -> Vec<&'a Func> {
+        let mut out: Vec<&Func> = self.tiers.iter().filter_map(&part).collect();
+        out.extend(part(self).filter(|f| unsized_storage(f)));
+        out
+    }
 }
 
 /// Runs the transforms that `args` asks for, verifying the IR after each; with the variant
 /// whose loops of unknown storage size are checkpointed, when there are such loops and
 /// `checkpoint` does not already checkpoint every loop.
 pub fn derivatives(lowered: &Lowered, args: &Args, vector: bool) -> Result<Derived, Failure> {
-    let mut derived = derive(lowered, args, vector, false)?;
+    let mut derived = derive(lowered, args, vector, false, None)?;
+    if args.checkpoint.is_none() && crate::transform::has_run_time_loop(&lowered.func.body) {
+        derived.tiers = tiers(lowered, args, vector, &derived)?;
+    }
     let fs = [Some(&derived.grad), derived.hvp.as_ref()];
-    if fs.into_iter().flatten().any(unsized_storage) && args.checkpoint.is_none() {
-        let checkpointed = derive(lowered, args, vector, true)?;
+    let choose = fs.into_iter().flatten().any(unsized_storage) || !derived.tiers.is_empty();
+    if choose && args.checkpoint.is_none() {
+        let checkpointed = derive(lowered, args, vector, true, None)?;
         derived.checkpointed = Some(Box::new(checkpointed));
     }
     Ok(derived)
 }
 
-/// Whether `f` stores values in arrays whose size the macro cannot read.
+/// The variants of `widest` (planned with the capacity the budget holds) whose loops of
+/// run-time length have the capacities of [`symbol::CAPACITY_TIERS`] (or less), smallest first:
+/// each different from the one before and from `widest`. A tier is planned while the budget
+/// could hold it (`symbol::LEAST_ITERATION_BYTES` an iteration) and `widest` holds more.
+fn tiers(
+    lowered: &Lowered,
+    args: &Args,
+    vector: bool,
+    widest: &Derived,
+) -> Result<Vec<Derived>, Failure> {
+    let budget = plan_budget(args);
+    let most = crate::transform::capacities(&widest.grad);
+    let mut out: Vec<Derived> = Vec::new();
+    for tier in symbol::CAPACITY_TIERS {
+        let covered = !most.is_empty() && most.iter().all(|(_, cap)| *cap <= tier);
+        if covered || tier.saturating_mul(symbol::LEAST_ITERATION_BYTES) > budget {
+            break;
+        }
+        let d = derive(lowered, args, vector, false, Some(tier))?;
+        let caps = crate::transform::capacities(&d.grad);
+        let seen = out.last().map(|p| crate::transform::capacities(&p.grad));
+        let same = |a: &[(crate::ir::Int, u64)], b: &[(crate::ir::Int, u64)]| {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.0.key() == y.0.key() && x.1 == y.1)
+        };
+        if caps.is_empty() || same(&caps, &most) || seen.is_some_and(|s| same(&caps, &s)) {
+            continue;
+        }
+        out.push(d);
+    }
+    Ok(out)
+}
+
+/// The stack budget the plan gets: `stack = ...` or the default, half of it with `hvp` (forward
+/// mode over the sweep doubles what it stores).
+fn plan_budget(args: &Args) -> u64 {
+    let budget = args.stack.unwrap_or(symbol::STACK_BUDGET);
+    if args.hvp || args.hessian { budget / 2 } else { budget }
+}
+
+/// Whether `f` stores values in arrays whose size the macro cannot read, or in arrays of a
+/// capacity that a loop's run-time length may exceed: then it has a variant with those loops
+/// checkpointed, for the generated code to choose.
 pub fn unsized_storage(f: &Func) -> bool {
     storage(f).iter().any(|part| part.bytes.value.is_none() && part.stored)
+        || !crate::transform::capacities(f).is_empty()
 }
 
 /// The transforms, with the loops whose storage the macro cannot size checkpointed if
@@ -350,6 +419,7 @@ fn derive(
     args: &Args,
     vector: bool,
     checkpoint_unsized: bool,
+    tier: Option<u64>,
 ) -> Result<Derived, Failure> {
     let lowered = Func { accumulate: args.accumulate, ..lowered.func.clone() };
     let lowered = checked(lowered, "lowering")?;
@@ -360,10 +430,9 @@ fn derive(
     // Forward mode over the sweep doubles what it stores (each stored value and each snapshot
     // gets its tangent): with `hvp` the plan must fit half the budget, so that the sweep of
     // `f_hvp` fits the whole.
-    let budget = args.stack.unwrap_or(symbol::STACK_BUDGET);
     let second_order = args.hvp || args.hessian;
-    let budget = if second_order { budget / 2 } else { budget };
-    let options = Options { budget, snapshots: args.checkpoint, checkpoint_unsized };
+    let budget = plan_budget(args);
+    let options = Options { budget, snapshots: args.checkpoint, checkpoint_unsized, tier };
     // The reverse sweep reads each call's partials from the forward pass: `g_grad` there, and
     // a vector callee's residuals, `g_fwd` there (not in a generic function, whose storage of
     // them would need the scalar type to have a zero the runtime's `Residuals` knows).
@@ -400,7 +469,7 @@ fn derive(
         }
         false => None,
     };
-    Ok(Derived { grad, jvp, hvp, halves, checkpointed: None })
+    Ok(Derived { grad, jvp, hvp, halves, checkpointed: None, tiers: Vec::new() })
 }
 
 /// `reverse(f)` cleaned up, with the calls' partials from the forward pass (and, with

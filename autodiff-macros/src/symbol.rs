@@ -211,6 +211,14 @@ pub const OPT_STACK: &str = "stack";
 /// The stack budget without `stack = N`: 512 KiB, a quarter of the 2 MiB that Rust gives a
 /// spawned thread (and a test), so that a sweep fits with room for its caller.
 pub const STACK_BUDGET: u64 = 512 * 1024;
+/// The capacities, in iterations, that a loop of run-time length is stored in besides the one
+/// the budget holds: the generated function takes the smallest its length does not exceed, so
+/// that the zero-fill of the storage is at most 16 times what the run needs (past the first
+/// tier). Ratio 16: see `BENCHMARKS.md` ("Run-time trip counts").
+pub const CAPACITY_TIERS: [u64; 4] = [64, 1024, 16_384, 262_144];
+/// The fewest bytes an iteration that stores anything takes (one `f32`): a tier whose
+/// iterations would not fit the budget even so is not planned.
+pub const LEAST_ITERATION_BYTES: u64 = 4;
 /// Option: checkpoint the loops that would store values.
 pub const OPT_CHECKPOINT: &str = "checkpoint";
 /// Differentiate the loops with these labels implicitly, at their fixed point.

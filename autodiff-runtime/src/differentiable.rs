@@ -317,6 +317,86 @@ pub fn len_at<T: Shape>(_: &T, depth: usize) -> usize {
     T::dim(depth)
 }
 
+/// An `f64`, or an array of them, every scalar one value: the generated code's arrays of the
+/// type of a struct's array field (or of a row of it), whose lengths the macro cannot write.
+#[doc(hidden)]
+pub trait Filled: Sized {
+    /// Every scalar `value`.
+    fn filled(value: f64) -> Self;
+}
+
+impl Filled for f64 {
+    fn filled(value: f64) -> Self {
+        value
+    }
+}
+
+impl<T: Filled, const N: usize> Filled for [T; N] {
+    fn filled(value: f64) -> Self {
+        core::array::from_fn(|_| T::filled(value))
+    }
+}
+
+/// The type of an array's elements `K` dimensions down (`Rows<1>` of `[[f64; 2]; 3]` is
+/// `[f64; 2]`).
+#[doc(hidden)]
+pub trait Rows<const K: usize> {
+    /// The elements' type.
+    type Row;
+}
+
+impl<A> Rows<0> for A {
+    type Row = A;
+}
+
+/// `Rows<K>` for `[T; N]` from `Rows<K - 1>` for `T`.
+macro_rules! rows {
+    ($($k:literal => $prev:literal),*) => {$(
+        impl<T: Rows<$prev>, const N: usize> Rows<$k> for [T; N] {
+            type Row = <T as Rows<$prev>>::Row;
+        }
+    )*};
+}
+
+rows!(1 => 0, 2 => 1, 3 => 2, 4 => 3, 5 => 4, 6 => 5, 7 => 6, 8 => 7);
+
+/// The array of the type of `array`'s elements `K` dimensions down, every scalar `value`
+/// (`filled_at::<1, _>(&m.x, 0.0)` is a zero row of the field `m.x`).
+#[doc(hidden)]
+pub fn filled_at<const K: usize, A: Rows<K>>(array: &A, value: f64) -> A::Row
+where
+    A::Row: Filled,
+{
+    let _ = array;
+    <A::Row as Filled>::filled(value)
+}
+
+/// An `f64` read from a field of a struct parameter that the body passes whole to a call and
+/// never indexes, which `#[grad]` takes for an `f64`: a field that is an array is reported here,
+/// with how to tell the macro its type.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`#[grad]` takes this field for an `f64`, and it is `{Self}`",
+    label = "passed whole to a call, and never indexed in the body",
+    note = "a macro sees no types: it reads a field's type from its uses; bind an array field with its type before passing it, as in `let c: [f64; 3] = s.c;` then `g(c)` (a row: `let r: [f64; 2] = s.m[0];`)"
+)]
+pub trait ScalarField {
+    /// The value.
+    fn value(self) -> f64;
+}
+
+impl ScalarField for f64 {
+    fn value(self) -> f64 {
+        self
+    }
+}
+
+/// The field `x`, an `f64` (see [`ScalarField`]).
+#[doc(hidden)]
+pub fn scalar_field<T: ScalarField>(x: T) -> f64 {
+    x.value()
+}
+
 #[cfg(test)]
 mod tests {
     use super::Tangent;

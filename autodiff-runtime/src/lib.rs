@@ -47,7 +47,8 @@ pub mod __private {
     pub use crate::__argmin_problem as argmin_problem;
     pub use crate::buffer::zero_outside;
     pub use crate::differentiable::{
-        Shape, Tangent, add_flat, field, field_index, flat, len_at, rebuildable, rebuilt, unflat,
+        Filled, Rows, ScalarField, Shape, Tangent, add_flat, field, field_index, filled_at, flat,
+        len_at, rebuildable, rebuilt, scalar_field, unflat,
     };
     pub use crate::flat::{Flat, Zeros, scalar, set_unit, write_parts, zero, zeros};
     pub use crate::missing::{HvpGenerated, JvpGenerated, ScalarCallee};
@@ -55,7 +56,7 @@ pub mod __private {
     pub use crate::problem::{argmin_array, argmin_matrix};
     pub use crate::residuals::Residuals;
     pub use crate::revolve::{Online, revolve};
-    pub use crate::stack::{check_len, check_size, check_stack};
+    pub use crate::stack::{check_len, check_size, check_stack, variant};
     /// argmin itself, whose traits the problem of `#[grad(argmin)]` implements.
     #[cfg(feature = "argmin")]
     pub use ::argmin;

@@ -4,6 +4,17 @@
 //! that the caller writes in the result's type. At run time: the lengths of the buffers and
 //! directions of a slice parameter.
 
+/// Runs `sweep`, one variant of a derivative function's body, in a stack frame of its own. A
+/// function whose loops are swept in several ways (stored in arrays of one capacity or another,
+/// or checkpointed) holds each way in a closure and calls the one it takes through this: inlined
+/// into the function, every variant's arrays would be in the function's frame, whose stack probes
+/// touch each of its pages on every call, whichever variant runs (at 512 KiB, about a
+/// microsecond).
+#[inline(never)]
+pub fn variant<R>(sweep: impl FnOnce() -> R) -> R {
+    sweep()
+}
+
 /// The longest message, in bytes (longer ones are cut).
 const BUF: usize = 1024;
 

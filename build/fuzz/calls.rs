@@ -6,7 +6,11 @@
 //! [t9000, t9001]: [f64; 2] = ..`, `y2 = g90(..);`) and assigns the parts to its variables. The
 //! helper takes what the piece reads from before it (`f64`s and arrays by value, some arrays by
 //! `&`, the parameters taken by reference as they are, loop variables and integer `let`s as
-//! `usize`, data as `&[f64]`) and starts with `let mut v = v;` for what it updates.
+//! `usize`, data as `&[f64]`) and starts with `let mut v = v;` for what it updates. Some helpers
+//! return a `#[derive(Differentiable)]` struct `G90Out` instead, a field per output (`out0`,
+//! `out1`, ...), which the twin binds with its type (`let t9000: G90Out = g90(..);`) and reads
+//! by field (`v = t9000.out0;`); that choice comes from a generator of its own, so that the
+//! pieces do not change.
 //!
 //! The helper does the piece's arithmetic in the piece's order, so the values, `_jvp` (forward
 //! mode: each operation's tangent, with zero directions for the constants the helper takes as
@@ -42,6 +46,15 @@ use super::vary::Vary;
 /// The helper's name: a callee's name to `vary.rs` (`g` and digits), none of the program's.
 pub const HELPER: &str = "g90";
 
+/// The struct a helper returns, when it returns one.
+const OUT_STRUCT: &str = "G90Out";
+
+/// The name of `G90Out`'s field for the helper's `k`-th output (not a name of the program's,
+/// which `vary.rs` may rename).
+fn field(k: usize) -> String {
+    format!("out{k}")
+}
+
 /// The type of a name the piece reads or writes.
 #[derive(Clone, PartialEq)]
 enum Ty {
@@ -71,6 +84,8 @@ pub struct Piece {
     declared: HashSet<String>,
     /// Whether the helper returns a tuple (else an array, or its one array output).
     tuple: bool,
+    /// Whether the helper returns the struct `G90Out` (then `tuple` is not read).
+    strukt: bool,
     /// Whether its reverse-mode derivatives are `f`'s to the bit.
     pub exact: bool,
     /// Whether its H·w and Hessian are `f`'s to the bit: `exact`, and the piece calls no
@@ -496,6 +511,8 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
     });
     let exact = once && !shared(prog, stmts, lo, hi, &floats);
     let exact_second = exact && !calls(stmts);
+    // A generator of its own: the pieces, and their other choices, stay what they were.
+    let strukt = Rng::new(prog.seed ^ 0x7374_7275_6374).chance(40);
     let piece = Piece {
         lo,
         hi,
@@ -507,6 +524,7 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
         outputs,
         declared: declared_out,
         tuple,
+        strukt,
         exact,
         exact_second,
     };
@@ -597,6 +615,7 @@ impl Piece {
     fn ret_type(&self) -> String {
         let types: Vec<String> = self.outputs.iter().map(|(_, d)| array_type("f64", d)).collect();
         match (self.tuple, self.outputs.as_slice()) {
+            _ if self.strukt => OUT_STRUCT.to_string(),
             (true, _) => format!("({})", types.join(", ")),
             (false, [(_, d)]) if !d.is_empty() => types[0].clone(),
             (false, _) => format!("[f64; {}]", types.len()),
@@ -651,6 +670,11 @@ impl Piece {
         p.stmts(&stmts, 1);
         let names: Vec<&str> = self.outputs.iter().map(|(n, _)| n.as_str()).collect();
         let tail = match (self.tuple, names.as_slice()) {
+            _ if self.strukt => {
+                let fields: Vec<String> =
+                    names.iter().enumerate().map(|(k, n)| format!("{}: {n}", field(k))).collect();
+                format!("{OUT_STRUCT} {{ {} }}", fields.join(", "))
+            }
             (true, _) => format!("({})", names.join(", ")),
             (false, [n]) if !self.outputs[0].1.is_empty() => n.to_string(),
             (false, _) => format!("[{}]", names.join(", ")),
@@ -658,7 +682,23 @@ impl Piece {
         p.line(1, &tail);
         p.line(0, "}");
         let consts: Vec<String> = prog.consts.iter().map(|(c, _)| c.clone()).collect();
-        Vary { generic: false, ..prog.vary }.apply(&p.out, HELPER, &consts)
+        let helper = Vary { generic: false, ..prog.vary }.apply(&p.out, HELPER, &consts);
+        self.out_struct() + &helper
+    }
+
+    /// The definition of `G90Out`, if the helper returns it.
+    fn out_struct(&self) -> String {
+        if !self.strukt {
+            return String::new();
+        }
+        let fields = self.outputs.iter().enumerate();
+        let fields: Vec<String> = fields
+            .map(|(k, (_, d))| format!("pub {}: {}", field(k), array_type("f64", d)))
+            .collect();
+        format!(
+            "#[derive(Clone, Copy, autodiff_runtime::Differentiable)]\npub struct {OUT_STRUCT} {{ {} }}\n",
+            fields.join(", ")
+        )
     }
 
     /// The call and the bindings of its result, at `depth`.
@@ -671,6 +711,19 @@ impl Piece {
         let call = format!("{HELPER}({})", args.join(", "));
         let mutated = p.mutated.clone();
         let let_ = |v: &str| if mutated.contains(v) { "let mut" } else { "let" };
+        if self.strukt {
+            let t = "t9000";
+            p.line(depth, &format!("let {t}: {OUT_STRUCT} = {call};"));
+            for (k, (v, _)) in self.outputs.iter().enumerate() {
+                let f = field(k);
+                let text = match self.declared.contains(v) {
+                    true => format!("{} {v} = {t}.{f};", let_(v)),
+                    false => format!("{v} = {t}.{f};"),
+                };
+                p.line(depth, &text);
+            }
+            return;
+        }
         if let (false, [(v, d)]) = (self.tuple, self.outputs.as_slice())
             && !d.is_empty()
         {

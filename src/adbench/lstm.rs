@@ -99,10 +99,61 @@ pub fn objective<const L: usize, const B: usize, const C: usize>(
 }
 
 /// [`objective`] over a sequence whose length is known at run time (`sequence.len()`
-/// characters, at least 2): the reverse sweep is checkpointed (32 snapshots of the state, the
-/// macro's default, and a binomial recomputation schedule).
-#[grad(wrt(main_params, extra_params))]
+/// characters, at least 2), with [`objective`]'s stack budget: the reverse sweep stores every
+/// step in the smallest capacity tier (64, 1024, 16384 or 262144 steps) that holds the sequence
+/// and fits the budget, and is checkpointed past them (32 snapshots of the state, the macro's
+/// default, and a binomial recomputation schedule).
+#[grad(wrt(main_params, extra_params), stack = 8_000_000)]
 pub fn objective_dyn<const L: usize, const B: usize>(
+    main_params: &[[[f64; B]; 8]; L],
+    extra_params: &[[f64; B]; 3],
+    state: &[[[f64; B]; 2]; L],
+    sequence: &[[f64; B]],
+) -> f64 {
+    let mut hidden = [[0.0; B]; L];
+    let mut cell = [[0.0; B]; L];
+    for l in 0..L {
+        for i in 0..B {
+            hidden[l][i] = state[l][0][i];
+            cell[l][i] = state[l][1][i];
+        }
+    }
+    let mut total = 0.0;
+    for t in 1..sequence.len() {
+        let mut layer_output = [0.0; B];
+        for i in 0..B {
+            layer_output[i] = sequence[t - 1][i] * extra_params[0][i];
+        }
+        for l in 0..L {
+            for i in 0..B {
+                let forget = sigmoid(layer_output[i] * main_params[l][0][i] + main_params[l][4][i]);
+                let ingate = sigmoid(hidden[l][i] * main_params[l][1][i] + main_params[l][5][i]);
+                let outgate =
+                    sigmoid(layer_output[i] * main_params[l][2][i] + main_params[l][6][i]);
+                let change = (hidden[l][i] * main_params[l][3][i] + main_params[l][7][i]).tanh();
+                cell[l][i] = cell[l][i] * forget + ingate * change;
+                hidden[l][i] = outgate * cell[l][i].tanh();
+            }
+            layer_output = hidden[l];
+        }
+        let mut ypred = [0.0; B];
+        for i in 0..B {
+            ypred[i] = layer_output[i] * extra_params[1][i] + extra_params[2][i];
+        }
+        let lse = logsumexp(&ypred);
+        for i in 0..B {
+            total += sequence[t][i] * (ypred[i] - lse);
+        }
+    }
+    -total / ((sequence.len() - 1) * B) as f64
+}
+
+/// [`objective_dyn`] with the default stack budget (512 KiB), whose loop over 1023 steps is
+/// checkpointed (32 snapshots; its inner loops stored) as every run-time length was before it
+/// was stored when it fits: its 1024-step tier, 0.9 MB at l = 2, does not fit that budget (the
+/// 64-step one does, for sequences of at most 64 characters).
+#[grad(wrt(main_params, extra_params))]
+pub fn objective_dyn_checkpointed<const L: usize, const B: usize>(
     main_params: &[[[f64; B]; 8]; L],
     extra_params: &[[f64; B]; 3],
     state: &[[[f64; B]; 2]; L],

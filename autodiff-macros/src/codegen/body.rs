@@ -63,6 +63,9 @@ pub struct Renderer<'a> {
     /// The inputs that are struct parameters passed whole to calls (their scalars laid flat),
     /// and their directions: passed as the structs themselves.
     pub wholes: HashMap<Var, super::call::Whole>,
+    /// The inputs that are a struct's array fields, and their directions, bound by reference:
+    /// dereferenced where a call takes them by value.
+    pub lent_fields: HashSet<Var>,
     /// The name of the tape of each loop that fills one.
     pub tapes: HashMap<LoopId, Ident>,
     /// A name for a loop's exit test, computed before the loop's variables are assigned.
@@ -92,6 +95,7 @@ impl<'a> Renderer<'a> {
         let (tapes, stop) = (HashMap::new(), Ident::new("stop", proc_macro2::Span::mixed_site()));
         let wholes = HashMap::new();
         Renderer {
+            lent_fields: HashSet::new(),
             f,
             layout,
             idents,
@@ -316,7 +320,14 @@ impl<'a> Renderer<'a> {
                     _ => self.initial(*out, *value),
                 };
                 if let Some(shape) = shape {
-                    for d in shape.dims.iter().rev() {
+                    // From the first length read from an array field down, the field's type.
+                    let at = shape.dims.iter().position(|d| d.witness.is_some());
+                    let dims = &shape.dims[..at.unwrap_or(shape.dims.len())];
+                    if let Some((base, k)) = at.and_then(|j| shape.dims[j].witness.as_ref()) {
+                        let k = proc_macro2::Literal::usize_unsuffixed(*k);
+                        e = quote!(::autodiff_runtime::__private::filled_at::<#k, _>(&#base, #e));
+                    }
+                    for d in dims.iter().rev() {
                         let n = if d.inferred { quote!(_) } else { self.int(d) };
                         e = quote!([#e; #n]);
                     }

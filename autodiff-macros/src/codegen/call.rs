@@ -113,6 +113,12 @@ impl Renderer<'_> {
                 let t = self.operand(op).at_least(Prec::Unary);
                 quote!(&#t)
             }
+            // An array input bound by reference (a struct's array field, `&[f64; N]`), passed
+            // by value: copied.
+            false if op.var().is_some_and(|v| self.lent_fields.contains(&v)) => {
+                let t = self.operand(op).at_least(Prec::Unary);
+                quote!(*#t)
+            }
             false => self.operand(op).tokens,
         }
     }

@@ -6,6 +6,7 @@ mod body;
 mod buffers;
 pub mod call;
 mod checkpoints;
+mod choice;
 mod expr;
 mod indices;
 mod layout;
@@ -135,8 +136,6 @@ struct Rendered {
     checks: TokenStream,
     /// The user's parameters it names apart (from a function its body calls by the same name).
     renamed: HashMap<String, Ident>,
-    /// Whether it writes into the caller's buffers (a closure holding its body is then `FnMut`).
-    buffered: bool,
 }
 
 /// What distinguishes one generated function's signature.
@@ -269,59 +268,6 @@ impl Context<'_> {
         self.assemble(&mut namer, kind, f, &r, &tail, body)
     }
 
-    /// A derivative function whose loops over `0..STEPS` (a `const` item or a const generic) store
-    /// their values in arrays whose size only rustc knows: `stored` when that storage fits the
-    /// budget, `checkpointed` (the same function with those loops checkpointed) otherwise, chosen
-    /// by a condition on the constants that rustc evaluates at compile time. Each variant is a
-    /// closure of its own, so that the one not taken takes no stack (in a debug build, every local
-    /// of a function has its stack slot, on any path).
-    pub fn derivative_choice(&self, kind: Kind, stored: &Func, checkpointed: &Func) -> TokenStream {
-        let mut namer = Namer::new(self.item.to_token_stream());
-        let (a, b) = (
-            self.render(&mut Namer::new(self.item.to_token_stream()), kind, stored),
-            self.render(&mut Namer::new(self.item.to_token_stream()), kind, checkpointed),
-        );
-        let check = self.stack_check(checkpointed);
-        let (sa, sb) = (a.stmts.clone(), b.stmts.clone());
-        let bytes = crate::transform::total(&crate::transform::storage(stored));
-        let bytes_text = bytes.render(&|_| quote!(_));
-        let budget = proc_macro2::Literal::u64_unsuffixed(self.budget);
-        let (keep, revolve) =
-            (namer.local(symbol::STORED_VARIANT), namer.local(symbol::CHECKPOINTED_VARIANT));
-        // A body that writes into the caller's buffers borrows them mutably: a closure of it is
-        // `FnMut` (bug 38).
-        let (ma, mb) = (a.buffered.then(|| quote!(mut)), b.buffered.then(|| quote!(mut)));
-        // A value read by either body is a used parameter. (The two read the same directions:
-        // they are one function, its loops swept in two ways.)
-        let mut r = a;
-        r.used.extend(b.used.iter().cloned());
-        let body = quote! {
-            if #bytes_text <= #budget {
-                let #ma #keep = || {
-                    #(#sa)*
-                };
-                #keep()
-            } else {
-                let #mb #revolve = || {
-                    #check
-                    #(#sb)*
-                };
-                #revolve()
-            }
-        };
-        let text = bytes.render(&|_| quote!(_)).to_string().replace(' ', "");
-        let mut doc = String::new();
-        doc.push_str(&format!(
-            "\n\n Its loops whose storage the macro cannot size store their values when those take\n `{text}` bytes of stack or fewer (the budget, {}), and are checkpointed otherwise:\n rustc decides, from the constants' values.",
-            self.budget
-        ));
-        for note in &b.notes {
-            doc.push_str("\n\n");
-            doc.push_str(note);
-        }
-        self.assemble(&mut namer, kind, stored, &r, &doc, body)
-    }
-
     /// The statements of the derivative function `f_<kind>` with the body `f`, ending with its
     /// value, and what its signature needs.
     fn render(&self, namer: &mut Namer, kind: Kind, f: &Func) -> Rendered {
@@ -385,6 +331,7 @@ impl Context<'_> {
         renderer.tapes = names::tapes(namer, f);
         renderer.stop = namer.local(symbol::LOOP_EXIT);
         renderer.params = constants.clone();
+        renderer.lent_fields = self.lent_fields(f, dirs_at);
         // A slice's direction is read by its length check, if by nothing else.
         let added = &f.inputs[f.user_inputs..];
         read.extend(buffers.checked_dirs.iter().filter_map(|j| added.get(*j).copied()));
@@ -468,8 +415,7 @@ impl Context<'_> {
         let mut notes = checkpoints::notes(f, &loops);
         notes.extend(buffers::note(&buffers, f.accumulate));
         let checks = buffers.checks.clone();
-        let buffered = !buffers.params.is_empty();
-        Rendered { stmts, ret: types, used, extra, doc_names, notes, checks, renamed, buffered }
+        Rendered { stmts, ret: types, used, extra, doc_names, notes, checks, renamed }
     }
 
     /// The function `f_<kind>` with `body`, from what [`Context::render`] gave.
@@ -808,7 +754,7 @@ impl Context<'_> {
     /// The inputs of `f` taken by reference: the user's `&[f64; N]` parameters and, when the
     /// inputs after them hold directions from the `dirs_at`-th on, theirs.
     fn by_ref(&self, f: &Func, dirs_at: Option<usize>) -> HashSet<crate::ir::Var> {
-        let mut out = HashSet::new();
+        let mut out = self.lent_fields(f, dirs_at);
         for p in self.params {
             if let (Some(v), true) = (p.input, p.by_ref) {
                 out.insert(v);
@@ -822,8 +768,13 @@ impl Context<'_> {
                 }
             }
         }
-        // A struct's array fields (differentiated or not) are bound by reference
-        // (`let m_w: &[f64; _] = &m.w;`), and so are their directions.
+        out
+    }
+
+    /// The inputs of `f` that are a struct's array fields (differentiated or not), bound by
+    /// reference (`let m_w: &[f64; _] = &m.w;`), and their directions (see [`Self::by_ref`]).
+    fn lent_fields(&self, f: &Func, dirs_at: Option<usize>) -> HashSet<crate::ir::Var> {
+        let mut out = HashSet::new();
         let all = self.params.iter().filter_map(|p| p.strukt.as_ref()).flat_map(|s| &s.fields);
         for field in all {
             if !matches!(f.ty(field.input), Ty::Array(_)) {

@@ -125,6 +125,8 @@ impl Context<'_> {
                 let at = &field.at;
                 let value = match f.ty(field.input) {
                     Ty::Array(_) => quote!(&#at),
+                    // Read as an `f64` by guess: rustc says what to write if it is an array.
+                    _ if field.guessed => quote!(::autodiff_runtime::__private::scalar_field(#at)),
                     _ => at.clone(),
                 };
                 out.extend(quote_spanned!(span_of(at)=> let #id: #ty = #value;));

@@ -58,6 +58,9 @@ pub struct Int {
     /// struct, `m.w.len()`): the tokens are an expression evaluated at run time, and a type
     /// writes `_` for it, which rustc infers.
     pub inferred: bool,
+    /// For an inferred length, the array field (`m.w`) whose dimension `k` it is: an array of
+    /// that field's type from dimension `k` down is made from it (`filled_at::<k, _>(&m.w, 0.0)`).
+    pub witness: Option<(TokenStream, usize)>,
 }
 
 impl Int {
@@ -76,6 +79,7 @@ impl Int {
             params: Vec::new(),
             generic: false,
             inferred: false,
+            witness: None,
         }
     }
 
@@ -93,6 +97,7 @@ impl Int {
             params: Vec::new(),
             generic: false,
             inferred: false,
+            witness: None,
         }
     }
 
@@ -110,6 +115,7 @@ impl Int {
             params: Vec::new(),
             generic: false,
             inferred: false,
+            witness: None,
         }
     }
 
@@ -266,6 +272,7 @@ impl Int {
             params,
             generic: self.generic || other.generic,
             inferred: self.inferred || other.inferred,
+            witness: None,
         }
     }
 

@@ -85,6 +85,9 @@ pub struct FieldInput {
     pub input: Var,
     /// The field's first read in the body (its spans).
     pub at: proc_macro2::TokenStream,
+    /// Whether it is an `f64` only by guess: passed whole to a call, never indexed (rustc
+    /// checks the guess where codegen reads it).
+    pub guessed: bool,
 }
 
 /// What the function returns.

@@ -131,8 +131,8 @@ impl Lower<'_> {
                 }
                 true
             }
-            // A call whose arguments are all constants: a constant (a struct's too, read
-            // through its fields as any constant).
+            // A call returning a struct whose arguments are all constants: a constant, read
+            // through its fields as any constant.
             None => false,
         }
     }
@@ -165,7 +165,8 @@ impl Lower<'_> {
     }
 
     /// The value of `e`, a call of a user's function (or method) returning `want`; `None` if `e`
-    /// is not one, or reads only constants (a constant, lowered as any other).
+    /// is not one, or returns a struct and reads only constants (a constant, lowered as any
+    /// other).
     pub(super) fn typed_call(&mut self, e: &Expr, want: &Returned) -> Option<Value> {
         let (ret, tys) = match want {
             Returned::Array(t) => ((Ret::Array, None), vec![t.clone()]),
@@ -176,10 +177,13 @@ impl Lower<'_> {
             }
         };
         let since = self.mark();
+        // A call returning an array or a tuple is one even when its arguments are all constants
+        // (an inactive call, not differentiated): a constant would not be known to be an array.
+        let array = matches!(want, Returned::Array(_) | Returned::Tuple(_));
         let outs = match self.method_of_user(e) {
             Some(m) => {
                 let exprs = Self::method_exprs(m);
-                if exprs.iter().all(|a| self.call_arg_konst(a).is_some()) {
+                if !array && exprs.iter().all(|a| self.call_arg_konst(a).is_some()) {
                     return None;
                 }
                 match self.typed_method(m, ret, &tys) {
@@ -189,7 +193,7 @@ impl Lower<'_> {
             }
             None => {
                 let (c, p) = self.call_of_user_fn(e)?;
-                if c.args.iter().all(|a| self.call_arg_konst(a).is_some()) {
+                if !array && c.args.iter().all(|a| self.call_arg_konst(a).is_some()) {
                     return None;
                 }
                 let Some(callee) = self.callee(c, p) else { return Some(Value::Int(None)) };

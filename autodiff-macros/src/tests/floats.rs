@@ -295,8 +295,9 @@ fn a_differentiated_slice() {
 
 #[test]
 fn a_slice_through_a_checkpointed_loop() {
+    // Checkpointed as asked (unasked, a run-time length that fits the budget is stored).
     let out = expand_pretty(
-        quote!(wrt(x, y)),
+        quote!(wrt(x, y), checkpoint),
         quote! {
             pub fn recurrence(x: &[f64], y: f64) -> f64 {
                 let mut p = y;

@@ -17,7 +17,12 @@ fn check(item: proc_macro2::TokenStream, lowered: Expect, reversed: Expect, hvp:
     lowered.assert_eq(&print(&f));
     let plans = plan(
         &f,
-        crate::transform::Options { budget: 1 << 20, snapshots: None, checkpoint_unsized: false },
+        crate::transform::Options {
+            budget: 1 << 20,
+            snapshots: None,
+            checkpoint_unsized: false,
+            tier: None,
+        },
     );
     let grad = dead_code(&reverse(&f, &plans, Seed::One));
     reversed.assert_eq(&print(&grad));

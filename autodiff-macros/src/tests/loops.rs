@@ -121,7 +121,12 @@ fn grad_with(f: &Func, snapshots: Option<u64>) -> Func {
     verify(f).unwrap_or_else(|e| panic!("lowered IR: {e}\n{}", print(f)));
     let plans = plan(
         f,
-        crate::transform::Options { budget: 1 << 20, snapshots, checkpoint_unsized: false },
+        crate::transform::Options {
+            budget: 1 << 20,
+            snapshots,
+            checkpoint_unsized: false,
+            tier: None,
+        },
     );
     let g = hoist(&first_touch(&dead_code(&fuse(&dead_code(&reverse(f, &plans, Seed::One))))));
     verify(&g).unwrap_or_else(|e| panic!("reverse IR: {e}\n{}", print(&g)));
@@ -303,7 +308,9 @@ fn an_inner_loops_result_read_by_what_the_outer_sweep_stores() {
     for s in [1, 3] {
         check_checkpointed(&f, &inputs, &dirs, s);
     }
-    // A run-time number of steps: the outer loop is checkpointed, the inner one stored.
+    // A run-time number of steps: the outer loop stores its steps in an array of the capacity
+    // the budget holds (the function runs that sweep when `n` is at most it); in the variant
+    // taken past the capacity, it is checkpointed, the inner one stored.
     let steps = "fn f(a: f64, b: f64, n: usize) -> f64 {
         let mut s = a;
         let mut t = 0.0;
@@ -316,7 +323,15 @@ fn an_inner_loops_result_read_by_what_the_outer_sweep_stores() {
         t
     }";
     let f = super::lowering::lowered("", steps).func;
-    assert!(print(&grad(&f)).contains("checkpoint"));
+    assert!(!print(&grad(&f)).contains("checkpoint"));
+    let options = crate::transform::Options {
+        budget: 1 << 20,
+        snapshots: None,
+        checkpoint_unsized: true,
+        tier: None,
+    };
+    let plans = plan(&f, options);
+    assert!(print(&reverse(&f, &plans, Seed::One)).contains("checkpoint"));
     let consts = Consts { ints: [("n".to_owned(), 3)].into(), ..Consts::default() };
     check_with(&f, &inputs, &dirs, &consts);
     let arrays = "fn f(x: [f64; 2]) -> f64 {

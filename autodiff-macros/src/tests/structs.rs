@@ -46,7 +46,7 @@ fn a_struct_parameter_reads_its_fields_and_returns_its_gradient_as_the_struct() 
             let m_b: f64 = m.b;
             let m_w: &[f64; _] = &m.w;
             let s_2_bar = 1.0 / m.n as f64;
-            let mut m_w_bar = [0.0; _];
+            let mut m_w_bar = ::autodiff_runtime::__private::filled_at::<0, _>(&m.w, 0.0);
             let mut s = 0.0;
             let mut m_b_bar = 0.0;
             for k in 0..y.len() {

@@ -30,6 +30,7 @@ fn snapshot(item: proc_macro2::TokenStream, lowered_ir: Expect, reversed: Expect
             budget: 1 << 20,
             snapshots: Some(4),
             checkpoint_unsized: false,
+            tier: None,
         },
     );
     reversed.assert_eq(&print(&dead_code(&reverse(&f, &plans, Seed::One))));

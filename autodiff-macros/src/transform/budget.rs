@@ -4,6 +4,7 @@
 
 use proc_macro2::Span;
 
+use super::plan::run_time_end;
 use crate::ir::{Block, Func, Int, Name, Source, Stmt, Suffix, Var};
 
 /// The bookkeeping of a tape of online checkpoints, per snapshot: three words for its step, level
@@ -78,6 +79,55 @@ fn walk(f: &Func, block: &Block, out: &mut Vec<Storage>) {
                 out.push(Storage { bytes, span, stored: false });
                 walk(f, &c.step, out);
                 walk(f, &c.back, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// What a function storing the values of loops of run-time length requires of their lengths:
+/// each loop's end (an expression of the parameters) and the capacity of its storage, which the
+/// end must not exceed. Empty when no loop's storage has a capacity.
+pub fn capacities(f: &Func) -> Vec<(Int, u64)> {
+    let mut out: Vec<(Int, u64)> = Vec::new();
+    guards(f, &f.body, &mut out);
+    out
+}
+
+/// Whether `block` has a loop of run-time length (`0..n`, `0..xs.len()`), one that may be
+/// stored up to a capacity.
+pub fn has_run_time_loop(block: &Block) -> bool {
+    block.iter().any(|s| match s {
+        Stmt::For(l) => run_time_end(&l.range).is_some() || has_run_time_loop(&l.body),
+        Stmt::While(w) => has_run_time_loop(&w.body),
+        Stmt::If(b) => has_run_time_loop(&b.then) || has_run_time_loop(&b.otherwise),
+        Stmt::Checkpoint(c) => has_run_time_loop(&c.step) || has_run_time_loop(&c.back),
+        _ => false,
+    })
+}
+
+fn guards(f: &Func, block: &Block, out: &mut Vec<(Int, u64)>) {
+    for s in block {
+        match s {
+            Stmt::For(l) => {
+                let cap = l.carried.iter().filter(|c| saved(f, c.param)).find_map(|c| {
+                    f.ty(c.param).shape().and_then(|s| s.dims.first()).and_then(|d| d.value)
+                });
+                if let (Some(end), Some(cap)) = (run_time_end(&l.range), cap)
+                    && !out.iter().any(|(e, c)| e.key() == end.key() && *c == cap)
+                {
+                    out.push((end, cap));
+                }
+                guards(f, &l.body, out);
+            }
+            Stmt::While(w) => guards(f, &w.body, out),
+            Stmt::If(b) => {
+                guards(f, &b.then, out);
+                guards(f, &b.otherwise, out);
+            }
+            Stmt::Checkpoint(c) => {
+                guards(f, &c.step, out);
+                guards(f, &c.back, out);
             }
             _ => {}
         }

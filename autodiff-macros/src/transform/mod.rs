@@ -25,7 +25,7 @@ mod storage_hoist;
 mod stores;
 mod wrap;
 
-pub use budget::{storage, total};
+pub use budget::{capacities, has_run_time_loop, storage, total};
 pub use calls::{grad_calls, has_vector_calls};
 pub use cleanup::{dead_code, select_outputs};
 pub use first_touch::first_touch;

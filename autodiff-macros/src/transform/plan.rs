@@ -28,10 +28,17 @@
 //! Carried values that the loop only adds to (reductions, see [`super::additive`]) are never
 //! needed, so a reduction saves nothing and takes any number of iterations.
 //!
+//! A loop whose number of iterations is known only at run time, before any loop runs (`0..n`,
+//! `0..xs.len()`), is stored in arrays of a capacity: the budget's (what it holds of the loop's
+//! iterations, when the macro knows what one takes), or that of a tier ([`Options::tier`]),
+//! planned once per tier. The generated function runs the sweep of the smallest capacity the
+//! length does not exceed (its storage is zero-filled, so a capacity far above the length costs
+//! time), and the variant planned with [`Options::checkpoint_unsized`] past them all.
+//!
 //! A loop whose storage would not fit even so (its number of iterations is known only at run
-//! time, or the storage would exceed the stack budget), or whose plan is asked to, is
-//! checkpointed instead: it saves nothing, and its sweep recomputes the states from a few
-//! snapshots (binomial checkpointing, see `autodiff_runtime::revolve`).
+//! time and it has no capacity, or the storage would exceed the stack budget), or whose plan is
+//! asked to, is checkpointed instead: it saves nothing, and its sweep recomputes the states from a
+//! few snapshots (binomial checkpointing, see `autodiff_runtime::revolve`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -77,8 +84,15 @@ pub struct Options {
     pub snapshots: Option<u64>,
     /// Checkpoint the loops whose storage the macro cannot size (an expression of a `const`
     /// item or a const generic) instead of storing them: the other variant of a function whose
-    /// choice rustc makes, from the constants' values.
+    /// choice rustc makes, from the constants' values. Without it, a loop of run-time length is
+    /// stored up to a capacity; with it, it is checkpointed (the variant run past the capacity).
     pub checkpoint_unsized: bool,
+    /// A loop of run-time length is stored in arrays of at most this many iterations (one of
+    /// the capacity tiers, [`crate::symbol::CAPACITY_TIERS`]), or of what the budget holds when
+    /// that is less; `None`: of what the budget holds, when the macro knows what an iteration
+    /// takes. With a tier, an iteration whose size only rustc knows (a const generic) is stored
+    /// too: rustc checks the tier's storage against the budget.
+    pub tier: Option<u64>,
 }
 
 /// The plans of every loop that has a reverse sweep, and the activity they were made from.
@@ -98,14 +112,27 @@ pub struct Plans {
 pub fn plan(f: &Func, options: Options) -> Plans {
     let varied = varied(f);
     let active: Vec<bool> = varied.iter().zip(live(f)).map(|(v, l)| *v && l).collect();
-    let run = |store_more: bool| {
-        let mut p = Planner { f, active: &active, plans: Plans::default(), options, store_more };
+    let run = |store_more: bool, capacity: bool| {
+        let mut p = Planner {
+            f,
+            active: &active,
+            plans: Plans::default(),
+            options,
+            store_more,
+            capacity: capacity && !options.checkpoint_unsized && options.snapshots.is_none(),
+        };
         p.block_needs(&f.body, None, (&mut Vec::new(), &mut Vec::new()), false);
         p.plans
     };
-    let mut plans = run(true);
-    if total(f, &plans).is_some_and(|bytes| bytes > options.budget) {
-        plans = run(false);
+    let over = |plans: &Plans| total(f, plans).is_some_and(|bytes| bytes > options.budget);
+    let mut plans = run(true, true);
+    if over(&plans) {
+        plans = run(false, true);
+    }
+    // Several loops of run-time length, each given the whole budget, do not fit together: they
+    // are checkpointed, as the other variant's.
+    if over(&plans) {
+        plans = run(false, false);
     }
     plans.varied = varied;
     plans.active = active;
@@ -150,6 +177,9 @@ struct Planner<'a> {
     /// Whether a stored loop may save the results of its inner loops and calls (and nest the
     /// storage of its inner loops) rather than run them again in its sweep.
     store_more: bool,
+    /// Whether a loop of run-time length stores its values in an array of the capacity the
+    /// budget holds of its iterations (see [`Planner::fit_capacity`]).
+    capacity: bool,
 }
 
 impl Planner<'_> {
@@ -271,6 +301,7 @@ impl Planner<'_> {
     /// stored either, checkpointed.
     fn plan_loop(&mut self, l: &Loop) -> Plan {
         let mut plan = self.stored(l, self.store_more);
+        self.fit_capacity(l, &mut plan);
         let over = |p: &Plan, r: &Self| {
             p.size.as_ref().and_then(|n| n.times(&per_iteration(r.f, &r.plans, p)).value)
                 > Some(r.options.budget)
@@ -287,6 +318,7 @@ impl Planner<'_> {
             plan.size.is_none() || over(&plan, self) || unsized_checkpointed(&plan, self);
         if self.store_more && plan.stores() && unstorable {
             plan = self.stored(l, false);
+            self.fit_capacity(l, &mut plan);
         }
         if plan.stores() {
             match (&plan.size, self.options.snapshots) {
@@ -310,6 +342,31 @@ impl Planner<'_> {
         }
         self.plans.loops.insert(l.index, plan.clone());
         plan
+    }
+
+    /// A loop of run-time length (`0..n`, `0..xs.len()`) whose storage has no length: given
+    /// the capacity that the budget holds of its iterations, when the macro knows what one
+    /// takes, or the tier's if that is less (with a tier and an iteration only rustc can size,
+    /// the tier's). The generated function stores its values in the smallest variant whose
+    /// capacity its length does not exceed, at run time, and runs the variant that checkpoints
+    /// it otherwise.
+    fn fit_capacity(&self, l: &Loop, plan: &mut Plan) {
+        if !self.capacity
+            || plan.size.is_some()
+            || !plan.stores()
+            || run_time_end(&l.range).is_none()
+        {
+            return;
+        }
+        let per = per_iteration(self.f, &self.plans, plan).value.filter(|b| *b > 0);
+        let cap = match (per.map(|b| self.options.budget / b), self.options.tier) {
+            (Some(held), Some(tier)) => held.min(tier),
+            (Some(held), None) => held,
+            (None, tier) => tier.unwrap_or(0),
+        };
+        if cap >= 2 {
+            plan.size = Some(Int::lit(cap));
+        }
     }
 
     /// The plan of `l` that stores what its sweep needs (its length unchecked). A loop that
@@ -456,6 +513,17 @@ fn snapshots(state: &Int, budget: u64) -> u64 {
         Some(b) if b > 0 => (budget / 2 / b).clamp(2, DEFAULT_SNAPSHOTS),
         _ => DEFAULT_SNAPSHOTS,
     }
+}
+
+/// The end of `range` (excluded), when the number of iterations is known only at run time and
+/// before any loop runs: an expression of the function's parameters only (`n`, `xs.len()`).
+pub fn run_time_end(range: &Range) -> Option<Int> {
+    let hi = &range.hi;
+    let run_time = hi.value.is_none() && hi.at_most.is_none() && !hi.generic && !hi.inferred;
+    if !run_time || !hi.loops.is_empty() || hi.params.is_empty() {
+        return None;
+    }
+    Some(if range.inclusive { hi.plus(1) } else { hi.clone() })
 }
 
 /// The length of a storage array for `range`: one slot per index value below its end, so that

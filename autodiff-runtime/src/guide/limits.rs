@@ -6,8 +6,11 @@
 //!   struct's definition): an array field copied whole into a literal and never indexed,
 //!   iterated or asked its `len()` is taken for an `f64`, and an integer field copied into a
 //!   literal (`steps: m.steps`) for an `f64` value; rustc then reports a mismatched type. Index
-//!   the array (`[m.w[0], m.w[1]]`) or write the integer where an integer goes
-//!   (`steps: m.steps as usize`). `..base` takes a struct value of the body, not a parameter; a
+//!   the array (`[m.w[0], m.w[1]]`), bind it with its type (`let w: [f64; 8] = m.w;`), or write
+//!   the integer where an integer goes (`steps: m.steps as usize`). An array field passed whole
+//!   to a call by value and never indexed (`g(m.w)`) is taken for an `f64` too, and rustc says
+//!   so at the field: bind it with its type first. One passed by reference (`g(&m.w)`) is taken
+//!   for a one-dimensional array unless the body indexes it deeper. `..base` takes a struct value of the body, not a parameter; a
 //!   struct field of a struct parameter is read through its fields (`m.inner.c`), not passed
 //!   whole to a call or used as a receiver (copy it into a struct value first). See
 //!   [`structs`](super::structs).

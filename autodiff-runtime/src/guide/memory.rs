@@ -36,10 +36,28 @@
 //!   recomputation (the stored sweep of such a loop runs in the same order, so the two still
 //!   agree to the bit).
 //!
-//! A run-time trip count (`for _ in 0..steps`) is checkpointed with the schedule computed when
-//! the loop starts (its length is known then); the snapshots are still a fixed-size array. The
-//! trip count of a `const` item (`0..STEPS`) or of a const generic is not readable by the macro,
-//! but rustc knows it: the generated function holds both sweeps, each in a closure, and
+//! A run-time trip count (`for _ in 0..steps`, `for t in 1..xs.len()`, its end an expression of
+//! the parameters) is stored when it fits. Its storage is a fixed-size array, which Rust
+//! zero-fills, so the macro writes the stored sweep several times, once per **capacity tier**:
+//! 64, 1024, 16 384 and 262 144 steps, those below the capacity the budget holds of its steps
+//! (`stack = ...` or the default 512 KiB, half of it with `hvp`, over the bytes one step stores),
+//! and that capacity itself. When the function starts, and the length is known, it runs the
+//! smallest tier that holds the length, so that the zero-fill is at most 16 times what the run
+//! needs (past 64 steps), and the checkpointed sweep past them all, with the schedule computed
+//! for that length; storage and snapshots are fixed-size arrays either way, so no heap. Each
+//! variant is a closure, called out of line, so that only the one taken takes stack. The doc
+//! comment gives the tiers. A step whose size depends on a const generic (the LSTM's
+//! `[[f64; B]; L]` state) has no capacity the macro can compute, but each tier's storage is an
+//! array rustc can size: such a loop gets the tiers, each taken when rustc finds its storage
+//! within the budget. Several run-time loops in one function share the tiers (each loop's
+//! capacity at most the tier's), and are checkpointed when their storage together exceeds the
+//! budget. All the sweeps agree to the bit (`tests/whiles.rs` counts the steps on each side of
+//! each tier's capacity, and compares them with an always checkpointed twin, a const-length
+//! stored sweep and finite differences). `BENCHMARKS.md` ("Run-time trip counts") has the times
+//! and the code each tier costs.
+//!
+//! The trip count of a `const` item (`0..STEPS`) or of a const generic is not readable by the
+//! macro, but rustc knows it: the generated function holds both sweeps, each in a closure, and
 //! chooses, by a condition on the constants that rustc folds at compile time, the stored one
 //! when its storage fits the budget and the checkpointed one otherwise (the doc comment gives
 //! the condition). `const STEPS: usize = 100;` is stored and `1_000_000` checkpointed, with no
@@ -71,7 +89,7 @@
 //!     x
 //! }
 //!
-//! // A run-time trip count: checkpointed without asking.
+//! // A run-time trip count: stored, as 1000 steps fit the budget.
 //! #[grad(hvp)]
 //! fn steps(x0: f64, k: f64, n: usize) -> f64 {
 //!     let (mut x, mut v) = (x0, 0.0);

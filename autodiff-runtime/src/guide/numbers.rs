@@ -170,7 +170,8 @@
 //! ```
 //!
 //! Loops over `0..x.len()` are loops with a run-time trip count: a reduction stores nothing, and
-//! a loop that carries state from step to step is checkpointed (see [`memory`](super::memory)).
+//! a loop that carries state from step to step is stored when its length fits the stack budget,
+//! and checkpointed past it (see [`memory`](super::memory)).
 //! `hessian` and `jacobian` need the number of differentiated scalars at compile time and are
 //! refused with a slice (use `hvp` or `jvp`); so is passing a differentiated slice to a called
 //! function (pass its elements). A `Vec` of floats taken by value is refused unless `wrt(...)`

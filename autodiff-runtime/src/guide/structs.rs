@@ -70,6 +70,12 @@
 //!   A field's type is read from its uses: an `f64` if read as a value, an array of as many
 //!   dimensions as the body indexes it with (its lengths read at run time, `m.w.len()`), an
 //!   integer constant if read only where an integer goes (an index, a loop bound, `m.n as f64`).
+//!   A local bound to a field passes its uses on (`let y = m.x; y[i][j]` makes `m.x` a matrix,
+//!   `let r = m.x[0]; r[1]` too, and `r` a row), and so does a typed `let`
+//!   (`let r: [f64; 2] = m.x[0];`). An array field is passed whole to a call by value
+//!   (`g(m.w)`, `g(m.x[0])`) or by reference (`g(&m.w)`) once the body tells its type so; one
+//!   passed by value and never indexed is taken for an `f64`, and rustc says so at the field,
+//!   with the typed `let` to write (`let w: [f64; 8] = m.w;` then `g(w)`).
 //!   (What that cannot tell: [`limits`](super::limits).)
 //! - **Struct values in the body.** A literal `Quat { w, x, y, z }` (with `..base`, `base` a
 //!   struct value of the body) is a value whose fields are read and written (`q.w`,

@@ -112,7 +112,8 @@ impl Lower<'_> {
             if wanted {
                 self.b.func_mut().active.push(input);
             }
-            let field = super::FieldInput { path: u.path, input, at: u.first };
+            let guessed = u.passed && u.depth == 0;
+            let field = super::FieldInput { path: u.path, input, at: u.first, guessed };
             self.structs[k].fields.push(field);
         }
     }
@@ -179,5 +180,7 @@ fn field_len(base: &TokenStream, k: usize, root: &str) -> Int {
         0 => quote!(#base.len()),
         _ => quote!(::autodiff_runtime::__private::len_at(&#base, #k)),
     };
-    Int::inferred(tokens, vec![root.to_owned()])
+    let mut len = Int::inferred(tokens, vec![root.to_owned()]);
+    len.witness = Some((base.clone(), k));
+    len
 }

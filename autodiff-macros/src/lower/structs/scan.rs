@@ -3,7 +3,14 @@
 //! from its uses: read as a value, it is an `f64`, or an array of as many dimensions as the body
 //! indexes it with (at least one where it is iterated over, lent with `&` or asked its `len()`);
 //! read only where an integer goes (an index, a range's bound, a cast, a typed integer `let`), it
-//! is a constant.
+//! is a constant. A local bound to a field read (`let y = m.x;`, `let r = m.x[0];`) passes its
+//! uses on to the field (`y[i][j]` makes `m.x` two-dimensional), and a typed `let`
+//! (`let r: [f64; 2] = m.x[0];`) tells the dimensions its type has.
+//!
+//! What this does not know: the callee's signature. A field passed whole to a call by value
+//! (`g(m.c)`) and never indexed, iterated over or bound with an array type is read as an `f64`;
+//! if it is an array, rustc reports it at the read with how to say so (see
+//! `autodiff_runtime::__private::ScalarField`).
 
 use proc_macro2::TokenStream;
 use quote::ToTokens;
@@ -24,6 +31,9 @@ pub(in crate::lower) struct FieldUse {
     pub depth: usize,
     /// Its first use, for messages and for the spans of the generated code's reads.
     pub first: TokenStream,
+    /// Whether it is passed whole to a call (itself, or a local bound to it), where an array
+    /// could go as well as an `f64`.
+    pub passed: bool,
 }
 
 /// Where an expression is read.
@@ -37,7 +47,7 @@ enum Ctx {
 
 /// The field paths of `roots` that `body` uses, in order of first use.
 pub(in crate::lower) fn uses(body: &Block, roots: &[String]) -> Vec<FieldUse> {
-    let mut s = Scan { roots, uses: Vec::new() };
+    let mut s = Scan { roots, uses: Vec::new(), aliases: Vec::new(), passing: false };
     s.block(body);
     s.uses
 }
@@ -59,6 +69,18 @@ pub(in crate::lower) fn field_path(e: &Expr) -> Option<(String, Vec<Member>)> {
         Expr::Paren(p) => field_path(&p.expr),
         Expr::Group(g) => field_path(&g.expr),
         _ => None,
+    }
+}
+
+/// `read` indexed as `e` indexes its base: `m.x[0][j]` for `read` `m.x[0]` and `e` `y[j]`.
+fn reindex(read: &Expr, e: &Expr) -> Expr {
+    match peel(e) {
+        Expr::Index(i) => {
+            let mut out = i.clone();
+            out.expr = Box::new(reindex(read, &i.expr));
+            Expr::Index(out)
+        }
+        _ => read.clone(),
     }
 }
 
@@ -84,32 +106,118 @@ fn indexed(e: &Expr) -> (&Expr, usize) {
 struct Scan<'a> {
     roots: &'a [String],
     uses: Vec<FieldUse>,
+    /// Locals bound to a field read: the local's name, the field read (`m.x[0]`), and how many
+    /// times it is indexed.
+    aliases: Vec<(String, Expr)>,
+    /// Whether the expression being read is an argument of a call.
+    passing: bool,
+}
+
+/// The number of array dimensions of the type `ty` (`[[f64; 2]; 3]` has 2), looking through a
+/// reference.
+fn array_depth(ty: &syn::Type) -> usize {
+    match ty {
+        syn::Type::Array(a) => 1 + array_depth(&a.elem),
+        syn::Type::Reference(r) => array_depth(&r.elem),
+        syn::Type::Paren(p) => array_depth(&p.elem),
+        syn::Type::Group(g) => array_depth(&g.elem),
+        _ => 0,
+    }
+}
+
+/// The name a pattern binds, if it binds one name (`y`, `mut y`, `y: [f64; 2]`).
+fn bound_name(pat: &Pat) -> Option<String> {
+    match pat {
+        Pat::Ident(p) if p.subpat.is_none() => Some(symbol::unraw(&p.ident)),
+        Pat::Type(t) => bound_name(&t.pat),
+        _ => None,
+    }
 }
 
 impl Scan<'_> {
-    /// Records a use of `e` (a field path of a root, indexed `depth` times) if it is one.
-    fn record(&mut self, e: &Expr, ctx: Ctx, depth: usize) -> bool {
+    /// Records a use of `e` (a field path of a root, or a local bound to one, indexed `n` times)
+    /// if it is one, whose value has at least `extra` more dimensions.
+    fn record(&mut self, e: &Expr, ctx: Ctx, extra: usize) -> bool {
         let (base, n) = indexed(e);
+        let alias = match peel(base) {
+            Expr::Path(p) if p.qself.is_none() => p.path.get_ident().and_then(|id| {
+                let name = symbol::unraw(id);
+                self.aliases.iter().rev().find(|(a, _)| *a == name).map(|(_, e)| e.clone())
+            }),
+            _ => None,
+        };
+        // Only the read itself is passed, not its indices.
+        let passing = std::mem::take(&mut self.passing);
+        if let Some(read) = alias {
+            // `y[i]` for `let y = m.x[0];`: a use of `m.x` with one more index.
+            self.passing = passing;
+            self.record(&read, ctx, n + extra);
+            if let Expr::Index(i) = peel(e) {
+                self.indices(i);
+            }
+            return true;
+        }
         let Some((root, path)) = field_path(base) else { return false };
         if !self.roots.contains(&root) {
             return false;
         }
         let value = ctx == Ctx::Value;
+        let depth = n + extra;
         let same = |u: &&mut FieldUse| u.root == root && u.path == path;
         match self.uses.iter_mut().find(same) {
             Some(u) => {
                 u.value |= value;
-                u.depth = u.depth.max(depth.max(n));
+                u.depth = u.depth.max(depth);
+                u.passed |= passing;
             }
             None => {
-                let first = base.to_token_stream();
-                self.uses.push(FieldUse { root, path, value, depth: depth.max(n), first });
+                let (first, passed) = (base.to_token_stream(), passing);
+                self.uses.push(FieldUse { root, path, value, depth, first, passed });
             }
         }
         if let Expr::Index(i) = peel(e) {
             self.indices(i);
         }
         true
+    }
+
+    /// `let pat = init;`: reads `init`, then binds the local `pat` names to it when `init` is a
+    /// field read (or a local bound to one), and forgets any earlier local of that name.
+    fn local(&mut self, l: &syn::Local) {
+        let (int, typed) = match &l.pat {
+            Pat::Type(t) => (crate::lower::types::is_int(&t.ty), array_depth(&t.ty)),
+            _ => (false, 0),
+        };
+        if let Some(init) = &l.init {
+            let ctx = if int { Ctx::Int } else { Ctx::Value };
+            if !self.record(&init.expr, ctx, typed) {
+                self.expr(&init.expr, ctx);
+            }
+            if let Some((_, e)) = &init.diverge {
+                self.expr(e, Ctx::Value);
+            }
+        }
+        let Some(name) = bound_name(&l.pat) else { return };
+        self.aliases.retain(|(a, _)| *a != name);
+        if let Some(init) = l.init.as_ref().filter(|i| i.diverge.is_none() && !int) {
+            let aliased = self.alias_of(&init.expr);
+            if let Some(read) = aliased {
+                self.aliases.push((name, read));
+            }
+        }
+    }
+
+    /// The field read that `e` is, with locals bound to field reads replaced by them: `m.x[0]`
+    /// for `m.x[0]`, and for `y[0]` after `let y = m.x;`.
+    fn alias_of(&self, e: &Expr) -> Option<Expr> {
+        let (base, _) = indexed(e);
+        if field_path(base).is_some_and(|(root, _)| self.roots.contains(&root)) {
+            return Some(peel(e).clone());
+        }
+        let Expr::Path(p) = peel(base) else { return None };
+        let name = symbol::unraw(p.path.get_ident()?);
+        let (_, read) = self.aliases.iter().rev().find(|(a, _)| *a == name)?;
+        Some(reindex(read, e))
     }
 
     /// The indices of `x[i][j]`, read as integers.
@@ -121,17 +229,16 @@ impl Scan<'_> {
     }
 
     fn block(&mut self, b: &Block) {
+        // A local bound inside the block is gone after it.
+        let outer = self.aliases.clone();
+        self.stmts(b);
+        self.aliases = outer;
+    }
+
+    fn stmts(&mut self, b: &Block) {
         for stmt in &b.stmts {
             match stmt {
-                Stmt::Local(l) => {
-                    let int = matches!(&l.pat, Pat::Type(t) if crate::lower::types::is_int(&t.ty));
-                    if let Some(init) = &l.init {
-                        self.expr(&init.expr, if int { Ctx::Int } else { Ctx::Value });
-                        if let Some((_, e)) = &init.diverge {
-                            self.expr(e, Ctx::Value);
-                        }
-                    }
-                }
+                Stmt::Local(l) => self.local(l),
                 Stmt::Expr(e, _) => self.expr(e, Ctx::Value),
                 Stmt::Item(_) | Stmt::Macro(_) => {}
             }
@@ -158,7 +265,12 @@ impl Scan<'_> {
                 if !self.record(&f.expr, iterated, 1) {
                     self.expr(&f.expr, iterated);
                 }
+                let outer = self.aliases.clone();
+                if let Some(name) = bound_name(&f.pat) {
+                    self.aliases.retain(|(a, _)| *a != name);
+                }
                 self.block(&f.body);
+                self.aliases = outer;
             }
             Expr::Match(m) => {
                 self.expr(&m.expr, Ctx::Int);
@@ -191,10 +303,16 @@ impl Scan<'_> {
                 self.block(&w.body);
             }
             Expr::Loop(l) => self.block(&l.body),
-            Expr::Closure(c) => self.expr(&c.body, Ctx::Value),
+            Expr::Closure(c) => {
+                let outer = self.aliases.clone();
+                let names: Vec<String> = c.inputs.iter().filter_map(bound_name).collect();
+                self.aliases.retain(|(a, _)| !names.contains(a));
+                self.expr(&c.body, Ctx::Value);
+                self.aliases = outer;
+            }
             Expr::Call(c) => {
                 self.expr(&c.func, Ctx::Value);
-                c.args.iter().for_each(|a| self.expr(a, ctx));
+                c.args.iter().for_each(|a| self.argument(a, ctx));
             }
             Expr::Assign(a) => {
                 self.expr(&a.left, Ctx::Value);
@@ -237,7 +355,17 @@ impl Scan<'_> {
             self.expr(&m.receiver, ctx);
         }
         let args = if symbol::INT_METHODS.contains(&name.as_str()) { ctx } else { Ctx::Value };
-        m.args.iter().for_each(|a| self.expr(a, args));
+        m.args.iter().for_each(|a| self.argument(a, args));
+    }
+
+    /// An argument `a` of a call: a field read whole there is marked passed.
+    fn argument(&mut self, a: &Expr, ctx: Ctx) {
+        self.passing = true;
+        let recorded = self.record(a, ctx, 0);
+        self.passing = false;
+        if !recorded {
+            self.expr(a, ctx);
+        }
     }
 }
 
@@ -277,6 +405,25 @@ mod tests {
                 ("self.inner.c".into(), true, 0),
                 ("m.v".into(), true, 1),
                 ("m.u".into(), false, 1),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_local_bound_to_a_field_passes_its_uses_on() {
+        let found = scan(
+            "{ let y = m.x; let r = m.w[0]; let t: [f64; 3] = m.c; let q: [f64; 2] = m.a[1]; \
+               let z = y[1]; ({ let r = 2.0; r }) + z[0] + r[1][2] + m.u[0].len() as f64 + m.b }",
+        );
+        assert_eq!(
+            found,
+            vec![
+                ("m.x".into(), true, 2),
+                ("m.w".into(), true, 3),
+                ("m.c".into(), true, 1),
+                ("m.a".into(), true, 2),
+                ("m.u".into(), false, 2),
+                ("m.b".into(), true, 0),
             ]
         );
     }

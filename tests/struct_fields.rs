@@ -1,0 +1,122 @@
+//! Array fields of a struct parameter read whole (issue 15: `g(s.c)`, `let y = s.m;`, a row
+//! `s.m[0]` used as an array), in every mode, against central finite differences of the
+//! functions themselves, H·v against finite differences of the gradient, and `w·Hv = v·Hw`.
+
+use autodiff_runtime::{Differentiable, Tolerance, check_close, numeric_gradient};
+use autodiff_suite::struct_fields::*;
+
+fn close(what: &str, values: &[f64], reference: &[f64], tol: f64) {
+    let tol = Tolerance { epsilon: tol, max_relative: tol };
+    if let Err(e) = check_close(values, reference, tol) {
+        panic!("{what}: {e}");
+    }
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// The struct whose differentiated scalars are `p`.
+fn fields(p: &[f64]) -> Fields {
+    let mut s = Fields { c: [0.0; 3], m: [[0.0; 2]; 2], b: 0.0 };
+    p.iter().enumerate().for_each(|(k, v)| s.set(k, *v));
+    s
+}
+
+/// The differentiated scalars of `s`.
+fn scalars(s: &Fields) -> Vec<f64> {
+    (0..Fields::LEN).map(|k| s.get(k)).collect()
+}
+
+/// The derivative of `g` at `x` along `v`, by central differences.
+fn along(g: &dyn Fn(&[f64]) -> Vec<f64>, x: &[f64], v: &[f64]) -> Vec<f64> {
+    let h = 1e-6;
+    let at = |t: f64| g(&x.iter().zip(v).map(|(a, b)| a + t * b).collect::<Vec<f64>>());
+    at(h).iter().zip(at(-h)).map(|(p, m)| (p - m) / (2.0 * h)).collect()
+}
+
+const X: [f64; 8] = [0.7, -0.4, 1.1, 0.3, -0.8, 0.5, 0.9, -1.3];
+const V: [f64; 8] = [0.2, 0.5, -0.3, 1.0, 0.4, -0.6, 0.1, 0.8];
+const W: [f64; 8] = [-0.5, 0.3, 0.8, -0.2, 0.6, 0.4, -0.9, 0.1];
+
+type Grad = fn(&Fields) -> (f64, Fields);
+type Jvp = fn(&Fields, &Fields) -> (f64, f64);
+type Hvp = fn(&Fields, &Fields) -> (f64, Fields, Fields);
+
+/// `_grad` against finite differences of `f`, `_jvp` against the gradient, `_hvp` against
+/// finite differences of the gradient and for symmetry.
+fn check(what: &str, f: fn(&Fields) -> f64, grad: Grad, jvp: Jvp, hvp: Hvp) {
+    let (s, v, w) = (fields(&X), fields(&V), fields(&W));
+    let value = f(&s);
+    let (y, g) = grad(&s);
+    assert_eq!(y.to_bits(), value.to_bits(), "{what}: value of `_grad`");
+    let g = scalars(&g);
+    let numeric = numeric_gradient(|p: &[f64]| f(&fields(p)), &X);
+    close(&format!("{what}: gradient"), &g, &numeric, 1e-7);
+    let (y, d) = jvp(&s, &v);
+    close(&format!("{what}: `_jvp`"), &[y, d], &[value, dot(&g, &V)], 1e-12);
+    let (y, g2, hv) = hvp(&s, &v);
+    close(&format!("{what}: value and gradient of `_hvp`"), &scalars(&g2), &g, 1e-12);
+    close(&format!("{what}: value of `_hvp`"), &[y], &[value], 1e-14);
+    let gradient = |p: &[f64]| scalars(&grad(&fields(p)).1);
+    close(&format!("{what}: H·v"), &scalars(&hv), &along(&gradient, &X, &V), 1e-6);
+    let (_, _, hw) = hvp(&s, &w);
+    close(
+        &format!("{what}: w·Hv = v·Hw"),
+        &[dot(&W, &scalars(&hv))],
+        &[dot(&V, &scalars(&hw))],
+        1e-10,
+    );
+}
+
+#[test]
+fn an_array_field_passed_to_calls_by_value_and_by_reference() {
+    check("call_field", call_field, call_field_grad, call_field_jvp, call_field_hvp);
+}
+
+#[test]
+fn fields_bound_with_their_types_then_passed_to_calls() {
+    check("call_typed", call_typed, call_typed_grad, call_typed_jvp, call_typed_hvp);
+}
+
+#[test]
+fn array_fields_bound_whole_to_locals() {
+    check("bound_whole", bound_whole, bound_whole_grad, bound_whole_jvp, bound_whole_hvp);
+    // Closed form: ∂/∂m₀₁ = m₁₀, ∂/∂c₀ = c₂ b, ∂/∂b = c₀c₂.
+    let (_, g) = bound_whole_grad(&fields(&X));
+    assert_eq!(g.m, [[0.0, X[5]], [X[4], 0.0]]);
+    assert_eq!((g.c, g.b), ([X[2] * X[7], 0.0, X[0] * X[7]], X[0] * X[2]));
+}
+
+#[test]
+fn rows_of_a_matrix_field_used_as_arrays() {
+    check("rows", rows, rows_grad, rows_jvp, rows_hvp);
+}
+
+#[test]
+fn a_function_returning_an_array_of_rows_and_fields_passed_to_calls() {
+    let (s, v) = (fields(&X), fields(&V));
+    let out = |p: &[f64]| rows_out(&fields(p)).to_vec();
+    let y_bar = [0.6, -1.2];
+    let (y, c) = rows_out_vjp(&s, y_bar);
+    assert_eq!(y, rows_out(&s));
+    let weighted = |p: &[f64]| dot(&y_bar, &out(p));
+    close("rows_out: `_vjp`", &scalars(&c), &numeric_gradient(weighted, &X), 1e-7);
+    let (y, d) = rows_out_jvp(&s, &v);
+    assert_eq!(y, rows_out(&s));
+    close("rows_out: `_jvp`", &d, &along(&out, &X, &V), 1e-7);
+    let y_bar_dot = [0.3, 0.7];
+    let (y, c2, d2, c_dot) = rows_out_hvp(&s, y_bar, &v, y_bar_dot);
+    assert_eq!(y, rows_out(&s));
+    close("rows_out: cotangents of `_hvp`", &scalars(&c2), &scalars(&c), 1e-14);
+    close("rows_out: value_dot of `_hvp`", &d2, &d, 1e-14);
+    let both = |p: &[f64]| scalars(&rows_out_vjp(&fields(&p[..8]), [p[8], p[9]]).1);
+    let point: Vec<f64> = X.iter().chain(&y_bar).copied().collect();
+    let dir: Vec<f64> = V.iter().chain(&y_bar_dot).copied().collect();
+    close(
+        "rows_out: cotangents_dot of `_hvp`",
+        &scalars(&c_dot),
+        &along(&both, &point, &dir),
+        1e-6,
+    );
+}
