@@ -89,16 +89,13 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             // capacity, their lengths choose, when the function starts.
             let other = derived.checkpointed.as_deref();
             let stored = derived.stored(|d| Some(&d.grad));
-            out.extend(match other.filter(|_| !stored.is_empty()) {
-                Some(c) => cx.derivative_choice(kind, &stored, &c.grad),
-                None => cx.derivative(kind, &derived.grad),
-            });
-            // `f_grad_into`: the same sweep, the arrays' gradients written into the caller's.
-            if args.into {
-                let into = Context { scalar: cx.scalar.clone(), into: true, ..cx };
-                out.extend(match other.filter(|_| unsized_storage(&derived.grad)) {
-                    Some(c) => into.derivative_choice(kind, &derived.grad, &c.grad),
-                    None => into.derivative(kind, &derived.grad),
+            // `f_grad_into` (`into`): the same sweeps, the arrays' gradients written into the
+            // caller's arrays.
+            let into = args.into.then(|| Context { scalar: cx.scalar.clone(), into: true, ..cx });
+            for cx in std::iter::once(&cx).chain(&into) {
+                out.extend(match other.filter(|_| !stored.is_empty()) {
+                    Some(c) => cx.derivative_choice(kind, &stored, &c.grad),
+                    None => cx.derivative(kind, &derived.grad),
                 });
             }
             if let Some(jvp) = &derived.jvp {
