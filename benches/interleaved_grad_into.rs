@@ -1,11 +1,12 @@
 //! Issue 18's "large array gradients without a copy": does returning a `[f64; N]` gradient by
 //! value cost more than writing it into the caller's buffer? The function is a sum of
-//! per-element terms Σᵢ (xᵢ²/2 + sin(1.3·xᵢ)) over `x: &[f64; N]` under `#[grad]`; the kernels
-//! are (a) its generated `terms_grad`, returning `(f64, [f64; N])`, with the caller storing the
-//! gradient into an existing array, and (b) the same generated body pasted from the expansion
+//! per-element terms Σᵢ (xᵢ²/2 + sin(1.3·xᵢ)) over `x: &[f64; N]` under `#[grad(into)]`; the
+//! kernels are (a) its generated `terms_grad`, returning `(f64, [f64; N])`, with the caller
+//! storing the gradient into an existing array, (b) its generated `terms_grad_into`, writing into
+//! the caller's `&mut [f64; N]`, and (c) `f_grad`'s body pasted from the expansion
 //! (`RUSTC_BOOTSTRAP=1 cargo rustc --bench interleaved_grad_into --profile=check --
-//! -Zunpretty=expanded`) and changed only to write into a `&mut [f64; N]` argument. N = 16, 272
-//! and 4096. The method is `benches/interleaved_loops.rs`'s: kernels take turns in blocks of
+//! -Zunpretty=expanded`) and changed by hand to write into the buffer, as a reference for (b).
+//! N = 16, 272 and 4096. The method is `benches/interleaved_loops.rs`'s: kernels take turns in blocks of
 //! about 20 µs, round after round, and a ratio is the median over rounds of the ratio within a
 //! round; blocks are timed by the thread's CPU clock.
 //!
@@ -28,7 +29,7 @@ const BLOCK: Duration = Duration::from_micros(20);
 
 /// Σᵢ (xᵢ²/2 + sin(1.3·xᵢ)): per-element terms with a little arithmetic.
 #[allow(clippy::needless_range_loop)]
-#[grad]
+#[grad(into)]
 pub fn terms<const N: usize>(x: &[f64; N]) -> f64 {
     let mut s = 0.0;
     for i in 0..N {
@@ -57,7 +58,7 @@ pub fn terms_grad_into_by_hand<const N: usize>(x: &[f64; N], grad: &mut [f64; N]
 /// Σᵢ (xᵢ²/2 + 0.3·xᵢ): per-element terms with only multiplications and additions, where the
 /// copy of the gradient weighs most against the arithmetic.
 #[allow(clippy::needless_range_loop)]
-#[grad]
+#[grad(into)]
 pub fn quad<const N: usize>(x: &[f64; N]) -> f64 {
     let mut s = 0.0;
     for i in 0..N {
@@ -88,38 +89,45 @@ fn point<const N: usize>() -> [f64; N] {
     })
 }
 
-/// One function's three forms: the function, its generated gradient by value, and the pasted
-/// body writing into the caller's buffer; and the gradient's closed form per component.
-struct Forms<P, G, I, C> {
+/// One function's forms: the function, its generated gradient by value, its generated gradient
+/// into the caller's buffer, and the pasted body writing into it; and the gradient's closed form
+/// per component.
+struct Forms<P, G, I, H, C> {
     primal: P,
     by_value: G,
     into: I,
+    by_hand: H,
     closed: C,
 }
 
 /// The kernels at `N`: the function, the generated gradient stored into the caller's array, the
-/// pasted body writing into it, and the same with the buffer zeroed first (as a variant would
-/// have to where the sweep only accumulates into the gradient).
-fn workload<const N: usize, P, G, I, C>(name: &str, f: Forms<P, G, I, C>, budget: Duration)
+/// generated `f_grad_into` writing into it, the pasted body writing into it, and the generated
+/// one with the buffer zeroed first (as a variant would have to where the sweep only accumulates
+/// into the gradient).
+fn workload<const N: usize, P, G, I, H, C>(name: &str, f: Forms<P, G, I, H, C>, budget: Duration)
 where
     P: Fn(&[f64; N]) -> f64,
     G: Fn(&[f64; N]) -> (f64, [f64; N]),
     I: Fn(&[f64; N], &mut [f64; N]) -> f64,
+    H: Fn(&[f64; N], &mut [f64; N]) -> f64,
     C: Fn(f64) -> f64,
 {
     let name = format!("{name}_{N}");
     let x = point::<N>();
     let (value, by_value) = (f.by_value)(&x);
-    let mut into = [f64::NAN; N];
-    let into_value = (f.into)(&x, &mut into);
-    assert_eq!(value.to_bits(), into_value.to_bits(), "{name}: value");
-    assert!(by_value.iter().zip(&into).all(|(a, b)| a.to_bits() == b.to_bits()), "{name}");
+    for form in [&f.into as &dyn Fn(&[f64; N], &mut [f64; N]) -> f64, &f.by_hand] {
+        let mut into = [f64::NAN; N];
+        let into_value = form(&x, &mut into);
+        assert_eq!(value.to_bits(), into_value.to_bits(), "{name}: value");
+        assert!(by_value.iter().zip(&into).all(|(a, b)| a.to_bits() == b.to_bits()), "{name}");
+    }
     for (i, (g, xi)) in by_value.iter().zip(&x).enumerate() {
         let closed = (f.closed)(*xi);
         assert!((g - closed).abs() <= 1e-14 * closed.abs().max(1.0), "{name}: component {i}");
     }
     let (buf_a, buf_b, buf_z) =
         (RefCell::new([0.0; N]), RefCell::new([0.0; N]), RefCell::new([0.0; N]));
+    let buf_h = RefCell::new([0.0; N]);
     let kernels = [
         Kernel::new("primal", || {
             black_box((f.primal)(black_box(&x)));
@@ -135,6 +143,10 @@ where
             let mut g = buf_b.borrow_mut();
             black_box((f.into)(black_box(&x), black_box(&mut *g)));
         }),
+        Kernel::new("by_hand", || {
+            let mut g = buf_h.borrow_mut();
+            black_box((f.by_hand)(black_box(&x), black_box(&mut *g)));
+        }),
         Kernel::new("into_zeroed", || {
             let mut g = buf_z.borrow_mut();
             let g = black_box(&mut *g);
@@ -145,6 +157,7 @@ where
     let ratios = [
         ("by_value/into", "by_value", "into"),
         ("by_value/into_zeroed", "by_value", "into_zeroed"),
+        ("into/by_hand", "into", "by_hand"),
         ("by_value/primal", "by_value", "primal"),
     ];
     time(&kernels, budget).report(&name, &ratios);
@@ -154,13 +167,15 @@ where
 fn both<const N: usize>(budget: Duration) {
     if selected(&format!("terms_{N}")) {
         let closed = |x: f64| x + 1.3 * (1.3 * x).cos();
-        let (primal, by_value, into) = (terms::<N>, terms_grad::<N>, terms_grad_into_by_hand::<N>);
-        workload("terms", Forms { primal, by_value, into, closed }, budget);
+        let (primal, by_value) = (terms::<N>, terms_grad::<N>);
+        let (into, by_hand) = (terms_grad_into::<N>, terms_grad_into_by_hand::<N>);
+        workload("terms", Forms { primal, by_value, into, by_hand, closed }, budget);
     }
     if selected(&format!("quad_{N}")) {
         let closed = |x: f64| x + 0.3;
-        let (primal, by_value, into) = (quad::<N>, quad_grad::<N>, quad_grad_into_by_hand::<N>);
-        workload("quad", Forms { primal, by_value, into, closed }, budget);
+        let (primal, by_value) = (quad::<N>, quad_grad::<N>);
+        let (into, by_hand) = (quad_grad_into::<N>, quad_grad_into_by_hand::<N>);
+        workload("quad", Forms { primal, by_value, into, by_hand, closed }, budget);
     }
 }
 

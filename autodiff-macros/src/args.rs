@@ -1,5 +1,5 @@
 //! The attribute's options: `#[grad]`, `#[grad(wrt(a, b))]`, `#[grad(jvp, hvp, hessian)]`,
-//! `#[grad(jacobian)]`, `#[grad(jacobian(forward))]`, `#[grad(argmin)]`. Unknown or repeated options are spanned
+//! `#[grad(jacobian)]`, `#[grad(jacobian(forward))]`, `#[grad(argmin)]`, `#[grad(into)]`. Unknown or repeated options are spanned
 //! errors.
 
 use proc_macro2::{Ident, Span, TokenStream};
@@ -40,6 +40,8 @@ pub struct Args {
     /// `accumulate`: the derivatives written into the caller's buffers (of differentiated
     /// slices) are added to what the buffers hold, instead of overwriting it.
     pub accumulate: bool,
+    /// `into`: also emit `f_grad_into`, the gradient written into the caller's arrays.
+    pub into: bool,
     /// Where each option was written, for messages about it.
     pub spans: Vec<(&'static str, Span)>,
 }
@@ -102,6 +104,7 @@ pub fn parse(cx: &mut Ctxt, tokens: TokenStream) -> Args {
             symbol::OPT_HESSIAN => &mut args.hessian,
             symbol::OPT_ARGMIN => &mut args.argmin,
             symbol::OPT_ACCUMULATE => &mut args.accumulate,
+            symbol::OPT_INTO => &mut args.into,
             symbol::OPT_WRT => {
                 wrt(cx, &meta, &mut args);
                 continue;

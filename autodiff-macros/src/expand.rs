@@ -42,6 +42,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     if args.accumulate {
         check_accumulate(&mut cx, &args, &lowered);
     }
+    if let Some(at) = args.span_of(symbol::OPT_INTO) {
+        check_into(&mut cx, &args, &lowered, at, vector);
+    }
     let problem = args
         .span_of(symbol::OPT_ARGMIN)
         .and_then(|at| lower::problem(&mut cx, &item_fn, &lowered, at).map(|p| (p, at)));
@@ -68,6 +71,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 scalar,
                 record,
                 inline_vjp: false,
+                into: false,
             };
             let few_rows = args.jacobian.is_some_and(|m| cx.by_few_rows(&lowered.func, m));
             cx.inline_vjp = vector && few_rows;
@@ -85,10 +89,15 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             // capacity, their lengths choose, when the function starts.
             let other = derived.checkpointed.as_deref();
             let stored = derived.stored(|d| Some(&d.grad));
-            out.extend(match other.filter(|_| !stored.is_empty()) {
-                Some(c) => cx.derivative_choice(kind, &stored, &c.grad),
-                None => cx.derivative(kind, &derived.grad),
-            });
+            // `f_grad_into` (`into`): the same sweeps, the arrays' gradients written into the
+            // caller's arrays.
+            let into = args.into.then(|| Context { scalar: cx.scalar.clone(), into: true, ..cx });
+            for cx in std::iter::once(&cx).chain(&into) {
+                out.extend(match other.filter(|_| !stored.is_empty()) {
+                    Some(c) => cx.derivative_choice(kind, &stored, &c.grad),
+                    None => cx.derivative(kind, &derived.grad),
+                });
+            }
             if let Some(jvp) = &derived.jvp {
                 out.extend(cx.derivative(Kind::Jvp, jvp));
             }
@@ -241,6 +250,43 @@ fn check_accumulate(cx: &mut Ctxt, args: &Args, lowered: &Lowered) {
             at,
             format!("`{name}` adds the derivatives of differentiated slices into the caller's buffers, and this function differentiates no slice: its derivatives are returned; remove `{name}`, or take the parameter as `&[f64]`"),
         );
+    }
+}
+
+/// Refuses `into` where `f_grad_into` would not read naturally: on a function with several
+/// outputs (its `f_vjp` takes a cotangent), with `accumulate` (the arrays are overwritten), and
+/// unless every differentiated parameter is an array or a slice, one at least an array (a
+/// scalar's derivative has no buffer to go to; slices alone are already written into buffers by
+/// `f_grad`).
+fn check_into(cx: &mut Ctxt, args: &Args, lowered: &Lowered, at: proc_macro2::Span, vector: bool) {
+    let name = symbol::OPT_INTO;
+    let f = &lowered.func;
+    if vector {
+        let message = format!(
+            "`{name}` writes the gradient of a function returning one `f64` into the caller's arrays; this function has several outputs, whose `f_vjp` takes a cotangent and returns the cotangents; remove `{name}`"
+        );
+        return cx.error_at(at, message);
+    }
+    if args.accumulate {
+        let message = format!(
+            "`{name}` overwrites the caller's arrays, and `accumulate` adds into them; keep one of the two"
+        );
+        return cx.error_at(at, message);
+    }
+    let array = |v: &crate::ir::Var| matches!(f.ty(*v), crate::ir::Ty::Array(_));
+    let plain = |v: &crate::ir::Var| {
+        lowered.params.iter().any(|p| p.input == Some(*v) && p.strukt.is_none())
+    };
+    let other = f.active.iter().find(|v| !(array(v) && plain(v)));
+    let known = f.active.iter().any(|v| !f.ty(*v).run_time_length());
+    match (other, known) {
+        (Some(v), _) => {
+            let x = lowered.params.iter().find(|p| p.input == Some(*v) || p.strukt.as_ref().is_some_and(|s| s.fields.iter().any(|x| x.input == *v)));
+            let what = x.map_or_else(|| "a differentiated parameter".to_owned(), |p| format!("the parameter `{}`", p.ident));
+            cx.error_at(at, format!("`{name}` writes the gradient into one `&mut [f64; N]` per differentiated parameter, and {what} is not an array or a slice; differentiate only arrays (`wrt(...)`), or remove `{name}` and use `f_grad`"));
+        }
+        (None, false) => cx.error_at(at, format!("`{name}` writes the gradients of arrays `[f64; N]` into the caller's arrays, and this function differentiates only slices, whose gradients `f_grad` already writes into buffers; remove `{name}`")),
+        (None, true) => {}
     }
 }
 

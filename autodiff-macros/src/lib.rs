@@ -40,6 +40,7 @@ use proc_macro::TokenStream;
 /// | (none) | `f_grad(params…)` | `(value, gradient)`: one forward pass and one reverse sweep |
 /// | `jvp` | `f_jvp(params…, directions…)` | `(value, ∇f·v)`, by forward mode |
 /// | `hvp` | `f_hvp(params…, directions…)` | `(value, gradient, H·v)`, forward mode over the reverse sweep |
+/// | `into` | `f_grad_into(params…, x_bar: &mut [f64; N]…)` | the value; the gradient of each differentiated array written into the caller's array (overwritten), bit for bit `f_grad`'s |
 /// | `hessian` | `f_hessian(params…)` | `[[f64; n]; n]`, one `f_hvp` per unit direction (also emits `f_hvp`) |
 /// | (none), vector `f` | `f_vjp(params…, out_bar)` | `(value, cotangents)`: one reverse sweep seeded with `out_bar` |
 /// | (none), vector `f` | `f_fwd(params…)`, `f_rev(params…, residuals, out_bar)` | `(value, residuals)`, `cotangents`: `f_vjp` split at the end of its forward pass, for callers |
@@ -64,6 +65,10 @@ use proc_macro::TokenStream;
 /// - `implicit('label)`: differentiate the loop so labelled at its fixed point.
 /// - `argmin`: the argmin problem type.
 /// - `accumulate`: the buffers of differentiated slices are added into, not overwritten.
+/// - `into`: also `f_grad_into`, which writes the gradient into one `&mut [f64; N]` per
+///   differentiated parameter (after the parameters, in their order) instead of returning it:
+///   no copy of a large gradient. Every differentiated parameter must be an array (a slice
+///   keeps its `&mut [f64]` buffer), on a function returning one scalar; not with `accumulate`.
 ///
 /// An unknown or repeated option is a compile error. See [`guide::options`](https://docs.rs/autodiff-runtime/latest/autodiff_runtime/guide/options/index.html).
 ///

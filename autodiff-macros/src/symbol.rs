@@ -233,6 +233,9 @@ pub const DEFAULT_SNAPSHOTS: u64 = 32;
 pub const OPT_ARGMIN: &str = "argmin";
 /// Option: the slices' buffers are added into, not overwritten.
 pub const OPT_ACCUMULATE: &str = "accumulate";
+/// Option: also emit `f_grad_into`, which writes the gradient of array parameters into the
+/// caller's arrays.
+pub const OPT_INTO: &str = "into";
 /// Suffix of the argmin problem type: `ext_rosenbrock` -> `ExtRosenbrockProblem`.
 pub const PROBLEM_SUFFIX: &str = "Problem";
 /// The lifetime of the references an argmin problem holds.
@@ -253,6 +256,7 @@ pub const OPTIONS: &[&str] = &[
     OPT_IMPLICIT,
     OPT_ARGMIN,
     OPT_ACCUMULATE,
+    OPT_INTO,
 ];
 
 /// Suffix of the adjoint of a value.
@@ -278,6 +282,8 @@ pub const INDEX_NAMES: &[&str] = &["i", "j", "k", "l", "m", "n"];
 pub const TEMP_PREFIX: &str = "t";
 /// Suffixes of the generated functions.
 pub const FN_GRAD: &str = "grad";
+/// Suffix of the gradient written into the caller's arrays (`#[grad(into)]`).
+pub const FN_GRAD_INTO: &str = "grad_into";
 /// Suffix of the forward-mode function.
 pub const FN_JVP: &str = "jvp";
 /// Suffix of the Hessian-vector product function.

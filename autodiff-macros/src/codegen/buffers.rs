@@ -9,6 +9,12 @@
 //! values (the transforms then see an array whose elements they do not know). A direction of a slice is a slice of the same length. Every length is checked at
 //! entry, with a panic that says which buffer and both lengths.
 //!
+//! `f_grad_into` (`#[grad(into)]`) takes the same path for a differentiated array `[f64; N]`
+//! (or `&[f64; N]`): its gradient is written into the caller's `x_bar: &mut [f64; N]`, zeroed at
+//! entry but for the elements written first, with no length to check. An array's gradient that
+//! does not start as a zeroed accumulator (an array literal of scalars) is computed as in
+//! `f_grad` and copied into the buffer at the end ([`Buffers::copies`]).
+//!
 //! What it does not know: a value of run-time length that is not in a buffer's variable (a copy
 //! of an adjoint that must outlive its update) would need the heap; the transforms never make
 //! one, and if they did the expansion is an internal error, not a wrong answer.
@@ -23,6 +29,7 @@ use super::scalar::Tokens;
 use super::signature;
 use crate::ir::{Block, Func, Stmt, Ty, Var, stmt_defs};
 use crate::lower::Param;
+use crate::symbol;
 use crate::transform::{Written, written_first};
 
 /// The buffers of one generated function.
@@ -49,6 +56,11 @@ pub struct Buffers {
     /// by that name (a checkpointed sweep lends the buffer to its closures and gives it back, in
     /// variables of their own, which would otherwise be read by names bound nowhere).
     pub names: HashMap<Var, Ident>,
+    /// The outputs (by position) that `f_grad_into` copies into the caller's arrays at the end,
+    /// with the buffer's name: arrays' gradients that do not start as a zeroed accumulator.
+    pub copies: Vec<(usize, Ident)>,
+    /// The buffers of arrays (`f_grad_into`), by name: of a known length, not checked.
+    pub arrays: HashSet<Ident>,
 }
 
 impl Buffers {
@@ -87,6 +99,8 @@ pub struct Site<'a> {
     pub owners: Vec<Option<usize>>,
     /// The scalar type.
     pub scalar: &'a Tokens,
+    /// Whether the gradients of arrays go to buffers too (`f_grad_into`).
+    pub arrays: bool,
 }
 
 impl Site<'_> {
@@ -106,26 +120,41 @@ pub fn buffers(site: &Site) -> Result<Buffers, String> {
     let mut defined = Vec::new();
     defs(&f.body, &mut defined);
     for (k, o) in f.outputs.iter().enumerate().skip(site.values) {
-        let Some(v) = o.var().filter(|v| f.ty(*v).run_time_length()) else { continue };
+        let array = |v: &Var| site.arrays && matches!(f.ty(*v), Ty::Array(_));
+        let Some(v) = o.var().filter(|v| f.ty(*v).run_time_length() || array(v)) else {
+            continue;
+        };
+        let owner = site.owners.get(k).copied().flatten();
+        let param = owner.and_then(|j| site.param(j)).ok_or("a buffer without a parameter")?;
         let class = classes.root(classes.key(v));
         let members: Vec<Var> =
             defined.iter().copied().filter(|m| classes.root(classes.key(*m)) == class).collect();
         let start = members
             .iter()
             .copied()
-            .find(|m| matches!(classes.defs.get(m), Some(Stmt::Fill { .. })))
-            .ok_or("a buffer that does not start zeroed")?;
-        let id = site.idents[start.index()].clone().ok_or("a buffer without a name")?;
-        let owner = site.owners.get(k).copied().flatten();
-        let param = owner.and_then(|j| site.param(j)).ok_or("a buffer without a parameter")?;
+            .find(|m| matches!(classes.defs.get(m), Some(Stmt::Fill { .. })));
         out.outputs.insert(k);
-        out.slots.extend(members.iter().filter_map(|m| layout.slot(*m)));
-        out.names.extend(members.iter().map(|m| (*m, id.clone())));
-        out.members.extend(members);
-        out.starts.insert(start, id.clone());
-        if let Some(w) = written_first(f, start) {
-            out.written.insert(start, w);
+        if !f.ty(v).run_time_length() {
+            let id =
+                fresh(site, &format!("{}_{}", symbol::unraw(&param.ident), symbol::SUFFIX_BAR));
+            let ty = signature::ty(f.ty(v), &site.scalar.ty);
+            out.params.push((quote!(#id), quote!(&mut #ty)));
+            out.arrays.insert(id.clone());
+            match (start, site.idents[start.unwrap_or(v).index()].clone()) {
+                (Some(start), Some(id)) if !out.starts.contains_key(&start) => {
+                    if let Some(last) = out.params.last_mut() {
+                        last.0 = quote!(#id);
+                    }
+                    out.arrays.insert(id.clone());
+                    take(&mut out, layout, start, members, id, f);
+                }
+                _ => out.copies.push((k, id)),
+            }
+            continue;
         }
+        let start = start.ok_or("a buffer that does not start zeroed")?;
+        let id = site.idents[start.index()].clone().ok_or("a buffer without a name")?;
+        take(&mut out, layout, start, members, id.clone(), f);
         let elem = element(f.ty(v), site.scalar);
         out.params.push((quote!(#id), quote!(&mut [#elem])));
         out.checks.extend(check(site, &id, "the buffer", &param.ident));
@@ -142,6 +171,30 @@ pub fn buffers(site: &Site) -> Result<Buffers, String> {
     match defined.into_iter().find(|v| f.ty(*v).run_time_length() && !out.members.contains(v)) {
         Some(v) => Err(format!("a value of run-time length outside a buffer ({:?})", f.name(v))),
         None => Ok(out),
+    }
+}
+
+/// `base`, or `base_2`, `base_3`, ...: the first that names no value of the function.
+fn fresh(site: &Site, base: &str) -> Ident {
+    let taken = |n: &str| site.idents.iter().flatten().any(|id| symbol::unraw(id) == n);
+    let name = (1..)
+        .map(|k| match k {
+            1 => base.to_owned(),
+            k => format!("{base}_{k}"),
+        })
+        .find(|n| !taken(n))
+        .unwrap_or_else(|| base.to_owned());
+    quote::format_ident!("{name}")
+}
+
+/// Records the buffer `id` that `start` starts, held by `members`.
+fn take(out: &mut Buffers, layout: &Layout, start: Var, members: Vec<Var>, id: Ident, f: &Func) {
+    out.slots.extend(members.iter().filter_map(|m| layout.slot(*m)));
+    out.names.extend(members.iter().map(|m| (*m, id.clone())));
+    out.members.extend(members);
+    out.starts.insert(start, id);
+    if let Some(w) = written_first(f, start) {
+        out.written.insert(start, w);
     }
 }
 
@@ -249,10 +302,14 @@ fn defs(block: &Block, out: &mut Vec<Var>) {
 /// What the doc comment says about the buffers, if there are any: overwritten, or added into
 /// with `#[grad(accumulate)]`.
 pub fn note(b: &Buffers, accumulate: bool) -> Option<String> {
-    if b.params.is_empty() {
+    let slices = b
+        .params
+        .iter()
+        .filter(|(id, _)| !b.arrays.iter().any(|a| *id.to_string() == *a.to_string()));
+    let names: Vec<String> = slices.map(|(id, _)| format!("`{id}`")).collect();
+    if names.is_empty() {
         return None;
     }
-    let names: Vec<String> = b.params.iter().map(|(id, _)| format!("`{id}`")).collect();
     let how = match accumulate {
         false => "each is overwritten, not added into (`#[grad(accumulate)]` adds into them)",
         true => {

@@ -21,6 +21,7 @@
 //! | `stack = 2_000_000` | the stack budget, in bytes, for the values the sweeps store (default 512 KiB) | [`loops`](super::loops) |
 //! | `implicit('solve)` | the `loop` or `while` labelled `'solve:` differentiated at its fixed point, not through its iterations (several labels: `implicit('a, 'b)`) | [`memory`](super::memory#convergence-loops-differentiated-at-their-fixed-point) |
 //! | `accumulate` | the buffers of differentiated slices (`x_bar: &mut [f64]`) are added into instead of overwritten; needs a differentiated slice | [`numbers`](super::numbers#slices) |
+//! | `into` | also `f_grad_into(params…, x_bar: &mut [f64; N]…) -> f64`: the gradient of each differentiated array written into the caller's array (overwritten), not returned; needs a function returning one scalar whose differentiated parameters are arrays (slices too, with their buffers), one at least an array; not with `accumulate` | [`generated`](super::generated#the-gradient-into-the-callers-arrays) |
 //! | `argmin` (feature `argmin`) | `FProblem`, a type implementing argmin's `CostFunction`, `Gradient` and (with `hessian`) `Hessian` | [`argmin`](super::argmin) |
 //!
 //! `hessian` needs a function returning one scalar (the second derivatives of a vector function
