@@ -13,9 +13,9 @@ use crate::ir::{Func, Scalar, has_while, verify};
 use crate::lower::{self, Lowered, Output};
 use crate::symbol;
 use crate::transform::{
-    Options, Seed, dead_code, first_touch, forward, forward_stores, fuse, grad_calls, halves,
-    has_vector_calls, hoist, hoist_storage, join_branches, keep_residuals, plan, promote, reverse,
-    reverse_marked, select_outputs, sink, split_wraps, storage, total,
+    Options, Seed, carry_elements, dead_code, first_touch, forward, forward_stores, fuse,
+    grad_calls, halves, has_vector_calls, hoist, hoist_storage, join_branches, keep_residuals,
+    plan, promote, reverse, reverse_marked, select_outputs, sink, split_wraps, storage, total,
 };
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
@@ -492,7 +492,9 @@ fn cleaned(grad: Func) -> Result<Func, Failure> {
     let grad = checked(join_branches(&grad), "branch joining")?;
     let grad = checked(promote(&grad), "scalar promotion")?;
     let grad = checked(hoist_storage(&grad), "storage made once")?;
-    checked(hoist(&grad), "loop-invariant code motion")
+    let grad = checked(hoist(&grad), "loop-invariant code motion")?;
+    // Last: the load before a guarded loop stays a load (see `transform/carry.rs`).
+    checked(carry_elements(&grad), "carried elements")
 }
 
 /// The VJP of the vector function `f` split at the end of its forward pass into `f_fwd` and

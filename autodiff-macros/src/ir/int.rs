@@ -163,6 +163,23 @@ impl Int {
         out
     }
 
+    /// `self + k`, or `self - |k|` for a negative `k` (a `usize` expression, as the user's
+    /// `i - 1`: it panics, or wraps in a release build, where it would go below zero).
+    pub fn shift(&self, k: i64) -> Int {
+        if k >= 0 {
+            return self.plus(k.unsigned_abs());
+        }
+        let k = k.unsigned_abs();
+        let lhs = self.operand(&|_| quote!(_));
+        let k_tok = Literal::u64_unsuffixed(k);
+        let mut out = self.combine(self, quote!(#lhs - #k_tok));
+        out.value = self.value.and_then(|v| v.checked_sub(k));
+        out.affine = self.affine.and_then(|a| a.shifted(i64::try_from(k).ok()?.checked_neg()?));
+        out.linear = self.linear.as_ref().zip(Linear::constant(k)).and_then(|(a, b)| a.sub(&b));
+        out.poly = self.poly.as_ref().zip(Poly::constant(k)).and_then(|(a, b)| a.sub(&b));
+        out.folded()
+    }
+
     /// `self + other`.
     pub fn add(&self, other: &Int) -> Int {
         match (self.value, other.value) {

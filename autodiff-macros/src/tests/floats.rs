@@ -198,19 +198,27 @@ fn a_differentiated_slice() {
                 "`rosenbrock_grad`: the buffer `x_bar` must have the length of `x`",
             );
             ::autodiff_runtime::__private::zero_outside(x_bar, 0.0, 0, x.len() - 1, 1);
-            let mut f = 0.0;
-            for i in 0..x.len() - 1 {
-                let t0 = x[i];
-                let a = x[i + 1] - t0 * t0;
-                let b = 1.0 - t0;
-                let t1 = c * a;
-                f += t1 * a + b * b;
-                let b_bar = 2.0 * b;
-                let a_bar = 2.0 * t1;
-                x_bar[i] += -b_bar - a_bar * (2.0 * t0);
-                x_bar[i + 1] = a_bar;
-            }
-            f
+            let f_2 = if 0 < (x.len() - 1) {
+                let x_bar_1 = x_bar[0];
+                let mut f = 0.0;
+                let mut x_bar_2 = x_bar_1;
+                for i in 0..x.len() - 1 {
+                    let t0 = x[i];
+                    let a = x[i + 1] - t0 * t0;
+                    let b = 1.0 - t0;
+                    let t1 = c * a;
+                    f += t1 * a + b * b;
+                    let b_bar = 2.0 * b;
+                    let a_bar = 2.0 * t1;
+                    x_bar[i] = x_bar_2 + (-b_bar - a_bar * (2.0 * t0));
+                    x_bar_2 = a_bar;
+                }
+                x_bar[x.len() - 1] = x_bar_2;
+                f
+            } else {
+                0.0
+            };
+            f_2
         }
         /// Value and directional derivative of `rosenbrock` along (`x_dot`), by forward (tangent) mode.
         ///
@@ -267,28 +275,36 @@ fn a_differentiated_slice() {
                 "`rosenbrock_hvp`: the direction `x_dot` must have the length of `x`",
             );
             ::autodiff_runtime::__private::zero_outside(x_bar, 0.0, 0, x.len() - 1, 1);
-            ::autodiff_runtime::__private::zero_outside(x_bar_dot, 0.0, 0, x.len() - 1, 1);
-            let mut f = 0.0;
-            for i in 0..x.len() - 1 {
-                let t0 = x[i];
-                let t1 = x_dot[i];
-                let t2 = 2.0 * t0;
-                let a = x[i + 1] - t0 * t0;
-                let a_dot = x_dot[i + 1] - t1 * t2;
-                let b = 1.0 - t0;
-                let t3 = c * a;
-                let t4 = a_dot * c;
-                let b_bar = 2.0 * b;
-                f += t3 * a + b * b;
-                let t5 = t1 * 2.0;
-                let a_bar = 2.0 * t3;
-                let a_bar_dot = t4 * 2.0;
-                x_bar[i] += -b_bar - a_bar * t2;
-                x_bar_dot[i] += t5 - (a_bar_dot * t2 + t5 * a_bar);
-                x_bar[i + 1] = a_bar;
-                x_bar_dot[i + 1] = a_bar_dot;
-            }
-            f
+            x_bar_dot.fill(0.0);
+            let f_2 = if 0 < (x.len() - 1) {
+                let mut f = 0.0;
+                let mut x_bar_1 = 0.0;
+                let mut x_bar_dot_1 = 0.0;
+                for i in 0..x.len() - 1 {
+                    let t0 = x[i];
+                    let t1 = x_dot[i];
+                    let t2 = 2.0 * t0;
+                    let a = x[i + 1] - t0 * t0;
+                    let a_dot = x_dot[i + 1] - t1 * t2;
+                    let b = 1.0 - t0;
+                    let t3 = c * a;
+                    let t4 = a_dot * c;
+                    let b_bar = 2.0 * b;
+                    f += t3 * a + b * b;
+                    let t5 = t1 * 2.0;
+                    let a_bar = 2.0 * t3;
+                    let a_bar_dot = t4 * 2.0;
+                    x_bar[i] = x_bar_1 + (-b_bar - a_bar * t2);
+                    x_bar_dot[i] = x_bar_dot_1 + (t5 - (a_bar_dot * t2 + t5 * a_bar));
+                    (x_bar_1, x_bar_dot_1) = (a_bar, a_bar_dot);
+                }
+                x_bar[x.len() - 1] = x_bar_1;
+                x_bar_dot[x.len() - 1] = x_bar_dot_1;
+                f
+            } else {
+                0.0
+            };
+            f_2
         }
     "##]].assert_eq(&out);
 }

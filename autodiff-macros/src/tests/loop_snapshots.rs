@@ -57,13 +57,18 @@ fn a_ring_reduction_is_split_at_its_wrap_around_and_fused() {
                     s += t0 * x[(i + N - 1) % N];
                 }
                 let mut x_bar = [0.0; N];
-                for i in 1..N {
-                    let t1 = x[i];
-                    let t2 = t1.sin();
-                    let t3 = x[i - 1];
-                    s += t2 * t3;
-                    x_bar[i - 1] += t2;
-                    x_bar[i] = t3 * t1.cos();
+                if 1 < N {
+                    let x_bar_1 = x_bar[0];
+                    let mut x_bar_2 = x_bar_1;
+                    for i in 1..N {
+                        let t1 = x[i];
+                        let t2 = t1.sin();
+                        let t3 = x[i - 1];
+                        s += t2 * t3;
+                        x_bar[i - 1] = x_bar_2 + t2;
+                        x_bar_2 = t3 * t1.cos();
+                    }
+                    x_bar[N - 1] = x_bar_2;
                 }
                 for i in 0..::core::cmp::min(N, 1) {
                     x_bar[(i + N - 1) % N] += saved[i];
@@ -91,32 +96,42 @@ fn a_ring_reduction_is_split_at_its_wrap_around_and_fused() {
                     s += t1 * x[(i + N - 1) % N];
                 }
                 let mut x_bar = [0.0; N];
-                let mut x_bar_dot = [0.0; N];
-                for i in 1..N {
-                    let t2 = x[i];
-                    let t3 = x_dot[i];
-                    let t4 = t2.sin();
-                    let t5 = t2.cos();
-                    let t6 = x[i - 1];
-                    let t7 = x_dot[i - 1];
-                    s += t4 * t6;
-                    x_bar[i - 1] += t4;
-                    x_bar_dot[i - 1] += t3 * t5;
-                    x_bar[i] = t6 * t5;
-                    x_bar_dot[i] = t7 * t5 - t3 * t4 * t6;
-                }
+                let mut x_bar_dot_2 = if 1 < N {
+                    let mut x_bar_dot = [0.0; N];
+                    let mut x_bar_1 = 0.0;
+                    let mut x_bar_dot_1 = 0.0;
+                    for i in 1..N {
+                        let t2 = x[i];
+                        let t3 = x_dot[i];
+                        let t4 = t2.sin();
+                        let t5 = t2.cos();
+                        let t6 = x[i - 1];
+                        let t7 = x_dot[i - 1];
+                        s += t4 * t6;
+                        x_bar[i - 1] = x_bar_1 + t4;
+                        x_bar_dot[i - 1] = x_bar_dot_1 + t3 * t5;
+                        x_bar_1 = t6 * t5;
+                        x_bar_dot_1 = t7 * t5 - t3 * t4 * t6;
+                    }
+                    x_bar[N - 1] = x_bar_1;
+                    x_bar_dot[N - 1] = x_bar_dot_1;
+                    x_bar_dot
+                } else {
+                    let t8 = [0.0; N];
+                    t8
+                };
                 for i in 0..::core::cmp::min(N, 1) {
-                    let t8 = x[i];
-                    let t9 = x_dot[i];
-                    let t10 = x[(i + N - 1) % N];
-                    let t11 = x_dot[(i + N - 1) % N];
+                    let t9 = x[i];
+                    let t10 = x_dot[i];
+                    let t11 = x[(i + N - 1) % N];
+                    let t12 = x_dot[(i + N - 1) % N];
                     x_bar[(i + N - 1) % N] += saved[i];
-                    x_bar_dot[(i + N - 1) % N] += saved_dot[i];
-                    let t12 = t8.cos();
-                    x_bar[i] += t10 * t12;
-                    x_bar_dot[i] += t11 * t12 - t9 * t8.sin() * t10;
+                    x_bar_dot_2[(i + N - 1) % N] += saved_dot[i];
+                    let t13 = t9.cos();
+                    x_bar[i] += t11 * t13;
+                    x_bar_dot_2[i] += t12 * t13 - t10 * t9.sin() * t11;
                 }
-                (s, x_bar, x_bar_dot)
+                (s, x_bar, x_bar_dot_2)
             }
         "#]],
     );
@@ -147,18 +162,26 @@ fn the_first_contribution_to_an_element_is_assigned() {
             #[allow(clippy::needless_range_loop)]
             fn ext_rosenbrock_grad<const N: usize>(x: [f64; N]) -> (f64, [f64; N]) {
                 let mut x_bar = [0.0; N];
-                let mut f = 0.0;
-                for i in 0..N - 1 {
-                    let t0 = x[i];
-                    let a = x[i + 1] - t0 * t0;
-                    let b = 1.0 - t0;
-                    f += 100.0 * a * a + b * b;
-                    let b_bar = 2.0 * b;
-                    let a_bar = 200.0 * a;
-                    x_bar[i] += -b_bar - a_bar * (2.0 * t0);
-                    x_bar[i + 1] = a_bar;
-                }
-                (f, x_bar)
+                let f_2 = if 0 < (N - 1) {
+                    let x_bar_1 = x_bar[0];
+                    let mut f = 0.0;
+                    let mut x_bar_2 = x_bar_1;
+                    for i in 0..N - 1 {
+                        let t0 = x[i];
+                        let a = x[i + 1] - t0 * t0;
+                        let b = 1.0 - t0;
+                        f += 100.0 * a * a + b * b;
+                        let b_bar = 2.0 * b;
+                        let a_bar = 200.0 * a;
+                        x_bar[i] = x_bar_2 + (-b_bar - a_bar * (2.0 * t0));
+                        x_bar_2 = a_bar;
+                    }
+                    x_bar[N - 1] = x_bar_2;
+                    f
+                } else {
+                    0.0
+                };
+                (f_2, x_bar)
             }
         "#]],
     );
@@ -243,15 +266,18 @@ fn the_first_contribution_to_an_element_is_assigned() {
                     s = (s + x[i] * x[i - 1]).sin();
                 }
                 let mut x_bar = [0.0; 8];
+                let x_bar_1 = x_bar[7];
                 let mut s_bar = 1.0;
+                let mut x_bar_2 = x_bar_1;
                 for i in (1..8).rev() {
                     let s_1 = s_saved[i];
                     let t0 = x[i];
                     let t1 = x[i - 1];
                     s_bar *= (s_1 + t0 * t1).cos();
-                    x_bar[i - 1] = s_bar * t0;
-                    x_bar[i] += s_bar * t1;
+                    x_bar[i] = x_bar_2 + s_bar * t1;
+                    x_bar_2 = s_bar * t0;
                 }
+                x_bar[0] = x_bar_2;
                 (s, x_bar)
             }
         "#]],

@@ -1,7 +1,7 @@
 //! The walk shared by the transforms that rewrite `for` loops where they stand (scalar
-//! promotion, storage hoisting): every block of a function, innermost loops first, through
-//! branches and checkpoints, each `for` loop handed to a rewrite that may put statements before
-//! and after it.
+//! promotion, storage hoisting, carried elements): every block of a function, innermost loops
+//! first, through branches and checkpoints, each `for` loop handed to a rewrite that may put
+//! statements before and after it, or replace it.
 
 use crate::ir::{Block, Branch, Checkpoint, Func, Loop, Stmt};
 
@@ -19,27 +19,32 @@ pub struct Rewritten {
 /// `f`'s body with every `for` loop (its body rewritten first) passed through `rewrite`. The
 /// bodies of `while` loops are left as they are.
 pub fn rewrite_loops(f: &Func, rewrite: &mut dyn FnMut(&mut Func, Loop) -> Rewritten) -> Func {
+    replace_loops(f, &mut |f, l| {
+        let done = rewrite(f, l);
+        let mut out = done.before;
+        out.push(Stmt::For(Box::new(done.the_loop)));
+        out.extend(done.after);
+        out
+    })
+}
+
+/// `f`'s body with every `for` loop (its body rewritten first) replaced by the statements
+/// `rewrite` makes of it. The bodies of `while` loops are left as they are.
+pub fn replace_loops(f: &Func, rewrite: &mut dyn FnMut(&mut Func, Loop) -> Block) -> Func {
     let mut f = f.clone();
     let body = std::mem::take(&mut f.body);
     f.body = block(&mut f, body, rewrite);
     f
 }
 
-fn block(
-    f: &mut Func,
-    stmts: Block,
-    rewrite: &mut dyn FnMut(&mut Func, Loop) -> Rewritten,
-) -> Block {
+fn block(f: &mut Func, stmts: Block, rewrite: &mut dyn FnMut(&mut Func, Loop) -> Block) -> Block {
     let mut out = Vec::with_capacity(stmts.len());
     for s in stmts {
         match s {
             Stmt::For(l) => {
                 let mut l = *l;
                 l.body = block(f, std::mem::take(&mut l.body), rewrite);
-                let done = rewrite(f, l);
-                out.extend(done.before);
-                out.push(Stmt::For(Box::new(done.the_loop)));
-                out.extend(done.after);
+                out.extend(rewrite(f, l));
             }
             Stmt::If(b) => {
                 let b = *b;

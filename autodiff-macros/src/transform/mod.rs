@@ -6,6 +6,7 @@ mod additive;
 mod arrays;
 mod budget;
 mod calls;
+mod carry;
 mod cleanup;
 mod cse;
 mod first_touch;
@@ -27,6 +28,7 @@ mod wrap;
 
 pub use budget::{capacities, has_run_time_loop, storage, total};
 pub use calls::{grad_calls, has_vector_calls};
+pub use carry::carry_elements;
 pub use cleanup::{dead_code, select_outputs};
 pub use first_touch::first_touch;
 pub use first_write::{Written, written_first};
