@@ -152,9 +152,19 @@ fn stale_buffers_give_the_numbers_of_zeroed_ones() {
     for n in [1, 2, 3, 7, 64] {
         let x = point(n);
         let v: Vec<f64> = (0..n).map(|i| 0.5 - i as f64 * 0.25).collect();
-        let runs: [IntoBuffers; 4] = [
+        let runs: [IntoBuffers; 6] = [
             &|g, h| {
                 ext_rosenbrock_slice_hvp(&x, &v, &mut *g, &mut *h);
+            },
+            // The gradients alone: their sweeps carry the next element and load the first
+            // before the loop (`transform/carry.rs`), which only the zeroing may give it.
+            &|g, h| {
+                ext_rosenbrock_slice_grad(&x, &mut *g);
+                h.fill(1.0);
+            },
+            &|g, h| {
+                ext_rosenbrock_windows_grad(&x, &mut *g);
+                h.fill(1.0);
             },
             &|g, h| {
                 ext_rosenbrock_windows_hvp(&x, &v, &mut *g, &mut *h);

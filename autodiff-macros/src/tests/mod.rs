@@ -5,6 +5,7 @@
 
 mod branches;
 mod calls;
+mod carry;
 mod casts;
 mod counters;
 mod fence;

@@ -168,29 +168,40 @@
 //!
 //! Loops read the same way. The lessons' function over `[f64; M]`,
 //! `s = Σᵢ sin(xᵢ)·x₍ᵢ₋₁₎ mod M`, is a reduction over a ring: its wrap-around iteration `i = 0`
-//! runs first, then the other iterations, each with its own share of the sweep (the first
-//! contribution to `x_bar[i]` is assigned), and the wrap-around iteration's sweep finishes the
-//! ring (see [`loops`](super::loops)):
+//! runs first, then the other iterations, each with its own share of the sweep, and the
+//! wrap-around iteration's sweep finishes the ring (see [`loops`](super::loops)). Iteration `i`
+//! adds into `x_bar[i - 1]` and makes the first contribution to `x_bar[i]`, which the next
+//! iteration adds to: that element is carried from one iteration to the next (`x_bar_2`), as a
+//! person writes it, so each element is stored once, and the last after the loop. The guard
+//! `1 < M` keeps the load before the loop and the store after it from running when the loop does
+//! not:
 //!
 //! ```text
 //! pub fn lessons_grad<const M: usize>(x: [f64; M]) -> (f64, [f64; M]) {
+//!     let mut saved = [0.0; 1];
 //!     let mut s = 0.0;
 //!     for i in 0..::core::cmp::min(M, 1) {
-//!         s += x[i].sin() * x[(i + M - 1) % M];
+//!         let t0 = x[i].sin();
+//!         saved[i] = t0;
+//!         s += t0 * x[(i + M - 1) % M];
 //!     }
 //!     let mut x_bar = [0.0; M];
-//!     for i in 1..M {
-//!         let t0 = x[i];
-//!         let t1 = t0.sin();
-//!         let t2 = x[i - 1];
-//!         s += t1 * t2;
-//!         x_bar[i - 1] += t1;
-//!         x_bar[i] = t2 * t0.cos();
+//!     if 1 < M {
+//!         let x_bar_1 = x_bar[0];
+//!         let mut x_bar_2 = x_bar_1;
+//!         for i in 1..M {
+//!             let t1 = x[i];
+//!             let t2 = t1.sin();
+//!             let t3 = x[i - 1];
+//!             s += t2 * t3;
+//!             x_bar[i - 1] = x_bar_2 + t2;
+//!             x_bar_2 = t3 * t1.cos();
+//!         }
+//!         x_bar[M - 1] = x_bar_2;
 //!     }
 //!     for i in 0..::core::cmp::min(M, 1) {
-//!         let t3 = x[i];
-//!         x_bar[(i + M - 1) % M] += t3.sin();
-//!         x_bar[i] += x[(i + M - 1) % M] * t3.cos();
+//!         x_bar[(i + M - 1) % M] += saved[i];
+//!         x_bar[i] += x[(i + M - 1) % M] * x[i].cos();
 //!     }
 //!     (s, x_bar)
 //! }
