@@ -466,6 +466,11 @@ fn derive(
         }
         false => None,
     };
+    // Last, on each function as it is emitted: the load before a guarded loop stays a load (the
+    // cleanup would fold a zeroed buffer's element into its zero), and H·v is the forward mode
+    // of the plain sweep (see `transform/carry.rs`).
+    let grad = carried(grad)?;
+    let hvp = hvp.map(carried).transpose()?;
     Ok(Derived { grad, jvp, hvp, halves, checkpointed: None, tiers: Vec::new() })
 }
 
@@ -492,9 +497,7 @@ fn cleaned(grad: Func) -> Result<Func, Failure> {
     let grad = checked(join_branches(&grad), "branch joining")?;
     let grad = checked(promote(&grad), "scalar promotion")?;
     let grad = checked(hoist_storage(&grad), "storage made once")?;
-    let grad = checked(hoist(&grad), "loop-invariant code motion")?;
-    // Last: the load before a guarded loop stays a load (see `transform/carry.rs`).
-    checked(carry_elements(&grad), "carried elements")
+    checked(hoist(&grad), "loop-invariant code motion")
 }
 
 /// The VJP of the vector function `f` split at the end of its forward pass into `f_fwd` and
@@ -523,6 +526,11 @@ fn vector_hvp(vjp: &Func) -> Result<Func, Failure> {
     let mut tangent = checked(forward(&with_bars), "the forward transform of the VJP")?;
     tangent.active = vjp.active.clone();
     checked(hoist(&dead_code(&tangent)), "hoisting")
+}
+
+/// `f` with the elements its loops store for the next iteration carried as scalars.
+fn carried(f: Func) -> Result<Func, Failure> {
+    checked(carry_elements(&f), "carried elements")
 }
 
 fn checked(f: Func, pass: &str) -> Result<Func, Failure> {

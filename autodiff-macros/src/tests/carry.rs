@@ -126,9 +126,8 @@ fn an_element_read_again_after_its_store_keeps_the_store() {
 #[test]
 fn elements_not_stored_by_the_iteration_before_stay_loads() {
     let stays = |body: &str| {
-        let src = format!(
-            "fn f(x: [f64; N]) -> f64 {{ let mut y = [0.5; N]; {body} y[0] + y[N - 1] }}"
-        );
+        let src =
+            format!("fn f(x: [f64; N]) -> f64 {{ let mut y = [0.5; N]; {body} y[0] + y[N - 1] }}");
         let (f, g) = both(&src);
         assert_eq!(in_loops(&g.body, false), in_loops(&f.body, false), "{body}");
         assert!(!g.body.iter().any(|s| matches!(s, Stmt::If(_))), "{body}");

@@ -277,9 +277,11 @@ fn a_differentiated_slice() {
             ::autodiff_runtime::__private::zero_outside(x_bar, 0.0, 0, x.len() - 1, 1);
             x_bar_dot.fill(0.0);
             let f_2 = if 0 < (x.len() - 1) {
+                let x_bar_1 = x_bar[0];
+                let x_bar_2_dot = x_bar_dot[0];
                 let mut f = 0.0;
-                let mut x_bar_1 = 0.0;
-                let mut x_bar_dot_1 = 0.0;
+                let mut x_bar_3 = x_bar_1;
+                let mut x_bar_dot_1 = x_bar_2_dot;
                 for i in 0..x.len() - 1 {
                     let t0 = x[i];
                     let t1 = x_dot[i];
@@ -294,11 +296,11 @@ fn a_differentiated_slice() {
                     let t5 = t1 * 2.0;
                     let a_bar = 2.0 * t3;
                     let a_bar_dot = t4 * 2.0;
-                    x_bar[i] = x_bar_1 + (-b_bar - a_bar * t2);
+                    x_bar[i] = x_bar_3 + (-b_bar - a_bar * t2);
                     x_bar_dot[i] = x_bar_dot_1 + (t5 - (a_bar_dot * t2 + t5 * a_bar));
-                    (x_bar_1, x_bar_dot_1) = (a_bar, a_bar_dot);
+                    (x_bar_3, x_bar_dot_1) = (a_bar, a_bar_dot);
                 }
-                x_bar[x.len() - 1] = x_bar_1;
+                x_bar[x.len() - 1] = x_bar_3;
                 x_bar_dot[x.len() - 1] = x_bar_dot_1;
                 f
             } else {

@@ -96,10 +96,12 @@ fn a_ring_reduction_is_split_at_its_wrap_around_and_fused() {
                     s += t1 * x[(i + N - 1) % N];
                 }
                 let mut x_bar = [0.0; N];
-                let mut x_bar_dot_2 = if 1 < N {
-                    let mut x_bar_dot = [0.0; N];
-                    let mut x_bar_1 = 0.0;
-                    let mut x_bar_dot_1 = 0.0;
+                let mut x_bar_dot = [0.0; N];
+                if 1 < N {
+                    let x_bar_1 = x_bar[0];
+                    let x_bar_2_dot = x_bar_dot[0];
+                    let mut x_bar_3 = x_bar_1;
+                    let mut x_bar_dot_1 = x_bar_2_dot;
                     for i in 1..N {
                         let t2 = x[i];
                         let t3 = x_dot[i];
@@ -108,30 +110,26 @@ fn a_ring_reduction_is_split_at_its_wrap_around_and_fused() {
                         let t6 = x[i - 1];
                         let t7 = x_dot[i - 1];
                         s += t4 * t6;
-                        x_bar[i - 1] = x_bar_1 + t4;
+                        x_bar[i - 1] = x_bar_3 + t4;
                         x_bar_dot[i - 1] = x_bar_dot_1 + t3 * t5;
-                        x_bar_1 = t6 * t5;
+                        x_bar_3 = t6 * t5;
                         x_bar_dot_1 = t7 * t5 - t3 * t4 * t6;
                     }
-                    x_bar[N - 1] = x_bar_1;
+                    x_bar[N - 1] = x_bar_3;
                     x_bar_dot[N - 1] = x_bar_dot_1;
-                    x_bar_dot
-                } else {
-                    let t8 = [0.0; N];
-                    t8
-                };
-                for i in 0..::core::cmp::min(N, 1) {
-                    let t9 = x[i];
-                    let t10 = x_dot[i];
-                    let t11 = x[(i + N - 1) % N];
-                    let t12 = x_dot[(i + N - 1) % N];
-                    x_bar[(i + N - 1) % N] += saved[i];
-                    x_bar_dot_2[(i + N - 1) % N] += saved_dot[i];
-                    let t13 = t9.cos();
-                    x_bar[i] += t11 * t13;
-                    x_bar_dot_2[i] += t12 * t13 - t10 * t9.sin() * t11;
                 }
-                (s, x_bar, x_bar_dot_2)
+                for i in 0..::core::cmp::min(N, 1) {
+                    let t8 = x[i];
+                    let t9 = x_dot[i];
+                    let t10 = x[(i + N - 1) % N];
+                    let t11 = x_dot[(i + N - 1) % N];
+                    x_bar[(i + N - 1) % N] += saved[i];
+                    x_bar_dot[(i + N - 1) % N] += saved_dot[i];
+                    let t12 = t8.cos();
+                    x_bar[i] += t10 * t12;
+                    x_bar_dot[i] += t11 * t12 - t9 * t8.sin() * t10;
+                }
+                (s, x_bar, x_bar_dot)
             }
         "#]],
     );

@@ -112,6 +112,7 @@ fn beside(f: &Func, block: &Block, k: usize, fill: Var) -> Option<(Vec<Extra>, V
             _ => {}
         }
     }
+    // (The stores into the loop's other arrays come in between.)
     let mut current = *l.outs.get(mine)?;
     for s in &block[k + 1..] {
         match s {
@@ -119,6 +120,7 @@ fn beside(f: &Func, block: &Block, k: usize, fill: Var) -> Option<(Vec<Extra>, V
                 extra.push((false, vec![u32::MAX], offset(index, false)?));
                 current = *out;
             }
+            Stmt::Store { value, .. } if value.var() != Some(current) => {}
             _ => break,
         }
     }
