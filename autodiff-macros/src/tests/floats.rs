@@ -275,7 +275,7 @@ fn a_differentiated_slice() {
                 "`rosenbrock_hvp`: the direction `x_dot` must have the length of `x`",
             );
             ::autodiff_runtime::__private::zero_outside(x_bar, 0.0, 0, x.len() - 1, 1);
-            x_bar_dot.fill(0.0);
+            ::autodiff_runtime::__private::zero_outside(x_bar_dot, 0.0, 0, x.len() - 1, 1);
             let f_2 = if 0 < (x.len() - 1) {
                 let x_bar_1 = x_bar[0];
                 let x_bar_2_dot = x_bar_dot[0];

@@ -74,6 +74,13 @@ fn carried(f: &mut Func, mut l: Loop) -> Block {
             found.extend(forwards(k, &accesses, step));
         }
     }
+    // An element before the first (`x[0 - 1]`) the loop itself would panic on at run time; a
+    // constant index written out of the loop would be rustc's error instead.
+    let known = |first: bool, k: i64| {
+        let at = if first != l.range.rev { l.range.lo.value } else { None };
+        at.is_none_or(|v| i64::try_from(v).is_ok_and(|v| v + k >= 0))
+    };
+    found.retain(|fw| known(true, fw.offset) && (!fw.dead || known(false, fw.offset + step)));
     if found.is_empty() {
         return vec![Stmt::For(Box::new(l))];
     }
@@ -111,7 +118,6 @@ fn carried(f: &mut Func, mut l: Loop) -> Block {
     );
     l.body = substitute(&l.body, &map);
     l.yields = l.yields.iter().chain(&yields).map(|y| substitute_operand(*y, &map)).collect();
-    let inits: Vec<Operand> = l.carried.iter().map(|c| c.init).collect();
     let outs = std::mem::take(&mut l.outs);
     l.outs = l
         .carried
@@ -128,6 +134,19 @@ fn carried(f: &mut Func, mut l: Loop) -> Block {
         after.push(Stmt::Store { out, array, index, value });
         results[fw.k] = Operand::Var(out);
     }
+    wrapped(f, l, before, after, results, outs)
+}
+
+/// `before`, `l` and `after`, under `if lo < hi` unless `l` is known to run, with `results` (of
+/// `l` and `after`) for `outs`, the statement's results.
+fn wrapped(
+    f: &mut Func,
+    mut l: Loop,
+    mut before: Block,
+    mut after: Block,
+    results: Vec<Operand>,
+    outs: Vec<Var>,
+) -> Block {
     if nonempty(&l) {
         // No guard: the loop's results and the stores' are the statement's own.
         let rename = |v: &mut Var| {
@@ -145,18 +164,19 @@ fn carried(f: &mut Func, mut l: Loop) -> Block {
         before.extend(after);
         return before;
     }
-    let mut then = before;
-    then.push(Stmt::For(Box::new(l.clone())));
-    then.extend(after);
+    let inits: Vec<Operand> = l.carried[..outs.len()].iter().map(|c| c.init).collect();
     let cmp = if l.range.inclusive { Cmp::Le } else { Cmp::Lt };
     let cond = Cond::Int(cmp, Box::new(l.range.lo.clone()), Box::new(l.range.hi.clone()));
+    let mut then = before;
+    then.push(Stmt::For(Box::new(l)));
+    then.extend(after);
     let test = fresh(f, Name::temp(), Ty::Bool);
     let guard = Branch {
         cond: test,
         then,
         then_yields: results,
         otherwise: Vec::new(),
-        else_yields: inits[..outs.len()].to_vec(),
+        else_yields: inits,
         outs,
     };
     vec![Stmt::Test { out: test, cond }, Stmt::If(Box::new(guard))]
@@ -200,7 +220,7 @@ fn forwards(k: usize, accesses: &[Access], step: i64) -> Vec<Forward> {
     offsets.dedup();
     for d in offsets {
         let Some(c) = d.checked_add(step) else { continue };
-        let Some(source) = stores(c).last() else { continue };
+        let Some(source) = stores(c).next_back() else { continue };
         let first_store = stores(d).next().map_or(usize::MAX, |s| s.at);
         let loads: Vec<Var> = accesses
             .iter()
