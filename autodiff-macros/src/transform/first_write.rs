@@ -16,8 +16,11 @@
 //! elements it carries (`if lo < hi { c = x̄[lo + d]; for … ; x̄[last + e] = c; }`, the other side
 //! yielding the buffer as it is): a load before the loop reads in its first iteration, before
 //! anything, and a store after it writes in its last, after everything, so they count as a load
-//! at the start of the body and a store at its end. When the range is empty, `zero_outside`
-//! zeroes the whole buffer, which is what the other side yields.
+//! at the start of the body and a store at its end (sound because the body itself writes
+//! `x̄[i + e − 1]` before reading it: the element that each iteration but the last leaves to the
+//! next). When the range is empty, `zero_outside` zeroes the whole buffer, which is what the
+//! other side yields. A loop known to run has no guard: the same loads before it and stores
+//! after it at the top level.
 
 use super::carry::end;
 use super::first_touch::Chain;
