@@ -276,37 +276,27 @@ fn a_differentiated_slice() {
             );
             ::autodiff_runtime::__private::zero_outside(x_bar, 0.0, 0, x.len() - 1, 1);
             ::autodiff_runtime::__private::zero_outside(x_bar_dot, 0.0, 0, x.len() - 1, 1);
-            let f_2 = if 0 < (x.len() - 1) {
-                let x_bar_1 = x_bar[0];
-                let x_bar_2_dot = x_bar_dot[0];
-                let mut f = 0.0;
-                let mut x_bar_3 = x_bar_1;
-                let mut x_bar_dot_1 = x_bar_2_dot;
-                for i in 0..x.len() - 1 {
-                    let t0 = x[i];
-                    let t1 = x_dot[i];
-                    let t2 = 2.0 * t0;
-                    let a = x[i + 1] - t0 * t0;
-                    let a_dot = x_dot[i + 1] - t1 * t2;
-                    let b = 1.0 - t0;
-                    let t3 = c * a;
-                    let t4 = a_dot * c;
-                    let b_bar = 2.0 * b;
-                    f += t3 * a + b * b;
-                    let t5 = t1 * 2.0;
-                    let a_bar = 2.0 * t3;
-                    let a_bar_dot = t4 * 2.0;
-                    x_bar[i] = x_bar_3 + (-b_bar - a_bar * t2);
-                    x_bar_dot[i] = x_bar_dot_1 + (t5 - (a_bar_dot * t2 + t5 * a_bar));
-                    (x_bar_3, x_bar_dot_1) = (a_bar, a_bar_dot);
-                }
-                x_bar[x.len() - 1] = x_bar_3;
-                x_bar_dot[x.len() - 1] = x_bar_dot_1;
-                f
-            } else {
-                0.0
-            };
-            f_2
+            let mut f = 0.0;
+            for i in 0..x.len() - 1 {
+                let t0 = x[i];
+                let t1 = x_dot[i];
+                let t2 = 2.0 * t0;
+                let a = x[i + 1] - t0 * t0;
+                let a_dot = x_dot[i + 1] - t1 * t2;
+                let b = 1.0 - t0;
+                let t3 = c * a;
+                let t4 = a_dot * c;
+                let b_bar = 2.0 * b;
+                f += t3 * a + b * b;
+                let t5 = t1 * 2.0;
+                let a_bar = 2.0 * t3;
+                let a_bar_dot = t4 * 2.0;
+                x_bar[i] += -b_bar - a_bar * t2;
+                x_bar_dot[i] += t5 - (a_bar_dot * t2 + t5 * a_bar);
+                x_bar[i + 1] = a_bar;
+                x_bar_dot[i + 1] = a_bar_dot;
+            }
+            f
         }
     "##]].assert_eq(&out);
 }

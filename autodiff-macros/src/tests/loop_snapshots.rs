@@ -97,26 +97,18 @@ fn a_ring_reduction_is_split_at_its_wrap_around_and_fused() {
                 }
                 let mut x_bar = [0.0; N];
                 let mut x_bar_dot = [0.0; N];
-                if 1 < N {
-                    let x_bar_1 = x_bar[0];
-                    let x_bar_2_dot = x_bar_dot[0];
-                    let mut x_bar_3 = x_bar_1;
-                    let mut x_bar_dot_1 = x_bar_2_dot;
-                    for i in 1..N {
-                        let t2 = x[i];
-                        let t3 = x_dot[i];
-                        let t4 = t2.sin();
-                        let t5 = t2.cos();
-                        let t6 = x[i - 1];
-                        let t7 = x_dot[i - 1];
-                        s += t4 * t6;
-                        x_bar[i - 1] = x_bar_3 + t4;
-                        x_bar_dot[i - 1] = x_bar_dot_1 + t3 * t5;
-                        x_bar_3 = t6 * t5;
-                        x_bar_dot_1 = t7 * t5 - t3 * t4 * t6;
-                    }
-                    x_bar[N - 1] = x_bar_3;
-                    x_bar_dot[N - 1] = x_bar_dot_1;
+                for i in 1..N {
+                    let t2 = x[i];
+                    let t3 = x_dot[i];
+                    let t4 = t2.sin();
+                    let t5 = t2.cos();
+                    let t6 = x[i - 1];
+                    let t7 = x_dot[i - 1];
+                    s += t4 * t6;
+                    x_bar[i - 1] += t4;
+                    x_bar_dot[i - 1] += t3 * t5;
+                    x_bar[i] = t6 * t5;
+                    x_bar_dot[i] = t7 * t5 - t3 * t4 * t6;
                 }
                 for i in 0..::core::cmp::min(N, 1) {
                     let t8 = x[i];
