@@ -112,6 +112,11 @@
 //!   a function, H·w and the Hessian are compared to rounding too: `f_hvp` gives the call's value
 //!   the tangent `∂g/∂x · ẋ` from `g_hvp`'s partials, `f_call_hvp` takes `g90_jvp`'s, that is
 //!   `g_jvp`'s (seed 300354). The run prints how many points were compared to rounding.
+//! - the fusion twin `f_nf` (half of the programs with a loop, `build/fuzz/unfused.rs`, issue
+//!   18): `f` under its own options and the hidden `__unfused`, which turns off loop fusion (a
+//!   sweep that only accumulates run in one body with the forward loop over the same indices).
+//!   Fusion moves and merges computations but keeps every sum's order (such a sweep runs in its
+//!   loop's order, fused or not), so every function of the twin is `f`'s, bit for bit.
 //! - the number-type twins (`build/fuzz/floats.rs`, issue 16; `fuzz/floats.rs`), each chosen
 //!   by a generator of its own: `f_gen<T: Float>`, the program over `T` (literals as
 //!   `T::from(c).unwrap()`, `T::zero()`, `T::one()`, integers and data through `T::from`, `s op=
@@ -232,6 +237,8 @@ pub enum Fns {
         /// The struct twin `f_st` and the call twin `f_call` (`fuzz/twins.rs`).
         structed: Option<fuzz::twins::Twin>,
         called: Option<fuzz::twins::Twin>,
+        /// The fusion twin `f_nf`, its loops not fused (`build/fuzz/unfused.rs`).
+        unfused: Option<fuzz::twins::Twin>,
     },
     /// A function returning `m` values.
     Vector {
@@ -249,6 +256,7 @@ pub enum Fns {
         exited: Option<ExitedVector>,
         structed: Option<fuzz::twins::TwinVector>,
         called: Option<fuzz::twins::TwinVector>,
+        unfused: Option<fuzz::twins::TwinVector>,
     },
 }
 

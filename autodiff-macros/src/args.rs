@@ -42,6 +42,9 @@ pub struct Args {
     pub accumulate: bool,
     /// `into`: also emit `f_grad_into`, the gradient written into the caller's arrays.
     pub into: bool,
+    /// `__unfused` (hidden, for tests): the sweeps' loops are not fused with the forward loops
+    /// they follow (`transform/fuse.rs`), so that a test can compare the two forms.
+    pub unfused: bool,
     /// Where each option was written, for messages about it.
     pub spans: Vec<(&'static str, Span)>,
 }
@@ -105,6 +108,7 @@ pub fn parse(cx: &mut Ctxt, tokens: TokenStream) -> Args {
             symbol::OPT_ARGMIN => &mut args.argmin,
             symbol::OPT_ACCUMULATE => &mut args.accumulate,
             symbol::OPT_INTO => &mut args.into,
+            symbol::OPT_UNFUSED => &mut args.unfused,
             symbol::OPT_WRT => {
                 wrt(cx, &meta, &mut args);
                 continue;

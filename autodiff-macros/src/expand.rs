@@ -436,17 +436,18 @@ fn derive(
     // A loop over a ring is split at its wrap-around, so that its sweep indexes affinely.
     let split = checked(split_wraps(&primal), "splitting at wrap-arounds")?;
     let split_calls = primal.scalar != Scalar::Generic;
-    let grad = swept(&split, options, vector, split_calls)?;
+    let fused = !args.unfused;
+    let grad = swept(&split, (options, fused), vector, split_calls)?;
     // Forward mode over the sweep (H·v) calls vector callees through `g_vjp`: it knows no
     // `g_fwd`. (So do the halves of a vector function's own VJP: residuals are values of types
     // the generated code can write.)
     let plain = match split_calls && second_order && has_vector_calls(&primal) {
-        true => swept(&split, options, vector, false)?,
+        true => swept(&split, (options, fused), vector, false)?,
         false => grad.clone(),
     };
     // (A loop of unknown length keeps its tape outside the IR's values: no split.)
     let halves = match vector && !checkpoint_unsized && !has_while(&split.body) {
-        true => Some(split_halves(&split, options)?),
+        true => Some(split_halves(&split, (options, fused))?),
         false => None,
     };
     // A caller's H·v runs a vector callee's `f_jvp` in its forward pass and its `f_hvp` in its
@@ -474,9 +475,15 @@ fn derive(
     Ok(Derived { grad, jvp, hvp, halves, checkpointed: None, tiers: Vec::new() })
 }
 
-/// `reverse(f)` cleaned up, with the calls' partials from the forward pass (and, with
-/// `split_calls`, vector callees run as `g_fwd` there and `g_rev` in the sweep).
-fn swept(f: &Func, options: Options, vector: bool, split_calls: bool) -> Result<Func, Failure> {
+/// `reverse(f)` cleaned up (its loops fused when `fused`), with the calls' partials from the
+/// forward pass (and, with `split_calls`, vector callees run as `g_fwd` there and `g_rev` in
+/// the sweep).
+fn swept(
+    f: &Func,
+    (options, fused): (Options, bool),
+    vector: bool,
+    split_calls: bool,
+) -> Result<Func, Failure> {
     let with_partials = checked(grad_calls(f, split_calls), "the calls' partials")?;
     // The plan sees what the forward pass computes: a load of an element just stored is the
     // stored value (the sweep then needs no copy of it).
@@ -484,15 +491,20 @@ fn swept(f: &Func, options: Options, vector: bool, split_calls: bool) -> Result<
     let plans = plan(&with_partials, options);
     let seed = if vector { Seed::Inputs } else { Seed::One };
     let grad = checked(reverse(&with_partials, &plans, seed), "the reverse transform")?;
-    cleaned(grad)
+    cleaned(grad, fused)
 }
 
-/// The cleanup passes after the reverse transform.
-fn cleaned(grad: Func) -> Result<Func, Failure> {
+/// The cleanup passes after the reverse transform, loop fusion among them when `fused` (not
+/// under the hidden option `__unfused`, for tests that compare the two forms).
+fn cleaned(grad: Func, fused: bool) -> Result<Func, Failure> {
     // Dead code goes first: fusion must not depend on what the sweep recomputed and then did not
     // use, which a checkpointed sweep and a stored one differ in (their gradients are the same
     // to the bit only if their loops fuse alike).
-    let grad = checked(dead_code(&fuse(&dead_code(&grad))), "loop fusion")?;
+    let grad = dead_code(&grad);
+    let grad = match fused {
+        true => checked(dead_code(&fuse(&grad)), "loop fusion")?,
+        false => grad,
+    };
     let grad = checked(first_touch(&grad), "first-touch assignment")?;
     let grad = checked(join_branches(&grad), "branch joining")?;
     let grad = checked(promote(&grad), "scalar promotion")?;
@@ -502,7 +514,10 @@ fn cleaned(grad: Func) -> Result<Func, Failure> {
 
 /// The VJP of the vector function `f` split at the end of its forward pass into `f_fwd` and
 /// `f_rev` (see `transform/split.rs`), each cleaned up; with the number of residuals.
-fn split_halves(f: &Func, options: Options) -> Result<(Func, Func, usize), Failure> {
+fn split_halves(
+    f: &Func,
+    (options, fused): (Options, bool),
+) -> Result<(Func, Func, usize), Failure> {
     let with_partials = checked(grad_calls(f, false), "the calls' partials")?;
     let with_partials = checked(forward_stores(&with_partials), "store-to-load forwarding")?;
     let plans = plan(&with_partials, options);
@@ -510,9 +525,9 @@ fn split_halves(f: &Func, options: Options) -> Result<(Func, Func, usize), Failu
     let vjp = checked(vjp, "the reverse transform")?;
     let values = vjp.outputs.len() - vjp.active.len();
     let mut h = halves(&vjp, at);
-    let mut rev = cleaned(checked(h.rev.clone(), "the reverse half")?)?;
+    let mut rev = cleaned(checked(h.rev.clone(), "the reverse half")?, fused)?;
     let r = keep_residuals(&mut h, &mut rev, values);
-    let fwd = cleaned(checked(h.fwd, "the forward half")?)?;
+    let fwd = cleaned(checked(h.fwd, "the forward half")?, fused)?;
     Ok((fwd, checked(rev, "the reverse half")?, r))
 }
 

@@ -236,6 +236,9 @@ pub const OPT_ACCUMULATE: &str = "accumulate";
 /// Option: also emit `f_grad_into`, which writes the gradient of array parameters into the
 /// caller's arrays.
 pub const OPT_INTO: &str = "into";
+/// Hidden option (for tests, not in [`OPTIONS`]): no loop fusion, so that the fuzzer can
+/// compare the fused derivatives with the unfused ones (`build/fuzz/unfused.rs`).
+pub const OPT_UNFUSED: &str = "__unfused";
 /// Suffix of the argmin problem type: `ext_rosenbrock` -> `ExtRosenbrockProblem`.
 pub const PROBLEM_SUFFIX: &str = "Problem";
 /// The lifetime of the references an argmin problem holds.

@@ -67,7 +67,7 @@ fn optioned(prog: &Program) -> Option<String> {
 }
 
 /// [`written`] under the options `attr` in place of the program's, if given.
-fn attributed(
+pub(super) fn attributed(
     prog: &Program,
     flavor: Flavor,
     name: &str,
@@ -97,6 +97,37 @@ fn printed(
     printed_as(prog, head, body, attr, stmts, &param_type)
 }
 
+/// The options of `f`'s attribute (with `checkpoint` in it if given).
+pub(super) fn options(prog: &Program, checkpoint: Option<Checkpoint>) -> Vec<String> {
+    let mut opts = Vec::new();
+    if prog.wrt {
+        let names: Vec<&str> =
+            prog.params.iter().filter(|p| differentiated(p)).map(|p| p.name.as_str()).collect();
+        opts.push(format!("wrt({})", names.join(", ")));
+    }
+    match prog.modes {
+        Modes::Scalar { hessian } => {
+            opts.push("jvp, hvp".into());
+            if hessian {
+                opts.push("hessian".into());
+            }
+        }
+        Modes::Vector { forced } => {
+            opts.push("jvp".into());
+            opts.push(match forced {
+                Some(mode) => format!("jacobian({mode})"),
+                None => "jacobian".into(),
+            });
+        }
+    }
+    match checkpoint.map(|c| c.snapshots) {
+        Some(Some(s)) => opts.push(format!("checkpoint(s = {s})")),
+        Some(None) => opts.push("checkpoint".into()),
+        None => {}
+    }
+    opts
+}
+
 /// [`printed`] with the parameters' types given by `types` (the slice twin's, `floats.rs`).
 pub(super) fn printed_as(
     prog: &Program,
@@ -115,33 +146,7 @@ pub(super) fn printed_as(
             false => writeln!(p.out, "#[grad({})]", attr.join(", ")),
         };
     } else if flavor != Flavor::Dual {
-        let mut opts = Vec::new();
-        if prog.wrt {
-            let names: Vec<&str> =
-                prog.params.iter().filter(|p| differentiated(p)).map(|p| p.name.as_str()).collect();
-            opts.push(format!("wrt({})", names.join(", ")));
-        }
-        match prog.modes {
-            Modes::Scalar { hessian } => {
-                opts.push("jvp, hvp".into());
-                if hessian {
-                    opts.push("hessian".into());
-                }
-            }
-            Modes::Vector { forced } => {
-                opts.push("jvp".into());
-                opts.push(match forced {
-                    Some(mode) => format!("jacobian({mode})"),
-                    None => "jacobian".into(),
-                });
-            }
-        }
-        match checkpoint.map(|c| c.snapshots) {
-            Some(Some(s)) => opts.push(format!("checkpoint(s = {s})")),
-            Some(None) => opts.push("checkpoint".into()),
-            None => {}
-        }
-        let _ = writeln!(p.out, "#[grad({})]", opts.join(", "));
+        let _ = writeln!(p.out, "#[grad({})]", options(prog, checkpoint).join(", "));
     }
     // The loops index arrays by their variable, as numeric code under `#[grad]` must (the corpus
     // allows it too): no iterators, no `copy_from_slice`. Two sides of a branch may come out the
@@ -223,9 +228,12 @@ fn functions(prog: &Program) -> String {
     s + &super::floats::functions(prog)
 }
 
-/// The twins written in files of their own: the struct twin `f_st` and the call twin `f_call`.
+/// The twins written in files of their own: the struct twin `f_st`, the call twin `f_call` and
+/// the fusion twin `f_nf`.
 fn twins(prog: &Program) -> String {
-    super::structs::twin(prog).unwrap_or_default() + &super::calls::twin(prog).unwrap_or_default()
+    super::structs::twin(prog).unwrap_or_default()
+        + &super::calls::twin(prog).unwrap_or_default()
+        + &super::unfused::twin(prog).unwrap_or_default()
 }
 
 /// The `const` items the program reads (the generator may have named a length it then did not
@@ -380,8 +388,9 @@ fn scalar_glue(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> Strin
     let exited = super::emit_while::scalar(prog, g, hessian != "None", s);
     let structed = super::emit_structs::scalar(prog, g, hessian != "None", s);
     let called = super::emit_calls::scalar(prog, g, hessian != "None", s);
+    let unfused = super::unfused::scalar(prog, g, hessian != "None", s);
     format!(
-        "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited}, structed: {structed}, called: {called} }}"
+        "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited}, structed: {structed}, called: {called}, unfused: {unfused} }}"
     )
 }
 
@@ -436,8 +445,9 @@ fn vector_glue(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String {
     let exited = super::emit_while::vector(prog, g, m, s);
     let structed = super::emit_structs::vector(prog, g, m, s);
     let called = super::emit_calls::vector(prog, g, m, s);
+    let unfused = super::unfused::vector(prog, g, m, s);
     format!(
-        "Fns::Vector {{ value, vjp, jvp, jacobian, mode: {mode}, forced: {forced}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited}, structed: {structed}, called: {called} }}",
+        "Fns::Vector {{ value, vjp, jvp, jacobian, mode: {mode}, forced: {forced}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited}, structed: {structed}, called: {called}, unfused: {unfused} }}",
         mode = mode_fn(prog, "f", &function(prog, Flavor::Macro, "f", None)),
     )
 }

@@ -2,7 +2,7 @@
 //! program as a small tree (`ast`), made by `generate`, printed by `print` as the `#[grad]`
 //! function and its hyper-dual twin, wrapped by `emit` into the test's modules (with the twins:
 //! `print_while` and `emit_while` the loop-exit twin, `floats`, `print_float` and `sliced` the
-//! number-type twins).
+//! number-type twins, `unfused` the fusion twin).
 
 mod ast;
 mod calls;
@@ -22,6 +22,7 @@ mod print_while;
 mod rng;
 mod sliced;
 mod structs;
+mod unfused;
 mod vary;
 
 /// The generated file for `count` programs, seeds `seed`, `seed + 1`, ...: one module per

@@ -36,7 +36,7 @@ pub fn exits(prog: &Program) -> Option<Exits> {
     Some(Exits { checkpoint })
 }
 
-fn has_loop(ss: &[Stmt]) -> bool {
+pub(super) fn has_loop(ss: &[Stmt]) -> bool {
     ss.iter().any(|s| match s {
         Stmt::For(..) => true,
         Stmt::If(arms, els) => {

@@ -42,6 +42,8 @@ pub struct Stats {
     pub structs: usize,
     pub calls: usize,
     pub calls_rounding: usize,
+    /// Points where the fusion twin was compared.
+    pub unfused: usize,
     /// The number-type twins (`floats.rs`).
     pub floats: super::floats::Counts,
 }
@@ -50,7 +52,7 @@ impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} points, {} checked ({} without finite differences, near a kink), {} derivative components, {} against the iterator form ({} of them to rounding), {} against the options twin, {} against the loop-exit twin ({} of them checkpointed), {} against the struct twin, {} against the call twin ({} of them to rounding)",
+            "{} points, {} checked ({} without finite differences, near a kink), {} derivative components, {} against the iterator form ({} of them to rounding), {} against the options twin, {} against the loop-exit twin ({} of them checkpointed), {} against the struct twin, {} against the call twin ({} of them to rounding), {} against the fusion twin",
             self.points,
             self.checked,
             self.fd_skipped,
@@ -62,7 +64,8 @@ impl fmt::Display for Stats {
             self.exits_checkpointed,
             self.structs,
             self.calls,
-            self.calls_rounding
+            self.calls_rounding,
+            self.unfused
         )?;
         write!(f, ", {}", self.floats)
     }
@@ -366,6 +369,7 @@ fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
         exited,
         structed,
         called,
+        unfused,
     } = &prog.fns
     else {
         return Ok(());
@@ -439,6 +443,10 @@ fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
         stats.calls_rounding += usize::from(!t.exact || !t.exact_second);
         super::twins::scalar(t, &prog.fns, &p, &s.v, &s.w)?;
     }
+    if let Some(t) = unfused {
+        stats.unfused += 1;
+        super::twins::scalar(t, &prog.fns, &p, &s.v, &s.w)?;
+    }
     let Some(it) = iterated else { return Ok(()) };
     stats.twins += 1;
     stats.twins_rounding += usize::from(!it.exact);
@@ -460,6 +468,7 @@ fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
         exited,
         structed,
         called,
+        unfused,
     } = &prog.fns
     else {
         return Ok(());
@@ -529,6 +538,10 @@ fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
     if let Some(t) = called {
         stats.calls += 1;
         stats.calls_rounding += usize::from(!t.exact);
+        super::twins::vector(t, &prog.fns, &p, &s.u, &s.v)?;
+    }
+    if let Some(t) = unfused {
+        stats.unfused += 1;
         super::twins::vector(t, &prog.fns, &p, &s.u, &s.v)?;
     }
     let Some(it) = iterated else { return Ok(()) };

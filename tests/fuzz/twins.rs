@@ -1,7 +1,8 @@
 //! The twins that rewrite a program's signature or body and must compute what it computes: the
 //! struct twin `f_st` (`build/fuzz/structs.rs`: parameters packed into a
-//! `#[derive(Differentiable)]` struct) and the call twin `f_call` (`build/fuzz/calls.rs`: a piece
-//! of the body in a `#[grad]` helper returning an array or a tuple). Their glue gives every
+//! `#[derive(Differentiable)]` struct), the call twin `f_call` (`build/fuzz/calls.rs`: a piece
+//! of the body in a `#[grad]` helper returning an array or a tuple), and the fusion twin `f_nf`
+//! (`build/fuzz/unfused.rs`: the same function, its loops not fused). Their glue gives every
 //! result in the program's numbering; their value and derivatives are compared with the
 //! program's to the bit, or, for the reverse-mode results of a call twin whose helper sums a
 //! cotangent the program sums in another order, to rounding.
@@ -14,7 +15,7 @@ const ROUNDING: f64 = 1e-9;
 
 /// A twin of a scalar program, its results in the program's numbering.
 pub struct Twin {
-    /// `f_st` or `f_call`.
+    /// `f_st`, `f_call` or `f_nf`.
     pub name: &'static str,
     pub value: fn(&Point) -> f64,
     pub grad: fn(&Point) -> (f64, Vec<f64>),
