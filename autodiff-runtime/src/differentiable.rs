@@ -202,10 +202,19 @@ impl<T: Differentiable> Tangent for T {
 }
 
 /// The differentiated scalars of `x` laid flat: what the generated code passes for a struct
-/// parameter that is passed whole to a call. `N` is `T::LEN` (the caller writes it).
+/// parameter that is passed whole to a call, and makes of the partial of a struct (or of a
+/// field of one, an array or a nested struct) that a call returns. `N` is `T::LEN` (the caller
+/// writes it).
 #[doc(hidden)]
-pub fn flat<T: Differentiable, const N: usize>(x: &T) -> [f64; N] {
+pub fn flat<T: Tangent, const N: usize>(x: &T) -> [f64; N] {
     core::array::from_fn(|k| x.get(k))
+}
+
+/// The `N` differentiated scalars of `x` from its `at`-th laid flat: a field of a struct
+/// parameter passed whole to a call, read as its scalars (`at` is [`field_at`]).
+#[doc(hidden)]
+pub fn flat_at<T: Differentiable, const N: usize>(x: &T, at: usize) -> [f64; N] {
+    core::array::from_fn(|k| x.get(at + k))
 }
 
 /// The struct whose differentiated scalars are `v`, laid flat (its other fields
@@ -282,9 +291,49 @@ const fn same(a: &[u8], b: &[u8]) -> bool {
 /// Adds `v`, scalars laid flat, to those of `x`.
 #[doc(hidden)]
 pub fn add_flat<T: Differentiable>(x: &mut T, v: &[f64]) {
+    add_flat_at(x, 0, v);
+}
+
+/// Adds `v`, scalars laid flat, to those of `x` from its `at`-th: the gradient of a field passed
+/// whole to a call (`at` is [`field_at`]).
+#[doc(hidden)]
+pub fn add_flat_at<T: Differentiable>(x: &mut T, at: usize, v: &[f64]) {
     for (k, e) in v.iter().enumerate() {
-        x.set(k, x.get(k) + e);
+        x.set(at + k, x.get(at + k) + e);
     }
+}
+
+/// The number of the first scalar of the field `name` of `T` among its differentiated scalars,
+/// and how many it has: `(0, 0)` for a field that is not differentiated (`#[no_grad]`, or of
+/// another type), whose scalars a gradient does not hold.
+const fn field_span(fields: &[(&str, usize)], len: usize, name: &str) -> (usize, usize) {
+    let mut k = 0;
+    while k < fields.len() {
+        let (field, at) = fields[k];
+        if same(field.as_bytes(), name.as_bytes()) {
+            let end = if k + 1 < fields.len() { fields[k + 1].1 } else { len };
+            return (at, end - at);
+        }
+        k += 1;
+    }
+    (0, 0)
+}
+
+/// The number of the first differentiated scalar of the field `name` of `T` (0 for a field
+/// that is not differentiated): where the generated code writes the gradient of a field passed
+/// whole to a call, `field_at::<Model>("inner")`.
+#[doc(hidden)]
+pub const fn field_at<T: Differentiable>(name: &str) -> usize {
+    field_span(T::FIELDS, T::LEN, name).0
+}
+
+/// How many differentiated scalars the field `name` of `T` holds (0 for a field that is not
+/// differentiated): the length of the generated code's array of them,
+/// `[f64; field_len::<Model>("inner")]`, for a field passed whole to a call whose type the macro
+/// cannot name.
+#[doc(hidden)]
+pub const fn field_len<T: Differentiable>(name: &str) -> usize {
+    field_span(T::FIELDS, T::LEN, name).1
 }
 
 /// The lengths of an array's dimensions (nested arrays), for the generated code's loops over an

@@ -34,6 +34,9 @@ enum StructArg {
     Record(Rc<Record>, Vec<Binding>),
     /// The differentiated struct parameter `k`, whole.
     Whole(usize),
+    /// A field of a differentiated struct parameter read only whole, held laid flat in the
+    /// input `v`.
+    WholeField(Var),
     /// A struct returned by a call, held laid flat in the variable `s`, of type `ty`.
     Flat(usize, Rc<syn::Type>),
 }
@@ -53,6 +56,9 @@ impl Lower<'_> {
         let (inner, by_ref) = unref(e);
         if let Some((s, ty)) = self.flat_struct(inner) {
             return Some((StructArg::Flat(s, ty), by_ref));
+        }
+        if let Some(v) = self.flat_field_input(inner) {
+            return Some((StructArg::WholeField(v), by_ref));
         }
         let binding = match inner {
             Expr::Path(p) => self.lookup(&symbol::unraw(p.path.get_ident()?))?.clone(),
@@ -189,6 +195,9 @@ impl Lower<'_> {
                 Some((StructArg::Whole(k), by_ref)) => {
                     let op = Operand::Var(self.whole_input(k));
                     args.push(Arg::Value { op, by_ref });
+                }
+                Some((StructArg::WholeField(v), by_ref)) => {
+                    args.push(Arg::Value { op: Operand::Var(v), by_ref });
                 }
                 Some((StructArg::Flat(s, ty), by_ref)) => {
                     let op = self.slots[s].value.unwrap_or(Operand::Lit(0.0));

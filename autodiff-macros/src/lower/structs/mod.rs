@@ -101,7 +101,10 @@ impl Lower<'_> {
                 continue;
             }
             let base = self.field_tokens(&u.root, &u.path, &u.first);
+            // Read only whole, one level down, and differentiated: laid flat.
+            let flat = u.only_whole() && u.path.len() == 1 && wanted;
             let ty = match u.depth {
+                _ if flat => self.flat_field_ty(k, &u.path[0]),
                 0 => Ty::F64,
                 d => Ty::array(Elem::F64, (0..d).map(|k| field_len(&base, k, &u.root)).collect()),
             };
@@ -112,10 +115,27 @@ impl Lower<'_> {
             if wanted {
                 self.b.func_mut().active.push(input);
             }
-            let guessed = u.passed && u.depth == 0;
-            let field = super::FieldInput { path: u.path, input, at: u.first, guessed };
+            let guessed = u.passed && u.depth == 0 && !flat;
+            let field = super::FieldInput { path: u.path, input, at: u.first, guessed, flat };
             self.structs[k].fields.push(field);
         }
+    }
+
+    /// The IR type of the field `member` of the struct parameter `k` laid flat:
+    /// `[f64; field_len::<Model>("w")]`, a length rustc evaluates.
+    fn flat_field_ty(&self, k: usize, member: &Member) -> Ty {
+        let owned = self.structs[k].owned.to_token_stream();
+        let name = member.to_token_stream().to_string();
+        let p = quote!(::autodiff_runtime::__private);
+        let mut len = Int::tokens(quote!(#p::field_len::<#owned>(#name)), true);
+        len.generic = mentions_any(&owned, &self.generics);
+        Ty::array(Elem::F64, vec![len])
+    }
+
+    /// The input laid flat that the field read `e` is, when it is one.
+    pub(super) fn flat_field_input(&self, e: &Expr) -> Option<Var> {
+        let (k, path) = self.struct_field(e)?;
+        self.structs[k].fields.iter().find(|f| f.path == path && f.flat).map(|f| f.input)
     }
 
     /// The tokens of the field `root.path`, with the spans of its first use `at`.

@@ -34,6 +34,20 @@ pub(in crate::lower) struct FieldUse {
     /// Whether it is passed whole to a call (itself, or a local bound to it), where an array
     /// could go as well as an `f64`.
     pub passed: bool,
+    /// Whether it is itself (not a local bound to it) passed whole to a call, by value or by
+    /// `&`, or the receiver of a method that is not an `f64` method.
+    pub whole: bool,
+    /// Whether it is read as a value otherwise (indexed, iterated, in arithmetic, bound, ...).
+    pub other: bool,
+}
+
+impl FieldUse {
+    /// Whether the body reads it as a value only whole, as an argument of calls and the
+    /// receiver of methods: then nothing tells its type (an `f64`, an array of any dimensions,
+    /// a nested struct), and it is held as its differentiated scalars laid flat.
+    pub fn only_whole(&self) -> bool {
+        self.value && self.whole && !self.other
+    }
 }
 
 /// Where an expression is read.
@@ -47,7 +61,7 @@ enum Ctx {
 
 /// The field paths of `roots` that `body` uses, in order of first use.
 pub(in crate::lower) fn uses(body: &Block, roots: &[String]) -> Vec<FieldUse> {
-    let mut s = Scan { roots, uses: Vec::new(), aliases: Vec::new(), passing: false };
+    let mut s = Scan { roots, uses: Vec::new(), aliases: Vec::new(), passing: false, whole: false };
     s.block(body);
     s.uses
 }
@@ -111,6 +125,9 @@ struct Scan<'a> {
     aliases: Vec<(String, Expr)>,
     /// Whether the expression being read is an argument of a call.
     passing: bool,
+    /// Whether the expression being read is itself an argument of a call (or `&` of one), or a
+    /// method's receiver.
+    whole: bool,
 }
 
 /// The number of array dimensions of the type `ty` (`[[f64; 2]; 3]` has 2), looking through a
@@ -148,6 +165,7 @@ impl Scan<'_> {
         };
         // Only the read itself is passed, not its indices.
         let passing = std::mem::take(&mut self.passing);
+        let whole = std::mem::take(&mut self.whole) && n == 0;
         if let Some(read) = alias {
             // `y[i]` for `let y = m.x[0];`: a use of `m.x` with one more index.
             self.passing = passing;
@@ -162,17 +180,22 @@ impl Scan<'_> {
             return false;
         }
         let value = ctx == Ctx::Value;
-        let depth = n + extra;
+        // A field passed whole is not known to have the dimensions a `&` gives it.
+        let depth = if whole { 0 } else { n + extra };
+        let other = value && !whole;
         let same = |u: &&mut FieldUse| u.root == root && u.path == path;
         match self.uses.iter_mut().find(same) {
             Some(u) => {
                 u.value |= value;
                 u.depth = u.depth.max(depth);
                 u.passed |= passing;
+                u.whole |= whole;
+                u.other |= other;
             }
             None => {
                 let (first, passed) = (base.to_token_stream(), passing);
-                self.uses.push(FieldUse { root, path, value, depth, first, passed });
+                let u = FieldUse { root, path, value, depth, first, passed, whole, other };
+                self.uses.push(u);
             }
         }
         if let Expr::Index(i) = peel(e) {
@@ -348,6 +371,12 @@ impl Scan<'_> {
         } else if symbol::method_prim(&name).is_some() || name == symbol::SIN_COS {
             let int = ctx == Ctx::Int && symbol::INT_METHODS.contains(&name.as_str());
             self.record(&m.receiver, if int { Ctx::Int } else { Ctx::Value }, 0)
+        } else if ctx == Ctx::Value {
+            // A method of the user's: its receiver is passed whole.
+            self.whole = field_path(peel(&m.receiver)).is_some();
+            let recorded = self.record(&m.receiver, ctx, 0);
+            self.whole = false;
+            recorded
         } else {
             false
         };
@@ -358,11 +387,25 @@ impl Scan<'_> {
         m.args.iter().for_each(|a| self.argument(a, args));
     }
 
-    /// An argument `a` of a call: a field read whole there is marked passed.
+    /// An argument `a` of a call: a field read whole there is marked passed, and, read itself
+    /// (`g(m.w)`, `g(&m.w)`), whole.
     fn argument(&mut self, a: &Expr, ctx: Ctx) {
+        let lent = match peel(a) {
+            Expr::Reference(r) if r.mutability.is_none() => Some(&*r.expr),
+            _ => None,
+        };
+        if let Some(inner) = lent.filter(|e| field_path(peel(e)).is_some()) {
+            self.whole = true;
+            let recorded = self.record(inner, ctx, 1);
+            self.whole = false;
+            if recorded {
+                return;
+            }
+        }
         self.passing = true;
+        self.whole = field_path(peel(a)).is_some();
         let recorded = self.record(a, ctx, 0);
-        self.passing = false;
+        (self.passing, self.whole) = (false, false);
         if !recorded {
             self.expr(a, ctx);
         }
