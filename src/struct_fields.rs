@@ -161,3 +161,9 @@ pub fn vector_by_value(s: &Fields) -> f64 {
 pub fn whole_out(m: &Nested) -> [f64; 2] {
     [mat_ref(&m.w) * m.inner.norm(), inner_val(m.inner) + m.b * mat_val(m.w)]
 }
+
+/// Fields passed whole and left out of `wrt`: constants of the calls, with zero directions.
+#[grad(jvp, hvp, wrt(m.b))]
+pub fn selected(m: &Nested) -> f64 {
+    mat_ref(&m.w) * m.b * m.b + m.inner.scaled(m.b) + mat_val(m.w)
+}

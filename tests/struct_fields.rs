@@ -275,3 +275,21 @@ fn fields_passed_whole_in_a_function_returning_an_array() {
         );
     }
 }
+
+#[test]
+fn fields_passed_whole_and_left_out_of_wrt() {
+    let [x, v, _] = nested_points();
+    let (s, sv) = (nested(&x), nested(&v));
+    // ∂/∂b = 2 b mat_ref(w) + d₁, ∂²/∂b² = 2 mat_ref(w); every other component zero.
+    let (y, g) = selected_grad(&s);
+    assert_eq!(y, selected(&s));
+    let want = 2.0 * s.b * mat_ref(&s.w) + s.inner.d[1];
+    assert!((g.b - want).abs() < 1e-14, "{} against {want}", g.b);
+    assert_eq!(nested_scalars(&g)[1..], [0.0; 9]);
+    let (_, d) = selected_jvp(&s, &sv);
+    assert!((d - want * sv.b).abs() < 1e-14);
+    let (_, g2, hv) = selected_hvp(&s, &sv);
+    assert_eq!(g2, g);
+    assert!((hv.b - 2.0 * mat_ref(&s.w) * sv.b).abs() < 1e-13);
+    assert_eq!(nested_scalars(&hv)[1..], [0.0; 9]);
+}

@@ -201,6 +201,21 @@ impl<T: Differentiable> Tangent for T {
     }
 }
 
+/// The zero of a value's derivatives, by method syntax under a name of its own (no other trait
+/// in scope has it): the zero direction the generated code passes for a constant argument of a
+/// call, a struct, an array or an `f64`, `(&m.w).zero_like_of()`.
+#[doc(hidden)]
+pub trait ZeroLike: Sized {
+    /// See [`Tangent::zero_like`].
+    fn zero_like_of(&self) -> Self;
+}
+
+impl<T: Tangent> ZeroLike for T {
+    fn zero_like_of(&self) -> Self {
+        Tangent::zero_like(self)
+    }
+}
+
 /// The differentiated scalars of `x` laid flat: what the generated code passes for a struct
 /// parameter that is passed whole to a call, and makes of the partial of a struct (or of a
 /// field of one, an array or a nested struct) that a call returns. `N` is `T::LEN` (the caller

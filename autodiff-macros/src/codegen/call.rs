@@ -477,8 +477,8 @@ fn zero_tokens(zero: Zero, arg: &TokenStream, scalar: &super::scalar::Tokens) ->
         false => quote!(::autodiff_runtime::__private::zero()),
     };
     let like = quote!({
-        use ::autodiff_runtime::Differentiable as _;
-        (#arg).zero_like()
+        use ::autodiff_runtime::__private::ZeroLike as _;
+        (#arg).zero_like_of()
     });
     match zero {
         Zero::Scalar => scalar.zero(),

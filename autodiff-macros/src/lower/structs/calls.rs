@@ -141,6 +141,7 @@ impl Lower<'_> {
         if let Some((root, _)) = super::field_path(unref(&m.receiver).0)
             && matches!(self.lookup(&root), Some(Binding::Struct(_)))
             && self.field_input(unref(&m.receiver).0).is_none()
+            && !self.is_constant_whole(unref(&m.receiver).0)
         {
             self.cx.error_spanned(
                 &m.receiver,
@@ -206,6 +207,17 @@ impl Lower<'_> {
                     let path = ty.to_token_stream();
                     let shape = GroupShape { path, fields: vec![field], flat: true };
                     groups.push(Group { at, by_ref, shape });
+                }
+                // A field read only whole and left out of `wrt`: a zero direction built from it.
+                None if method && at == 0 || self.is_constant_whole(unref(e).0) => {
+                    match self.call_arg_konst(e) {
+                        Some(k) => {
+                            let ext = self.ext_id(k);
+                            let by_ref = unref(e).1 || (method && at == 0);
+                            args.push(Arg::Fixed { ext, zero: Zero::Like { by_ref } });
+                        }
+                        None => args.push(self.call_arg(e)),
+                    }
                 }
                 None if method && at == 0 => match self.call_arg_konst(e) {
                     // A receiver's direction is `&Self`, whether `self` is a reference or not.

@@ -39,6 +39,9 @@ pub(super) struct StructState {
     /// The whole struct as one input, its scalars laid flat (made when it is passed whole to a
     /// call).
     pub whole: Option<Var>,
+    /// The fields read only whole and left out of `wrt`: constants of the calls they are passed
+    /// to.
+    pub constant_wholes: Vec<Vec<Member>>,
 }
 
 /// Whether `tokens` name any of `names`.
@@ -78,6 +81,7 @@ impl Lower<'_> {
             fields: Vec::new(),
             owned: owned.clone(),
             whole: None,
+            constant_wholes: Vec::new(),
         };
         self.structs.push(state);
         self.bind_name(&name, Binding::Struct(self.structs.len() - 1));
@@ -97,6 +101,12 @@ impl Lower<'_> {
                 None => true,
                 Some(paths) => paths.iter().any(|p| starts_with(&u.path, p)),
             };
+            // A field read only whole and left out of `wrt`: a constant of the calls (a zero
+            // direction built from it, `Tangent::zero_like`), not an input.
+            if u.only_whole() && !wanted {
+                self.structs[k].constant_wholes.push(u.path);
+                continue;
+            }
             if !u.value {
                 continue;
             }
@@ -136,6 +146,12 @@ impl Lower<'_> {
     pub(super) fn flat_field_input(&self, e: &Expr) -> Option<Var> {
         let (k, path) = self.struct_field(e)?;
         self.structs[k].fields.iter().find(|f| f.path == path && f.flat).map(|f| f.input)
+    }
+
+    /// Whether the field read `e` is read only whole and left out of `wrt`.
+    pub(super) fn is_constant_whole(&self, e: &Expr) -> bool {
+        self.struct_field(e)
+            .is_some_and(|(k, path)| self.structs[k].constant_wholes.contains(&path))
     }
 
     /// The tokens of the field `root.path`, with the spans of its first use `at`.
