@@ -72,11 +72,23 @@
 //!   integer constant if read only where an integer goes (an index, a loop bound, `m.n as f64`).
 //!   A local bound to a field passes its uses on (`let y = m.x; y[i][j]` makes `m.x` a matrix,
 //!   `let r = m.x[0]; r[1]` too, and `r` a row), and so does a typed `let`
-//!   (`let r: [f64; 2] = m.x[0];`). An array field is passed whole to a call by value
-//!   (`g(m.w)`, `g(m.x[0])`) or by reference (`g(&m.w)`) once the body tells its type so; one
-//!   passed by value and never indexed is taken for an `f64`, and rustc says so at the field,
-//!   with the typed `let` to write (`let w: [f64; 8] = m.w;` then `g(w)`).
-//!   (What that cannot tell: [`limits`](super::limits).)
+//!   (`let r: [f64; 2] = m.x[0];`).
+//! - **A field passed whole.** A field that the body reads only whole, as an argument of calls
+//!   (`g(m.w)`, `g(&m.w)`, `g(&m.inner)`) or as the receiver of methods (`m.inner.norm()`),
+//!   whatever its type (an `f64`, an array of any dimensions, a nested struct deriving
+//!   `Differentiable`), is passed as itself, and held in the derivatives as its differentiated
+//!   scalars laid flat (`[f64; field_len::<Model>("inner")]`, a length rustc evaluates from the
+//!   struct's `Differentiable::FIELDS`): the callee's partial of it is laid flat, and the
+//!   gradient adds it into the struct's at the field's first scalar, with what the body's reads
+//!   of its own fields (`m.inner.c`) give. Its direction is the direction's field
+//!   (`m_dot.inner`). Left out of `wrt`, it is a constant of the call, with a zero direction made
+//!   from it. A field read otherwise too is typed from those reads: one indexed as a matrix is
+//!   passed whole as one (`g(&m.x)` with `m.x[i][j]`); a row `g(m.x[0])` of a field the body
+//!   does not index deeper is taken for an `f64` (bind it with its type, `let r: [f64; 2] =
+//!   m.x[0];`), and so is a local bound to a field and passed whole (`let w = m.w; g(w)`);
+//!   rustc says so at the field, with the typed `let` to write. `tests/struct_fields.rs` checks
+//!   each against finite differences in every mode. (What that cannot tell:
+//!   [`limits`](super::limits).)
 //! - **Struct values in the body.** A literal `Quat { w, x, y, z }` (with `..base`, `base` a
 //!   struct value of the body) is a value whose fields are read and written (`q.w`,
 //!   `q.x = -q.x`, `q.v[i] += e`, `q = Quat { .. }`), carried by loops and yielded by branches.

@@ -103,7 +103,7 @@ impl Lower<'_> {
             };
             // A field read only whole and left out of `wrt`: a constant of the calls (a zero
             // direction built from it, `Tangent::zero_like`), not an input.
-            if u.only_whole() && !wanted {
+            if u.only_whole() && u.path.len() == 1 && !wanted {
                 self.structs[k].constant_wholes.push(u.path);
                 continue;
             }
@@ -111,8 +111,12 @@ impl Lower<'_> {
                 continue;
             }
             let base = self.field_tokens(&u.root, &u.path, &u.first);
-            // Read only whole, one level down, and differentiated: laid flat.
-            let flat = u.only_whole() && u.path.len() == 1 && wanted;
+            // Read only whole, one level down, and differentiated: laid flat (but not for a
+            // generic struct, whose length stable Rust does not take in a type).
+            let owned = self.structs[k].owned.to_token_stream();
+            let generic =
+                mentions_any(&owned, &self.generics) || mentions_any(&owned, &self.type_params);
+            let flat = u.only_whole() && u.path.len() == 1 && wanted && !generic;
             let ty = match u.depth {
                 _ if flat => self.flat_field_ty(k, &u.path[0]),
                 0 => Ty::F64,

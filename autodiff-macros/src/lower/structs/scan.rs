@@ -142,6 +142,13 @@ fn array_depth(ty: &syn::Type) -> usize {
     }
 }
 
+/// Whether `name` is a method of `f64` (`atan2`, `mul_add`, `sin_cos`): its receiver and
+/// arguments are `f64` values, not passed whole to a function of the user's.
+fn float_method(name: &syn::Ident) -> bool {
+    let name = name.to_string();
+    symbol::method_prim(&name).is_some() || name == symbol::SIN_COS
+}
+
 /// The name a pattern binds, if it binds one name (`y`, `mut y`, `y: [f64; 2]`).
 fn bound_name(pat: &Pat) -> Option<String> {
     match pat {
@@ -335,7 +342,12 @@ impl Scan<'_> {
             }
             Expr::Call(c) => {
                 self.expr(&c.func, Ctx::Value);
-                c.args.iter().for_each(|a| self.argument(a, ctx));
+                // `f64::mul_add(a, b, c)`, `T::max(a, b)`: a float method's arguments are values.
+                let float = match peel(&c.func) {
+                    Expr::Path(p) => p.path.segments.last().is_some_and(|s| float_method(&s.ident)),
+                    _ => false,
+                };
+                c.args.iter().for_each(|a| self.argument(a, ctx, !float));
             }
             Expr::Assign(a) => {
                 self.expr(&a.left, Ctx::Value);
@@ -384,12 +396,19 @@ impl Scan<'_> {
             self.expr(&m.receiver, ctx);
         }
         let args = if symbol::INT_METHODS.contains(&name.as_str()) { ctx } else { Ctx::Value };
-        m.args.iter().for_each(|a| self.argument(a, args));
+        let float = float_method(&m.method);
+        m.args.iter().for_each(|a| self.argument(a, args, !float));
     }
 
     /// An argument `a` of a call: a field read whole there is marked passed, and, read itself
     /// (`g(m.w)`, `g(&m.w)`), whole.
-    fn argument(&mut self, a: &Expr, ctx: Ctx) {
+    fn argument(&mut self, a: &Expr, ctx: Ctx, call: bool) {
+        if !call {
+            if !self.record(a, ctx, 0) {
+                self.expr(a, ctx);
+            }
+            return;
+        }
         let lent = match peel(a) {
             Expr::Reference(r) if r.mutability.is_none() => Some(&*r.expr),
             _ => None,
@@ -469,5 +488,23 @@ mod tests {
                 ("m.b".into(), true, 0),
             ]
         );
+    }
+
+    #[test]
+    fn a_field_read_only_whole_by_calls_and_receivers_is_told_apart() {
+        let block: syn::Block = syn::parse_str(
+            "{ g(&m.w) + h(m.v, m.b) + m.inner.norm() + m.b.atan2(m.c) + f64::max(m.d, 1.0) \
+               + k(&m.x) * m.x[0][1] + { let y = m.u; g(y) } }",
+        )
+        .expect("a block");
+        let found: Vec<(String, bool)> = uses(&block, &["m".to_owned()])
+            .into_iter()
+            .map(|u| (quote::ToTokens::to_token_stream(&u.path[0]).to_string(), u.only_whole()))
+            .collect();
+        let want = [("w", true), ("v", true), ("b", false), ("inner", true), ("c", false)];
+        let more = [("d", false), ("x", false), ("u", false)];
+        let want: Vec<(String, bool)> =
+            want.iter().chain(&more).map(|(n, w)| ((*n).to_owned(), *w)).collect();
+        assert_eq!(found, want);
     }
 }
