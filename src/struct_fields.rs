@@ -167,3 +167,18 @@ pub fn whole_out(m: &Nested) -> [f64; 2] {
 pub fn selected(m: &Nested) -> f64 {
     mat_ref(&m.w) * m.b * m.b + m.inner.scaled(m.b) + mat_val(m.w)
 }
+
+/// A [`Nested`] scaled by `t`: a function returning a struct with a nested struct.
+#[grad(jvp, hvp)]
+pub fn scaled_nested(m: &Nested, t: f64) -> Nested {
+    let w = [[m.w[0][0] * t, m.w[0][1], m.w[0][2]], [m.w[1][0], m.w[1][1], m.w[1][2].sin()]];
+    let inner = Inner { c: m.inner.c * t, d: [m.inner.d[0].exp(), t * m.inner.d[1]] };
+    Nested { b: t * m.b, inner, w }
+}
+
+/// The value of a call returning a struct, read by the fields of its nested struct.
+#[grad(jvp, hvp)]
+pub fn nested_read(m: &Nested) -> f64 {
+    let r: Nested = scaled_nested(m, m.b);
+    r.inner.c * r.inner.d[1] + r.b * r.inner.d[0] + r.inner.c.sin()
+}

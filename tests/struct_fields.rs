@@ -293,3 +293,13 @@ fn fields_passed_whole_and_left_out_of_wrt() {
     assert!((hv.b - 2.0 * mat_ref(&s.w) * sv.b).abs() < 1e-13);
     assert_eq!(nested_scalars(&hv)[1..], [0.0; 9]);
 }
+
+#[test]
+fn the_value_of_a_call_read_by_the_fields_of_its_nested_struct() {
+    check_nested("nested_read", nested_read, nested_read_grad, nested_read_jvp, nested_read_hvp);
+    // The value against the struct the call returns.
+    let m = nested(&nested_points()[2]);
+    let r = scaled_nested(&m, m.b);
+    let want = r.inner.c * r.inner.d[1] + r.b * r.inner.d[0] + r.inner.c.sin();
+    assert_eq!(nested_read(&m).to_bits(), want.to_bits());
+}

@@ -45,6 +45,11 @@ pub trait Differentiable: Sized {
     /// returned by a call, which it holds laid flat.
     const FIELDS: &'static [(&'static str, usize)] = &[];
 
+    /// Each differentiated field with the number of its first scalar and, for a nested struct,
+    /// its own fields: how the generated code reads `r.inner.c` from the scalars of a struct
+    /// returned by a call.
+    const TREE: &'static [FieldTree] = &[];
+
     /// Whether every field is differentiated (nested structs too): then the struct is rebuilt
     /// whole from its scalars, which the generated code does to pass a struct returned by a
     /// call to another call.
@@ -73,6 +78,20 @@ pub trait Differentiable: Sized {
     fn clear_constants(&mut self);
 }
 
+/// A differentiated field of a struct (see [`Differentiable::TREE`]): its name (or position),
+/// the number of its first scalar among the struct's, and the fields of a nested struct (none
+/// for an `f64` or an array).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct FieldTree {
+    /// The field's name, or its position in a tuple struct.
+    pub name: &'static str,
+    /// The number of its first scalar.
+    pub at: usize,
+    /// A nested struct's fields, numbered from its own first scalar.
+    pub fields: &'static [FieldTree],
+}
+
 /// What a differentiated field holds: an `f64`, an array of them (nested), or a struct deriving
 /// [`Differentiable`]. The derive and the generated code use it; it is not for users.
 #[doc(hidden)]
@@ -87,6 +106,9 @@ pub trait Tangent: Sized {
 
     /// See [`Differentiable::ALL_DIFFERENTIATED`].
     const ALL_DIFFERENTIATED: bool;
+
+    /// See [`Differentiable::TREE`] (none for an `f64` or an array).
+    const TREE: &'static [FieldTree];
 
     /// Its zero (see [`Differentiable::zero_like`]).
     fn zero_like(&self) -> Self;
@@ -110,6 +132,7 @@ pub trait Tangent: Sized {
 impl Tangent for f64 {
     const LEN: usize = 1;
     const ALL_DIFFERENTIATED: bool = true;
+    const TREE: &'static [FieldTree] = &[];
 
     fn zero_like(&self) -> Self {
         0.0
@@ -139,6 +162,7 @@ impl Tangent for f64 {
 impl<T: Tangent, const N: usize> Tangent for [T; N] {
     const LEN: usize = N * T::LEN;
     const ALL_DIFFERENTIATED: bool = T::ALL_DIFFERENTIATED;
+    const TREE: &'static [FieldTree] = &[];
 
     fn zero_like(&self) -> Self {
         core::array::from_fn(|i| self[i].zero_like())
@@ -175,6 +199,7 @@ impl<T: Tangent, const N: usize> Tangent for [T; N] {
 impl<T: Differentiable> Tangent for T {
     const LEN: usize = <T as Differentiable>::LEN;
     const ALL_DIFFERENTIATED: bool = <T as Differentiable>::ALL_DIFFERENTIATED;
+    const TREE: &'static [FieldTree] = <T as Differentiable>::TREE;
 
     fn zero_like(&self) -> Self {
         Differentiable::zero_like(self)
@@ -286,6 +311,29 @@ pub const fn field_index(fields: &[(&str, usize)], name: &str) -> usize {
     panic!(
         "`#[grad]` reads this field of a struct returned by a call from the struct's differentiated scalars, and the struct has no differentiated field of this name: a field marked `#[no_grad]`, or of another type than `f64`, an array of `f64` or a struct deriving `Differentiable`, is not among them; read such a field in the function that makes the struct"
     )
+}
+
+/// The number of the first scalar of the field `path` (`["inner", "c"]` for `r.inner.c`) of
+/// `T`, a field of a nested struct, through [`Differentiable::TREE`], in a `const` block: a
+/// field that is not differentiated, or not there, is a compile error at the read.
+#[doc(hidden)]
+pub const fn field_path<T: Differentiable>(path: &[&str]) -> usize {
+    let (mut fields, mut at, mut k) = (T::TREE, 0, 0);
+    while k < path.len() {
+        let mut j = 0;
+        while j < fields.len() && !same(fields[j].name.as_bytes(), path[k].as_bytes()) {
+            j += 1;
+        }
+        if j == fields.len() {
+            panic!(
+                "`#[grad]` reads this field of a struct returned by a call from the struct's differentiated scalars, and the struct has no differentiated field of this path: a field marked `#[no_grad]`, or of another type than `f64`, an array of `f64` or a struct deriving `Differentiable` (by the derive, not by hand), is not among them; read such a field in the function that makes the struct"
+            );
+        }
+        at += fields[j].at;
+        fields = fields[j].fields;
+        k += 1;
+    }
+    at
 }
 
 /// Whether `a` and `b` are the same bytes (in a `const fn`).

@@ -39,8 +39,11 @@
 //!   function, but not lower-case `const` or `static` items elsewhere in scope, which Rust would
 //!   read as patterns.
 //! - The Jacobian is not yet computed in one pass (see [`generated`](super::generated)). The
-//!   value of a call returning a struct is read by its own fields, not by a nested struct's, and
-//!   is bound with its type before it is passed on (see [`structs`](super::structs)).
+//!   value of a call returning a struct is bound with its type before it is passed on or called
+//!   a method on (`let a: Quat = q.mul(&p);` then `a.mul(&c)`): the macro cannot name the type
+//!   of an unbound call's value; and its nested structs' fields are found through
+//!   `Differentiable::TREE`, which a hand-written `Differentiable` leaves empty (see
+//!   [`structs`](super::structs)).
 //!
 //! ```compile_fail
 //! use autodiff_runtime::grad;

@@ -104,11 +104,13 @@
 //!   `acc = acc.mul(q);` for a variable bound so. They go through the callee's `_vjp`, `_jvp` and
 //!   `_hvp` as calls returning arrays do (see [`calls`](super::calls)), in loops too. The value
 //!   is held laid flat (`[f64; <Quat as Differentiable>::LEN]`): it is read by its fields (`r.x`,
-//!   `r.v[i]` for an array field of one dimension, at the place `Differentiable::FIELDS` gives),
-//!   and passed to calls, used as a receiver (`r.mul(&c)`) or returned as the struct, rebuilt
-//!   from its scalars. Not supported: a field of a nested struct (`r.inner.c`), a write to a
-//!   field, and a call's struct value not bound with its type (`q.mul(&p).mul(&c)`,
-//!   `q.mul(&p.conj())`), each an error that says what to write; reading a `#[no_grad]` (or
+//!   `r.v[i]` for an array field of one dimension, at the place `Differentiable::FIELDS` gives)
+//!   and by the fields of its nested structs (`r.inner.c`, `r.inner.d[i]`, through
+//!   `Differentiable::TREE`), and passed to calls, used as a receiver (`r.mul(&c)`) or returned
+//!   as the struct, rebuilt from its scalars. Not supported: a write to a field, and a call's
+//!   struct value not bound with its type (`q.mul(&p).mul(&c)`, `q.mul(&p.conj())`: the macro
+//!   cannot name the type of the inner call's value, which the scalars laid flat need), each an
+//!   error that says what to write; reading a `#[no_grad]` (or
 //!   constant) field, which the scalars do not hold, is a compile error at the read, and passing
 //!   on a struct that has one a build error at the call. `src/struct_calls.rs` has the rotation
 //!   `q p q*` so, which `tests/struct_calls.rs` checks against the rotation matrix and finite
