@@ -97,11 +97,14 @@ impl Lower<'_> {
             .collect();
         // Spanned at the field read: a field that is not there is reported at it.
         let span = syn::spanned::Spanned::span(members.last()?);
-        let p = quote!(::autodiff_runtime::__private);
         let tokens = match names.as_slice() {
-            [name] => quote::quote_spanned!(span=> const { #p::field::<#ty>(#name) }),
+            [name] => quote::quote_spanned!(span=>
+                const { ::autodiff_runtime::__private::field::<#ty>(#name) }
+            ),
             // A field of a nested struct: through the struct's tree of fields.
-            path => quote::quote_spanned!(span=> const { #p::field_path::<#ty>(&[#(#path),*]) }),
+            path => quote::quote_spanned!(span=>
+                const { ::autodiff_runtime::__private::field_path::<#ty>(&[#(#path),*]) }
+            ),
         };
         Some((array, Int::tokens(tokens, true)))
     }
