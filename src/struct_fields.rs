@@ -182,3 +182,11 @@ pub fn nested_read(m: &Nested) -> f64 {
     let r: Nested = scaled_nested(m, m.b);
     r.inner.c * r.inner.d[1] + r.b * r.inner.d[0] + r.inner.c.sin()
 }
+
+impl Nested {
+    /// Fields of `self` passed whole: a nested struct as a receiver, a matrix by reference.
+    #[grad(jvp, hvp)]
+    pub fn through_self(&self) -> f64 {
+        self.inner.norm() * self.b + mat_ref(&self.w) * self.inner.c
+    }
+}

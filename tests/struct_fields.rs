@@ -303,3 +303,14 @@ fn the_value_of_a_call_read_by_the_fields_of_its_nested_struct() {
     let want = r.inner.c * r.inner.d[1] + r.b * r.inner.d[0] + r.inner.c.sin();
     assert_eq!(nested_read(&m).to_bits(), want.to_bits());
 }
+
+#[test]
+fn fields_of_self_passed_whole_in_a_method() {
+    check_nested(
+        "through_self",
+        Nested::through_self,
+        Nested::through_self_grad,
+        Nested::through_self_jvp,
+        Nested::through_self_hvp,
+    );
+}
