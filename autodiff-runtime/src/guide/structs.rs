@@ -200,6 +200,48 @@
 //! assert_eq!((value, q_bar.w, q_bar.x, s_bar), (10.0, 4.0, 8.0, 5.0));
 //! ```
 //!
+//! Fields passed whole, a nested struct and a matrix that the body never indexes:
+//!
+//! ```
+//! use autodiff_runtime::{Differentiable, grad};
+//!
+//! #[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+//! pub struct Inner {
+//!     pub c: f64,
+//! }
+//!
+//! impl Inner {
+//!     #[grad(jvp, hvp)]
+//!     pub fn cube(&self) -> f64 {
+//!         self.c * self.c * self.c
+//!     }
+//! }
+//!
+//! #[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+//! pub struct Model {
+//!     pub inner: Inner,
+//!     pub w: [[f64; 2]; 2],
+//! }
+//!
+//! /// The determinant.
+//! #[grad(jvp, hvp)]
+//! pub fn det(w: &[[f64; 2]; 2]) -> f64 {
+//!     w[0][0] * w[1][1] - w[0][1] * w[1][0]
+//! }
+//!
+//! /// c³ det(w): `m.inner` and `m.w` only passed whole.
+//! #[grad(jvp, hvp)]
+//! pub fn energy(m: &Model) -> f64 {
+//!     m.inner.cube() * det(&m.w)
+//! }
+//!
+//! let m = Model { inner: Inner { c: 2.0 }, w: [[1.0, 2.0], [3.0, 4.0]] };
+//! let (value, g) = energy_grad(&m); // 8 · (4 − 6)
+//! assert_eq!(value, -16.0);
+//! assert_eq!(g.inner.c, 3.0 * 4.0 * -2.0); // 3c² det(w)
+//! assert_eq!(g.w, [[8.0 * 4.0, 8.0 * -3.0], [8.0 * -2.0, 8.0 * 1.0]]); // c³ cof(w)
+//! ```
+//!
 //! ```compile_fail
 //! use autodiff_runtime::grad;
 //!
