@@ -3,7 +3,9 @@
 //! (`m_dot: &Model`, its fields bound likewise after `Differentiable::tangent` keeps only the
 //! differentiated ones), and a gradient is a value of the struct's type, written field by field
 //! into its zero (`let mut m_bar = Differentiable::zero_like(m); m_bar.w = m_w_bar;`), with the
-//! fields that are not differentiated cleared. `f_hessian` and `f_jacobian` number a struct's
+//! fields that are not differentiated cleared. A field passed whole is passed as itself
+//! (`g(&m.inner)`), and its gradient, laid flat, added at its place
+//! (`add_flat_at(&mut m_bar, field_at::<Model>("inner"), &m_inner_bar)`). `f_hessian` and `f_jacobian` number a struct's
 //! scalars through `Differentiable`.
 
 use std::collections::HashSet;

@@ -1,8 +1,11 @@
 //! Struct parameters (`m: &Model`, `m: Model`, `&self`, `self`): flattened at the function's
 //! boundary. Each field path the body reads as a value (`m.b`, `m.w[i]`, `self.inner.c`) is one
 //! input of the IR, an `f64` or an array, created before the body is lowered (see `scan.rs`);
-//! fields read only as integers are constants, kept as the user's tokens. Codegen reads the
-//! inputs from the struct, and writes the gradient back into a value of the struct's type.
+//! fields read only as integers are constants, kept as the user's tokens. A field read only whole
+//! (passed to calls, a method's receiver) is one input laid flat,
+//! `[f64; field_len::<Model>("w")]`, whatever its type; left out of `wrt`, it is a constant of
+//! those calls instead. Codegen reads the inputs from the struct, and writes the gradient back
+//! into a value of the struct's type.
 //!
 //! What this does not know: the struct's definition. A field's type comes from its uses (an
 //! array's lengths are read at run time, `m.w.len()`, and written `_` in types), and whether a

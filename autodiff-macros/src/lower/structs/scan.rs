@@ -7,9 +7,14 @@
 //! uses on to the field (`y[i][j]` makes `m.x` two-dimensional), and a typed `let`
 //! (`let r: [f64; 2] = m.x[0];`) tells the dimensions its type has.
 //!
-//! What this does not know: the callee's signature. A field passed whole to a call by value
-//! (`g(m.c)`) and never indexed, iterated over or bound with an array type is read as an `f64`;
-//! if it is an array, rustc reports it at the read with how to say so (see
+//! A field read as a value only whole, as an argument of calls (`g(m.c)`, `g(&m.inner)`) or the
+//! receiver of a method that is not an `f64` method (`m.inner.norm()`), is marked so
+//! ([`FieldUse::only_whole`]): nothing tells its type, and lowering holds it laid flat.
+//!
+//! What this does not know: the callee's signature. A local bound to a field and passed whole
+//! (`let c = m.c; g(c)`), or a row `g(m.x[0])` of a field not indexed deeper, is read as an
+//! `f64` (and by `&`, as an array of one dimension more than its indices); if it is an array,
+//! rustc reports it at the read with how to say so (see
 //! `autodiff_runtime::__private::ScalarField`).
 
 use proc_macro2::TokenStream;
