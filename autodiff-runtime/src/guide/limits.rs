@@ -11,11 +11,11 @@
 //!   calls and as a receiver (`g(&m.w)`, `g(m.inner)`, `m.inner.norm()`), is passed as itself
 //!   whatever its type, but only one level down: a field of a nested struct passed whole
 //!   (`g(&m.a.w)`) is typed from its uses as any other read (an `f64` by value, an array of one
-//!   dimension by `&`, a struct only as a receiver it cannot be), and so is a local bound to a
-//!   field (`let w = m.w; g(w)`) and a row (`g(m.x[0])`): bind them with their type first
-//!   (`let w: [[f64; 3]; 2] = m.a.w;`), or copy a nested struct into a struct value
-//!   (`let a = Inner { c: m.a.inner.c, .. };`). An integer field passed to a call is taken for a
-//!   value. `..base` takes a struct value of the body, not a parameter. A field of a generic
+//!   dimension by `&`; as a receiver, `m.a.inner.norm()`, it is refused with what to write), and
+//!   so is a local bound to a field (`let w = m.w; g(w)`) and a row (`g(m.x[0])`): bind them
+//!   with their type first (`let w: [[f64; 3]; 2] = m.a.w;`), or copy a nested struct into a
+//!   struct value (`let inner = Inner { c: m.a.inner.c };`). An integer field passed to a call
+//!   is taken for a value. `..base` takes a struct value of the body, not a parameter. A field of a generic
 //!   struct (`Model<T>`, `Model<N>`) is typed from its uses: its scalars' count in a type
 //!   (`field_len::<Model<T>>`) is not stable Rust; nor is it in a method of a generic `impl`,
 //!   where the struct is `Self` and the macro cannot see the `impl`'s parameters (rustc then
