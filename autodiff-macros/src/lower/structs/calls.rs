@@ -145,7 +145,7 @@ impl Lower<'_> {
         {
             self.cx.error_spanned(
                 &m.receiver,
-                format!("`#[grad]` calls methods on a struct parameter (`{root}.{}(..)`) or on a struct value of the body, not on a struct field of a parameter: a macro cannot name its type to pass it whole; copy it into a struct value (`let inner = {} {{ .. }};`) or call the method on `{root}`", m.method, "Inner"),
+                format!("`#[grad]` calls methods on a struct parameter, on a field of one (`{root}.inner.{method}(..)`) or on a struct value of the body, not on a field of a nested struct (`{text}`): it passes a field's scalars through the parameter's `Differentiable`, which numbers its own fields only; copy it into a struct value (`let inner = Inner {{ .. }};`) and call the method on that", method = m.method, text = unref(&m.receiver).0.to_token_stream().to_string().replace(' ', "")),
             );
             return Err(Operand::Lit(0.0));
         }

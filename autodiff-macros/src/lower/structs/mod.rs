@@ -110,7 +110,9 @@ impl Lower<'_> {
                 self.structs[k].constant_wholes.push(u.path);
                 continue;
             }
-            if !u.value {
+            // A nested struct's struct field used as a receiver (`m.a.inner.norm()`): no input,
+            // so that the method call reports what to write.
+            if !u.value || (u.only_whole() && u.receiver && u.path.len() > 1) {
                 continue;
             }
             let base = self.field_tokens(&u.root, &u.path, &u.first);

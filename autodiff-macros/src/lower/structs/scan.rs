@@ -44,6 +44,8 @@ pub(in crate::lower) struct FieldUse {
     pub whole: bool,
     /// Whether it is read as a value otherwise (indexed, iterated, in arithmetic, bound, ...).
     pub other: bool,
+    /// Whether it is the receiver of a method that is not an `f64` method (a struct, then).
+    pub receiver: bool,
 }
 
 impl FieldUse {
@@ -66,7 +68,14 @@ enum Ctx {
 
 /// The field paths of `roots` that `body` uses, in order of first use.
 pub(in crate::lower) fn uses(body: &Block, roots: &[String]) -> Vec<FieldUse> {
-    let mut s = Scan { roots, uses: Vec::new(), aliases: Vec::new(), passing: false, whole: false };
+    let mut s = Scan {
+        roots,
+        uses: Vec::new(),
+        aliases: Vec::new(),
+        passing: false,
+        whole: false,
+        receiver: false,
+    };
     s.block(body);
     s.uses
 }
@@ -133,6 +142,8 @@ struct Scan<'a> {
     /// Whether the expression being read is itself an argument of a call (or `&` of one), or a
     /// method's receiver.
     whole: bool,
+    /// Whether the expression being read is a method's receiver.
+    receiver: bool,
 }
 
 /// The number of array dimensions of the type `ty` (`[[f64; 2]; 3]` has 2), looking through a
@@ -178,6 +189,7 @@ impl Scan<'_> {
         // Only the read itself is passed, not its indices.
         let passing = std::mem::take(&mut self.passing);
         let whole = std::mem::take(&mut self.whole) && n == 0;
+        let receiver = std::mem::take(&mut self.receiver) && whole;
         if let Some(read) = alias {
             // `y[i]` for `let y = m.x[0];`: a use of `m.x` with one more index.
             self.passing = passing;
@@ -203,10 +215,12 @@ impl Scan<'_> {
                 u.passed |= passing;
                 u.whole |= whole;
                 u.other |= other;
+                u.receiver |= receiver;
             }
             None => {
                 let (first, passed) = (base.to_token_stream(), passing);
-                let u = FieldUse { root, path, value, depth, first, passed, whole, other };
+                let u =
+                    FieldUse { root, path, value, depth, first, passed, whole, other, receiver };
                 self.uses.push(u);
             }
         }
@@ -391,8 +405,9 @@ impl Scan<'_> {
         } else if ctx == Ctx::Value {
             // A method of the user's: its receiver is passed whole.
             self.whole = field_path(peel(&m.receiver)).is_some();
+            self.receiver = self.whole;
             let recorded = self.record(&m.receiver, ctx, 0);
-            self.whole = false;
+            (self.whole, self.receiver) = (false, false);
             recorded
         } else {
             false
