@@ -72,3 +72,121 @@ pub fn rows_out(s: &Fields) -> [f64; 2] {
     let r = s.m[1];
     [row2(r) * s.c[0], r[0] * s.b + dot3(s.c)]
 }
+
+/// A struct nested in [`Nested`], with a `#[grad]` method.
+#[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+pub struct Inner {
+    /// A scalar.
+    pub c: f64,
+    /// A vector.
+    pub d: [f64; 2],
+}
+
+impl Inner {
+    /// `c² + d₀ d₁ + sin d₁`, a method taking `&self`.
+    #[grad(jvp, hvp)]
+    pub fn norm(&self) -> f64 {
+        self.c * self.c + self.d[0] * self.d[1] + self.d[1].sin()
+    }
+
+    /// `c exp(d₀) + t d₁`, a method taking `self` by value.
+    #[grad(jvp, hvp)]
+    pub fn scaled(self, t: f64) -> f64 {
+        self.c * self.d[0].exp() + t * self.d[1]
+    }
+}
+
+/// A struct with a nested struct and a matrix, whose fields the functions below pass whole to
+/// calls and never index: nothing in their bodies tells the fields' types.
+#[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+pub struct Nested {
+    /// A scalar.
+    pub b: f64,
+    /// A nested struct.
+    pub inner: Inner,
+    /// A 2×3 matrix, by rows.
+    pub w: [[f64; 3]; 2],
+}
+
+/// `c d₀ + cos(c d₁)`, of an [`Inner`] by reference.
+#[grad(jvp, hvp)]
+pub fn inner_ref(q: &Inner) -> f64 {
+    q.c * q.d[0] + (q.c * q.d[1]).cos()
+}
+
+/// `c d₁²`, of an [`Inner`] by value.
+#[grad(jvp, hvp)]
+pub fn inner_val(q: Inner) -> f64 {
+    q.c * q.d[1] * q.d[1]
+}
+
+/// `Σ w₀ⱼ w₁ⱼ + sin w₁₂`, of a matrix by reference.
+#[grad(jvp, hvp)]
+pub fn mat_ref(w: &[[f64; 3]; 2]) -> f64 {
+    w[0][0] * w[1][0] + w[0][1] * w[1][1] + w[0][2] * w[1][2] + w[1][2].sin()
+}
+
+/// `w₀₀ w₁₂ exp(w₀₁)`, of a matrix by value.
+#[grad(jvp, hvp)]
+pub fn mat_val(w: [[f64; 3]; 2]) -> f64 {
+    w[0][0] * w[1][2] * w[0][1].exp()
+}
+
+/// A nested struct field passed whole by reference and by value, and read by its fields too.
+#[grad(jvp, hvp)]
+pub fn nested_calls(m: &Nested) -> f64 {
+    inner_ref(&m.inner) * m.b + inner_val(m.inner) + m.inner.c * m.inner.d[1]
+}
+
+/// A nested struct field as the receiver of `#[grad]` methods (by `&self` and by `self`).
+#[grad(jvp, hvp)]
+pub fn nested_methods(m: &Nested) -> f64 {
+    m.inner.norm() * m.b + m.inner.scaled(m.b)
+}
+
+/// A matrix field passed whole by reference and by value, never indexed.
+#[grad(jvp, hvp)]
+pub fn matrix_calls(m: &Nested) -> f64 {
+    mat_ref(&m.w) * m.b + mat_val(m.w)
+}
+
+/// An array field passed whole by value, never indexed.
+#[grad(jvp, hvp)]
+pub fn vector_by_value(s: &Fields) -> f64 {
+    dot3(s.c) * s.b + s.m[1][0]
+}
+
+/// Fields passed whole, in a function returning an array.
+#[grad(jvp, hvp, jacobian)]
+pub fn whole_out(m: &Nested) -> [f64; 2] {
+    [mat_ref(&m.w) * m.inner.norm(), inner_val(m.inner) + m.b * mat_val(m.w)]
+}
+
+/// Fields passed whole and left out of `wrt`: constants of the calls, with zero directions.
+#[grad(jvp, hvp, wrt(m.b))]
+pub fn selected(m: &Nested) -> f64 {
+    mat_ref(&m.w) * m.b * m.b + m.inner.scaled(m.b) + mat_val(m.w)
+}
+
+/// A [`Nested`] scaled by `t`: a function returning a struct with a nested struct.
+#[grad(jvp, hvp)]
+pub fn scaled_nested(m: &Nested, t: f64) -> Nested {
+    let w = [[m.w[0][0] * t, m.w[0][1], m.w[0][2]], [m.w[1][0], m.w[1][1], m.w[1][2].sin()]];
+    let inner = Inner { c: m.inner.c * t, d: [m.inner.d[0].exp(), t * m.inner.d[1]] };
+    Nested { b: t * m.b, inner, w }
+}
+
+/// The value of a call returning a struct, read by the fields of its nested struct.
+#[grad(jvp, hvp)]
+pub fn nested_read(m: &Nested) -> f64 {
+    let r: Nested = scaled_nested(m, m.b);
+    r.inner.c * r.inner.d[1] + r.b * r.inner.d[0] + r.inner.c.sin()
+}
+
+impl Nested {
+    /// Fields of `self` passed whole: a nested struct as a receiver, a matrix by reference.
+    #[grad(jvp, hvp)]
+    pub fn through_self(&self) -> f64 {
+        self.inner.norm() * self.b + mat_ref(&self.w) * self.inner.c
+    }
+}

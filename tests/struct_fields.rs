@@ -1,6 +1,8 @@
 //! Array fields of a struct parameter read whole (issue 15: `g(s.c)`, `let y = s.m;`, a row
-//! `s.m[0]` used as an array), in every mode, against central finite differences of the
-//! functions themselves, H·v against finite differences of the gradient, and `w·Hv = v·Hw`.
+//! `s.m[0]` used as an array), and fields passed whole to calls that the body never indexes (a
+//! nested struct `g(&m.inner)`, `m.inner.norm()`, a matrix `g(&m.w)`), in every mode, against
+//! central finite differences of the functions themselves, H·v against finite differences of
+//! the gradient, and `w·Hv = v·Hw`.
 
 use autodiff_runtime::{Differentiable, Tolerance, check_close, numeric_gradient};
 use autodiff_suite::struct_fields::*;
@@ -118,5 +120,197 @@ fn a_function_returning_an_array_of_rows_and_fields_passed_to_calls() {
         &scalars(&c_dot),
         &along(&both, &point, &dir),
         1e-6,
+    );
+}
+
+/// The [`Nested`] whose differentiated scalars are `p`.
+fn nested(p: &[f64]) -> Nested {
+    let inner = Inner { c: 0.0, d: [0.0; 2] };
+    let mut m = Nested { b: 0.0, inner, w: [[0.0; 3]; 2] };
+    p.iter().enumerate().for_each(|(k, v)| m.set(k, *v));
+    m
+}
+
+/// The differentiated scalars of `m`.
+fn nested_scalars(m: &Nested) -> Vec<f64> {
+    (0..Nested::LEN).map(|k| m.get(k)).collect()
+}
+
+/// A point and two directions for [`Nested`]'s ten scalars.
+fn nested_points() -> [Vec<f64>; 3] {
+    let at = |a: f64, b: f64| (0..Nested::LEN).map(|k| (a * k as f64 + b).sin()).collect();
+    [at(1.3, 0.4), at(0.7, -1.1), at(2.1, 0.9)]
+}
+
+type NGrad = fn(&Nested) -> (f64, Nested);
+type NJvp = fn(&Nested, &Nested) -> (f64, f64);
+type NHvp = fn(&Nested, &Nested) -> (f64, Nested, Nested);
+
+/// As [`check`], for functions of a [`Nested`].
+fn check_nested(what: &str, f: fn(&Nested) -> f64, grad: NGrad, jvp: NJvp, hvp: NHvp) {
+    let [x, v, w] = nested_points();
+    let (s, sv, sw) = (nested(&x), nested(&v), nested(&w));
+    let value = f(&s);
+    let (y, g) = grad(&s);
+    assert_eq!(y.to_bits(), value.to_bits(), "{what}: value of `_grad`");
+    let g = nested_scalars(&g);
+    let numeric = numeric_gradient(|p: &[f64]| f(&nested(p)), &x);
+    close(&format!("{what}: gradient"), &g, &numeric, 1e-7);
+    let (y, d) = jvp(&s, &sv);
+    close(&format!("{what}: `_jvp`"), &[y, d], &[value, dot(&g, &v)], 1e-12);
+    let (y, g2, hv) = hvp(&s, &sv);
+    close(&format!("{what}: gradient of `_hvp`"), &nested_scalars(&g2), &g, 1e-12);
+    close(&format!("{what}: value of `_hvp`"), &[y], &[value], 1e-14);
+    let gradient = |p: &[f64]| nested_scalars(&grad(&nested(p)).1);
+    close(&format!("{what}: H·v"), &nested_scalars(&hv), &along(&gradient, &x, &v), 1e-6);
+    let (_, _, hw) = hvp(&s, &sw);
+    close(
+        &format!("{what}: w·Hv = v·Hw"),
+        &[dot(&w, &nested_scalars(&hv))],
+        &[dot(&v, &nested_scalars(&hw))],
+        1e-10,
+    );
+}
+
+#[test]
+fn a_nested_struct_field_passed_whole_by_reference_and_by_value() {
+    check_nested(
+        "nested_calls",
+        nested_calls,
+        nested_calls_grad,
+        nested_calls_jvp,
+        nested_calls_hvp,
+    );
+    // Closed form at a point: the gradient's `inner` is the callees' gradients, scaled and
+    // summed, plus that of `c d₁`.
+    let m = nested(&nested_points()[0]);
+    let (_, g) = nested_calls_grad(&m);
+    let (_, r) = inner_ref_grad(&m.inner);
+    let (_, v) = inner_val_grad(m.inner);
+    let want_c = r.c * m.b + v.c + m.inner.d[1];
+    let want_d1 = r.d[1] * m.b + v.d[1] + m.inner.c;
+    assert!((g.inner.c - want_c).abs() < 1e-14 && (g.inner.d[1] - want_d1).abs() < 1e-14);
+    assert_eq!((g.b, g.w), (inner_ref(&m.inner), [[0.0; 3]; 2]));
+}
+
+#[test]
+fn a_nested_struct_field_as_the_receiver_of_methods() {
+    check_nested(
+        "nested_methods",
+        nested_methods,
+        nested_methods_grad,
+        nested_methods_jvp,
+        nested_methods_hvp,
+    );
+}
+
+#[test]
+fn a_matrix_field_passed_whole_and_never_indexed() {
+    check_nested(
+        "matrix_calls",
+        matrix_calls,
+        matrix_calls_grad,
+        matrix_calls_jvp,
+        matrix_calls_hvp,
+    );
+    // Closed form: ∂/∂w is b ∂mat_ref/∂w + ∂mat_val/∂w.
+    let m = nested(&nested_points()[1]);
+    let (_, g) = matrix_calls_grad(&m);
+    let (_, r) = mat_ref_grad(&m.w);
+    let (_, v) = mat_val_grad(m.w);
+    for i in 0..2 {
+        for j in 0..3 {
+            assert!((g.w[i][j] - (m.b * r[i][j] + v[i][j])).abs() < 1e-14);
+        }
+    }
+}
+
+#[test]
+fn a_vector_field_passed_whole_by_value_and_never_indexed() {
+    check(
+        "vector_by_value",
+        vector_by_value,
+        vector_by_value_grad,
+        vector_by_value_jvp,
+        vector_by_value_hvp,
+    );
+}
+
+#[test]
+fn fields_passed_whole_in_a_function_returning_an_array() {
+    let [x, v, _] = nested_points();
+    let (s, sv) = (nested(&x), nested(&v));
+    let out = |p: &[f64]| whole_out(&nested(p)).to_vec();
+    let y_bar = [0.6, -1.2];
+    let (y, c) = whole_out_vjp(&s, y_bar);
+    assert_eq!(y, whole_out(&s));
+    let weighted = |p: &[f64]| dot(&y_bar, &out(p));
+    close("whole_out: `_vjp`", &nested_scalars(&c), &numeric_gradient(weighted, &x), 1e-7);
+    let (y, d) = whole_out_jvp(&s, &sv);
+    assert_eq!(y, whole_out(&s));
+    close("whole_out: `_jvp`", &d, &along(&out, &x, &v), 1e-7);
+    let y_bar_dot = [0.3, 0.7];
+    let (_, c2, d2, c_dot) = whole_out_hvp(&s, y_bar, &sv, y_bar_dot);
+    close("whole_out: cotangents of `_hvp`", &nested_scalars(&c2), &nested_scalars(&c), 1e-14);
+    close("whole_out: value_dot of `_hvp`", &d2, &d, 1e-14);
+    let n = Nested::LEN;
+    let both = |p: &[f64]| nested_scalars(&whole_out_vjp(&nested(&p[..n]), [p[n], p[n + 1]]).1);
+    let point: Vec<f64> = x.iter().chain(&y_bar).copied().collect();
+    let dir: Vec<f64> = v.iter().chain(&y_bar_dot).copied().collect();
+    close(
+        "whole_out: cotangents_dot of `_hvp`",
+        &nested_scalars(&c_dot),
+        &along(&both, &point, &dir),
+        1e-6,
+    );
+    let (y, jac) = whole_out_jacobian(&s);
+    assert_eq!(y, whole_out(&s));
+    for (k, row) in jac.iter().enumerate() {
+        let pick = |p: &[f64]| out(p)[k];
+        close(
+            &format!("whole_out: row {k} of the Jacobian"),
+            row,
+            &numeric_gradient(pick, &x),
+            1e-7,
+        );
+    }
+}
+
+#[test]
+fn fields_passed_whole_and_left_out_of_wrt() {
+    let [x, v, _] = nested_points();
+    let (s, sv) = (nested(&x), nested(&v));
+    // ∂/∂b = 2 b mat_ref(w) + d₁, ∂²/∂b² = 2 mat_ref(w); every other component zero.
+    let (y, g) = selected_grad(&s);
+    assert_eq!(y, selected(&s));
+    let want = 2.0 * s.b * mat_ref(&s.w) + s.inner.d[1];
+    assert!((g.b - want).abs() < 1e-14, "{} against {want}", g.b);
+    assert_eq!(nested_scalars(&g)[1..], [0.0; 9]);
+    let (_, d) = selected_jvp(&s, &sv);
+    assert!((d - want * sv.b).abs() < 1e-14);
+    let (_, g2, hv) = selected_hvp(&s, &sv);
+    assert_eq!(g2, g);
+    assert!((hv.b - 2.0 * mat_ref(&s.w) * sv.b).abs() < 1e-13);
+    assert_eq!(nested_scalars(&hv)[1..], [0.0; 9]);
+}
+
+#[test]
+fn the_value_of_a_call_read_by_the_fields_of_its_nested_struct() {
+    check_nested("nested_read", nested_read, nested_read_grad, nested_read_jvp, nested_read_hvp);
+    // The value against the struct the call returns.
+    let m = nested(&nested_points()[2]);
+    let r = scaled_nested(&m, m.b);
+    let want = r.inner.c * r.inner.d[1] + r.b * r.inner.d[0] + r.inner.c.sin();
+    assert_eq!(nested_read(&m).to_bits(), want.to_bits());
+}
+
+#[test]
+fn fields_of_self_passed_whole_in_a_method() {
+    check_nested(
+        "through_self",
+        Nested::through_self,
+        Nested::through_self_grad,
+        Nested::through_self_jvp,
+        Nested::through_self_hvp,
     );
 }

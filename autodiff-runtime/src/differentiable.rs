@@ -45,6 +45,11 @@ pub trait Differentiable: Sized {
     /// returned by a call, which it holds laid flat.
     const FIELDS: &'static [(&'static str, usize)] = &[];
 
+    /// Each differentiated field with the number of its first scalar and, for a nested struct,
+    /// its own fields: how the generated code reads `r.inner.c` from the scalars of a struct
+    /// returned by a call.
+    const TREE: &'static [FieldTree] = &[];
+
     /// Whether every field is differentiated (nested structs too): then the struct is rebuilt
     /// whole from its scalars, which the generated code does to pass a struct returned by a
     /// call to another call.
@@ -73,6 +78,20 @@ pub trait Differentiable: Sized {
     fn clear_constants(&mut self);
 }
 
+/// A differentiated field of a struct (see [`Differentiable::TREE`]): its name (or position),
+/// the number of its first scalar among the struct's, and the fields of a nested struct (none
+/// for an `f64` or an array).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct FieldTree {
+    /// The field's name, or its position in a tuple struct.
+    pub name: &'static str,
+    /// The number of its first scalar.
+    pub at: usize,
+    /// A nested struct's fields, numbered from its own first scalar.
+    pub fields: &'static [FieldTree],
+}
+
 /// What a differentiated field holds: an `f64`, an array of them (nested), or a struct deriving
 /// [`Differentiable`]. The derive and the generated code use it; it is not for users.
 #[doc(hidden)]
@@ -87,6 +106,9 @@ pub trait Tangent: Sized {
 
     /// See [`Differentiable::ALL_DIFFERENTIATED`].
     const ALL_DIFFERENTIATED: bool;
+
+    /// See [`Differentiable::TREE`] (none for an `f64` or an array).
+    const TREE: &'static [FieldTree];
 
     /// Its zero (see [`Differentiable::zero_like`]).
     fn zero_like(&self) -> Self;
@@ -110,6 +132,7 @@ pub trait Tangent: Sized {
 impl Tangent for f64 {
     const LEN: usize = 1;
     const ALL_DIFFERENTIATED: bool = true;
+    const TREE: &'static [FieldTree] = &[];
 
     fn zero_like(&self) -> Self {
         0.0
@@ -139,6 +162,7 @@ impl Tangent for f64 {
 impl<T: Tangent, const N: usize> Tangent for [T; N] {
     const LEN: usize = N * T::LEN;
     const ALL_DIFFERENTIATED: bool = T::ALL_DIFFERENTIATED;
+    const TREE: &'static [FieldTree] = &[];
 
     fn zero_like(&self) -> Self {
         core::array::from_fn(|i| self[i].zero_like())
@@ -175,6 +199,7 @@ impl<T: Tangent, const N: usize> Tangent for [T; N] {
 impl<T: Differentiable> Tangent for T {
     const LEN: usize = <T as Differentiable>::LEN;
     const ALL_DIFFERENTIATED: bool = <T as Differentiable>::ALL_DIFFERENTIATED;
+    const TREE: &'static [FieldTree] = <T as Differentiable>::TREE;
 
     fn zero_like(&self) -> Self {
         Differentiable::zero_like(self)
@@ -201,11 +226,35 @@ impl<T: Differentiable> Tangent for T {
     }
 }
 
-/// The differentiated scalars of `x` laid flat: what the generated code passes for a struct
-/// parameter that is passed whole to a call. `N` is `T::LEN` (the caller writes it).
+/// The zero of a value's derivatives, by method syntax under a name of its own (no other trait
+/// in scope has it): the zero direction the generated code passes for a constant argument of a
+/// call, a struct, an array or an `f64`, `(&m.w).zero_like_of()`.
 #[doc(hidden)]
-pub fn flat<T: Differentiable, const N: usize>(x: &T) -> [f64; N] {
+pub trait ZeroLike: Sized {
+    /// See [`Tangent::zero_like`].
+    fn zero_like_of(&self) -> Self;
+}
+
+impl<T: Tangent> ZeroLike for T {
+    fn zero_like_of(&self) -> Self {
+        Tangent::zero_like(self)
+    }
+}
+
+/// The differentiated scalars of `x` laid flat: what the generated code passes for a struct
+/// parameter that is passed whole to a call, and makes of the partial of a struct (or of a
+/// field of one, an array or a nested struct) that a call returns. `N` is `T::LEN` (the caller
+/// writes it).
+#[doc(hidden)]
+pub fn flat<T: Tangent, const N: usize>(x: &T) -> [f64; N] {
     core::array::from_fn(|k| x.get(k))
+}
+
+/// The `N` differentiated scalars of `x` from its `at`-th laid flat: a field of a struct
+/// parameter passed whole to a call, read as its scalars (`at` is [`field_at`]).
+#[doc(hidden)]
+pub fn flat_at<T: Differentiable, const N: usize>(x: &T, at: usize) -> [f64; N] {
+    core::array::from_fn(|k| x.get(at + k))
 }
 
 /// The struct whose differentiated scalars are `v`, laid flat (its other fields
@@ -264,6 +313,29 @@ pub const fn field_index(fields: &[(&str, usize)], name: &str) -> usize {
     )
 }
 
+/// The number of the first scalar of the field `path` (`["inner", "c"]` for `r.inner.c`) of
+/// `T`, a field of a nested struct, through [`Differentiable::TREE`], in a `const` block: a
+/// field that is not differentiated, or not there, is a compile error at the read.
+#[doc(hidden)]
+pub const fn field_path<T: Differentiable>(path: &[&str]) -> usize {
+    let (mut fields, mut at, mut k) = (T::TREE, 0, 0);
+    while k < path.len() {
+        let mut j = 0;
+        while j < fields.len() && !same(fields[j].name.as_bytes(), path[k].as_bytes()) {
+            j += 1;
+        }
+        if j == fields.len() {
+            panic!(
+                "`#[grad]` reads this field of a struct returned by a call from the struct's differentiated scalars, and the struct has no differentiated field of this path: a field marked `#[no_grad]`, or of another type than `f64`, an array of `f64` or a struct deriving `Differentiable` (by the derive, not by hand), is not among them; read such a field in the function that makes the struct"
+            );
+        }
+        at += fields[j].at;
+        fields = fields[j].fields;
+        k += 1;
+    }
+    at
+}
+
 /// Whether `a` and `b` are the same bytes (in a `const fn`).
 const fn same(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
@@ -282,9 +354,49 @@ const fn same(a: &[u8], b: &[u8]) -> bool {
 /// Adds `v`, scalars laid flat, to those of `x`.
 #[doc(hidden)]
 pub fn add_flat<T: Differentiable>(x: &mut T, v: &[f64]) {
+    add_flat_at(x, 0, v);
+}
+
+/// Adds `v`, scalars laid flat, to those of `x` from its `at`-th: the gradient of a field passed
+/// whole to a call (`at` is [`field_at`]).
+#[doc(hidden)]
+pub fn add_flat_at<T: Differentiable>(x: &mut T, at: usize, v: &[f64]) {
     for (k, e) in v.iter().enumerate() {
-        x.set(k, x.get(k) + e);
+        x.set(at + k, x.get(at + k) + e);
     }
+}
+
+/// The number of the first scalar of the field `name` of `T` among its differentiated scalars,
+/// and how many it has: `(0, 0)` for a field that is not differentiated (`#[no_grad]`, or of
+/// another type), whose scalars a gradient does not hold.
+const fn field_span(fields: &[(&str, usize)], len: usize, name: &str) -> (usize, usize) {
+    let mut k = 0;
+    while k < fields.len() {
+        let (field, at) = fields[k];
+        if same(field.as_bytes(), name.as_bytes()) {
+            let end = if k + 1 < fields.len() { fields[k + 1].1 } else { len };
+            return (at, end - at);
+        }
+        k += 1;
+    }
+    (0, 0)
+}
+
+/// The number of the first differentiated scalar of the field `name` of `T` (0 for a field
+/// that is not differentiated): where the generated code writes the gradient of a field passed
+/// whole to a call, `field_at::<Model>("inner")`.
+#[doc(hidden)]
+pub const fn field_at<T: Differentiable>(name: &str) -> usize {
+    field_span(T::FIELDS, T::LEN, name).0
+}
+
+/// How many differentiated scalars the field `name` of `T` holds (0 for a field that is not
+/// differentiated): the length of the generated code's array of them,
+/// `[f64; field_len::<Model>("inner")]`, for a field passed whole to a call whose type the macro
+/// cannot name.
+#[doc(hidden)]
+pub const fn field_len<T: Differentiable>(name: &str) -> usize {
+    field_span(T::FIELDS, T::LEN, name).1
 }
 
 /// The lengths of an array's dimensions (nested arrays), for the generated code's loops over an

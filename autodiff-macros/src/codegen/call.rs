@@ -28,7 +28,8 @@ enum Slot<'c> {
     Group(&'c GroupShape, HashMap<usize, usize>),
 }
 
-/// How a struct parameter passed whole to a call is written: its name (or its direction's).
+/// How a struct parameter passed whole to a call is written: its name (or its direction's); or
+/// a field of one passed whole, `m.w` (or `m_dot.w`).
 #[derive(Clone)]
 pub struct Whole {
     /// The parameter, or the direction.
@@ -50,8 +51,9 @@ impl Whole {
         };
         match (receiver, by_ref, self.reference, self.owned) {
             (true, _, _, true) => cloned,
-            (true, _, _, false) | (false, true, true, _) | (false, false, true, false) => t.clone(),
-            (false, true, false, _) | (false, false, false, false) => quote!(&#t),
+            // A field passed by value (`m.w`, `m_dot.w`): copied.
+            (true, _, _, false) | (false, true, true, _) | (false, false, _, false) => t.clone(),
+            (false, true, false, _) => quote!(&#t),
             (false, false, _, true) => cloned,
         }
     }
@@ -475,8 +477,8 @@ fn zero_tokens(zero: Zero, arg: &TokenStream, scalar: &super::scalar::Tokens) ->
         false => quote!(::autodiff_runtime::__private::zero()),
     };
     let like = quote!({
-        use ::autodiff_runtime::Differentiable as _;
-        (#arg).zero_like()
+        use ::autodiff_runtime::__private::ZeroLike as _;
+        (#arg).zero_like_of()
     });
     match zero {
         Zero::Scalar => scalar.zero(),

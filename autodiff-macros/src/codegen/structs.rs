@@ -3,7 +3,9 @@
 //! (`m_dot: &Model`, its fields bound likewise after `Differentiable::tangent` keeps only the
 //! differentiated ones), and a gradient is a value of the struct's type, written field by field
 //! into its zero (`let mut m_bar = Differentiable::zero_like(m); m_bar.w = m_w_bar;`), with the
-//! fields that are not differentiated cleared. `f_hessian` and `f_jacobian` number a struct's
+//! fields that are not differentiated cleared. A field passed whole is passed as itself
+//! (`g(&m.inner)`), and its gradient, laid flat, added at its place
+//! (`add_flat_at(&mut m_bar, field_at::<Model>("inner"), &m_inner_bar)`). `f_hessian` and `f_jacobian` number a struct's
 //! scalars through `Differentiable`.
 
 use std::collections::HashSet;
@@ -115,9 +117,21 @@ impl Context<'_> {
             let Component::Struct(p, fields) = comp else { continue };
             let direction = dirs.get(structs);
             structs += 1;
+            // Structs and fields passed whole are laid flat where they are read otherwise than
+            // by a call.
+            let mut flat_reads = HashSet::new();
+            read_outside_calls(&f.body, &mut flat_reads);
             // Every field input, differentiated or not (left out by `wrt`).
             let all = p.strukt.as_ref().map_or(&[][..], |s| &s.fields[..]);
             for field in all {
+                if field.flat {
+                    if flat_reads.contains(&field.input) {
+                        let id = &idents[field.input.index()];
+                        let from = borrowed(p, &p.ident.to_token_stream());
+                        out.extend(self.flat_field(f, p, field, &id.to_token_stream(), &from));
+                    }
+                    continue;
+                }
                 if !read.contains(&field.input) {
                     continue;
                 }
@@ -131,9 +145,6 @@ impl Context<'_> {
                 };
                 out.extend(quote_spanned!(span_of(at)=> let #id: #ty = #value;));
             }
-            // The struct passed whole, laid flat where it is read otherwise than by a call.
-            let mut flat_reads = HashSet::new();
-            read_outside_calls(&f.body, &mut flat_reads);
             let whole = whole_of(f, p);
             if let Some(v) = whole.map(|k| f.active[k]).filter(|v| flat_reads.contains(v)) {
                 let (id, ty) = (&idents[v.index()], super::signature::ty(f.ty(v), &self.scalar.ty));
@@ -153,6 +164,13 @@ impl Context<'_> {
             for (field, k) in &fields {
                 let Some(v) = f.inputs.get(f.user_inputs + at + k) else { continue };
                 if !read.contains(v) {
+                    continue;
+                }
+                if field.flat {
+                    if flat_reads.contains(v) {
+                        let id = idents[v.index()].to_token_stream();
+                        out.extend(self.flat_field(f, p, field, &id, &quote!(#dir)));
+                    }
                     continue;
                 }
                 let (id, ty) = (&idents[v.index()], field_type(f.ty(*v)));
@@ -200,6 +218,24 @@ impl Context<'_> {
         let mut out = std::collections::HashMap::new();
         let structs = self.params.iter().filter(|p| p.strukt.is_some());
         for (n, p) in structs.enumerate() {
+            // Fields passed whole: the field itself, and its direction's.
+            let fields = p.strukt.as_ref().map_or(&[][..], |s| &s.fields[..]);
+            for field in fields.iter().filter(|x| x.flat) {
+                let path = &field.path;
+                let (id, span) = (&p.ident, span_of(&field.at));
+                let tokens = quote_spanned!(span=> #id #(.#path)*);
+                out.insert(
+                    field.input,
+                    super::call::Whole { tokens, reference: false, owned: false },
+                );
+                let Some(k) = f.active.iter().position(|a| *a == field.input) else { continue };
+                if let (Some((d, true)), Some(v)) =
+                    (dirs.get(n), f.inputs.get(f.user_inputs + at + k))
+                {
+                    let tokens = quote!(#d #(.#path)*);
+                    out.insert(*v, super::call::Whole { tokens, reference: false, owned: false });
+                }
+            }
             let Some(k) = whole_of(f, p) else { continue };
             let (tokens, owned) = (p.ident.to_token_stream(), !p.by_ref);
             out.insert(f.active[k], super::call::Whole { tokens, reference: p.by_ref, owned });
@@ -229,10 +265,17 @@ impl Context<'_> {
         let param = p.ident.to_token_stream();
         let lent = borrowed(p, &param);
         let mut out = quote_spanned!(span=> let mut #id = #tr::zero_like(#lent););
-        for (field, k) in fields {
+        for (field, k) in fields.iter().filter(|(x, _)| !x.flat) {
             let path = &field.path;
             let value = &values[*k];
             out.extend(quote!(#id #(.#path)* = #value;));
+        }
+        // Fields passed whole, added after the fields of theirs written above.
+        for (field, k) in fields.iter().filter(|(x, _)| x.flat) {
+            let value = &values[*k];
+            let at = self.field_at(p, field);
+            let p = quote!(::autodiff_runtime::__private);
+            out.extend(quote!(#p::add_flat_at(&mut #id, #at, &#value);));
         }
         if let Some(k) = whole_of(f, p) {
             let value = &values[k];
@@ -240,6 +283,30 @@ impl Context<'_> {
         }
         out.extend(quote_spanned!(span=> #tr::clear_constants(&mut #id);));
         (out, id)
+    }
+
+    /// `field_at::<Model>("w")`: the number of the first scalar of the field passed whole
+    /// `field`, among those of the struct parameter `p`.
+    fn field_at(&self, p: &Param, field: &FieldInput) -> TokenStream {
+        let owned = p.strukt.as_ref().map(|s| s.owned.to_token_stream());
+        let name = field.path.first().map(|m| m.to_token_stream().to_string());
+        quote!(::autodiff_runtime::__private::field_at::<#owned>(#name))
+    }
+
+    /// `let id: [f64; N] = flat_at(from, field_at::<Model>("w"));`: the scalars of the field
+    /// passed whole `field` of the struct `from` (the parameter `p`, or its direction), where
+    /// they are read otherwise than by a call.
+    fn flat_field(
+        &self,
+        f: &Func,
+        p: &Param,
+        field: &FieldInput,
+        id: &TokenStream,
+        from: &TokenStream,
+    ) -> TokenStream {
+        let ty = super::signature::ty(f.ty(field.input), &self.scalar.ty);
+        let at = self.field_at(p, field);
+        quote!(let #id: #ty = ::autodiff_runtime::__private::flat_at(#from, #at);)
     }
 
     /// The type of one component of a gradient.

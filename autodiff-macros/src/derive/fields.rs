@@ -170,6 +170,21 @@ pub(super) fn table(fields: &[Field]) -> TokenStream {
     quote!(&[#(#rows),*])
 }
 
+/// `TREE`: each differentiated field's name, the number of its first scalar, and its own
+/// fields (a nested struct's, through `Tangent::TREE`).
+pub(super) fn tree(fields: &[Field]) -> TokenStream {
+    let mut at: Vec<TokenStream> = vec![quote!(0)];
+    let mut rows = Vec::new();
+    let p = quote!(::autodiff_runtime::__private);
+    for f in fields.iter().filter(|f| f.differentiated) {
+        let name = f.member.to_token_stream().to_string();
+        let tr = tangent_trait(&f.ty);
+        rows.push(quote!(#p::FieldTree { name: #name, at: #(#at)+*, fields: #tr::TREE }));
+        at.push(f.len());
+    }
+    quote!(&[#(#rows),*])
+}
+
 /// The body of `get`: the field holding scalar `k`, then its own scalar.
 pub(super) fn get(fields: &[Field]) -> TokenStream {
     let steps = fields.iter().filter(|f| f.differentiated).map(|f| {

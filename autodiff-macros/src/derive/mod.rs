@@ -53,6 +53,7 @@ fn impls(input: &DeriveInput, fields: &[Field]) -> TokenStream {
     let zero = fields.iter().map(Field::zero);
     let zero_of_type = fields.iter().map(Field::zero_of_type);
     let table = fields::table(fields);
+    let tree = fields::tree(fields);
     let all = fields::all_differentiated(fields);
     let tangent = fields.iter().map(Field::tangent);
     let clear = fields.iter().map(Field::clear);
@@ -65,6 +66,8 @@ fn impls(input: &DeriveInput, fields: &[Field]) -> TokenStream {
             const LEN: usize = #len;
 
             const FIELDS: &'static [(&'static str, usize)] = #table;
+
+            const TREE: &'static [::autodiff_runtime::__private::FieldTree] = #tree;
 
             const ALL_DIFFERENTIATED: bool = #all;
 

@@ -88,6 +88,12 @@ pub struct FieldInput {
     /// Whether it is an `f64` only by guess: passed whole to a call, never indexed (rustc
     /// checks the guess where codegen reads it).
     pub guessed: bool,
+    /// Whether it is held as its differentiated scalars laid flat
+    /// (`[f64; field_len::<Model>("w")]`): a field that the body reads only whole, as an
+    /// argument of calls or a method's receiver, whose type nothing in the body tells. Calls
+    /// are passed the field itself, and its gradient is added into the struct's at the field's
+    /// first scalar.
+    pub flat: bool,
 }
 
 /// What the function returns.

@@ -289,3 +289,50 @@ fn a_struct_parameters_direction_and_name_are_kept_apart_from_the_users_locals()
     assert_eq!(hvp.matches(bound).count(), 2, "{hvp}");
     assert!(hvp.contains("let p_1 = ") && !hvp.contains("let p = "), "{hvp}");
 }
+
+#[test]
+fn a_field_read_only_whole_is_passed_as_itself_and_held_laid_flat() {
+    let out = expand_pretty(
+        quote!(),
+        quote! {
+            fn f(m: &M) -> f64 {
+                g(&m.inner) * m.b + m.inner.norm() + m.inner.c
+            }
+        },
+    );
+    let grad = out.split("/// Not generated").next().unwrap_or_default();
+    let grad = &grad[grad.find("fn f_grad").unwrap_or(0)..];
+    expect![[r#"
+        fn f_grad(m: &M) -> (f64, M) {
+            let m_b: f64 = m.b;
+            let m_inner_c: f64 = m.inner.c;
+            let (t0, dg_dm_inner): (f64, _) = g_grad(&m.inner);
+            let dg_dm_inner: [f64; ::autodiff_runtime::__private::field_len::<M>("inner")] = ::autodiff_runtime::__private::flat(
+                &dg_dm_inner,
+            );
+            let (t1, dnorm_dm_inner): (f64, _) = m.inner.norm_grad();
+            let dnorm_dm_inner: [f64; ::autodiff_runtime::__private::field_len::<M>("inner")] = ::autodiff_runtime::__private::flat(
+                &dnorm_dm_inner,
+            );
+            let t2 = t0 * m_b + t1 + m_inner_c;
+            let mut t3 = dg_dm_inner;
+            for j in 0..::autodiff_runtime::__private::field_len::<M>("inner") {
+                t3[j] *= m_b;
+            }
+            let mut m_inner_bar = dnorm_dm_inner;
+            for k in 0..::autodiff_runtime::__private::field_len::<M>("inner") {
+                m_inner_bar[k] += t3[k];
+            }
+            let mut m_bar = <M as ::autodiff_runtime::Differentiable>::zero_like(m);
+            m_bar.b = t0;
+            m_bar.inner.c = 1.0;
+            ::autodiff_runtime::__private::add_flat_at(
+                &mut m_bar,
+                ::autodiff_runtime::__private::field_at::<M>("inner"),
+                &m_inner_bar,
+            );
+            <M as ::autodiff_runtime::Differentiable>::clear_constants(&mut m_bar);
+            (t2, m_bar)
+        }
+    "#]].assert_eq(grad);
+}

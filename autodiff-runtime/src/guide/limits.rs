@@ -7,12 +7,19 @@
 //!   iterated or asked its `len()` is taken for an `f64`, and an integer field copied into a
 //!   literal (`steps: m.steps`) for an `f64` value; rustc then reports a mismatched type. Index
 //!   the array (`[m.w[0], m.w[1]]`), bind it with its type (`let w: [f64; 8] = m.w;`), or write
-//!   the integer where an integer goes (`steps: m.steps as usize`). An array field passed whole
-//!   to a call by value and never indexed (`g(m.w)`) is taken for an `f64` too, and rustc says
-//!   so at the field: bind it with its type first. One passed by reference (`g(&m.w)`) is taken
-//!   for a one-dimensional array unless the body indexes it deeper. `..base` takes a struct value of the body, not a parameter; a
-//!   struct field of a struct parameter is read through its fields (`m.inner.c`), not passed
-//!   whole to a call or used as a receiver (copy it into a struct value first). See
+//!   the integer where an integer goes (`steps: m.steps as usize`). A field read only whole, by
+//!   calls and as a receiver (`g(&m.w)`, `g(m.inner)`, `m.inner.norm()`), is passed as itself
+//!   whatever its type, but only one level down: a field of a nested struct passed whole
+//!   (`g(&m.a.w)`) is typed from its uses as any other read (an `f64` by value, an array of one
+//!   dimension by `&`; as a receiver, `m.a.inner.norm()`, it is refused with what to write), and
+//!   so is a local bound to a field (`let w = m.w; g(w)`) and a row (`g(m.x[0])`): bind them
+//!   with their type first (`let w: [[f64; 3]; 2] = m.a.w;`), or copy a nested struct into a
+//!   struct value (`let inner = Inner { c: m.a.inner.c };`). An integer field passed to a call
+//!   is taken for a value. `..base` takes a struct value of the body, not a parameter. A field of a generic
+//!   struct (`Model<T>`, `Model<N>`) is typed from its uses: its scalars' count in a type
+//!   (`field_len::<Model<T>>`) is not stable Rust; nor is it in a method of a generic `impl`,
+//!   where the struct is `Self` and the macro cannot see the `impl`'s parameters (rustc then
+//!   reports generic `Self` in a constant: bind the field with its type). See
 //!   [`structs`](super::structs).
 //! - Functions with lifetime parameters, type parameters other than one bounded by `Float`,
 //!   `where` clauses on anything but that parameter, or attributes on parameters are refused. A
@@ -32,8 +39,11 @@
 //!   function, but not lower-case `const` or `static` items elsewhere in scope, which Rust would
 //!   read as patterns.
 //! - The Jacobian is not yet computed in one pass (see [`generated`](super::generated)). The
-//!   value of a call returning a struct is read by its own fields, not by a nested struct's, and
-//!   is bound with its type before it is passed on (see [`structs`](super::structs)).
+//!   value of a call returning a struct is bound with its type before it is passed on or called
+//!   a method on (`let a: Quat = q.mul(&p);` then `a.mul(&c)`): the macro cannot name the type
+//!   of an unbound call's value; and its nested structs' fields are found through
+//!   `Differentiable::TREE`, which a hand-written `Differentiable` leaves empty (see
+//!   [`structs`](super::structs)).
 //!
 //! ```compile_fail
 //! use autodiff_runtime::grad;

@@ -72,11 +72,23 @@
 //!   integer constant if read only where an integer goes (an index, a loop bound, `m.n as f64`).
 //!   A local bound to a field passes its uses on (`let y = m.x; y[i][j]` makes `m.x` a matrix,
 //!   `let r = m.x[0]; r[1]` too, and `r` a row), and so does a typed `let`
-//!   (`let r: [f64; 2] = m.x[0];`). An array field is passed whole to a call by value
-//!   (`g(m.w)`, `g(m.x[0])`) or by reference (`g(&m.w)`) once the body tells its type so; one
-//!   passed by value and never indexed is taken for an `f64`, and rustc says so at the field,
-//!   with the typed `let` to write (`let w: [f64; 8] = m.w;` then `g(w)`).
-//!   (What that cannot tell: [`limits`](super::limits).)
+//!   (`let r: [f64; 2] = m.x[0];`).
+//! - **A field passed whole.** A field that the body reads only whole, as an argument of calls
+//!   (`g(m.w)`, `g(&m.w)`, `g(&m.inner)`) or as the receiver of methods (`m.inner.norm()`),
+//!   whatever its type (an `f64`, an array of any dimensions, a nested struct deriving
+//!   `Differentiable`), is passed as itself, and held in the derivatives as its differentiated
+//!   scalars laid flat (`[f64; field_len::<Model>("inner")]`, a length rustc evaluates from the
+//!   struct's `Differentiable::FIELDS`): the callee's partial of it is laid flat, and the
+//!   gradient adds it into the struct's at the field's first scalar, with what the body's reads
+//!   of its own fields (`m.inner.c`) give. Its direction is the direction's field
+//!   (`m_dot.inner`). Left out of `wrt`, it is a constant of the call, with a zero direction made
+//!   from it. A field read otherwise too is typed from those reads: one indexed as a matrix is
+//!   passed whole as one (`g(&m.x)` with `m.x[i][j]`); a row `g(m.x[0])` of a field the body
+//!   does not index deeper is taken for an `f64` (bind it with its type, `let r: [f64; 2] =
+//!   m.x[0];`), and so is a local bound to a field and passed whole (`let w = m.w; g(w)`);
+//!   rustc says so at the field, with the typed `let` to write. `tests/struct_fields.rs` checks
+//!   each against finite differences in every mode. (What that cannot tell:
+//!   [`limits`](super::limits).)
 //! - **Struct values in the body.** A literal `Quat { w, x, y, z }` (with `..base`, `base` a
 //!   struct value of the body) is a value whose fields are read and written (`q.w`,
 //!   `q.x = -q.x`, `q.v[i] += e`, `q = Quat { .. }`), carried by loops and yielded by branches.
@@ -92,11 +104,13 @@
 //!   `acc = acc.mul(q);` for a variable bound so. They go through the callee's `_vjp`, `_jvp` and
 //!   `_hvp` as calls returning arrays do (see [`calls`](super::calls)), in loops too. The value
 //!   is held laid flat (`[f64; <Quat as Differentiable>::LEN]`): it is read by its fields (`r.x`,
-//!   `r.v[i]` for an array field of one dimension, at the place `Differentiable::FIELDS` gives),
-//!   and passed to calls, used as a receiver (`r.mul(&c)`) or returned as the struct, rebuilt
-//!   from its scalars. Not supported: a field of a nested struct (`r.inner.c`), a write to a
-//!   field, and a call's struct value not bound with its type (`q.mul(&p).mul(&c)`,
-//!   `q.mul(&p.conj())`), each an error that says what to write; reading a `#[no_grad]` (or
+//!   `r.v[i]` for an array field of one dimension, at the place `Differentiable::FIELDS` gives)
+//!   and by the fields of its nested structs (`r.inner.c`, `r.inner.d[i]`, through
+//!   `Differentiable::TREE`), and passed to calls, used as a receiver (`r.mul(&c)`) or returned
+//!   as the struct, rebuilt from its scalars. Not supported: a write to a field, and a call's
+//!   struct value not bound with its type (`q.mul(&p).mul(&c)`, `q.mul(&p.conj())`: the macro
+//!   cannot name the type of the inner call's value, which the scalars laid flat need), each an
+//!   error that says what to write; reading a `#[no_grad]` (or
 //!   constant) field, which the scalars do not hold, is a compile error at the read, and passing
 //!   on a struct that has one a build error at the call. `src/struct_calls.rs` has the rotation
 //!   `q p q*` so, which `tests/struct_calls.rs` checks against the rotation matrix and finite
@@ -184,6 +198,48 @@
 //! // s w² + s x²: ∂/∂w = 2 s w, ∂/∂x = 2 s x, ∂/∂s = w² + x²
 //! let (value, (q_bar, s_bar)) = through_call_grad(q, 2.0);
 //! assert_eq!((value, q_bar.w, q_bar.x, s_bar), (10.0, 4.0, 8.0, 5.0));
+//! ```
+//!
+//! Fields passed whole, a nested struct and a matrix that the body never indexes:
+//!
+//! ```
+//! use autodiff_runtime::{Differentiable, grad};
+//!
+//! #[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+//! pub struct Inner {
+//!     pub c: f64,
+//! }
+//!
+//! impl Inner {
+//!     #[grad(jvp, hvp)]
+//!     pub fn cube(&self) -> f64 {
+//!         self.c * self.c * self.c
+//!     }
+//! }
+//!
+//! #[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+//! pub struct Model {
+//!     pub inner: Inner,
+//!     pub w: [[f64; 2]; 2],
+//! }
+//!
+//! /// The determinant.
+//! #[grad(jvp, hvp)]
+//! pub fn det(w: &[[f64; 2]; 2]) -> f64 {
+//!     w[0][0] * w[1][1] - w[0][1] * w[1][0]
+//! }
+//!
+//! /// c³ det(w): `m.inner` and `m.w` only passed whole.
+//! #[grad(jvp, hvp)]
+//! pub fn energy(m: &Model) -> f64 {
+//!     m.inner.cube() * det(&m.w)
+//! }
+//!
+//! let m = Model { inner: Inner { c: 2.0 }, w: [[1.0, 2.0], [3.0, 4.0]] };
+//! let (value, g) = energy_grad(&m); // 8 · (4 − 6)
+//! assert_eq!(value, -16.0);
+//! assert_eq!(g.inner.c, 3.0 * 4.0 * -2.0); // 3c² det(w)
+//! assert_eq!(g.w, [[8.0 * 4.0, 8.0 * -3.0], [8.0 * -2.0, 8.0 * 1.0]]); // c³ cof(w)
 //! ```
 //!
 //! ```compile_fail

@@ -34,6 +34,9 @@ enum StructArg {
     Record(Rc<Record>, Vec<Binding>),
     /// The differentiated struct parameter `k`, whole.
     Whole(usize),
+    /// A field of a differentiated struct parameter read only whole, held laid flat in the
+    /// input `v`.
+    WholeField(Var),
     /// A struct returned by a call, held laid flat in the variable `s`, of type `ty`.
     Flat(usize, Rc<syn::Type>),
 }
@@ -53,6 +56,9 @@ impl Lower<'_> {
         let (inner, by_ref) = unref(e);
         if let Some((s, ty)) = self.flat_struct(inner) {
             return Some((StructArg::Flat(s, ty), by_ref));
+        }
+        if let Some(v) = self.flat_field_input(inner) {
+            return Some((StructArg::WholeField(v), by_ref));
         }
         let binding = match inner {
             Expr::Path(p) => self.lookup(&symbol::unraw(p.path.get_ident()?))?.clone(),
@@ -135,10 +141,11 @@ impl Lower<'_> {
         if let Some((root, _)) = super::field_path(unref(&m.receiver).0)
             && matches!(self.lookup(&root), Some(Binding::Struct(_)))
             && self.field_input(unref(&m.receiver).0).is_none()
+            && !self.is_constant_whole(unref(&m.receiver).0)
         {
             self.cx.error_spanned(
                 &m.receiver,
-                format!("`#[grad]` calls methods on a struct parameter (`{root}.{}(..)`) or on a struct value of the body, not on a struct field of a parameter: a macro cannot name its type to pass it whole; copy it into a struct value (`let inner = {} {{ .. }};`) or call the method on `{root}`", m.method, "Inner"),
+                format!("`#[grad]` calls methods on a struct parameter, on a field of one (`{root}.inner.{method}(..)`) or on a struct value of the body, not on a field of a nested struct (`{text}`): it passes a field's scalars through the parameter's `Differentiable`, which numbers its own fields only; copy it into a struct value (`let inner = Inner {{ .. }};`) and call the method on that", method = m.method, text = unref(&m.receiver).0.to_token_stream().to_string().replace(' ', "")),
             );
             return Err(Operand::Lit(0.0));
         }
@@ -190,6 +197,9 @@ impl Lower<'_> {
                     let op = Operand::Var(self.whole_input(k));
                     args.push(Arg::Value { op, by_ref });
                 }
+                Some((StructArg::WholeField(v), by_ref)) => {
+                    args.push(Arg::Value { op: Operand::Var(v), by_ref });
+                }
                 Some((StructArg::Flat(s, ty), by_ref)) => {
                     let op = self.slots[s].value.unwrap_or(Operand::Lit(0.0));
                     args.push(Arg::Value { op, by_ref });
@@ -197,6 +207,17 @@ impl Lower<'_> {
                     let path = ty.to_token_stream();
                     let shape = GroupShape { path, fields: vec![field], flat: true };
                     groups.push(Group { at, by_ref, shape });
+                }
+                // A field read only whole and left out of `wrt`: a zero direction built from it.
+                None if method && at == 0 || self.is_constant_whole(unref(e).0) => {
+                    match self.call_arg_konst(e) {
+                        Some(k) => {
+                            let ext = self.ext_id(k);
+                            let by_ref = unref(e).1 || (method && at == 0);
+                            args.push(Arg::Fixed { ext, zero: Zero::Like { by_ref } });
+                        }
+                        None => args.push(self.call_arg(e)),
+                    }
                 }
                 None if method && at == 0 => match self.call_arg_konst(e) {
                     // A receiver's direction is `&Self`, whether `self` is a reference or not.

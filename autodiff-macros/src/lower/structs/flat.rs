@@ -5,9 +5,12 @@
 //! is passed as the struct (see [`crate::ir::GroupShape::flat`]). The callee's derivative
 //! functions take and return the struct, and codegen converts at the call.
 //!
+//! A field of a nested struct (`r.inner.c`) is at the place the struct's `Differentiable::TREE`
+//! gives (`field_path`).
+//!
 //! What this does not know: the struct's fields. A read of a field that is not differentiated
-//! (or not there) is a compile error that rustc reports at the read, from `field`; a field
-//! of a nested struct (`r.inner.c`) and a write to a field (`r.w = ...`) are refused here.
+//! (or not there) is a compile error that rustc reports at the read, from `field`; a write to a
+//! field (`r.w = ...`) is refused here.
 
 use std::rc::Rc;
 
@@ -70,30 +73,40 @@ impl Lower<'_> {
         }
     }
 
-    /// `r.w` for a struct `r` held laid flat: its array and the index of the field's first
-    /// scalar; `None` after reporting a field of a field (`r.inner.c`).
+    /// `r.w` (or `r.inner.c`, a field of a nested struct) for a struct `r` held laid flat: its
+    /// array and the index of the field's first scalar.
     pub(in crate::lower) fn flat_field(&mut self, e: &Expr) -> Option<(Operand, Int)> {
-        let Expr::Field(f) = super::super::value::peel(e) else { return None };
-        let Some((s, ty)) = self.flat_struct(&f.base) else {
-            let base = f.base.to_token_stream().to_string().replace(' ', "");
-            self.cx.error_spanned(
-                e,
-                format!("`#[grad]` reads the fields of a struct returned by a call one level deep (`{base}`), not the fields of its fields: it holds the struct laid flat and knows the place of its own fields only; return the inner struct from a call of its own, or bind it to a struct value of the body"),
-            );
-            return None;
+        // The fields from the struct down (`[inner, c]` for `r.inner.c`).
+        let (mut at, mut members) = (super::super::value::peel(e), Vec::new());
+        let (s, ty) = loop {
+            let Expr::Field(f) = at else { return None };
+            members.push(&f.member);
+            if let Some(found) = self.flat_struct(&f.base) {
+                break found;
+            }
+            at = super::super::value::peel(&f.base);
         };
+        members.reverse();
         let array = self.slots[s].value?;
-        let name = match &f.member {
-            Member::Named(id) => symbol::unraw(id),
-            Member::Unnamed(i) => i.index.to_string(),
-        };
+        let names: Vec<String> = members
+            .iter()
+            .map(|m| match m {
+                Member::Named(id) => symbol::unraw(id),
+                Member::Unnamed(i) => i.index.to_string(),
+            })
+            .collect();
         // Spanned at the field read: a field that is not there is reported at it.
-        let span = syn::spanned::Spanned::span(&f.member);
-        let at = Int::tokens(
-            quote::quote_spanned!(span=> const { ::autodiff_runtime::__private::field::<#ty>(#name) }),
-            true,
-        );
-        Some((array, at))
+        let span = syn::spanned::Spanned::span(members.last()?);
+        let tokens = match names.as_slice() {
+            [name] => quote::quote_spanned!(span=>
+                const { ::autodiff_runtime::__private::field::<#ty>(#name) }
+            ),
+            // A field of a nested struct: through the struct's tree of fields.
+            path => quote::quote_spanned!(span=>
+                const { ::autodiff_runtime::__private::field_path::<#ty>(&[#(#path),*]) }
+            ),
+        };
+        Some((array, Int::tokens(tokens, true)))
     }
 
     /// The value of the field read `e` of a struct held laid flat (an `f64` field; see

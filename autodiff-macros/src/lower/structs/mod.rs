@@ -1,8 +1,11 @@
 //! Struct parameters (`m: &Model`, `m: Model`, `&self`, `self`): flattened at the function's
 //! boundary. Each field path the body reads as a value (`m.b`, `m.w[i]`, `self.inner.c`) is one
 //! input of the IR, an `f64` or an array, created before the body is lowered (see `scan.rs`);
-//! fields read only as integers are constants, kept as the user's tokens. Codegen reads the
-//! inputs from the struct, and writes the gradient back into a value of the struct's type.
+//! fields read only as integers are constants, kept as the user's tokens. A field read only whole
+//! (passed to calls, a method's receiver) is one input laid flat,
+//! `[f64; field_len::<Model>("w")]`, whatever its type; left out of `wrt`, it is a constant of
+//! those calls instead. Codegen reads the inputs from the struct, and writes the gradient back
+//! into a value of the struct's type.
 //!
 //! What this does not know: the struct's definition. A field's type comes from its uses (an
 //! array's lengths are read at run time, `m.w.len()`, and written `_` in types), and whether a
@@ -39,6 +42,9 @@ pub(super) struct StructState {
     /// The whole struct as one input, its scalars laid flat (made when it is passed whole to a
     /// call).
     pub whole: Option<Var>,
+    /// The fields read only whole and left out of `wrt`: constants of the calls they are passed
+    /// to.
+    pub constant_wholes: Vec<Vec<Member>>,
 }
 
 /// Whether `tokens` name any of `names`.
@@ -78,6 +84,7 @@ impl Lower<'_> {
             fields: Vec::new(),
             owned: owned.clone(),
             whole: None,
+            constant_wholes: Vec::new(),
         };
         self.structs.push(state);
         self.bind_name(&name, Binding::Struct(self.structs.len() - 1));
@@ -97,11 +104,26 @@ impl Lower<'_> {
                 None => true,
                 Some(paths) => paths.iter().any(|p| starts_with(&u.path, p)),
             };
-            if !u.value {
+            // A field read only whole and left out of `wrt`: a constant of the calls (a zero
+            // direction built from it, `Tangent::zero_like`), not an input.
+            if u.only_whole() && u.path.len() == 1 && !wanted {
+                self.structs[k].constant_wholes.push(u.path);
+                continue;
+            }
+            // A nested struct's struct field used as a receiver (`m.a.inner.norm()`): no input,
+            // so that the method call reports what to write.
+            if !u.value || (u.only_whole() && u.receiver && u.path.len() > 1) {
                 continue;
             }
             let base = self.field_tokens(&u.root, &u.path, &u.first);
+            // Read only whole, one level down, and differentiated: laid flat (but not for a
+            // generic struct, whose length stable Rust does not take in a type).
+            let owned = self.structs[k].owned.to_token_stream();
+            let generic =
+                mentions_any(&owned, &self.generics) || mentions_any(&owned, &self.type_params);
+            let flat = u.only_whole() && u.path.len() == 1 && wanted && !generic;
             let ty = match u.depth {
+                _ if flat => self.flat_field_ty(k, &u.path[0]),
                 0 => Ty::F64,
                 d => Ty::array(Elem::F64, (0..d).map(|k| field_len(&base, k, &u.root)).collect()),
             };
@@ -112,10 +134,33 @@ impl Lower<'_> {
             if wanted {
                 self.b.func_mut().active.push(input);
             }
-            let guessed = u.passed && u.depth == 0;
-            let field = super::FieldInput { path: u.path, input, at: u.first, guessed };
+            let guessed = u.passed && u.depth == 0 && !flat;
+            let field = super::FieldInput { path: u.path, input, at: u.first, guessed, flat };
             self.structs[k].fields.push(field);
         }
+    }
+
+    /// The IR type of the field `member` of the struct parameter `k` laid flat:
+    /// `[f64; field_len::<Model>("w")]`, a length rustc evaluates.
+    fn flat_field_ty(&self, k: usize, member: &Member) -> Ty {
+        let owned = self.structs[k].owned.to_token_stream();
+        let name = member.to_token_stream().to_string();
+        let p = quote!(::autodiff_runtime::__private);
+        let mut len = Int::tokens(quote!(#p::field_len::<#owned>(#name)), true);
+        len.generic = mentions_any(&owned, &self.generics);
+        Ty::array(Elem::F64, vec![len])
+    }
+
+    /// The input laid flat that the field read `e` is, when it is one.
+    pub(super) fn flat_field_input(&self, e: &Expr) -> Option<Var> {
+        let (k, path) = self.struct_field(e)?;
+        self.structs[k].fields.iter().find(|f| f.path == path && f.flat).map(|f| f.input)
+    }
+
+    /// Whether the field read `e` is read only whole and left out of `wrt`.
+    pub(super) fn is_constant_whole(&self, e: &Expr) -> bool {
+        self.struct_field(e)
+            .is_some_and(|(k, path)| self.structs[k].constant_wholes.contains(&path))
     }
 
     /// The tokens of the field `root.path`, with the spans of its first use `at`.

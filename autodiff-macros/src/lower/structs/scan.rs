@@ -7,9 +7,14 @@
 //! uses on to the field (`y[i][j]` makes `m.x` two-dimensional), and a typed `let`
 //! (`let r: [f64; 2] = m.x[0];`) tells the dimensions its type has.
 //!
-//! What this does not know: the callee's signature. A field passed whole to a call by value
-//! (`g(m.c)`) and never indexed, iterated over or bound with an array type is read as an `f64`;
-//! if it is an array, rustc reports it at the read with how to say so (see
+//! A field read as a value only whole, as an argument of calls (`g(m.c)`, `g(&m.inner)`) or the
+//! receiver of a method that is not an `f64` method (`m.inner.norm()`), is marked so
+//! ([`FieldUse::only_whole`]): nothing tells its type, and lowering holds it laid flat.
+//!
+//! What this does not know: the callee's signature. A local bound to a field and passed whole
+//! (`let c = m.c; g(c)`), or a row `g(m.x[0])` of a field not indexed deeper, is read as an
+//! `f64` (and by `&`, as an array of one dimension more than its indices); if it is an array,
+//! rustc reports it at the read with how to say so (see
 //! `autodiff_runtime::__private::ScalarField`).
 
 use proc_macro2::TokenStream;
@@ -34,6 +39,22 @@ pub(in crate::lower) struct FieldUse {
     /// Whether it is passed whole to a call (itself, or a local bound to it), where an array
     /// could go as well as an `f64`.
     pub passed: bool,
+    /// Whether it is itself (not a local bound to it) passed whole to a call, by value or by
+    /// `&`, or the receiver of a method that is not an `f64` method.
+    pub whole: bool,
+    /// Whether it is read as a value otherwise (indexed, iterated, in arithmetic, bound, ...).
+    pub other: bool,
+    /// Whether it is the receiver of a method that is not an `f64` method (a struct, then).
+    pub receiver: bool,
+}
+
+impl FieldUse {
+    /// Whether the body reads it as a value only whole, as an argument of calls and the
+    /// receiver of methods: then nothing tells its type (an `f64`, an array of any dimensions,
+    /// a nested struct), and it is held as its differentiated scalars laid flat.
+    pub fn only_whole(&self) -> bool {
+        self.value && self.whole && !self.other
+    }
 }
 
 /// Where an expression is read.
@@ -47,7 +68,14 @@ enum Ctx {
 
 /// The field paths of `roots` that `body` uses, in order of first use.
 pub(in crate::lower) fn uses(body: &Block, roots: &[String]) -> Vec<FieldUse> {
-    let mut s = Scan { roots, uses: Vec::new(), aliases: Vec::new(), passing: false };
+    let mut s = Scan {
+        roots,
+        uses: Vec::new(),
+        aliases: Vec::new(),
+        passing: false,
+        whole: false,
+        receiver: false,
+    };
     s.block(body);
     s.uses
 }
@@ -111,6 +139,11 @@ struct Scan<'a> {
     aliases: Vec<(String, Expr)>,
     /// Whether the expression being read is an argument of a call.
     passing: bool,
+    /// Whether the expression being read is itself an argument of a call (or `&` of one), or a
+    /// method's receiver.
+    whole: bool,
+    /// Whether the expression being read is a method's receiver.
+    receiver: bool,
 }
 
 /// The number of array dimensions of the type `ty` (`[[f64; 2]; 3]` has 2), looking through a
@@ -123,6 +156,13 @@ fn array_depth(ty: &syn::Type) -> usize {
         syn::Type::Group(g) => array_depth(&g.elem),
         _ => 0,
     }
+}
+
+/// Whether `name` is a method of `f64` (`atan2`, `mul_add`, `sin_cos`): its receiver and
+/// arguments are `f64` values, not passed whole to a function of the user's.
+fn float_method(name: &syn::Ident) -> bool {
+    let name = name.to_string();
+    symbol::method_prim(&name).is_some() || name == symbol::SIN_COS
 }
 
 /// The name a pattern binds, if it binds one name (`y`, `mut y`, `y: [f64; 2]`).
@@ -148,6 +188,8 @@ impl Scan<'_> {
         };
         // Only the read itself is passed, not its indices.
         let passing = std::mem::take(&mut self.passing);
+        let whole = std::mem::take(&mut self.whole) && n == 0;
+        let receiver = std::mem::take(&mut self.receiver) && whole;
         if let Some(read) = alias {
             // `y[i]` for `let y = m.x[0];`: a use of `m.x` with one more index.
             self.passing = passing;
@@ -162,17 +204,24 @@ impl Scan<'_> {
             return false;
         }
         let value = ctx == Ctx::Value;
-        let depth = n + extra;
+        // A field passed whole is not known to have the dimensions a `&` gives it.
+        let depth = if whole { 0 } else { n + extra };
+        let other = value && !whole;
         let same = |u: &&mut FieldUse| u.root == root && u.path == path;
         match self.uses.iter_mut().find(same) {
             Some(u) => {
                 u.value |= value;
                 u.depth = u.depth.max(depth);
                 u.passed |= passing;
+                u.whole |= whole;
+                u.other |= other;
+                u.receiver |= receiver;
             }
             None => {
                 let (first, passed) = (base.to_token_stream(), passing);
-                self.uses.push(FieldUse { root, path, value, depth, first, passed });
+                let u =
+                    FieldUse { root, path, value, depth, first, passed, whole, other, receiver };
+                self.uses.push(u);
             }
         }
         if let Expr::Index(i) = peel(e) {
@@ -312,7 +361,12 @@ impl Scan<'_> {
             }
             Expr::Call(c) => {
                 self.expr(&c.func, Ctx::Value);
-                c.args.iter().for_each(|a| self.argument(a, ctx));
+                // `f64::mul_add(a, b, c)`, `T::max(a, b)`: a float method's arguments are values.
+                let float = match peel(&c.func) {
+                    Expr::Path(p) => p.path.segments.last().is_some_and(|s| float_method(&s.ident)),
+                    _ => false,
+                };
+                c.args.iter().for_each(|a| self.argument(a, ctx, !float));
             }
             Expr::Assign(a) => {
                 self.expr(&a.left, Ctx::Value);
@@ -348,6 +402,13 @@ impl Scan<'_> {
         } else if symbol::method_prim(&name).is_some() || name == symbol::SIN_COS {
             let int = ctx == Ctx::Int && symbol::INT_METHODS.contains(&name.as_str());
             self.record(&m.receiver, if int { Ctx::Int } else { Ctx::Value }, 0)
+        } else if ctx == Ctx::Value {
+            // A method of the user's: its receiver is passed whole.
+            self.whole = field_path(peel(&m.receiver)).is_some();
+            self.receiver = self.whole;
+            let recorded = self.record(&m.receiver, ctx, 0);
+            (self.whole, self.receiver) = (false, false);
+            recorded
         } else {
             false
         };
@@ -355,14 +416,35 @@ impl Scan<'_> {
             self.expr(&m.receiver, ctx);
         }
         let args = if symbol::INT_METHODS.contains(&name.as_str()) { ctx } else { Ctx::Value };
-        m.args.iter().for_each(|a| self.argument(a, args));
+        let float = float_method(&m.method);
+        m.args.iter().for_each(|a| self.argument(a, args, !float));
     }
 
-    /// An argument `a` of a call: a field read whole there is marked passed.
-    fn argument(&mut self, a: &Expr, ctx: Ctx) {
+    /// An argument `a` of a call: a field read whole there is marked passed, and, read itself
+    /// (`g(m.w)`, `g(&m.w)`), whole.
+    fn argument(&mut self, a: &Expr, ctx: Ctx, call: bool) {
+        if !call {
+            if !self.record(a, ctx, 0) {
+                self.expr(a, ctx);
+            }
+            return;
+        }
+        let lent = match peel(a) {
+            Expr::Reference(r) if r.mutability.is_none() => Some(&*r.expr),
+            _ => None,
+        };
+        if let Some(inner) = lent.filter(|e| field_path(peel(e)).is_some()) {
+            self.whole = true;
+            let recorded = self.record(inner, ctx, 1);
+            self.whole = false;
+            if recorded {
+                return;
+            }
+        }
         self.passing = true;
+        self.whole = field_path(peel(a)).is_some();
         let recorded = self.record(a, ctx, 0);
-        self.passing = false;
+        (self.passing, self.whole) = (false, false);
         if !recorded {
             self.expr(a, ctx);
         }
@@ -426,5 +508,23 @@ mod tests {
                 ("m.b".into(), true, 0),
             ]
         );
+    }
+
+    #[test]
+    fn a_field_read_only_whole_by_calls_and_receivers_is_told_apart() {
+        let block: syn::Block = syn::parse_str(
+            "{ g(&m.w) + h(m.v, m.b) + m.inner.norm() + m.b.atan2(m.c) + f64::max(m.d, 1.0) \
+               + k(&m.x) * m.x[0][1] + { let y = m.u; g(y) } }",
+        )
+        .expect("a block");
+        let found: Vec<(String, bool)> = uses(&block, &["m".to_owned()])
+            .into_iter()
+            .map(|u| (quote::ToTokens::to_token_stream(&u.path[0]).to_string(), u.only_whole()))
+            .collect();
+        let want = [("w", true), ("v", true), ("b", false), ("inner", true), ("c", false)];
+        let more = [("d", false), ("x", false), ("u", false)];
+        let want: Vec<(String, bool)> =
+            want.iter().chain(&more).map(|(n, w)| ((*n).to_owned(), *w)).collect();
+        assert_eq!(found, want);
     }
 }
