@@ -42,6 +42,9 @@ pub struct Args {
     pub accumulate: bool,
     /// `into`: also emit `f_grad_into`, the gradient written into the caller's arrays.
     pub into: bool,
+    /// `jacobian(row_by_row)` (hidden, for tests and the fuzzer): the Jacobian in reverse mode,
+    /// one `f_vjp` per row, instead of one forward pass and one sweep carrying every row.
+    pub row_by_row: bool,
     /// Where each option was written, for messages about it.
     pub spans: Vec<(&'static str, Span)>,
 }
@@ -110,7 +113,7 @@ pub fn parse(cx: &mut Ctxt, tokens: TokenStream) -> Args {
                 continue;
             }
             symbol::OPT_JACOBIAN => {
-                jacobian(cx, &meta, &mut args.jacobian);
+                args.row_by_row = jacobian(cx, &meta, &mut args.jacobian);
                 continue;
             }
             symbol::OPT_STACK => {
@@ -224,16 +227,23 @@ fn stack(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<u64>) {
     }
 }
 
-fn jacobian(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<Mode>) {
+/// Parses `jacobian`, `jacobian(forward)`, `jacobian(reverse)` into `slot`; returns whether it
+/// was the hidden `jacobian(row_by_row)`.
+fn jacobian(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<Mode>) -> bool {
     if slot.is_some() {
         cx.error_spanned(meta, "the option `jacobian` is given twice");
-        return;
+        return false;
     }
+    let mut row_by_row = false;
     let mode = match meta {
         Meta::Path(_) => Mode::Auto,
         Meta::List(list) => match syn::parse2::<Ident>(list.tokens.clone()) {
             Ok(m) if m == symbol::MODE_FORWARD => Mode::Forward,
             Ok(m) if m == symbol::MODE_REVERSE => Mode::Reverse,
+            Ok(m) if m == symbol::MODE_ROW_BY_ROW => {
+                row_by_row = true;
+                Mode::Reverse
+            }
             _ => {
                 cx.error_spanned(
                     &list.tokens,
@@ -248,6 +258,7 @@ fn jacobian(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<Mode>) {
         }
     };
     *slot = Some(mode);
+    row_by_row
 }
 
 fn wrt(cx: &mut Ctxt, meta: &Meta, args: &mut Args) {

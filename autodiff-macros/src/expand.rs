@@ -15,7 +15,7 @@ use crate::symbol;
 use crate::transform::{
     Options, Seed, dead_code, first_touch, forward, forward_stores, fuse, grad_calls, halves,
     has_vector_calls, hoist, hoist_storage, join_branches, keep_residuals, plan, promote, reverse,
-    reverse_marked, select_outputs, sink, split_wraps, storage, total,
+    reverse_marked, select_outputs, sink, split_wraps, storage, total, widen,
 };
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
@@ -73,8 +73,13 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 inline_vjp: false,
                 into: false,
             };
+            // A Jacobian by rows in one pass: `f_vjp` widened to every row's cotangent.
+            let wide = match one_pass(&cx, &lowered.func, &args, &derived) {
+                Ok(w) => w,
+                Err(Failure::Internal(internal)) => return internal_error(&internal, item),
+            };
             let few_rows = args.jacobian.is_some_and(|m| cx.by_few_rows(&lowered.func, m));
-            cx.inline_vjp = vector && few_rows;
+            cx.inline_vjp = vector && few_rows && wide.is_none();
             // `f` is annotated for its derivatives: using only them is using it. (rustc's
             // `dead_code` lint does not report the generated functions, whose spans come from
             // the macro, so an annotated function that nothing uses goes unreported.)
@@ -127,8 +132,11 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             if args.hessian {
                 out.extend(cx.hessian(&lowered.func));
             }
+            if let Some((m, w)) = &wide {
+                out.extend(cx.derivative(Kind::Rows(*m), w));
+            }
             if let Some(mode) = args.jacobian {
-                out.extend(cx.jacobian(&lowered.func, mode));
+                out.extend(cx.jacobian(&lowered.func, mode, wide.as_ref().map(|(m, _)| *m)));
             }
             if let Some((problem, at)) = &problem {
                 out.extend(crate::codegen::problem(&item_fn, problem, args.hessian, *at));
@@ -153,13 +161,40 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
             out
         }
-        Err(Failure::Internal(internal)) => {
-            let message = format!(
-                "internal error in `{}`: {internal}; please report this with the function that caused it",
-                symbol::ATTR
-            );
-            with_item(quote!(::core::compile_error!(#message);), item)
-        }
+        Err(Failure::Internal(internal)) => internal_error(&internal, item),
+    }
+}
+
+fn internal_error(internal: &str, item: TokenStream) -> TokenStream {
+    let message = format!(
+        "internal error in `{}`: {internal}; please report this with the function that caused it",
+        symbol::ATTR
+    );
+    with_item(quote!(::core::compile_error!(#message);), item)
+}
+
+/// The kernel of a Jacobian by rows in one pass, with its number of rows: the VJP `f_vjp`
+/// widened to take every row's cotangent at once (`transform/widen.rs`). None when the
+/// Jacobian is by columns, has more rows than [`crate::codegen::wrappers::WIDE_ROWS`] or rows
+/// the macro does not know, is asked row by row (the hidden `jacobian(row_by_row)`), when
+/// `f_vjp` chooses among stored and checkpointed sweeps when it runs, or when control depends on
+/// the cotangent.
+fn one_pass(
+    cx: &Context,
+    f: &Func,
+    args: &Args,
+    derived: &Derived,
+) -> Result<Option<(usize, Func)>, Failure> {
+    let Some(mode) = args.jacobian.filter(|_| !args.row_by_row) else { return Ok(None) };
+    let Some(m) = cx.one_pass_rows(f, mode) else { return Ok(None) };
+    if derived.checkpointed.is_some() || !derived.tiers.is_empty() || has_while(&f.body) {
+        return Ok(None);
+    }
+    let grad = &derived.grad;
+    let values = grad.outputs.len() - grad.active.len();
+    match widen(grad, values, m) {
+        Some(w) => Ok(Some((m, checked(w, "widening the VJP")?))),
+        None => Ok(None),
     }
 }
 

@@ -206,6 +206,9 @@ pub const OPT_JACOBIAN: &str = "jacobian";
 pub const MODE_FORWARD: &str = "forward";
 /// `jacobian(reverse)`: one reverse sweep per row.
 pub const MODE_REVERSE: &str = "reverse";
+/// `jacobian(row_by_row)` (hidden, for tests and the fuzzer): reverse mode, one `f_vjp` per row,
+/// never the one-pass kernel.
+pub const MODE_ROW_BY_ROW: &str = "row_by_row";
 /// Option: the stack budget for stored values, in bytes.
 pub const OPT_STACK: &str = "stack";
 /// The stack budget without `stack = N`: 512 KiB, a quarter of the 2 MiB that Rust gives a
@@ -296,6 +299,8 @@ pub const FN_VJP: &str = "vjp";
 pub const FN_FWD: &str = "fwd";
 /// Suffix of the reverse half of a vector function's VJP: the cotangents, from the residuals.
 pub const FN_REV: &str = "rev";
+/// Suffix of the kernel of a Jacobian by rows: `f_vjp` over every row's cotangent at once.
+pub const FN_VJP_ROWS: &str = "vjp_rows";
 /// Suffix of the Jacobian function.
 pub const FN_JACOBIAN: &str = "jacobian";
 /// Suffix of the function that says which mode `f_jacobian` uses.

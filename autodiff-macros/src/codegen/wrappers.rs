@@ -255,11 +255,19 @@ pub struct Jacobian<'a> {
     pub ret: TokenStream,
     /// The parts of its value: a tuple's scalars, one array, or one struct.
     pub outputs: Vec<Part>,
+    /// By rows in one pass: the kernel `f_vjp_rows` taking every row's cotangent at once, and
+    /// the number of rows.
+    pub one_pass: Option<(&'a Ident, u64)>,
 }
 
 /// Up to how many rows, known to the macro, a Jacobian by rows is written out row by row rather
 /// than looped over (each row is one call of `f_vjp`, seeded by a constant).
 pub const UNROLLED_ROWS: u64 = 4;
+
+/// Up to how many rows, known to the macro, a Jacobian by rows is made in one pass: one forward
+/// pass and one sweep carrying every row's adjoint (`f_vjp_rows`, whose sweep repeats each
+/// adjoint statement once per row). Past it, the rows are looped over, one `f_vjp` each.
+pub const WIDE_ROWS: u64 = 8;
 
 /// The body of `f_jacobian`: `(value, J)`, by columns (`f_jvp`) or rows (`f_vjp`).
 pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
@@ -296,6 +304,35 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
             ::autodiff_runtime::__private::write_parts(#bound, #dest);
         }
     };
+    if let (Some((kernel, rows)), Mode::Reverse) = (jac.one_pass, mode) {
+        let mut seeds = Vec::new();
+        let mut bars = Vec::new();
+        let mut sweeps = Vec::new();
+        let mut writes = Vec::new();
+        for r in 0..rows {
+            let (bar, sw) = match r {
+                0 => (out_bar.clone(), sweep.clone()),
+                _ => (namer.local(&out_bar.to_string()), namer.local(&sweep.to_string())),
+            };
+            let r = proc_macro2::Literal::u64_unsuffixed(r);
+            seeds.push(cotangent(jac, call.scalar, (&bar, &value, &flat), &quote!(#r)));
+            let bind = bind_parts(&bound, &sw, &parts, call.scalar);
+            writes.push(quote! {{
+                #bind
+                ::autodiff_runtime::__private::write_parts(#bound, &mut #jm[#r]);
+            }});
+            bars.push(bar);
+            sweeps.push(sw);
+        }
+        return quote! {
+            let mut #jm = [[#zero; #n]; #m];
+            #(#seeds)*
+            #allow
+            let (#value, #(#sweeps),*) = #prefix #kernel(#(#args,)* #(#bars),*);
+            #(#writes)*
+            (#value, #jm)
+        };
+    }
     let reverse = match jac.rows {
         // A few rows, known: one block each, its seed a constant (the sweep's chains of the other
         // outputs then fold away once the kernel is inlined).
@@ -424,14 +461,18 @@ pub fn dim_text(n: &Int) -> String {
 }
 
 /// The doc comment of `f_jacobian` for the kernels `(jvp, vjp)`, with its sizes (rows, then
-/// columns) as the result's type writes them and as expressions.
+/// columns) as the result's type writes them and as expressions; `one_pass` when it is made by
+/// one forward pass and one sweep carrying every row.
 pub fn jacobian_doc(
     name: &Ident,
     (jvp, vjp): (&Ident, &Ident),
-    mode: Mode,
+    (mode, one_pass): (Mode, bool),
     sizes: [(&Size, &Int); 2],
 ) -> String {
     let chosen = match mode {
+        Mode::Reverse if one_pass => format!(
+            "reverse mode in one pass: one forward pass and one sweep carrying every row's adjoint (vector mode), each row to the bit what `{vjp}` gives for it"
+        ),
         Mode::Forward => format!("forward mode: one call of `{jvp}` per column"),
         Mode::Reverse => format!("reverse mode: one call of `{vjp}` per row"),
         Mode::Auto => format!(
