@@ -524,6 +524,8 @@ fn vector_optioned(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String
         );
     }
     let forced = match o.jacobian {
+        // Row by row is reverse mode.
+        Some(Some("row_by_row")) => format!("Some({:?})", "reverse"),
         Some(Some(mode)) => format!("Some({mode:?})"),
         _ => "None".to_string(),
     };

@@ -1,8 +1,9 @@
 //! The options twin `f_opt` (issue 20): the program's function under another combination of the
 //! attribute's options than `f`'s, in another order: `#[grad]` alone, `jvp`, `hvp`, `hessian`
-//! without `hvp`, `jacobian` without `jvp`, `jacobian(forward)`, `jacobian(reverse)`, `wrt`
-//! when nothing needs it, `stack = ..`. Every function it has must equal `f`'s to the bit (its
-//! Jacobian to rounding when another mode computes it).
+//! without `hvp`, `jacobian` without `jvp`, `jacobian(forward)`, `jacobian(reverse)`, the
+//! hidden `jacobian(row_by_row)` (reverse mode, one `f_vjp` per row, against `f`'s Jacobian in
+//! one pass), `wrt` when nothing needs it, `stack = ..`. Every function it has must equal `f`'s
+//! to the bit (its Jacobian to rounding when another mode computes it).
 
 use super::ast::{Modes, Pass, Program};
 use super::rng::Rng;
@@ -44,6 +45,7 @@ pub fn opts(prog: &Program) -> Option<Opts> {
                 0 => None,
                 1 => Some(None),
                 2 => Some(Some("forward")),
+                _ if rng.chance(75) => Some(Some("row_by_row")),
                 _ => Some(Some("reverse")),
             };
             match o.jacobian {
