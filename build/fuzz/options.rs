@@ -23,7 +23,9 @@ pub struct Opts {
 /// The options twin of `prog`, if it has one (half of the programs).
 pub fn opts(prog: &Program) -> Option<Opts> {
     let mut rng = Rng::new(prog.seed ^ 0x6f70_7469_6f6e);
-    if !rng.chance(50) {
+    // Every vector program has one: half of them compare `f`'s Jacobian with row by row.
+    let vector = matches!(prog.modes, Modes::Vector { .. });
+    if !vector && !rng.chance(50) {
         return None;
     }
     let mut o =
@@ -41,12 +43,12 @@ pub fn opts(prog: &Program) -> Option<Opts> {
             }
         }
         Modes::Vector { .. } => {
-            o.jacobian = match rng.below(4) {
+            o.jacobian = match rng.below(8) {
                 0 => None,
                 1 => Some(None),
                 2 => Some(Some("forward")),
-                _ if rng.chance(75) => Some(Some("row_by_row")),
-                _ => Some(Some("reverse")),
+                3 => Some(Some("reverse")),
+                _ => Some(Some("row_by_row")),
             };
             match o.jacobian {
                 Some(Some(mode)) => o.attr.push(format!("jacobian({mode})")),
