@@ -1,22 +1,29 @@
-//! `f_jacobian` by rows in one pass (issue 18): one forward pass and one sweep carrying every
-//! row's adjoint (`f_vjp_rows`). Each function is written twice by `both!`, under
-//! `#[grad(jacobian)]` (one pass) and under the hidden `#[grad(jacobian(row_by_row))]` (one
-//! `f_vjp` per row, seeded by a unit cotangent); the two Jacobians must agree to the bit, and
-//! both with closed forms or central finite differences. Each test names the one-pass kernel
+//! `f_jacobian` in one pass (issue 18): by rows, one forward pass and one sweep carrying every
+//! row's adjoint (`f_vjp_rows`); by columns, one forward sweep carrying every column's tangent
+//! (`f_jvp_cols`). Each function is written twice by `both!`, under `#[grad(jacobian)]` (one
+//! pass) and under the hidden `#[grad(jacobian(row_by_row))]` (one `f_vjp` per row, seeded by a
+//! unit cotangent) or `jacobian(column_by_column)` (one `f_jvp` per unit direction); the two
+//! Jacobians must agree to the bit, and both with closed forms or central finite differences. Each test names the one-pass kernel
 //! `f_vjp_rows`, which exists only when the Jacobian is made in one pass.
 
 use autodiff_runtime::{Tolerance, check_close, grad, numeric_gradient};
 use autodiff_suite::adbench::ba;
 use autodiff_suite::adbench::data::Ba;
 
-/// `f` twice: `$one` under `#[grad(jacobian)]`, `$rows` under `#[grad(jacobian(row_by_row))]`,
-/// both with `$opts` too.
+/// `f` twice: `$one` under `#[grad(jacobian)]`, `$rows` under `#[grad(jacobian(row_by_row))]`
+/// (or `$each`, `jacobian(column_by_column)` with `columns`), both with `$opts` too.
 macro_rules! both {
     ($one:ident, $rows:ident, [$($opts:tt)*], fn ($($p:ident: $t:ty),*) -> $r:tt $body:block) => {
         #[grad(jacobian, $($opts)*)]
         fn $one($($p: $t),*) -> $r $body
         #[grad(jacobian(row_by_row), $($opts)*)]
         fn $rows($($p: $t),*) -> $r $body
+    };
+    (columns $one:ident, $each:ident, fn ($($p:ident: $t:ty),*) -> $r:tt $body:block) => {
+        #[grad(jacobian)]
+        fn $one($($p: $t),*) -> $r $body
+        #[grad(jacobian(column_by_column))]
+        fn $each($($p: $t),*) -> $r $body
     };
 }
 
@@ -177,4 +184,49 @@ fn the_bundle_adjustment_block_in_one_pass_is_the_row_by_row_one() {
         let ours: Vec<f64> = (0..15).flat_map(|k| [jac[0][k], jac[1][k]]).collect();
         close("ba block against manual", &ours, &manual, 1e-10);
     }
+}
+
+both!(columns tall, tall_each, fn (a: f64, b: [f64; 2]) -> [f64; 5] {
+    let mut y = [0.0; 5];
+    let mut s = a;
+    for i in 0..5 {
+        if s > 0.5 {
+            s = s * b[0] - b[1];
+        } else {
+            s = (s + b[1]).sin() + a * b[0];
+        }
+        y[i] = s * s;
+    }
+    y
+});
+
+#[test]
+fn a_tall_jacobian_by_columns_in_one_pass_is_the_column_by_column_one() {
+    assert_eq!(tall_jacobian_mode(), "forward");
+    for (a, b) in [(0.7, [1.3, -0.4]), (0.2, [0.9, 0.3])] {
+        let _one_pass_kernel = tall_jvp_cols;
+        let (value, jac) = tall_jacobian(a, b);
+        let (value_each, jac_each) = tall_each_jacobian(a, b);
+        assert_eq!(value, tall(a, b));
+        assert_eq!(value_each, value);
+        same_bits("5×3 by columns", &jac, &jac_each);
+        against_differences("5×3 by columns", &jac, |p| tall(p[0], [p[1], p[2]]), &[a, b[0], b[1]]);
+    }
+}
+
+both!(columns tall_call, tall_call_each, fn (x: [f64; 2]) -> [f64; 3] {
+    let q: [f64; 2] = polar(x[0], x[1]);
+    [q[0] * x[1], q[1].exp(), q[0] - q[1]]
+});
+
+#[test]
+fn a_call_returning_an_array_by_columns_in_one_pass_is_the_column_by_column_one() {
+    let _one_pass_kernel = tall_call_jvp_cols;
+    let x = [1.1, 0.6];
+    let (value, jac) = tall_call_jacobian(x);
+    let (value_each, jac_each) = tall_call_each_jacobian(x);
+    assert_eq!(value, tall_call(x));
+    assert_eq!(value_each, value);
+    same_bits("call by columns", &jac, &jac_each);
+    against_differences("call by columns", &jac, |p| tall_call([p[0], p[1]]), &x);
 }

@@ -255,8 +255,8 @@ pub struct Jacobian<'a> {
     pub ret: TokenStream,
     /// The parts of its value: a tuple's scalars, one array, or one struct.
     pub outputs: Vec<Part>,
-    /// By rows in one pass: the kernel `f_vjp_rows` taking every row's cotangent at once, and
-    /// the number of rows.
+    /// In one pass: the kernel `f_vjp_rows` taking every row's cotangent at once (by rows), or
+    /// `f_jvp_cols` giving every column (by columns), and the number of rows or columns.
     pub one_pass: Option<(&'a Ident, u64)>,
 }
 
@@ -264,10 +264,11 @@ pub struct Jacobian<'a> {
 /// than looped over (each row is one call of `f_vjp`, seeded by a constant).
 pub const UNROLLED_ROWS: u64 = 4;
 
-/// Up to how many rows, known to the macro, a Jacobian by rows is made in one pass: one forward
-/// pass and one sweep carrying every row's adjoint (`f_vjp_rows`, whose sweep repeats each
-/// adjoint statement once per row). Past it, the rows are looped over, one `f_vjp` each.
-pub const WIDE_ROWS: u64 = 8;
+/// Up to how many rows (columns), known to the macro, a Jacobian by rows (columns) is made in
+/// one pass: one forward pass and one sweep carrying every row's adjoint (`f_vjp_rows`, whose
+/// sweep repeats each adjoint statement once per row), or one forward sweep carrying every
+/// column's tangent (`f_jvp_cols`). Past it, one `f_vjp` per row (`f_jvp` per column).
+pub const WIDE_LANES: u64 = 8;
 
 /// The body of `f_jacobian`: `(value, J)`, by columns (`f_jvp`) or rows (`f_vjp`).
 pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
@@ -304,6 +305,31 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
             ::autodiff_runtime::__private::write_parts(#bound, #dest);
         }
     };
+    if let (Some((kernel, cols)), Mode::Forward) = (jac.one_pass, mode) {
+        let (mut names, mut writes) = (Vec::new(), Vec::new());
+        for c in 0..cols {
+            let tangent = match c {
+                0 => sweep.clone(),
+                _ => namer.local(&sweep.to_string()),
+            };
+            let c = proc_macro2::Literal::u64_unsuffixed(c);
+            let bind = bind_parts(&bound, &tangent, &jac.outputs, call.scalar);
+            writes.push(quote! {{
+                #bind
+                for (#i, #row) in #jm.iter_mut().enumerate() {
+                    #row[#c] = #column;
+                }
+            }});
+            names.push(tangent);
+        }
+        return quote! {
+            let mut #jm = [[#zero; #n]; #m];
+            #allow
+            let (#value, #(#names),*) = #prefix #kernel(#(#args),*);
+            #(#writes)*
+            (#value, #jm)
+        };
+    }
     if let (Some((kernel, rows)), Mode::Reverse) = (jac.one_pass, mode) {
         let mut seeds = Vec::new();
         let mut bars = Vec::new();
@@ -470,6 +496,9 @@ pub fn jacobian_doc(
     sizes: [(&Size, &Int); 2],
 ) -> String {
     let chosen = match mode {
+        Mode::Forward if one_pass => format!(
+            "forward mode in one pass: one forward sweep carrying every column's tangent (vector mode), each column to the bit what `{jvp}` gives along its unit direction"
+        ),
         Mode::Reverse if one_pass => format!(
             "reverse mode in one pass: one forward pass and one sweep carrying every row's adjoint (vector mode), each row to the bit what `{vjp}` gives for it"
         ),

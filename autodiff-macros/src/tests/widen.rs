@@ -9,7 +9,7 @@ use crate::args::Args;
 use crate::ctxt::Ctxt;
 use crate::ir::{Block, Func, Stmt, verify};
 use crate::lower::lower;
-use crate::transform::{Options, Seed, dead_code, plan, reverse, widen};
+use crate::transform::{Options, Seed, Seeds, dead_code, plan, reverse, widen};
 
 /// The VJP of `item` (a function returning `[f64; M]`), its loops stored or, with
 /// `snapshots`, checkpointed.
@@ -45,7 +45,7 @@ fn unit(m: usize, r: usize) -> Val {
 fn check(item: proc_macro2::TokenStream, m: usize, inputs: &[Val], snapshots: Option<u64>) {
     let vjp = vjp_of(item, snapshots);
     let values = vjp.outputs.len() - vjp.active.len();
-    let wide = widen(&vjp, values, m).expect("the VJP widens");
+    let wide = widen(&vjp, values, m, Seeds::Inputs).expect("the VJP widens");
     verify(&wide).expect("the widened IR verifies");
     assert_eq!(regions(&wide.body), regions(&vjp.body), "each region once");
     let mut args = inputs.to_vec();

@@ -1,5 +1,6 @@
 //! Vector mode (Enzyme's "width"): a function whose last inputs are seeds (the cotangents of a
-//! VJP, the directions of a JVP) widened to carry `lanes` seeds at once. Every statement that
+//! VJP, the directions of a JVP) widened to carry `lanes` seeds at once, given as inputs or
+//! built in as the unit vectors. Every statement that
 //! depends on the seeds is repeated once per lane, its values renamed per lane; what does not
 //! (the forward pass, recomputed primals, stored values read back, branch conditions, loop
 //! bounds) stays single. A loop or a branch stays one loop or one branch, carrying or yielding
@@ -17,26 +18,52 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::ir::{
-    Block, Branch, Carry, Checkpoint, Func, Loop, Operand, Stmt, Var, While, reads, stmt_defs,
-    substitute_operand,
+    Block, Branch, Carry, Checkpoint, Func, Loop, Name, Operand, Stmt, Ty, Var, While, reads,
+    stmt_defs, substitute_operand,
 };
 
-/// `f` with its seeds (its inputs after the user's, `per_lane` of them) taken `lanes` times:
-/// inputs `[user…, seeds of lane 0…, seeds of lane 1…]`, outputs `[the first `values`
-/// outputs…, the others for lane 0…, for lane 1…]`. `None` where control depends on the seeds.
-pub fn widen(f: &Func, values: usize, lanes: usize) -> Option<Func> {
-    let seeds = &f.inputs[f.user_inputs..];
-    let dependent = dependent(f, seeds);
+/// How the lanes' seeds are given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seeds {
+    /// As inputs, one set per lane after the user's inputs (a VJP's cotangents, which the
+    /// caller seeds).
+    Inputs,
+    /// Built in: lane `j` seeds the `j`-th scalar of the seeds (in order, arrays row-major) with
+    /// one and every other with zero (a JVP's unit directions: the columns of a Jacobian).
+    Units,
+}
+
+/// `f` with its seeds (its inputs after the user's) taken `lanes` times: with
+/// [`Seeds::Inputs`] its inputs are `[user…, seeds of lane 0…, seeds of lane 1…]`, with
+/// [`Seeds::Units`] the user's alone; its outputs `[the first `values` outputs…, the others for
+/// lane 0…, for lane 1…]`. `None` where control depends on the seeds, or a unit seed's length is
+/// not known to the macro.
+pub fn widen(f: &Func, values: usize, lanes: usize, seeds: Seeds) -> Option<Func> {
+    let given = &f.inputs[f.user_inputs..];
+    let dependent = dependent(f, given);
     let mut w = Widen { out: f.clone(), dependent, maps: vec![HashMap::new(); lanes] };
     let mut inputs = f.inputs[..f.user_inputs].to_vec();
+    let mut prelude = Vec::new();
     for lane in 0..lanes {
-        for s in seeds {
-            let v = w.fresh(*s);
-            w.maps[lane].insert(*s, Operand::Var(v));
-            inputs.push(v);
+        let mut at = 0;
+        for s in given {
+            let v = match seeds {
+                Seeds::Inputs => {
+                    let v = w.fresh(*s);
+                    inputs.push(v);
+                    Operand::Var(v)
+                }
+                Seeds::Units => {
+                    let ty = f.ty(*s).clone();
+                    let name = f.name(*s).clone();
+                    w.unit(&ty, name, (&mut at, lane), &mut prelude)?
+                }
+            };
+            w.maps[lane].insert(*s, v);
         }
     }
-    let body = w.block(&f.body)?;
+    let mut body = prelude;
+    body.extend(w.block(&f.body)?);
     let (value_outs, rest) = f.outputs.split_at(values.min(f.outputs.len()));
     let mut outputs: Vec<Operand> = value_outs.iter().map(|o| w.lane(0, *o)).collect();
     for lane in 0..lanes {
@@ -196,10 +223,45 @@ struct Widen {
 impl Widen {
     /// A new variable with the name and type of `v`.
     fn fresh(&mut self, v: Var) -> Var {
+        let (name, ty) = (self.out.names[v.index()].clone(), self.out.types[v.index()].clone());
+        self.new_var(name, ty)
+    }
+
+    fn new_var(&mut self, name: Name, ty: Ty) -> Var {
         let new = Var(self.out.names.len() as u32);
-        self.out.names.push(self.out.names[v.index()].clone());
-        self.out.types.push(self.out.types[v.index()].clone());
+        self.out.names.push(name);
+        self.out.types.push(ty);
         new
+    }
+
+    /// A seed of type `ty` whose scalars, numbered from `at` on, are zero but the `hot`-th,
+    /// one: a literal, or an array literal made in `out` (its rows first). `None` for a length
+    /// the macro does not know.
+    fn unit(
+        &mut self,
+        ty: &Ty,
+        name: Name,
+        (at, hot): (&mut usize, usize),
+        out: &mut Block,
+    ) -> Option<Operand> {
+        match ty {
+            Ty::F64 | Ty::Other => {
+                let one = *at == hot;
+                *at += 1;
+                Some(Operand::Lit(if one { 1.0 } else { 0.0 }))
+            }
+            Ty::Array(s) => {
+                let len = usize::try_from(s.dims.first()?.value?).ok()?;
+                let inner = ty.indexed(1)?;
+                let elems = (0..len)
+                    .map(|_| self.unit(&inner, Name::temp(), (&mut *at, hot), &mut *out))
+                    .collect::<Option<Vec<Operand>>>()?;
+                let v = self.new_var(name, ty.clone());
+                out.push(Stmt::Array { out: v, elems });
+                Some(Operand::Var(v))
+            }
+            Ty::Bool | Ty::Residuals => None,
+        }
     }
 
     /// `op` as lane `lane` sees it.
