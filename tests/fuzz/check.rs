@@ -34,7 +34,8 @@ pub struct Stats {
     pub twins: usize,
     pub twins_rounding: usize,
     /// Points where the options twin was compared; of those, where its Jacobian was row by row
-    /// (`jacobian(row_by_row)`) and `f`'s by rows in one pass, compared to the bit.
+    /// or column by column (`jacobian(row_by_row)`, `jacobian(column_by_column)`) and `f`'s in
+    /// the same mode, in one pass, compared to the bit.
     pub options: usize,
     pub one_pass: usize,
     /// Points where the loop-exit twin was compared, and of those, under `checkpoint(s = ..)`.
@@ -518,7 +519,9 @@ fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
     close("f_vjp against uᵀJ", &g, &ut_j, EXACT)?;
     if let Some(o) = optioned {
         stats.options += 1;
-        stats.one_pass += usize::from(o.options.contains("row_by_row") && mode() == "reverse");
+        let rows = o.options.contains("row_by_row") && mode() == "reverse";
+        let cols = o.options.contains("column_by_column") && mode() == "forward";
+        stats.one_pass += usize::from(rows || cols);
         optioned_vector(o, &prog.fns, &p, s)?;
     }
     if let Some(ex) = exited {
