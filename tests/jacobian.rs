@@ -41,7 +41,11 @@ fn close(what: &str, values: &[f64], reference: &[f64], tol: f64) {
 fn same_bits<const N: usize, const M: usize>(what: &str, a: &[[f64; N]; M], b: &[[f64; N]; M]) {
     for (r, (x, y)) in a.iter().zip(b).enumerate() {
         for (c, (p, q)) in x.iter().zip(y).enumerate() {
-            assert_eq!(p.to_bits(), q.to_bits(), "{what}: J[{r}][{c}] is {p} in one pass, {q} row by row");
+            assert_eq!(
+                p.to_bits(),
+                q.to_bits(),
+                "{what}: J[{r}][{c}] is {p} in one pass, {q} row by row"
+            );
         }
     }
 }
@@ -102,7 +106,7 @@ fn a_loop_and_a_branch_in_one_pass_are_the_row_by_row_ones() {
     for x in [[0.3, 1.2, -0.5, 0.9], [1.1, 0.2, 0.8, -1.4]] {
         let k = 0.5;
         let _one_pass_kernel = looped_vjp_rows;
-    let (value, jac) = looped_jacobian(x, k);
+        let (value, jac) = looped_jacobian(x, k);
         let (value_rows, jac_rows) = looped_rows_jacobian(x, k);
         assert_eq!(value, looped(x, k));
         assert_eq!(value_rows, value);

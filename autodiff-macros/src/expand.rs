@@ -13,9 +13,9 @@ use crate::ir::{Func, Scalar, has_while, verify};
 use crate::lower::{self, Lowered, Output};
 use crate::symbol;
 use crate::transform::{
-    Options, Seed, Seeds, dead_code, first_touch, forward, forward_stores, fuse, grad_calls, halves,
-    has_vector_calls, hoist, hoist_storage, join_branches, keep_residuals, plan, promote, reverse,
-    reverse_marked, select_outputs, sink, split_wraps, storage, total, widen,
+    Options, Seed, Seeds, dead_code, first_touch, forward, forward_stores, fuse, grad_calls,
+    halves, has_vector_calls, hoist, hoist_storage, join_branches, keep_residuals, plan, promote,
+    reverse, reverse_marked, select_outputs, sink, split_wraps, storage, total, widen,
 };
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by

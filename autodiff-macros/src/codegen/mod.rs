@@ -311,9 +311,12 @@ impl Context<'_> {
         let dirs_at = match kind {
             Kind::Jvp | Kind::Hvp => Some(0),
             Kind::VectorHvp => Some(values),
-            Kind::Grad | Kind::Vjp | Kind::Fwd(_) | Kind::Rev(_) | Kind::Rows(_) | Kind::Cols(_) => {
-                None
-            }
+            Kind::Grad
+            | Kind::Vjp
+            | Kind::Fwd(_)
+            | Kind::Rev(_)
+            | Kind::Rows(_)
+            | Kind::Cols(_) => None,
         };
         let by_ref = self.by_ref(f, dirs_at);
         let result = namer.local(symbol::BRANCH_VALUE);
@@ -482,7 +485,12 @@ impl Context<'_> {
         let at = match kind {
             Kind::Jvp | Kind::Hvp => 0,
             Kind::VectorHvp => values.min(f.inputs.len() - f.user_inputs),
-            Kind::Grad | Kind::Vjp | Kind::Fwd(_) | Kind::Rev(_) | Kind::Rows(_) | Kind::Cols(_) => {
+            Kind::Grad
+            | Kind::Vjp
+            | Kind::Fwd(_)
+            | Kind::Rev(_)
+            | Kind::Rows(_)
+            | Kind::Cols(_) => {
                 return Vec::new();
             }
         };
@@ -936,9 +944,8 @@ impl Context<'_> {
         let lanes = match mode {
             Mode::Reverse => m.value?,
             Mode::Forward => {
-                let structs = self.components(f).iter().any(|c| {
-                    !matches!(c, structs::Component::Input(_))
-                });
+                let structs =
+                    self.components(f).iter().any(|c| !matches!(c, structs::Component::Input(_)));
                 n.value.filter(|_| !structs)?
             }
             Mode::Auto => return None,
@@ -1139,9 +1146,8 @@ impl Context<'_> {
         let bound = match kind {
             Kind::Jvp => quote!(::autodiff_runtime::__private::JvpGenerated),
             Kind::Hvp | Kind::VectorHvp => quote!(::autodiff_runtime::__private::HvpGenerated),
-            Kind::Grad | Kind::Vjp | Kind::Fwd(_) | Kind::Rev(_) | Kind::Rows(_) | Kind::Cols(_) => {
-                quote!(::autodiff_runtime::__private::ScalarCallee)
-            }
+            // The others take no directions (a caller calls only `f_grad` of these).
+            _ => quote!(::autodiff_runtime::__private::ScalarCallee),
         };
         let vis = &self.item.vis;
         let ident = signature::fn_ident(&self.item.sig.ident, kind.suffix());

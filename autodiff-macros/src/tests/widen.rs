@@ -57,9 +57,8 @@ fn check(item: proc_macro2::TokenStream, m: usize, inputs: &[Val], snapshots: Op
         one.push(unit(m, r));
         let want = run(&vjp, &one, &Consts::default());
         let lane = &got[values + r * n..values + (r + 1) * n];
-        let bits = |vs: &[Val]| -> Vec<u64> {
-            vs.iter().flat_map(Val::flat).map(f64::to_bits).collect()
-        };
+        let bits =
+            |vs: &[Val]| -> Vec<u64> { vs.iter().flat_map(Val::flat).map(f64::to_bits).collect() };
         assert_eq!(bits(lane), bits(&want[values..]), "row {r}");
         assert_eq!(bits(&got[..values]), bits(&want[..values]), "values");
     }

@@ -164,7 +164,9 @@ fn mark(block: &Block, d: &mut HashSet<Var>, fills: &HashSet<Var>) {
                 mark(&c.back, d, fills);
             }
             _ => {
-                if reads(s).into_iter().any(|op| is_in(d, op)) || stmt_defs(s).iter().any(|v| d.contains(v)) {
+                if reads(s).into_iter().any(|op| is_in(d, op))
+                    || stmt_defs(s).iter().any(|v| d.contains(v))
+                {
                     d.extend(stmt_defs(s));
                     if let Stmt::Store { array, .. } = s {
                         force(d, Operand::Var(*array));
