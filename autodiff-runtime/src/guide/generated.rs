@@ -15,7 +15,7 @@
 //! | `#[grad]`, vector `f` | `f_vjp(params…, out_bar)` | `(value, cotangents)` | one reverse sweep seeded with `out_bar` |
 //! | `#[grad(jvp)]`, vector `f` | `f_jvp(params…, directions…)` | `(value, value_dot)` | forward mode, one sweep |
 //! | `#[grad(hvp)]`, vector `f` | `f_hvp(params…, out_bar, directions…, out_bar_dot)` | `(value, cotangents, value_dot, cotangents_dot)` | forward mode over the VJP's sweep (also emits `f_jvp`) |
-//! | `#[grad(jacobian)]` | `f_jacobian(params…)`, `f_jacobian_mode()` | `(value, [[f64; n]; m])` | by rows (`m ≤ n`): one forward pass and one sweep carrying the `m` rows' adjoints; by columns: `n` forward sweeps |
+//! | `#[grad(jacobian)]` | `f_jacobian(params…)`, `f_jacobian_mode()` | `(value, [[f64; n]; m])` | by rows (`m ≤ n`): one forward pass and one sweep carrying the `m` rows' adjoints; by columns: one forward sweep carrying the `n` columns' tangents |
 //! | `#[grad(jacobian(forward))]`, `jacobian(reverse)` | the same | the same | the mode you name |
 //!
 //! `f64` stands for the function's scalar type (`f32`, or `T` in a generic function: see
@@ -157,10 +157,13 @@
 //! row (`x_bar`, `x_bar_1`, …) while what does not depend on the cotangent (the forward pass,
 //! recomputed values, stored values read back, branch conditions, loop bounds) stays single;
 //! `f_jacobian` seeds row `i` with the `i`-th unit cotangent. Each row is to the bit what
-//! `f_vjp` gives for that seed. Otherwise (more rows, rows known only to rustc, a function
-//! returning a struct, a `while` loop, loops whose storage the function chooses when it starts,
-//! a branch taken on a cotangent) `f_jacobian` calls `f_vjp` once per row; by columns, it calls
-//! `f_jvp` once per column.
+//! `f_vjp` gives for that seed. By columns (forward mode) over at most 8 columns, the hidden
+//! `f_jvp_cols(params…)` is `f_jvp` along every unit direction at once (the directions built in
+//! as literals), one forward sweep carrying every column's tangent; each column is to the bit
+//! what `f_jvp` gives along it. Otherwise (more rows or columns, sizes known only to rustc, a
+//! function returning a struct, a `while` loop, loops whose storage the function chooses when
+//! it starts, a branch taken on a cotangent, by columns a struct parameter) `f_jacobian` calls
+//! `f_vjp` once per row, or `f_jvp` once per column.
 //!
 //! ```rust
 //! use autodiff_runtime::grad;

@@ -31,12 +31,13 @@
 //! - The generated functions' locals (`x_bar`, `t0`, `row`, ...) avoid every name in your
 //!   function, but not lower-case `const` or `static` items elsewhere in scope, which Rust would
 //!   read as patterns.
-//! - The Jacobian is computed in one pass only by rows (reverse mode), over at most 8 rows the
-//!   macro knows, and not for a function returning a struct, with a `while` loop, or whose
-//!   loops' storage is chosen when it runs: then `f_vjp` runs once per row. By columns (fewer
-//!   differentiated scalars than outputs) `f_jvp` still runs once per column (see
-//!   [`generated`](super::generated)). The value of a call returning a struct is read by its own fields, not by a nested struct's, and
-//!   is bound with its type before it is passed on (see [`structs`](super::structs)).
+//! - The Jacobian is computed in one pass only over at most 8 rows (by rows) or columns (by
+//!   columns) that the macro knows, and not for a function returning a struct, with a `while`
+//!   loop, whose loops' storage is chosen when it runs, or (by columns) with a struct
+//!   parameter: then `f_vjp` runs once per row, or `f_jvp` once per column (see
+//!   [`generated`](super::generated)). The value of a call returning a struct is read by its
+//!   own fields, not by a nested struct's, and is bound with its type before it is passed on
+//!   (see [`structs`](super::structs)).
 //!
 //! ```compile_fail
 //! use autodiff_runtime::grad;
