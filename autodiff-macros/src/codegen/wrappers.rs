@@ -305,59 +305,9 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
             ::autodiff_runtime::__private::write_parts(#bound, #dest);
         }
     };
-    if let (Some((kernel, cols)), Mode::Forward) = (jac.one_pass, mode) {
-        let (mut names, mut writes) = (Vec::new(), Vec::new());
-        for c in 0..cols {
-            let tangent = match c {
-                0 => sweep.clone(),
-                _ => namer.local(&sweep.to_string()),
-            };
-            let c = proc_macro2::Literal::u64_unsuffixed(c);
-            let bind = bind_parts(&bound, &tangent, &jac.outputs, call.scalar);
-            writes.push(quote! {{
-                #bind
-                for (#i, #row) in #jm.iter_mut().enumerate() {
-                    #row[#c] = #column;
-                }
-            }});
-            names.push(tangent);
-        }
-        return quote! {
-            let mut #jm = [[#zero; #n]; #m];
-            #allow
-            let (#value, #(#names),*) = #prefix #kernel(#(#args),*);
-            #(#writes)*
-            (#value, #jm)
-        };
-    }
-    if let (Some((kernel, rows)), Mode::Reverse) = (jac.one_pass, mode) {
-        let mut seeds = Vec::new();
-        let mut bars = Vec::new();
-        let mut sweeps = Vec::new();
-        let mut writes = Vec::new();
-        for r in 0..rows {
-            let (bar, sw) = match r {
-                0 => (out_bar.clone(), sweep.clone()),
-                _ => (namer.local(&out_bar.to_string()), namer.local(&sweep.to_string())),
-            };
-            let r = proc_macro2::Literal::u64_unsuffixed(r);
-            seeds.push(cotangent(jac, call.scalar, (&bar, &value, &flat), &quote!(#r)));
-            let bind = bind_parts(&bound, &sw, &parts, call.scalar);
-            writes.push(quote! {{
-                #bind
-                ::autodiff_runtime::__private::write_parts(#bound, &mut #jm[#r]);
-            }});
-            bars.push(bar);
-            sweeps.push(sw);
-        }
-        return quote! {
-            let mut #jm = [[#zero; #n]; #m];
-            #(#seeds)*
-            #allow
-            let (#value, #(#sweeps),*) = #prefix #kernel(#(#args,)* #(#bars),*);
-            #(#writes)*
-            (#value, #jm)
-        };
+    let locals = Locals { value: &value, jm: &jm, row: &row, i: &i, sweep: &sweep, bound: &bound };
+    if let Some(body) = in_one_pass(namer, jac, call, &locals, (&out_bar, &flat)) {
+        return body;
     }
     let reverse = match jac.rows {
         // A few rows, known: one block each, its seed a constant (the sweep's chains of the other
@@ -391,6 +341,88 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
         #sweeps
         (#value, #jm)
     }
+}
+
+/// The local names of `f_jacobian`'s body.
+struct Locals<'a> {
+    value: &'a Ident,
+    jm: &'a Ident,
+    row: &'a Ident,
+    i: &'a Ident,
+    sweep: &'a Ident,
+    bound: &'a Ident,
+}
+
+/// The body of `f_jacobian` in one pass, if it is made so: one call of `f_jvp_cols` giving
+/// every column, or of `f_vjp_rows` seeded with every row's unit cotangent (`out_bar` and its
+/// struct's `flat` the first row's names).
+fn in_one_pass(
+    namer: &mut Namer,
+    jac: &Jacobian,
+    call: &Call,
+    l: &Locals,
+    (out_bar, flat): (&Ident, &Ident),
+) -> Option<TokenStream> {
+    let Locals { value, jm, row, i, sweep, bound } = *l;
+    let (args, allow, prefix) = (call.args, call.allow(), &call.prefix);
+    let (zero, n, m) = (call.scalar.zero(), &jac.n, &jac.m);
+    let column = scalar(bound, i);
+    let parts: Vec<Part> = call.dirs.iter().map(Dir::part).collect();
+    if let (Some((kernel, cols)), Mode::Forward) = (jac.one_pass, jac.mode) {
+        let (mut names, mut writes) = (Vec::new(), Vec::new());
+        for c in 0..cols {
+            let tangent = match c {
+                0 => sweep.clone(),
+                _ => namer.local(&sweep.to_string()),
+            };
+            let c = proc_macro2::Literal::u64_unsuffixed(c);
+            let bind = bind_parts(bound, &tangent, &jac.outputs, call.scalar);
+            writes.push(quote! {{
+                #bind
+                for (#i, #row) in #jm.iter_mut().enumerate() {
+                    #row[#c] = #column;
+                }
+            }});
+            names.push(tangent);
+        }
+        return Some(quote! {
+            let mut #jm = [[#zero; #n]; #m];
+            #allow
+            let (#value, #(#names),*) = #prefix #kernel(#(#args),*);
+            #(#writes)*
+            (#value, #jm)
+        });
+    }
+    if let (Some((kernel, rows)), Mode::Reverse) = (jac.one_pass, jac.mode) {
+        let mut seeds = Vec::new();
+        let mut bars = Vec::new();
+        let mut sweeps = Vec::new();
+        let mut writes = Vec::new();
+        for r in 0..rows {
+            let (bar, sw) = match r {
+                0 => (out_bar.clone(), sweep.clone()),
+                _ => (namer.local(&out_bar.to_string()), namer.local(&sweep.to_string())),
+            };
+            let r = proc_macro2::Literal::u64_unsuffixed(r);
+            seeds.push(cotangent(jac, call.scalar, (&bar, value, flat), &quote!(#r)));
+            let bind = bind_parts(bound, &sw, &parts, call.scalar);
+            writes.push(quote! {{
+                #bind
+                ::autodiff_runtime::__private::write_parts(#bound, &mut #jm[#r]);
+            }});
+            bars.push(bar);
+            sweeps.push(sw);
+        }
+        return Some(quote! {
+            let mut #jm = [[#zero; #n]; #m];
+            #(#seeds)*
+            #allow
+            let (#value, #(#sweeps),*) = #prefix #kernel(#(#args,)* #(#bars),*);
+            #(#writes)*
+            (#value, #jm)
+        });
+    }
+    None
 }
 
 /// `let mut out_bar: R = …; set_unit(&mut [&mut out_bar.0, …], i);`: the `i`-th unit cotangent

@@ -310,8 +310,7 @@ impl Widen {
             _ => {
                 for lane in 0..self.maps.len() {
                     let single = vec![s.clone()];
-                    let mut copy = crate::ir::substitute(&single, &self.maps[lane]);
-                    let Some(mut copy) = copy.pop() else { return None };
+                    let mut copy = crate::ir::substitute(&single, &self.maps[lane]).pop()?;
                     for v in &defs {
                         let new = self.define(lane, *v);
                         rename_def(&mut copy, *v, new);
