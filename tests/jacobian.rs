@@ -6,6 +6,9 @@
 //! Jacobians must agree to the bit, and both with closed forms or central finite differences. Each test names the one-pass kernel
 //! `f_vjp_rows`, which exists only when the Jacobian is made in one pass.
 
+// Index loops are the macro's subset.
+#![allow(clippy::needless_range_loop)]
+
 use autodiff_runtime::{Tolerance, check_close, grad, numeric_gradient};
 use autodiff_suite::adbench::ba;
 use autodiff_suite::adbench::data::Ba;
