@@ -45,6 +45,10 @@ pub struct Args {
     /// `__unfused` (hidden, for tests): the sweeps' loops are not fused with the forward loops
     /// they follow (`transform/fuse.rs`), so that a test can compare the two forms.
     pub unfused: bool,
+    /// `jacobian(row_by_row)` or `jacobian(column_by_column)` (hidden, for tests and the
+    /// fuzzer): the Jacobian in reverse (forward) mode, one `f_vjp` per row (`f_jvp` per column),
+    /// instead of one pass carrying every row (column).
+    pub one_by_one: bool,
     /// Where each option was written, for messages about it.
     pub spans: Vec<(&'static str, Span)>,
 }
@@ -114,7 +118,7 @@ pub fn parse(cx: &mut Ctxt, tokens: TokenStream) -> Args {
                 continue;
             }
             symbol::OPT_JACOBIAN => {
-                jacobian(cx, &meta, &mut args.jacobian);
+                args.one_by_one = jacobian(cx, &meta, &mut args.jacobian);
                 continue;
             }
             symbol::OPT_STACK => {
@@ -228,16 +232,27 @@ fn stack(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<u64>) {
     }
 }
 
-fn jacobian(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<Mode>) {
+/// Parses `jacobian`, `jacobian(forward)`, `jacobian(reverse)` into `slot`; returns whether it
+/// was the hidden `jacobian(row_by_row)` or `jacobian(column_by_column)`.
+fn jacobian(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<Mode>) -> bool {
     if slot.is_some() {
         cx.error_spanned(meta, "the option `jacobian` is given twice");
-        return;
+        return false;
     }
+    let mut one_by_one = false;
     let mode = match meta {
         Meta::Path(_) => Mode::Auto,
         Meta::List(list) => match syn::parse2::<Ident>(list.tokens.clone()) {
             Ok(m) if m == symbol::MODE_FORWARD => Mode::Forward,
             Ok(m) if m == symbol::MODE_REVERSE => Mode::Reverse,
+            Ok(m) if m == symbol::MODE_ROW_BY_ROW => {
+                one_by_one = true;
+                Mode::Reverse
+            }
+            Ok(m) if m == symbol::MODE_COLUMN_BY_COLUMN => {
+                one_by_one = true;
+                Mode::Forward
+            }
             _ => {
                 cx.error_spanned(
                     &list.tokens,
@@ -252,6 +267,7 @@ fn jacobian(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<Mode>) {
         }
     };
     *slot = Some(mode);
+    one_by_one
 }
 
 fn wrt(cx: &mut Ctxt, meta: &Meta, args: &mut Args) {

@@ -6,16 +6,17 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use syn::Item;
 
-use crate::args::{self, Args};
+use crate::args::{self, Args, Mode};
 use crate::codegen::{Context, Kind};
 use crate::ctxt::Ctxt;
 use crate::ir::{Func, Scalar, has_while, verify};
 use crate::lower::{self, Lowered, Output};
 use crate::symbol;
 use crate::transform::{
-    Options, Seed, carry_elements, dead_code, first_touch, forward, forward_stores, fuse,
+    Options, Seed, Seeds, carry_elements, dead_code, first_touch, forward, forward_stores, fuse,
     grad_calls, halves, has_vector_calls, hoist, hoist_storage, join_branches, keep_residuals,
     plan, promote, reverse, reverse_marked, select_outputs, sink, split_wraps, storage, total,
+    widen,
 };
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
@@ -73,8 +74,13 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 inline_vjp: false,
                 into: false,
             };
+            // A Jacobian by rows in one pass: `f_vjp` widened to every row's cotangent.
+            let wide = match one_pass(&cx, &lowered.func, &args, &derived) {
+                Ok(w) => w,
+                Err(Failure::Internal(internal)) => return internal_error(&internal, item),
+            };
             let few_rows = args.jacobian.is_some_and(|m| cx.by_few_rows(&lowered.func, m));
-            cx.inline_vjp = vector && few_rows;
+            cx.inline_vjp = vector && few_rows && wide.is_none();
             // `f` is annotated for its derivatives: using only them is using it. (rustc's
             // `dead_code` lint does not report the generated functions, whose spans come from
             // the macro, so an annotated function that nothing uses goes unreported.)
@@ -127,8 +133,11 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             if args.hessian {
                 out.extend(cx.hessian(&lowered.func));
             }
+            if let Some((kind, _, w)) = &wide {
+                out.extend(cx.derivative(*kind, w));
+            }
             if let Some(mode) = args.jacobian {
-                out.extend(cx.jacobian(&lowered.func, mode));
+                out.extend(cx.jacobian(&lowered.func, mode, wide.as_ref().map(|(_, k, _)| *k)));
             }
             if let Some((problem, at)) = &problem {
                 out.extend(crate::codegen::problem(&item_fn, problem, args.hessian, *at));
@@ -153,13 +162,48 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
             out
         }
-        Err(Failure::Internal(internal)) => {
-            let message = format!(
-                "internal error in `{}`: {internal}; please report this with the function that caused it",
-                symbol::ATTR
-            );
-            with_item(quote!(::core::compile_error!(#message);), item)
+        Err(Failure::Internal(internal)) => internal_error(&internal, item),
+    }
+}
+
+fn internal_error(internal: &str, item: TokenStream) -> TokenStream {
+    let message = format!(
+        "internal error in `{}`: {internal}; please report this with the function that caused it",
+        symbol::ATTR
+    );
+    with_item(quote!(::core::compile_error!(#message);), item)
+}
+
+/// The kernel of a Jacobian in one pass, with its number of rows or columns (`transform/widen.rs`):
+/// by rows, the VJP `f_vjp` widened to take every row's cotangent at once (`f_vjp_rows`); by
+/// columns, the JVP `f_jvp` widened to every unit direction (`f_jvp_cols`). None for more rows
+/// or columns than [`crate::codegen::wrappers::WIDE_LANES`] or a number the macro does not
+/// know, when asked row by row or column by column (the hidden `jacobian(row_by_row)`,
+/// `jacobian(column_by_column)`), with a `while` loop, when
+/// `f_vjp` chooses among stored and checkpointed sweeps when it runs, or when control depends
+/// on the seeds.
+fn one_pass(
+    cx: &Context,
+    f: &Func,
+    args: &Args,
+    derived: &Derived,
+) -> Result<Option<(Kind, usize, Func)>, Failure> {
+    let Some(mode) = args.jacobian.filter(|_| !args.one_by_one) else { return Ok(None) };
+    let Some((mode, k)) = cx.one_pass(f, mode) else { return Ok(None) };
+    if derived.checkpointed.is_some() || !derived.tiers.is_empty() || has_while(&f.body) {
+        return Ok(None);
+    }
+    let (kind, kernel, values, seeds) = match (mode, &derived.jvp) {
+        (Mode::Forward, Some(jvp)) => (Kind::Cols(k), jvp, jvp.outputs.len() / 2, Seeds::Units),
+        (Mode::Forward, None) => return Ok(None),
+        _ => {
+            let grad = &derived.grad;
+            (Kind::Rows(k), grad, grad.outputs.len() - grad.active.len(), Seeds::Inputs)
         }
+    };
+    match widen(kernel, values, k, seeds) {
+        Some(w) => Ok(Some((kind, k, checked(w, "widening a kernel of the Jacobian")?))),
+        None => Ok(None),
     }
 }
 

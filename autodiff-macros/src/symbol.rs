@@ -206,6 +206,12 @@ pub const OPT_JACOBIAN: &str = "jacobian";
 pub const MODE_FORWARD: &str = "forward";
 /// `jacobian(reverse)`: one reverse sweep per row.
 pub const MODE_REVERSE: &str = "reverse";
+/// `jacobian(row_by_row)` (hidden, for tests and the fuzzer): reverse mode, one `f_vjp` per row,
+/// never the one-pass kernel.
+pub const MODE_ROW_BY_ROW: &str = "row_by_row";
+/// `jacobian(column_by_column)` (hidden, for tests and the fuzzer): forward mode, one `f_jvp`
+/// per column, never the one-pass kernel.
+pub const MODE_COLUMN_BY_COLUMN: &str = "column_by_column";
 /// Option: the stack budget for stored values, in bytes.
 pub const OPT_STACK: &str = "stack";
 /// The stack budget without `stack = N`: 512 KiB, a quarter of the 2 MiB that Rust gives a
@@ -299,6 +305,10 @@ pub const FN_VJP: &str = "vjp";
 pub const FN_FWD: &str = "fwd";
 /// Suffix of the reverse half of a vector function's VJP: the cotangents, from the residuals.
 pub const FN_REV: &str = "rev";
+/// Suffix of the kernel of a Jacobian by rows: `f_vjp` over every row's cotangent at once.
+pub const FN_VJP_ROWS: &str = "vjp_rows";
+/// Suffix of the kernel of a Jacobian by columns: `f_jvp` along every unit direction at once.
+pub const FN_JVP_COLS: &str = "jvp_cols";
 /// Suffix of the Jacobian function.
 pub const FN_JACOBIAN: &str = "jacobian";
 /// Suffix of the function that says which mode `f_jacobian` uses.

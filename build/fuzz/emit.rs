@@ -534,6 +534,9 @@ fn vector_optioned(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String
         );
     }
     let forced = match o.jacobian {
+        // Row by row is reverse mode, column by column forward mode.
+        Some(Some("row_by_row")) => format!("Some({:?})", "reverse"),
+        Some(Some("column_by_column")) => format!("Some({:?})", "forward"),
         Some(Some(mode)) => format!("Some({mode:?})"),
         _ => "None".to_string(),
     };

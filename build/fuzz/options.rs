@@ -1,8 +1,11 @@
 //! The options twin `f_opt` (issue 20): the program's function under another combination of the
 //! attribute's options than `f`'s, in another order: `#[grad]` alone, `jvp`, `hvp`, `hessian`
-//! without `hvp`, `jacobian` without `jvp`, `jacobian(forward)`, `jacobian(reverse)`, `wrt`
-//! when nothing needs it, `stack = ..`. Every function it has must equal `f`'s to the bit (its
-//! Jacobian to rounding when another mode computes it).
+//! without `hvp`, `jacobian` without `jvp`, `jacobian(forward)`, `jacobian(reverse)`, the
+//! hidden `jacobian(row_by_row)` and `jacobian(column_by_column)` (one `f_vjp` per row, one
+//! `f_jvp` per column, against `f`'s Jacobian in one pass), `wrt` when nothing needs it,
+//! `stack = ..`. Every function it has must equal `f`'s to the bit (its Jacobian to rounding
+//! when another mode computes it). Every vector program has one, half of them row by row or
+//! column by column; half of the scalar programs have one.
 
 use super::ast::{Modes, Pass, Program};
 use super::rng::Rng;
@@ -22,7 +25,10 @@ pub struct Opts {
 /// The options twin of `prog`, if it has one (half of the programs).
 pub fn opts(prog: &Program) -> Option<Opts> {
     let mut rng = Rng::new(prog.seed ^ 0x6f70_7469_6f6e);
-    if !rng.chance(50) {
+    // Every vector program has one: half of them compare `f`'s Jacobian with one kernel call
+    // per row or column.
+    let vector = matches!(prog.modes, Modes::Vector { .. });
+    if !vector && !rng.chance(50) {
         return None;
     }
     let mut o =
@@ -40,11 +46,13 @@ pub fn opts(prog: &Program) -> Option<Opts> {
             }
         }
         Modes::Vector { .. } => {
-            o.jacobian = match rng.below(4) {
+            o.jacobian = match rng.below(8) {
                 0 => None,
                 1 => Some(None),
                 2 => Some(Some("forward")),
-                _ => Some(Some("reverse")),
+                3 => Some(Some("reverse")),
+                4 | 5 => Some(Some("row_by_row")),
+                _ => Some(Some("column_by_column")),
             };
             match o.jacobian {
                 Some(Some(mode)) => o.attr.push(format!("jacobian({mode})")),

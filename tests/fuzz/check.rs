@@ -33,8 +33,11 @@ pub struct Stats {
     /// Points where the iterator form was compared, and of those, where to rounding only.
     pub twins: usize,
     pub twins_rounding: usize,
-    /// Points where the options twin was compared.
+    /// Points where the options twin was compared; of those, where its Jacobian was row by row
+    /// or column by column (`jacobian(row_by_row)`, `jacobian(column_by_column)`) and `f`'s in
+    /// the same mode, in one pass, compared to the bit.
     pub options: usize,
+    pub one_pass: usize,
     /// Points where the loop-exit twin was compared, and of those, under `checkpoint(s = ..)`.
     pub exits: usize,
     pub exits_checkpointed: usize,
@@ -52,7 +55,7 @@ impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} points, {} checked ({} without finite differences, near a kink), {} derivative components, {} against the iterator form ({} of them to rounding), {} against the options twin, {} against the loop-exit twin ({} of them checkpointed), {} against the struct twin, {} against the call twin ({} of them to rounding), {} against the fusion twin",
+            "{} points, {} checked ({} without finite differences, near a kink), {} derivative components, {} against the iterator form ({} of them to rounding), {} against the options twin ({} of them a one-pass Jacobian against row by row), {} against the loop-exit twin ({} of them checkpointed), {} against the struct twin, {} against the call twin ({} of them to rounding), {} against the fusion twin",
             self.points,
             self.checked,
             self.fd_skipped,
@@ -60,6 +63,7 @@ impl fmt::Display for Stats {
             self.twins,
             self.twins_rounding,
             self.options,
+            self.one_pass,
             self.exits,
             self.exits_checkpointed,
             self.structs,
@@ -524,6 +528,9 @@ fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
     close("f_vjp against uᵀJ", &g, &ut_j, EXACT)?;
     if let Some(o) = optioned {
         stats.options += 1;
+        let rows = o.options.contains("row_by_row") && mode() == "reverse";
+        let cols = o.options.contains("column_by_column") && mode() == "forward";
+        stats.one_pass += usize::from(rows || cols);
         optioned_vector(o, &prog.fns, &p, s)?;
     }
     if let Some(ex) = exited {

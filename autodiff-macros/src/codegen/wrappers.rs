@@ -255,11 +255,20 @@ pub struct Jacobian<'a> {
     pub ret: TokenStream,
     /// The parts of its value: a tuple's scalars, one array, or one struct.
     pub outputs: Vec<Part>,
+    /// In one pass: the kernel `f_vjp_rows` taking every row's cotangent at once (by rows), or
+    /// `f_jvp_cols` giving every column (by columns), and the number of rows or columns.
+    pub one_pass: Option<(&'a Ident, u64)>,
 }
 
 /// Up to how many rows, known to the macro, a Jacobian by rows is written out row by row rather
 /// than looped over (each row is one call of `f_vjp`, seeded by a constant).
 pub const UNROLLED_ROWS: u64 = 4;
+
+/// Up to how many rows (columns), known to the macro, a Jacobian by rows (columns) is made in
+/// one pass: one forward pass and one sweep carrying every row's adjoint (`f_vjp_rows`, whose
+/// sweep repeats each adjoint statement once per row), or one forward sweep carrying every
+/// column's tangent (`f_jvp_cols`). Past it, one `f_vjp` per row (`f_jvp` per column).
+pub const WIDE_LANES: u64 = 8;
 
 /// The body of `f_jacobian`: `(value, J)`, by columns (`f_jvp`) or rows (`f_vjp`).
 pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
@@ -296,6 +305,10 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
             ::autodiff_runtime::__private::write_parts(#bound, #dest);
         }
     };
+    let locals = Locals { value: &value, jm: &jm, row: &row, i: &i, sweep: &sweep, bound: &bound };
+    if let Some(body) = in_one_pass(namer, jac, call, &locals, (&out_bar, &flat)) {
+        return body;
+    }
     let reverse = match jac.rows {
         // A few rows, known: one block each, its seed a constant (the sweep's chains of the other
         // outputs then fold away once the kernel is inlined).
@@ -328,6 +341,88 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
         #sweeps
         (#value, #jm)
     }
+}
+
+/// The local names of `f_jacobian`'s body.
+struct Locals<'a> {
+    value: &'a Ident,
+    jm: &'a Ident,
+    row: &'a Ident,
+    i: &'a Ident,
+    sweep: &'a Ident,
+    bound: &'a Ident,
+}
+
+/// The body of `f_jacobian` in one pass, if it is made so: one call of `f_jvp_cols` giving
+/// every column, or of `f_vjp_rows` seeded with every row's unit cotangent (`out_bar` and its
+/// struct's `flat` the first row's names).
+fn in_one_pass(
+    namer: &mut Namer,
+    jac: &Jacobian,
+    call: &Call,
+    l: &Locals,
+    (out_bar, flat): (&Ident, &Ident),
+) -> Option<TokenStream> {
+    let Locals { value, jm, row, i, sweep, bound } = *l;
+    let (args, allow, prefix) = (call.args, call.allow(), &call.prefix);
+    let (zero, n, m) = (call.scalar.zero(), &jac.n, &jac.m);
+    let column = scalar(bound, i);
+    let parts: Vec<Part> = call.dirs.iter().map(Dir::part).collect();
+    if let (Some((kernel, cols)), Mode::Forward) = (jac.one_pass, jac.mode) {
+        let (mut names, mut writes) = (Vec::new(), Vec::new());
+        for c in 0..cols {
+            let tangent = match c {
+                0 => sweep.clone(),
+                _ => namer.local(&sweep.to_string()),
+            };
+            let c = proc_macro2::Literal::u64_unsuffixed(c);
+            let bind = bind_parts(bound, &tangent, &jac.outputs, call.scalar);
+            writes.push(quote! {{
+                #bind
+                for (#i, #row) in #jm.iter_mut().enumerate() {
+                    #row[#c] = #column;
+                }
+            }});
+            names.push(tangent);
+        }
+        return Some(quote! {
+            let mut #jm = [[#zero; #n]; #m];
+            #allow
+            let (#value, #(#names),*) = #prefix #kernel(#(#args),*);
+            #(#writes)*
+            (#value, #jm)
+        });
+    }
+    if let (Some((kernel, rows)), Mode::Reverse) = (jac.one_pass, jac.mode) {
+        let mut seeds = Vec::new();
+        let mut bars = Vec::new();
+        let mut sweeps = Vec::new();
+        let mut writes = Vec::new();
+        for r in 0..rows {
+            let (bar, sw) = match r {
+                0 => (out_bar.clone(), sweep.clone()),
+                _ => (namer.local(&out_bar.to_string()), namer.local(&sweep.to_string())),
+            };
+            let r = proc_macro2::Literal::u64_unsuffixed(r);
+            seeds.push(cotangent(jac, call.scalar, (&bar, value, flat), &quote!(#r)));
+            let bind = bind_parts(bound, &sw, &parts, call.scalar);
+            writes.push(quote! {{
+                #bind
+                ::autodiff_runtime::__private::write_parts(#bound, &mut #jm[#r]);
+            }});
+            bars.push(bar);
+            sweeps.push(sw);
+        }
+        return Some(quote! {
+            let mut #jm = [[#zero; #n]; #m];
+            #(#seeds)*
+            #allow
+            let (#value, #(#sweeps),*) = #prefix #kernel(#(#args,)* #(#bars),*);
+            #(#writes)*
+            (#value, #jm)
+        });
+    }
+    None
 }
 
 /// `let mut out_bar: R = …; set_unit(&mut [&mut out_bar.0, …], i);`: the `i`-th unit cotangent
@@ -424,14 +519,21 @@ pub fn dim_text(n: &Int) -> String {
 }
 
 /// The doc comment of `f_jacobian` for the kernels `(jvp, vjp)`, with its sizes (rows, then
-/// columns) as the result's type writes them and as expressions.
+/// columns) as the result's type writes them and as expressions; `one_pass` when it is made by
+/// one forward pass and one sweep carrying every row.
 pub fn jacobian_doc(
     name: &Ident,
     (jvp, vjp): (&Ident, &Ident),
-    mode: Mode,
+    (mode, one_pass): (Mode, bool),
     sizes: [(&Size, &Int); 2],
 ) -> String {
     let chosen = match mode {
+        Mode::Forward if one_pass => format!(
+            "forward mode in one pass: one forward sweep carrying every column's tangent (vector mode), each column to the bit what `{jvp}` gives along its unit direction"
+        ),
+        Mode::Reverse if one_pass => format!(
+            "reverse mode in one pass: one forward pass and one sweep carrying every row's adjoint (vector mode), each row to the bit what `{vjp}` gives for it"
+        ),
         Mode::Forward => format!("forward mode: one call of `{jvp}` per column"),
         Mode::Reverse => format!("reverse mode: one call of `{vjp}` per row"),
         Mode::Auto => format!(

@@ -26,6 +26,7 @@ mod snapshots;
 mod structs;
 mod vcalls;
 mod whiles;
+mod widen;
 mod wrap;
 
 use proc_macro2::TokenStream;

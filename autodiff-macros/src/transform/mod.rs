@@ -24,6 +24,7 @@ mod sink;
 mod split;
 mod storage_hoist;
 mod stores;
+mod widen;
 mod wrap;
 
 pub use budget::{capacities, has_run_time_loop, storage, total};
@@ -43,6 +44,7 @@ pub use sink::sink;
 pub use split::{halves, keep_residuals};
 pub use storage_hoist::hoist_storage;
 pub use stores::forward_stores;
+pub use widen::{Seeds, widen};
 pub use wrap::split_wraps;
 
 use crate::ir::{Builder, Elem, Name, Operand, Prim, Ty};

@@ -15,7 +15,7 @@
 //! | `#[grad]`, vector `f` | `f_vjp(params…, out_bar)` | `(value, cotangents)` | one reverse sweep seeded with `out_bar` |
 //! | `#[grad(jvp)]`, vector `f` | `f_jvp(params…, directions…)` | `(value, value_dot)` | forward mode, one sweep |
 //! | `#[grad(hvp)]`, vector `f` | `f_hvp(params…, out_bar, directions…, out_bar_dot)` | `(value, cotangents, value_dot, cotangents_dot)` | forward mode over the VJP's sweep (also emits `f_jvp`) |
-//! | `#[grad(jacobian)]` | `f_jacobian(params…)`, `f_jacobian_mode()` | `(value, [[f64; n]; m])` | `n` forward or `m` reverse sweeps, whichever is fewer |
+//! | `#[grad(jacobian)]` | `f_jacobian(params…)`, `f_jacobian_mode()` | `(value, [[f64; n]; m])` | by rows (`m ≤ n`): one forward pass and one sweep carrying the `m` rows' adjoints; by columns: one forward sweep carrying the `n` columns' tangents |
 //! | `#[grad(jacobian(forward))]`, `jacobian(reverse)` | the same | the same | the mode you name |
 //!
 //! `f64` stands for the function's scalar type (`f32`, or `T` in a generic function: see
@@ -150,10 +150,42 @@
 //! ```
 //!
 //! `f_jacobian_mode()` says `"forward"` or `"reverse"`. There is no limit on the number of
-//! parameters or outputs. By reverse sweeps over at most 4 rows known to the macro,
-//! `f_jacobian` calls `f_vjp` once per row with a constant seed, and `f_vjp` is then
-//! `#[inline(always)]` (so that the rows share their common work once inlined); the Jacobian is
-//! not yet computed in one pass.
+//! parameters or outputs. By rows (reverse mode) over at most 8 rows known to the macro, the
+//! Jacobian is computed in one pass (vector reverse mode, Enzyme's "width"): the hidden kernel
+//! `f_vjp_rows(params…, out_bar, out_bar_1, …)` is `f_vjp` taking every row's cotangent at once,
+//! its forward pass run once and its sweep traversed once, each adjoint statement repeated per
+//! row (`x_bar`, `x_bar_1`, …) while what does not depend on the cotangent (the forward pass,
+//! recomputed values, stored values read back, branch conditions, loop bounds) stays single;
+//! `f_jacobian` seeds row `i` with the `i`-th unit cotangent. Each row is to the bit what
+//! `f_vjp` gives for that seed. By columns (forward mode) over at most 8 columns, the hidden
+//! `f_jvp_cols(params…)` is `f_jvp` along every unit direction at once (the directions built in
+//! as literals), one forward sweep carrying every column's tangent; each column is to the bit
+//! what `f_jvp` gives along it. Otherwise (more rows or columns, sizes known only to rustc, a
+//! function returning a struct, a `while` loop, loops whose storage the function chooses when
+//! it starts, a branch taken on a cotangent, by columns a struct parameter) `f_jacobian` calls
+//! `f_vjp` once per row, or `f_jvp` once per column.
+//!
+//! ```rust
+//! use autodiff_runtime::grad;
+//!
+//! #[grad(jacobian)]
+//! fn polar(r: f64, t: f64) -> [f64; 2] {
+//!     [r * t.cos(), r * t.sin()]
+//! }
+//!
+//! let (r, t) = (2.0, 0.5);
+//! let (value, jac) = polar_jacobian(r, t);
+//! assert_eq!(value, polar(r, t));
+//! assert_eq!(polar_jacobian_mode(), "reverse");
+//! // One forward pass, one sweep with two adjoints per value: each row is `polar_vjp`'s.
+//! for (i, row) in jac.iter().enumerate() {
+//!     let mut seed = [0.0; 2];
+//!     seed[i] = 1.0;
+//!     let (_, (dr, dt)) = polar_vjp(r, t, seed);
+//!     assert_eq!(*row, [dr, dt]);
+//! }
+//! assert_eq!(jac, [[t.cos(), -r * t.sin()], [t.sin(), r * t.cos()]]);
+//! ```
 //!
 //! # Reading the generated code
 //!

@@ -38,12 +38,15 @@
 //! - The generated functions' locals (`x_bar`, `t0`, `row`, ...) avoid every name in your
 //!   function, but not lower-case `const` or `static` items elsewhere in scope, which Rust would
 //!   read as patterns.
-//! - The Jacobian is not yet computed in one pass (see [`generated`](super::generated)). The
-//!   value of a call returning a struct is bound with its type before it is passed on or called
-//!   a method on (`let a: Quat = q.mul(&p);` then `a.mul(&c)`): the macro cannot name the type
-//!   of an unbound call's value; and its nested structs' fields are found through
-//!   `Differentiable::TREE`, which a hand-written `Differentiable` leaves empty (see
-//!   [`structs`](super::structs)).
+//! - The Jacobian is computed in one pass only over at most 8 rows (by rows) or columns (by
+//!   columns) that the macro knows, and not for a function returning a struct, with a `while`
+//!   loop, whose loops' storage is chosen when it runs, or (by columns) with a struct
+//!   parameter: then `f_vjp` runs once per row, or `f_jvp` once per column (see
+//!   [`generated`](super::generated)). The value of a call returning a struct is bound with its
+//!   type before it is passed on or called a method on (`let a: Quat = q.mul(&p);` then
+//!   `a.mul(&c)`): the macro cannot name the type of an unbound call's value; and its nested
+//!   structs' fields are found through `Differentiable::TREE`, which a hand-written
+//!   `Differentiable` leaves empty (see [`structs`](super::structs)).
 //!
 //! ```compile_fail
 //! use autodiff_runtime::grad;
