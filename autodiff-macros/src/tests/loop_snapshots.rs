@@ -704,19 +704,9 @@ fn a_sweep_that_carries_its_adjoint_through_unchanged_is_dropped() {
                 }
                 let mut x_bar = [0.0; 2];
                 x_bar[0] = 1.0;
-                let long = data.len() >= 16;
-                if long {
-                    for i in 0..data.len() {
-                        s += data[i] * (data[i] + x[i % 2]);
-                    }
-                    for i in 0..data.len() {
-                        x_bar[i % 2] += 0.0 * data[i];
-                    }
-                } else {
-                    for i in 0..data.len() {
-                        s += data[i] * (data[i] + x[i % 2]);
-                        x_bar[i % 2] += 0.0 * data[i];
-                    }
+                for i in 0..data.len() {
+                    s += data[i] * (data[i] + x[i % 2]);
+                    x_bar[i % 2] += 0.0 * data[i];
                 }
                 (x[0] - s + s, x_bar)
             }

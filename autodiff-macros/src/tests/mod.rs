@@ -10,7 +10,6 @@ mod casts;
 mod counters;
 mod fence;
 mod first_touch;
-mod fission;
 mod floats;
 mod interp;
 mod ir;
