@@ -190,3 +190,28 @@ impl Nested {
         self.inner.norm() * self.b + mat_ref(&self.w) * self.inner.c
     }
 }
+
+/// Fields bound whole to untyped locals, then passed whole to calls and used as a receiver:
+/// the locals are copies of the fields, passed as the fields themselves are.
+#[grad(jvp, hvp)]
+pub fn bound_then_passed(m: &Nested) -> f64 {
+    let w = m.w;
+    let inner = m.inner;
+    let v = w;
+    mat_ref(&w) * m.b + mat_val(v) + inner.norm() * inner_val(inner)
+}
+
+/// [`bound_then_passed`] with the fields passed themselves: the form it is checked against bit
+/// for bit.
+#[grad(jvp, hvp)]
+pub fn passed_directly(m: &Nested) -> f64 {
+    mat_ref(&m.w) * m.b + mat_val(m.w) + m.inner.norm() * inner_val(m.inner)
+}
+
+/// An array field bound to an untyped local, passed whole by value and by reference, in a
+/// function returning an array.
+#[grad(jvp, hvp, jacobian)]
+pub fn bound_out(s: &Fields) -> [f64; 2] {
+    let c = s.c;
+    [dot3(c) * s.b, dot3_ref(&c) + s.m[0][1]]
+}

@@ -314,3 +314,55 @@ fn fields_of_self_passed_whole_in_a_method() {
         Nested::through_self_hvp,
     );
 }
+
+#[test]
+fn fields_bound_to_untyped_locals_then_passed_whole() {
+    check_nested(
+        "bound_then_passed",
+        bound_then_passed,
+        bound_then_passed_grad,
+        bound_then_passed_jvp,
+        bound_then_passed_hvp,
+    );
+    // Bit for bit against the same function with the fields passed themselves.
+    let [x, v, _] = nested_points();
+    let (s, sv) = (nested(&x), nested(&v));
+    let bits = |g: &Nested| nested_scalars(g).iter().map(|e| e.to_bits()).collect::<Vec<_>>();
+    let ((y, g), (y2, g2)) = (bound_then_passed_grad(&s), passed_directly_grad(&s));
+    assert_eq!((y.to_bits(), bits(&g)), (y2.to_bits(), bits(&g2)));
+    let ((_, d), (_, d2)) = (bound_then_passed_jvp(&s, &sv), passed_directly_jvp(&s, &sv));
+    assert_eq!(d.to_bits(), d2.to_bits());
+    let ((_, g, hv), (_, g2, hv2)) =
+        (bound_then_passed_hvp(&s, &sv), passed_directly_hvp(&s, &sv));
+    assert_eq!((bits(&g), bits(&hv)), (bits(&g2), bits(&hv2)));
+}
+
+#[test]
+fn an_array_field_bound_to_an_untyped_local_in_a_function_returning_an_array() {
+    let (s, v) = (fields(&X), fields(&V));
+    let out = |p: &[f64]| bound_out(&fields(p)).to_vec();
+    // Closed form: [dot3(c) b, dot3(c) + m₀₁].
+    let dot3 = |c: [f64; 3]| c[0] * c[1] + c[2].sin();
+    assert_eq!(bound_out(&s), [dot3(s.c) * s.b, dot3(s.c) + s.m[0][1]]);
+    let y_bar = [0.6, -1.2];
+    let (y, c) = bound_out_vjp(&s, y_bar);
+    assert_eq!(y, bound_out(&s));
+    let weighted = |p: &[f64]| dot(&y_bar, &out(p));
+    close("bound_out: `_vjp`", &scalars(&c), &numeric_gradient(weighted, &X), 1e-7);
+    let (y, d) = bound_out_jvp(&s, &v);
+    assert_eq!(y, bound_out(&s));
+    close("bound_out: `_jvp`", &d, &along(&out, &X, &V), 1e-7);
+    let y_bar_dot = [0.3, 0.7];
+    let (_, c2, d2, c_dot) = bound_out_hvp(&s, y_bar, &v, y_bar_dot);
+    close("bound_out: cotangents of `_hvp`", &scalars(&c2), &scalars(&c), 1e-14);
+    close("bound_out: value_dot of `_hvp`", &d2, &d, 1e-14);
+    let both = |p: &[f64]| scalars(&bound_out_vjp(&fields(&p[..8]), [p[8], p[9]]).1);
+    let point: Vec<f64> = X.iter().chain(&y_bar).copied().collect();
+    let dir: Vec<f64> = V.iter().chain(&y_bar_dot).copied().collect();
+    close("bound_out: cotangents_dot of `_hvp`", &scalars(&c_dot), &along(&both, &point, &dir), 1e-6);
+    let (_, jac) = bound_out_jacobian(&s);
+    for (k, row) in jac.iter().enumerate() {
+        let pick = |p: &[f64]| out(p)[k];
+        close(&format!("bound_out: row {k}"), row, &numeric_gradient(pick, &X), 1e-7);
+    }
+}

@@ -307,8 +307,10 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         branches: 0,
         facts: Vec::new(),
     };
-    let (mut params, returns) = lower.signature(&item.sig, &item.block, args);
-    let outputs = lower.body(&item.block, &returns);
+    // Copies of fields (`let w = m.w;`) read as the fields, before the fields are typed.
+    let block = structs::inline_copies(&item.sig, &item.block);
+    let (mut params, returns) = lower.signature(&item.sig, &block, args);
+    let outputs = lower.body(&block, &returns);
     for p in &mut params {
         if let Some(s) = &mut p.strukt {
             let name = symbol::unraw(&p.ident);

@@ -13,10 +13,12 @@
 //! `Differentiable`) to clear such fields of a gradient and of a direction.
 
 mod calls;
+mod copies;
 mod flat;
 mod record;
 mod scan;
 
+pub(super) use copies::inline_copies;
 pub(super) use flat::ident_of;
 pub(super) use record::Record;
 pub(super) use scan::field_path;
