@@ -289,8 +289,13 @@ impl Context<'_> {
     /// `field`, among those of the struct parameter `p`.
     fn field_at(&self, p: &Param, field: &FieldInput) -> TokenStream {
         let owned = p.strukt.as_ref().map(|s| s.owned.to_token_stream());
-        let name = field.path.first().map(|m| m.to_token_stream().to_string());
-        quote!(::autodiff_runtime::__private::field_at::<#owned>(#name))
+        let names: Vec<String> =
+            field.path.iter().map(|m| m.to_token_stream().to_string()).collect();
+        let p = quote!(::autodiff_runtime::__private);
+        match &names[..] {
+            [name] => quote!(#p::field_at::<#owned>(#name)),
+            _ => quote!(#p::field_path_at::<#owned>(&[#(#names),*])),
+        }
     }
 
     /// `let id: [f64; N] = flat_at(from, field_at::<Model>("w"));`: the scalars of the field

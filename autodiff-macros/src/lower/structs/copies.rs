@@ -98,7 +98,8 @@ impl VisitMut for Copies {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         if let Expr::Path(p) = e
             && p.qself.is_none()
-            && let Some(read) = p.path.get_ident().and_then(|id| self.aliases.get(&symbol::unraw(id)))
+            && let Some(read) =
+                p.path.get_ident().and_then(|id| self.aliases.get(&symbol::unraw(id)))
         {
             *e = read.clone();
             return;
@@ -109,7 +110,9 @@ impl VisitMut for Copies {
     fn visit_field_value_mut(&mut self, f: &mut syn::FieldValue) {
         // `Model { w, .. }` for a copy `w`: `Model { w: m.w, .. }`.
         let alias = match &f.expr {
-            Expr::Path(p) => p.path.get_ident().is_some_and(|id| self.aliases.contains_key(&symbol::unraw(id))),
+            Expr::Path(p) => {
+                p.path.get_ident().is_some_and(|id| self.aliases.contains_key(&symbol::unraw(id)))
+            }
             _ => false,
         };
         if alias && f.colon_token.is_none() {
@@ -131,27 +134,64 @@ mod tests {
 
     #[test]
     fn a_copy_of_a_field_is_read_as_the_field() {
-        let got = inlined(quote!(fn f(m: &M) -> f64 {
-            let w = m.w;
-            let v = w;
-            let i = m.inner;
-            g(&w) + h(v) + i.norm() + w[0] + M { w, b: 1.0 }.b
-        }));
-        let want = quote!({
-            g(&m.w) + h(m.w) + m.inner.norm() + m.w[0] + M { w: m.w, b: 1.0 }.b
-        });
+        let got = inlined(quote!(
+            fn f(m: &M) -> f64 {
+                let w = m.w;
+                let v = w;
+                let i = m.inner;
+                g(&w) + h(v) + i.norm() + w[0] + M { w, b: 1.0 }.b
+            }
+        ));
+        let want = quote!({ g(&m.w) + h(m.w) + m.inner.norm() + m.w[0] + M { w: m.w, b: 1.0 }.b });
         assert_eq!(got, want.to_string());
     }
 
     #[test]
     fn a_local_bound_again_a_mut_root_or_a_row_is_left_alone() {
         for f in [
-            quote!(fn f(m: &M) -> f64 { let w = m.w; let s = { let w = 1.0; w }; g(w) + s }),
-            quote!(fn f(mut m: M) -> f64 { let w = m.w; m.w = [0.0; 2]; g(w) }),
-            quote!(fn f(m: &M) -> f64 { let m = *m; let w = m.w; g(w) }),
-            quote!(fn f(m: &M) -> f64 { let mut w = m.w; w[0] = 1.0; g(w) }),
-            quote!(fn f(m: &M) -> f64 { let r = m.x[0]; g(r) }),
-            quote!(fn f(m: &M) -> f64 { let w: [f64; 2] = m.w; g(w) }),
+            quote!(
+                fn f(m: &M) -> f64 {
+                    let w = m.w;
+                    let s = {
+                        let w = 1.0;
+                        w
+                    };
+                    g(w) + s
+                }
+            ),
+            quote!(
+                fn f(mut m: M) -> f64 {
+                    let w = m.w;
+                    m.w = [0.0; 2];
+                    g(w)
+                }
+            ),
+            quote!(
+                fn f(m: &M) -> f64 {
+                    let m = *m;
+                    let w = m.w;
+                    g(w)
+                }
+            ),
+            quote!(
+                fn f(m: &M) -> f64 {
+                    let mut w = m.w;
+                    w[0] = 1.0;
+                    g(w)
+                }
+            ),
+            quote!(
+                fn f(m: &M) -> f64 {
+                    let r = m.x[0];
+                    g(r)
+                }
+            ),
+            quote!(
+                fn f(m: &M) -> f64 {
+                    let w: [f64; 2] = m.w;
+                    g(w)
+                }
+            ),
         ] {
             let item: syn::ItemFn = syn::parse2(f).expect("a function");
             let block = &item.block;
