@@ -549,6 +549,30 @@ impl ScalarField for f64 {
     }
 }
 
+/// An array field of a struct parameter whose row (or itself) the body passes whole to a call,
+/// of as many dimensions (`D`) as the body indexes it with: a field with more (a row of a matrix
+/// passed whole, `g(s.m[0])`, the matrix never indexed twice) is reported here, with how to tell
+/// the macro the row's type.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`#[grad]` takes this field for an array of fewer dimensions than `{Self}`",
+    label = "a row of it passed whole to a call, and never indexed as deep as its elements",
+    note = "a macro sees no types: it reads a field's type from its uses, and a row passed whole does not tell it; bind the row with its type before passing it, as in `let r: [f64; 2] = s.m[0];` then `g(r)`, or pass the field itself (`g(&s.m)`)"
+)]
+pub trait ArrayField<const D: usize> {}
+
+impl<const N: usize> ArrayField<1> for [f64; N] {}
+
+impl<const N: usize, const M: usize> ArrayField<2> for [[f64; N]; M] {}
+
+impl<const N: usize, const M: usize, const L: usize> ArrayField<3> for [[[f64; N]; M]; L] {}
+
+/// Checks that the array field `x` has `D` dimensions (see [`ArrayField`]).
+#[doc(hidden)]
+pub fn array_field<A: ArrayField<D>, const D: usize>(x: &A) {
+    let _ = x;
+}
+
 /// The field `x`, an `f64` (see [`ScalarField`]).
 #[doc(hidden)]
 pub fn scalar_field<T: ScalarField>(x: T) -> f64 {

@@ -25,7 +25,7 @@ pub(super) use record::Record;
 pub(super) use scan::field_path;
 
 use proc_macro2::{Ident, TokenStream};
-use quote::{ToTokens, quote};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::{Expr, Member, Type};
 
 use super::{Binding, Kind, Lower};
@@ -124,7 +124,7 @@ impl Lower<'_> {
                 mentions_any(&owned, &self.generics) || mentions_any(&owned, &self.type_params);
             let flat = u.only_whole() && wanted && !generic;
             let ty = match u.depth {
-                _ if flat => self.flat_field_ty(k, &u.path),
+                _ if flat => self.flat_field_ty(k, &u.path, &u.first),
                 0 => Ty::F64,
                 d => Ty::array(Elem::F64, (0..d).map(|k| field_len(&base, k, &u.root)).collect()),
             };
@@ -135,7 +135,8 @@ impl Lower<'_> {
             if wanted {
                 self.b.func_mut().active.push(input);
             }
-            let guessed = u.passed && u.depth == 0 && !flat;
+            // Passed whole (itself, or a row) and typed from the body's other reads.
+            let guessed = u.passed && !flat;
             let field = super::FieldInput { path: u.path, input, at: u.first, guessed, flat };
             self.structs[k].fields.push(field);
         }
@@ -144,9 +145,9 @@ impl Lower<'_> {
     /// The IR type of the field `path` of the struct parameter `k` laid flat:
     /// `[f64; field_len::<Model>("w")]` (`field_path_len::<Model>(&["a", "w"])` for a field of
     /// a nested struct), a length rustc evaluates.
-    fn flat_field_ty(&self, k: usize, path: &[Member]) -> Ty {
+    fn flat_field_ty(&self, k: usize, path: &[Member], at: &TokenStream) -> Ty {
         let owned = self.structs[k].owned.to_token_stream();
-        let len = flat_len(&owned, path);
+        let len = flat_len(&owned, path, at);
         let mut len = Int::tokens(len, true);
         len.generic = mentions_any(&owned, &self.generics);
         Ty::array(Elem::F64, vec![len])
@@ -222,12 +223,14 @@ impl Lower<'_> {
 /// The number of differentiated scalars of the field `path` of `owned`, in a `const`:
 /// `field_len::<Model>("w")`, or `field_path_len::<Model>(&["a", "w"])` for a field of a nested
 /// struct.
-fn flat_len(owned: &TokenStream, path: &[Member]) -> TokenStream {
+/// struct, spanned at the field's first read `at` (where rustc reports a `TREE` left empty).
+fn flat_len(owned: &TokenStream, path: &[Member], at: &TokenStream) -> TokenStream {
+    let span = at.clone().into_iter().next().map_or(proc_macro2::Span::call_site(), |t| t.span());
     let p = quote!(::autodiff_runtime::__private);
     let names: Vec<String> = path.iter().map(|m| m.to_token_stream().to_string()).collect();
     match &names[..] {
         [name] => quote!(#p::field_len::<#owned>(#name)),
-        _ => quote!(#p::field_path_len::<#owned>(&[#(#names),*])),
+        _ => quote_spanned!(span=> #p::field_path_len::<#owned>(&[#(#names),*])),
     }
 }
 
