@@ -190,3 +190,72 @@ impl Nested {
         self.inner.norm() * self.b + mat_ref(&self.w) * self.inner.c
     }
 }
+
+/// Fields bound whole to untyped locals, then passed whole to calls and used as a receiver:
+/// the locals are copies of the fields, passed as the fields themselves are.
+#[grad(jvp, hvp, hessian)]
+pub fn bound_then_passed(m: &Nested) -> f64 {
+    let w = m.w;
+    let inner = m.inner;
+    let v = w;
+    mat_ref(&w) * m.b + mat_val(v) + inner.norm() * inner_val(inner)
+}
+
+/// [`bound_then_passed`] with the fields passed themselves: the form it is checked against bit
+/// for bit.
+#[grad(jvp, hvp)]
+pub fn passed_directly(m: &Nested) -> f64 {
+    mat_ref(&m.w) * m.b + mat_val(m.w) + m.inner.norm() * inner_val(m.inner)
+}
+
+/// An array field bound to an untyped local, passed whole by value and by reference, in a
+/// function returning an array.
+#[grad(jvp, hvp, jacobian)]
+pub fn bound_out(s: &Fields) -> [f64; 2] {
+    let c = s.c;
+    [dot3(c) * s.b, dot3_ref(&c) + s.m[0][1]]
+}
+
+/// A struct with [`Nested`] inside: fields two and three levels down.
+#[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+pub struct Deep {
+    /// A scalar.
+    pub k: f64,
+    /// A nested struct, with a nested struct and a matrix of its own.
+    pub a: Nested,
+}
+
+/// Fields of a nested struct passed whole, never indexed: a matrix (by reference and by
+/// value), a struct (by value, and as the receiver of methods by `&self` and `self`), a vector
+/// three levels down.
+#[grad(jvp, hvp, hessian)]
+pub fn deep_calls(m: &Deep) -> f64 {
+    let prod = m.a.inner.norm() * inner_val(m.a.inner) + m.a.inner.scaled(m.k);
+    mat_ref(&m.a.w) * m.k + mat_val(m.a.w) + prod + m.a.b * m.a.inner.c + row2(m.a.inner.d)
+}
+
+/// [`deep_calls`] with the fields bound with their types and copied into a struct value first:
+/// the form it is checked against.
+#[grad(jvp, hvp)]
+pub fn deep_typed(m: &Deep) -> f64 {
+    let w: [[f64; 3]; 2] = m.a.w;
+    let inner = Inner { c: m.a.inner.c, d: [m.a.inner.d[0], m.a.inner.d[1]] };
+    let d: [f64; 2] = m.a.inner.d;
+    let prod = inner.norm() * inner_val(inner) + inner.scaled(m.k);
+    mat_ref(&w) * m.k + mat_val(w) + prod + m.a.b * m.a.inner.c + row2(d)
+}
+
+/// Fields two levels down passed whole and left out of `wrt`: constants of the calls.
+#[grad(jvp, hvp, wrt(m.k))]
+pub fn deep_selected(m: &Deep) -> f64 {
+    mat_ref(&m.a.w) * m.k * m.k + m.a.inner.scaled(m.k)
+}
+
+impl Deep {
+    /// Fields of `self` two levels down passed whole, and a copy of one.
+    #[grad(jvp, hvp)]
+    pub fn deep_self(&self) -> f64 {
+        let inner = self.a.inner;
+        inner.norm() * mat_ref(&self.a.w) + self.k * inner_ref(&inner)
+    }
+}

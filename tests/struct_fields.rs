@@ -314,3 +314,172 @@ fn fields_of_self_passed_whole_in_a_method() {
         Nested::through_self_hvp,
     );
 }
+
+#[test]
+fn fields_bound_to_untyped_locals_then_passed_whole() {
+    check_nested(
+        "bound_then_passed",
+        bound_then_passed,
+        bound_then_passed_grad,
+        bound_then_passed_jvp,
+        bound_then_passed_hvp,
+    );
+    // Bit for bit against the same function with the fields passed themselves.
+    let [x, v, _] = nested_points();
+    let (s, sv) = (nested(&x), nested(&v));
+    let bits = |g: &Nested| nested_scalars(g).iter().map(|e| e.to_bits()).collect::<Vec<_>>();
+    let ((y, g), (y2, g2)) = (bound_then_passed_grad(&s), passed_directly_grad(&s));
+    assert_eq!((y.to_bits(), bits(&g)), (y2.to_bits(), bits(&g2)));
+    let ((_, d), (_, d2)) = (bound_then_passed_jvp(&s, &sv), passed_directly_jvp(&s, &sv));
+    assert_eq!(d.to_bits(), d2.to_bits());
+    let ((_, g, hv), (_, g2, hv2)) = (bound_then_passed_hvp(&s, &sv), passed_directly_hvp(&s, &sv));
+    assert_eq!((bits(&g), bits(&hv)), (bits(&g2), bits(&hv2)));
+}
+
+#[test]
+fn an_array_field_bound_to_an_untyped_local_in_a_function_returning_an_array() {
+    let (s, v) = (fields(&X), fields(&V));
+    let out = |p: &[f64]| bound_out(&fields(p)).to_vec();
+    // Closed form: [dot3(c) b, dot3(c) + m₀₁].
+    let dot3 = |c: [f64; 3]| c[0] * c[1] + c[2].sin();
+    assert_eq!(bound_out(&s), [dot3(s.c) * s.b, dot3(s.c) + s.m[0][1]]);
+    let y_bar = [0.6, -1.2];
+    let (y, c) = bound_out_vjp(&s, y_bar);
+    assert_eq!(y, bound_out(&s));
+    let weighted = |p: &[f64]| dot(&y_bar, &out(p));
+    close("bound_out: `_vjp`", &scalars(&c), &numeric_gradient(weighted, &X), 1e-7);
+    let (y, d) = bound_out_jvp(&s, &v);
+    assert_eq!(y, bound_out(&s));
+    close("bound_out: `_jvp`", &d, &along(&out, &X, &V), 1e-7);
+    let y_bar_dot = [0.3, 0.7];
+    let (_, c2, d2, c_dot) = bound_out_hvp(&s, y_bar, &v, y_bar_dot);
+    close("bound_out: cotangents of `_hvp`", &scalars(&c2), &scalars(&c), 1e-14);
+    close("bound_out: value_dot of `_hvp`", &d2, &d, 1e-14);
+    let both = |p: &[f64]| scalars(&bound_out_vjp(&fields(&p[..8]), [p[8], p[9]]).1);
+    let point: Vec<f64> = X.iter().chain(&y_bar).copied().collect();
+    let dir: Vec<f64> = V.iter().chain(&y_bar_dot).copied().collect();
+    close(
+        "bound_out: cotangents_dot of `_hvp`",
+        &scalars(&c_dot),
+        &along(&both, &point, &dir),
+        1e-6,
+    );
+    let (_, jac) = bound_out_jacobian(&s);
+    for (k, row) in jac.iter().enumerate() {
+        let pick = |p: &[f64]| out(p)[k];
+        close(&format!("bound_out: row {k}"), row, &numeric_gradient(pick, &X), 1e-7);
+    }
+}
+
+/// The [`Deep`] whose differentiated scalars are `p`.
+fn deep(p: &[f64]) -> Deep {
+    let mut m = Deep { k: 0.0, a: nested(&[0.0; 10]) };
+    p.iter().enumerate().for_each(|(k, v)| m.set(k, *v));
+    m
+}
+
+/// The differentiated scalars of `m`.
+fn deep_scalars(m: &Deep) -> Vec<f64> {
+    (0..Deep::LEN).map(|k| m.get(k)).collect()
+}
+
+/// A point and two directions for [`Deep`]'s eleven scalars.
+fn deep_points() -> [Vec<f64>; 3] {
+    let at = |a: f64, b: f64| (0..Deep::LEN).map(|k| (a * k as f64 + b).sin()).collect();
+    [at(1.1, 0.3), at(0.6, -0.9), at(1.9, 0.7)]
+}
+
+type DGrad = fn(&Deep) -> (f64, Deep);
+type DJvp = fn(&Deep, &Deep) -> (f64, f64);
+type DHvp = fn(&Deep, &Deep) -> (f64, Deep, Deep);
+
+/// As [`check`], for functions of a [`Deep`].
+fn check_deep(what: &str, f: fn(&Deep) -> f64, grad: DGrad, jvp: DJvp, hvp: DHvp) {
+    let [x, v, w] = deep_points();
+    let (s, sv, sw) = (deep(&x), deep(&v), deep(&w));
+    let value = f(&s);
+    let (y, g) = grad(&s);
+    assert_eq!(y.to_bits(), value.to_bits(), "{what}: value of `_grad`");
+    let g = deep_scalars(&g);
+    let numeric = numeric_gradient(|p: &[f64]| f(&deep(p)), &x);
+    close(&format!("{what}: gradient"), &g, &numeric, 1e-7);
+    let (y, d) = jvp(&s, &sv);
+    close(&format!("{what}: `_jvp`"), &[y, d], &[value, dot(&g, &v)], 1e-12);
+    let (y, g2, hv) = hvp(&s, &sv);
+    close(&format!("{what}: gradient of `_hvp`"), &deep_scalars(&g2), &g, 1e-12);
+    close(&format!("{what}: value of `_hvp`"), &[y], &[value], 1e-14);
+    let gradient = |p: &[f64]| deep_scalars(&grad(&deep(p)).1);
+    close(&format!("{what}: H·v"), &deep_scalars(&hv), &along(&gradient, &x, &v), 1e-6);
+    let (_, _, hw) = hvp(&s, &sw);
+    close(
+        &format!("{what}: w·Hv = v·Hw"),
+        &[dot(&w, &deep_scalars(&hv))],
+        &[dot(&v, &deep_scalars(&hw))],
+        1e-10,
+    );
+}
+
+#[test]
+fn fields_of_a_nested_struct_passed_whole() {
+    check_deep("deep_calls", deep_calls, deep_calls_grad, deep_calls_jvp, deep_calls_hvp);
+    check_deep("deep_typed", deep_typed, deep_typed_grad, deep_typed_jvp, deep_typed_hvp);
+    // Against the form with typed `let`s and a struct value, in every mode.
+    let [x, v, _] = deep_points();
+    let (s, sv) = (deep(&x), deep(&v));
+    assert_eq!(deep_calls(&s).to_bits(), deep_typed(&s).to_bits());
+    let ((_, g), (_, g2)) = (deep_calls_grad(&s), deep_typed_grad(&s));
+    close("deep_calls: gradient", &deep_scalars(&g), &deep_scalars(&g2), 1e-14);
+    let ((_, d), (_, d2)) = (deep_calls_jvp(&s, &sv), deep_typed_jvp(&s, &sv));
+    close("deep_calls: `_jvp`", &[d], &[d2], 1e-14);
+    let ((_, _, hv), (_, _, hv2)) = (deep_calls_hvp(&s, &sv), deep_typed_hvp(&s, &sv));
+    close("deep_calls: H·v", &deep_scalars(&hv), &deep_scalars(&hv2), 1e-13);
+}
+
+#[test]
+fn fields_of_a_nested_struct_of_self_passed_whole_and_a_copy_of_one() {
+    check_deep(
+        "deep_self",
+        Deep::deep_self,
+        Deep::deep_self_grad,
+        Deep::deep_self_jvp,
+        Deep::deep_self_hvp,
+    );
+}
+
+#[test]
+fn fields_of_a_nested_struct_passed_whole_and_left_out_of_wrt() {
+    let [x, v, _] = deep_points();
+    let (s, sv) = (deep(&x), deep(&v));
+    // ∂/∂k = 2 k mat_ref(a.w) + a.inner.d₁ (scaled's t d₁), ∂²/∂k² = 2 mat_ref(a.w).
+    let (y, g) = deep_selected_grad(&s);
+    assert_eq!(y, deep_selected(&s));
+    let want = 2.0 * s.k * mat_ref(&s.a.w) + s.a.inner.d[1];
+    assert!((g.k - want).abs() < 1e-14, "{} against {want}", g.k);
+    assert_eq!(deep_scalars(&g)[1..], [0.0; 10]);
+    let (_, d) = deep_selected_jvp(&s, &sv);
+    assert!((d - want * sv.k).abs() < 1e-14);
+    let (_, g2, hv) = deep_selected_hvp(&s, &sv);
+    assert_eq!(g2, g);
+    assert!((hv.k - 2.0 * mat_ref(&s.a.w) * sv.k).abs() < 1e-13);
+    assert_eq!(deep_scalars(&hv)[1..], [0.0; 10]);
+}
+
+#[test]
+fn hessians_of_fields_passed_whole_two_levels_down_and_through_copies() {
+    // Each row against central differences of the gradient along that scalar.
+    let x = deep_points()[0].clone();
+    let h = deep_calls_hessian(&deep(&x));
+    let gradient = |p: &[f64]| deep_scalars(&deep_calls_grad(&deep(p)).1);
+    for (k, row) in h.iter().enumerate() {
+        let e: Vec<f64> = (0..Deep::LEN).map(|j| if j == k { 1.0 } else { 0.0 }).collect();
+        close(&format!("deep_calls: row {k} of the Hessian"), row, &along(&gradient, &x, &e), 1e-6);
+    }
+    let x = nested_points()[1].clone();
+    let h = bound_then_passed_hessian(&nested(&x));
+    let gradient = |p: &[f64]| nested_scalars(&bound_then_passed_grad(&nested(p)).1);
+    for (k, row) in h.iter().enumerate() {
+        let e: Vec<f64> = (0..Nested::LEN).map(|j| if j == k { 1.0 } else { 0.0 }).collect();
+        let what = format!("bound_then_passed: row {k} of the Hessian");
+        close(&what, row, &along(&gradient, &x, &e), 1e-6);
+    }
+}

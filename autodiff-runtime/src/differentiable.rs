@@ -399,6 +399,52 @@ pub const fn field_len<T: Differentiable>(name: &str) -> usize {
     field_span(T::FIELDS, T::LEN, name).1
 }
 
+/// The number of the first differentiated scalar of the field `path` of `T` (a field of a
+/// nested struct, `["a", "w"]` for `m.a.w`) and how many it has, through
+/// [`Differentiable::TREE`]: `(0, 0)` for a field that is not differentiated; a compile error
+/// (in a `const`) for a struct whose `TREE` is left empty (a hand-written `Differentiable`).
+const fn field_path_span<T: Differentiable>(path: &[&str]) -> (usize, usize) {
+    let (mut fields, mut start, mut end, mut k) = (T::TREE, 0, T::LEN, 0);
+    while k < path.len() {
+        if fields.is_empty() && end > start {
+            panic!(
+                "`#[grad]` passes this field of a nested struct whole to a call, held as its differentiated scalars, which it finds through `Differentiable::TREE`, and the struct's `Differentiable` (written by hand) leaves `TREE` empty: derive `Differentiable`, or copy the field into a struct value of the body"
+            );
+        }
+        let mut j = 0;
+        while j < fields.len() && !same(fields[j].name.as_bytes(), path[k].as_bytes()) {
+            j += 1;
+        }
+        if j == fields.len() {
+            return (0, 0);
+        }
+        let base = start;
+        start = base + fields[j].at;
+        if j + 1 < fields.len() {
+            end = base + fields[j + 1].at;
+        }
+        fields = fields[j].fields;
+        k += 1;
+    }
+    (start, end - start)
+}
+
+/// The number of the first differentiated scalar of the field `path` of `T`, a field of a
+/// nested struct (0 for a field that is not differentiated): where the generated code writes
+/// the gradient of such a field passed whole to a call, `field_path_at::<Model>(&["a", "w"])`.
+#[doc(hidden)]
+pub const fn field_path_at<T: Differentiable>(path: &[&str]) -> usize {
+    field_path_span::<T>(path).0
+}
+
+/// How many differentiated scalars the field `path` of `T` holds, a field of a nested struct
+/// (0 for a field that is not differentiated): the length of the generated code's array of
+/// them, `[f64; field_path_len::<Model>(&["a", "w"])]`.
+#[doc(hidden)]
+pub const fn field_path_len<T: Differentiable>(path: &[&str]) -> usize {
+    field_path_span::<T>(path).1
+}
+
 /// The lengths of an array's dimensions (nested arrays), for the generated code's loops over an
 /// array field of a struct, whose lengths the macro cannot read.
 #[doc(hidden)]
@@ -503,6 +549,30 @@ impl ScalarField for f64 {
     }
 }
 
+/// An array field of a struct parameter whose row (or itself) the body passes whole to a call,
+/// of as many dimensions (`D`) as the body indexes it with: a field with more (a row of a matrix
+/// passed whole, `g(s.m[0])`, the matrix never indexed twice) is reported here, with how to tell
+/// the macro the row's type.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`#[grad]` takes this field for an array of fewer dimensions than `{Self}`",
+    label = "a row of it passed whole to a call, and never indexed as deep as its elements",
+    note = "a macro sees no types: it reads a field's type from its uses, and a row passed whole does not tell it; bind the row with its type before passing it, as in `let r: [f64; 2] = s.m[0];` then `g(r)`, or pass the field itself (`g(&s.m)`)"
+)]
+pub trait ArrayField<const D: usize> {}
+
+impl<const N: usize> ArrayField<1> for [f64; N] {}
+
+impl<const N: usize, const M: usize> ArrayField<2> for [[f64; N]; M] {}
+
+impl<const N: usize, const M: usize, const L: usize> ArrayField<3> for [[[f64; N]; M]; L] {}
+
+/// Checks that the array field `x` has `D` dimensions (see [`ArrayField`]).
+#[doc(hidden)]
+pub fn array_field<A: ArrayField<D>, const D: usize>(x: &A) {
+    let _ = x;
+}
+
 /// The field `x`, an `f64` (see [`ScalarField`]).
 #[doc(hidden)]
 pub fn scalar_field<T: ScalarField>(x: T) -> f64 {
@@ -511,7 +581,50 @@ pub fn scalar_field<T: ScalarField>(x: T) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::Tangent;
+    use super::{Differentiable, FieldTree, Tangent};
+
+    /// A struct `{ k: f64, a: { b: f64, w: [f64; 3] }, z: f64 }` as its `TREE` numbers it.
+    struct Deep;
+
+    const fn leaf(name: &'static str, at: usize) -> FieldTree {
+        FieldTree { name, at, fields: &[] }
+    }
+
+    impl Differentiable for Deep {
+        const LEN: usize = 6;
+        const TREE: &'static [FieldTree] = &[
+            leaf("k", 0),
+            FieldTree { name: "a", at: 1, fields: &[leaf("b", 0), leaf("w", 1)] },
+            leaf("z", 5),
+        ];
+        fn zero_like(&self) -> Self {
+            Deep
+        }
+        fn zero() -> Self {
+            Deep
+        }
+        fn get(&self, _: usize) -> f64 {
+            0.0
+        }
+        fn set(&mut self, _: usize, _: f64) {}
+        fn tangent(&self) -> Self {
+            Deep
+        }
+        fn clear_constants(&mut self) {}
+    }
+
+    #[test]
+    fn a_field_of_a_nested_struct_is_found_with_its_length() {
+        let span = |path: &[&str]| super::field_path_span::<Deep>(path);
+        assert_eq!(span(&["a", "w"]), (2, 3));
+        assert_eq!(span(&["a", "b"]), (1, 1));
+        assert_eq!(span(&["a"]), (1, 4));
+        assert_eq!((span(&["z"]), span(&["k"])), ((5, 1), (0, 1)));
+        // Not differentiated (not in `TREE`): no scalars.
+        assert_eq!((span(&["a", "rate"]), span(&["n"])), ((0, 0), (0, 0)));
+        assert_eq!(super::field_path_at::<Deep>(&["a", "w"]), 2);
+        assert_eq!(super::field_path_len::<Deep>(&["a", "w"]), 3);
+    }
 
     #[test]
     fn arrays_number_their_scalars_in_row_major_order() {

@@ -137,6 +137,16 @@ impl Context<'_> {
                 }
                 let (id, ty) = (&idents[field.input.index()], field_type(f.ty(field.input)));
                 let at = &field.at;
+                // Passed whole or a row of it: rustc checks its dimensions, from the field's
+                // type alone (a statement of its own, no type expected of it).
+                if let Ty::Array(a) = f.ty(field.input)
+                    && field.guessed
+                    && (1..=3).contains(&a.dims.len())
+                {
+                    let d = a.dims.len();
+                    let p = quote!(::autodiff_runtime::__private);
+                    out.extend(quote_spanned!(span_of(at)=> #p::array_field::<_, #d>(&#at);));
+                }
                 let value = match f.ty(field.input) {
                     Ty::Array(_) => quote!(&#at),
                     // Read as an `f64` by guess: rustc says what to write if it is an array.
@@ -289,8 +299,13 @@ impl Context<'_> {
     /// `field`, among those of the struct parameter `p`.
     fn field_at(&self, p: &Param, field: &FieldInput) -> TokenStream {
         let owned = p.strukt.as_ref().map(|s| s.owned.to_token_stream());
-        let name = field.path.first().map(|m| m.to_token_stream().to_string());
-        quote!(::autodiff_runtime::__private::field_at::<#owned>(#name))
+        let names: Vec<String> =
+            field.path.iter().map(|m| m.to_token_stream().to_string()).collect();
+        let p = quote!(::autodiff_runtime::__private);
+        match &names[..] {
+            [name] => quote!(#p::field_at::<#owned>(#name)),
+            _ => quote!(#p::field_path_at::<#owned>(&[#(#names),*])),
+        }
     }
 
     /// `let id: [f64; N] = flat_at(from, field_at::<Model>("w"));`: the scalars of the field

@@ -85,8 +85,9 @@ pub struct FieldInput {
     pub input: Var,
     /// The field's first read in the body (its spans).
     pub at: proc_macro2::TokenStream,
-    /// Whether it is an `f64` only by guess: passed whole to a call, never indexed (rustc
-    /// checks the guess where codegen reads it).
+    /// Whether its type is a guess: passed whole to a call (itself or a row of it), and typed
+    /// from the body's other reads, an `f64` if never indexed (rustc checks the guess where
+    /// codegen reads it, `scalar_field`, `array_field`).
     pub guessed: bool,
     /// Whether it is held as its differentiated scalars laid flat
     /// (`[f64; field_len::<Model>("w")]`): a field that the body reads only whole, as an
@@ -307,8 +308,10 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         branches: 0,
         facts: Vec::new(),
     };
-    let (mut params, returns) = lower.signature(&item.sig, &item.block, args);
-    let outputs = lower.body(&item.block, &returns);
+    // Copies of fields (`let w = m.w;`) read as the fields, before the fields are typed.
+    let block = structs::inline_copies(&item.sig, &item.block);
+    let (mut params, returns) = lower.signature(&item.sig, &block, args);
+    let outputs = lower.body(&block, &returns);
     for p in &mut params {
         if let Some(s) = &mut p.strukt {
             let name = symbol::unraw(&p.ident);

@@ -8,15 +8,16 @@
 //!   literal (`steps: m.steps`) for an `f64` value; rustc then reports a mismatched type. Index
 //!   the array (`[m.w[0], m.w[1]]`), bind it with its type (`let w: [f64; 8] = m.w;`), or write
 //!   the integer where an integer goes (`steps: m.steps as usize`). A field read only whole, by
-//!   calls and as a receiver (`g(&m.w)`, `g(m.inner)`, `m.inner.norm()`), is passed as itself
-//!   whatever its type, but only one level down: a field of a nested struct passed whole
-//!   (`g(&m.a.w)`) is typed from its uses as any other read (an `f64` by value, an array of one
-//!   dimension by `&`; as a receiver, `m.a.inner.norm()`, it is refused with what to write), and
-//!   so is a local bound to a field (`let w = m.w; g(w)`) and a row (`g(m.x[0])`): bind them
-//!   with their type first (`let w: [[f64; 3]; 2] = m.a.w;`), or copy a nested struct into a
-//!   struct value (`let inner = Inner { c: m.a.inner.c };`). An integer field passed to a call
-//!   is taken for a value. `..base` takes a struct value of the body, not a parameter. A field of a generic
-//!   struct (`Model<T>`, `Model<N>`) is typed from its uses: its scalars' count in a type
+//!   calls and as a receiver (`g(&m.w)`, `g(m.a.inner)`, `m.a.inner.norm()`), and a local bound
+//!   to one (`let w = m.w; g(&w)`), is passed as itself whatever its type and however deep, but
+//!   a row passed whole (`g(m.x[0])`, `g(&m.x[0])`) of a field that the body does not index
+//!   deeper is typed from its uses as any other read (the row an `f64`, the field an array of
+//!   one dimension): bind it with its type first (`let r: [f64; 3] = m.x[0];`), as rustc says
+//!   at the read. A field of a nested struct written by hand (`impl Differentiable` leaving
+//!   `TREE` empty) passed whole is a build error that says to derive it. An integer field
+//!   passed to a call is taken for a value. `..base` takes a struct value of the body, not a
+//!   parameter. A field of a generic struct (`Model<T>`, `Model<N>`) is typed from its uses
+//!   (a copy `let w = m.w;` too, as the field): its scalars' count in a type
 //!   (`field_len::<Model<T>>`) is not stable Rust; nor is it in a method of a generic `impl`,
 //!   where the struct is `Self` and the macro cannot see the `impl`'s parameters (rustc then
 //!   reports generic `Self` in a constant: bind the field with its type). See

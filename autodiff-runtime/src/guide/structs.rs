@@ -76,19 +76,22 @@
 //! - **A field passed whole.** A field that the body reads only whole, as an argument of calls
 //!   (`g(m.w)`, `g(&m.w)`, `g(&m.inner)`) or as the receiver of methods (`m.inner.norm()`),
 //!   whatever its type (an `f64`, an array of any dimensions, a nested struct deriving
-//!   `Differentiable`), is passed as itself, and held in the derivatives as its differentiated
-//!   scalars laid flat (`[f64; field_len::<Model>("inner")]`, a length rustc evaluates from the
-//!   struct's `Differentiable::FIELDS`): the callee's partial of it is laid flat, and the
-//!   gradient adds it into the struct's at the field's first scalar, with what the body's reads
-//!   of its own fields (`m.inner.c`) give. Its direction is the direction's field
-//!   (`m_dot.inner`). Left out of `wrt`, it is a constant of the call, with a zero direction made
-//!   from it. A field read otherwise too is typed from those reads: one indexed as a matrix is
+//!   `Differentiable`) and however deep (`g(&m.a.w)`, `m.a.inner.norm()`, `g(m.a.inner.d)`), is
+//!   passed as itself, and held in the derivatives as its differentiated scalars laid flat
+//!   (`[f64; field_len::<Model>("inner")]`, `[f64; field_path_len::<Model>(&["a", "w"])]`, a
+//!   length rustc evaluates from the struct's `Differentiable::FIELDS` and `TREE`): the callee's
+//!   partial of it is laid flat, and the gradient adds it into the struct's at the field's first
+//!   scalar, with what the body's reads of its own fields (`m.inner.c`) give. Its direction is
+//!   the direction's field (`m_dot.inner`). Left out of `wrt`, it is a constant of the call, with
+//!   a zero direction made from it. A local bound to a field and never changed
+//!   (`let w = m.w; g(&w)`, `let inner = self.inner; inner.norm()`) is read as the field
+//!   itself. A field read otherwise too is typed from those reads: one indexed as a matrix is
 //!   passed whole as one (`g(&m.x)` with `m.x[i][j]`); a row `g(m.x[0])` of a field the body
 //!   does not index deeper is taken for an `f64` (bind it with its type, `let r: [f64; 2] =
-//!   m.x[0];`), and so is a local bound to a field and passed whole (`let w = m.w; g(w)`);
-//!   rustc says so at the field, with the typed `let` to write. `tests/struct_fields.rs` checks
-//!   each against finite differences in every mode. (What that cannot tell:
-//!   [`limits`](super::limits).)
+//!   m.x[0];`); rustc says so at the field, with the typed `let` to write.
+//!   `tests/struct_fields.rs` checks each against finite differences in every mode, and the
+//!   copies and fields two levels down against the same functions written with typed `let`s.
+//!   (What that cannot tell: [`limits`](super::limits).)
 //! - **Struct values in the body.** A literal `Quat { w, x, y, z }` (with `..base`, `base` a
 //!   struct value of the body) is a value whose fields are read and written (`q.w`,
 //!   `q.x = -q.x`, `q.v[i] += e`, `q = Quat { .. }`), carried by loops and yielded by branches.

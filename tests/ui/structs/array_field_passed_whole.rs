@@ -1,24 +1,24 @@
-// An array field of a struct parameter bound to a local that is passed whole to a call and never
-// indexed: the macro takes the local for an `f64` (a field passed whole itself, `g(s.c)`, is
-// held as its scalars whatever its type; a local bound to it is not), and rustc says so at the
-// field, with how to bind it with its type (`let c: [f64; 3] = s.c;`).
+// A row of a two-dimensional array field passed whole to a call (`g(s.m[0])`), the field never
+// indexed deeper: the macro takes the field for an array of one dimension and the row for an
+// `f64` (a field passed whole itself, `g(s.m)`, or a local bound to it, `let m = s.m; g(m)`, is
+// held as its scalars whatever its type; a row is not), and rustc says so, with how to bind the
+// row with its type (`let r: [f64; 2] = s.m[0];`).
 use autodiff_runtime::{Differentiable, grad};
 
 #[derive(Differentiable)]
 pub struct S {
-    pub c: [f64; 3],
+    pub m: [[f64; 2]; 2],
     pub b: f64,
 }
 
 #[grad]
-pub fn g(a: [f64; 3]) -> f64 {
-    a[0] * a[1] + a[2]
+pub fn g(a: [f64; 2]) -> f64 {
+    a[0] * a[1]
 }
 
 #[grad]
 pub fn f(s: &S) -> f64 {
-    let c = s.c;
-    g(c) * s.b
+    g(s.m[0]) * s.b
 }
 
 fn main() {}

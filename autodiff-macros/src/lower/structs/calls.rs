@@ -138,17 +138,6 @@ impl Lower<'_> {
                 .error_spanned(t, "`#[grad]` supports calls of methods without generic arguments");
             return Err(Operand::Lit(0.0));
         }
-        if let Some((root, _)) = super::field_path(unref(&m.receiver).0)
-            && matches!(self.lookup(&root), Some(Binding::Struct(_)))
-            && self.field_input(unref(&m.receiver).0).is_none()
-            && !self.is_constant_whole(unref(&m.receiver).0)
-        {
-            self.cx.error_spanned(
-                &m.receiver,
-                format!("`#[grad]` calls methods on a struct parameter, on a field of one (`{root}.inner.{method}(..)`) or on a struct value of the body, not on a field of a nested struct (`{text}`): it passes a field's scalars through the parameter's `Differentiable`, which numbers its own fields only; copy it into a struct value (`let inner = Inner {{ .. }};`) and call the method on that", method = m.method, text = unref(&m.receiver).0.to_token_stream().to_string().replace(' ', "")),
-            );
-            return Err(Operand::Lit(0.0));
-        }
         let exprs = Self::method_exprs(m);
         // Every argument constant: the call is a constant.
         let consts: Option<Vec<Konst>> = exprs.iter().map(|a| self.call_arg_konst(a)).collect();

@@ -3,8 +3,9 @@
 //! input of the IR, an `f64` or an array, created before the body is lowered (see `scan.rs`);
 //! fields read only as integers are constants, kept as the user's tokens. A field read only whole
 //! (passed to calls, a method's receiver) is one input laid flat,
-//! `[f64; field_len::<Model>("w")]`, whatever its type; left out of `wrt`, it is a constant of
-//! those calls instead. Codegen reads the inputs from the struct, and writes the gradient back
+//! `[f64; field_len::<Model>("w")]` (`field_path_len::<Model>(&["a", "w"])` deeper), whatever
+//! its type; left out of `wrt`, it is a constant of those calls instead. A copy of a field
+//! (`let w = m.w;`) is read as the field (see `copies.rs`). Codegen reads the inputs from the struct, and writes the gradient back
 //! into a value of the struct's type.
 //!
 //! What this does not know: the struct's definition. A field's type comes from its uses (an
@@ -13,16 +14,18 @@
 //! `Differentiable`) to clear such fields of a gradient and of a direction.
 
 mod calls;
+mod copies;
 mod flat;
 mod record;
 mod scan;
 
+pub(super) use copies::inline_copies;
 pub(super) use flat::ident_of;
 pub(super) use record::Record;
 pub(super) use scan::field_path;
 
 use proc_macro2::{Ident, TokenStream};
-use quote::{ToTokens, quote};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::{Expr, Member, Type};
 
 use super::{Binding, Kind, Lower};
@@ -106,24 +109,22 @@ impl Lower<'_> {
             };
             // A field read only whole and left out of `wrt`: a constant of the calls (a zero
             // direction built from it, `Tangent::zero_like`), not an input.
-            if u.only_whole() && u.path.len() == 1 && !wanted {
+            if u.only_whole() && !wanted {
                 self.structs[k].constant_wholes.push(u.path);
                 continue;
             }
-            // A nested struct's struct field used as a receiver (`m.a.inner.norm()`): no input,
-            // so that the method call reports what to write.
-            if !u.value || (u.only_whole() && u.receiver && u.path.len() > 1) {
+            if !u.value {
                 continue;
             }
             let base = self.field_tokens(&u.root, &u.path, &u.first);
-            // Read only whole, one level down, and differentiated: laid flat (but not for a
-            // generic struct, whose length stable Rust does not take in a type).
+            // Read only whole and differentiated: laid flat (but not for a generic struct,
+            // whose length stable Rust does not take in a type).
             let owned = self.structs[k].owned.to_token_stream();
             let generic =
                 mentions_any(&owned, &self.generics) || mentions_any(&owned, &self.type_params);
-            let flat = u.only_whole() && u.path.len() == 1 && wanted && !generic;
+            let flat = u.only_whole() && wanted && !generic;
             let ty = match u.depth {
-                _ if flat => self.flat_field_ty(k, &u.path[0]),
+                _ if flat => self.flat_field_ty(k, &u.path, &u.first),
                 0 => Ty::F64,
                 d => Ty::array(Elem::F64, (0..d).map(|k| field_len(&base, k, &u.root)).collect()),
             };
@@ -134,19 +135,20 @@ impl Lower<'_> {
             if wanted {
                 self.b.func_mut().active.push(input);
             }
-            let guessed = u.passed && u.depth == 0 && !flat;
+            // Passed whole (itself, or a row) and typed from the body's other reads.
+            let guessed = u.passed && !flat;
             let field = super::FieldInput { path: u.path, input, at: u.first, guessed, flat };
             self.structs[k].fields.push(field);
         }
     }
 
-    /// The IR type of the field `member` of the struct parameter `k` laid flat:
-    /// `[f64; field_len::<Model>("w")]`, a length rustc evaluates.
-    fn flat_field_ty(&self, k: usize, member: &Member) -> Ty {
+    /// The IR type of the field `path` of the struct parameter `k` laid flat:
+    /// `[f64; field_len::<Model>("w")]` (`field_path_len::<Model>(&["a", "w"])` for a field of
+    /// a nested struct), a length rustc evaluates.
+    fn flat_field_ty(&self, k: usize, path: &[Member], at: &TokenStream) -> Ty {
         let owned = self.structs[k].owned.to_token_stream();
-        let name = member.to_token_stream().to_string();
-        let p = quote!(::autodiff_runtime::__private);
-        let mut len = Int::tokens(quote!(#p::field_len::<#owned>(#name)), true);
+        let len = flat_len(&owned, path, at);
+        let mut len = Int::tokens(len, true);
         len.generic = mentions_any(&owned, &self.generics);
         Ty::array(Elem::F64, vec![len])
     }
@@ -215,6 +217,20 @@ impl Lower<'_> {
             e,
             format!("`{name}` is a struct: `#[grad]` reads a struct parameter through its fields, as in `{name}.x`, and its methods (a macro sees no types: if `{name}`'s type is an alias of `f64`, write `f64`)"),
         );
+    }
+}
+
+/// The number of differentiated scalars of the field `path` of `owned`, in a `const`:
+/// `field_len::<Model>("w")`, or `field_path_len::<Model>(&["a", "w"])` for a field of a nested
+/// struct.
+/// struct, spanned at the field's first read `at` (where rustc reports a `TREE` left empty).
+fn flat_len(owned: &TokenStream, path: &[Member], at: &TokenStream) -> TokenStream {
+    let span = at.clone().into_iter().next().map_or(proc_macro2::Span::call_site(), |t| t.span());
+    let p = quote!(::autodiff_runtime::__private);
+    let names: Vec<String> = path.iter().map(|m| m.to_token_stream().to_string()).collect();
+    match &names[..] {
+        [name] => quote!(#p::field_len::<#owned>(#name)),
+        _ => quote_spanned!(span=> #p::field_path_len::<#owned>(&[#(#names),*])),
     }
 }
 

@@ -11,10 +11,12 @@
 //! receiver of a method that is not an `f64` method (`m.inner.norm()`), is marked so
 //! ([`FieldUse::only_whole`]): nothing tells its type, and lowering holds it laid flat.
 //!
-//! What this does not know: the callee's signature. A local bound to a field and passed whole
-//! (`let c = m.c; g(c)`), or a row `g(m.x[0])` of a field not indexed deeper, is read as an
-//! `f64` (and by `&`, as an array of one dimension more than its indices); if it is an array,
-//! rustc reports it at the read with how to say so (see
+//! A local that is a copy of a field (`let c = m.c;`) is read as the field before this runs
+//! (see `copies.rs`).
+//!
+//! What this does not know: the callee's signature. A row `g(m.x[0])` of a field not indexed
+//! deeper is read as an `f64` (and by `&`, as an array of one dimension more than its indices);
+//! if it is an array, rustc reports it at the read with how to say so (see
 //! `autodiff_runtime::__private::ScalarField`).
 
 use proc_macro2::TokenStream;
