@@ -1,6 +1,7 @@
 //! Re-emitting primal statements: the forward pass itself (same variables), and the
 //! recomputation of values in the sweep (new variables, read in place of the old ones). A loop
-//! whose sweep runs in the same scope saves, each iteration, what its plan says.
+//! whose sweep runs in the same scope saves, each iteration, what its plan says; a branch
+//! carries out of its sides the costly values their sweeps read again (see [`kept`]).
 
 use super::Rev;
 use crate::ir::{
