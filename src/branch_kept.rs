@@ -2,6 +2,8 @@
 //! sweep reads again: the forward branch carries them out and the sweep reads them rather than
 //! computing them again (`transform/reverse/replay.rs`). Checked in `tests/branch_kept.rs`
 //! against closed forms and central finite differences, in every mode.
+// Index loops are the macro's subset (the loops read `w[i]` as the generated code does).
+#![allow(clippy::needless_range_loop)]
 
 use autodiff_runtime::grad;
 
