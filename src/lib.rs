@@ -9,6 +9,7 @@
 
 pub mod adbench;
 pub mod bench_fns;
+pub mod branch_kept;
 pub mod branch_sides;
 pub mod calls;
 pub mod casts;

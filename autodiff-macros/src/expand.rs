@@ -550,7 +550,9 @@ fn cleaned(grad: Func, fused: bool) -> Result<Func, Failure> {
         false => grad,
     };
     let grad = checked(first_touch(&grad), "first-touch assignment")?;
-    let grad = checked(join_branches(&grad), "branch joining")?;
+    // Joined, a branch's results that only the other branch read (what a forward branch
+    // carries out for its sweep, see `transform/reverse/replay.rs`) are read by nothing.
+    let grad = checked(dead_code(&join_branches(&grad)), "branch joining")?;
     let grad = checked(promote(&grad), "scalar promotion")?;
     let grad = checked(hoist_storage(&grad), "storage made once")?;
     checked(hoist(&grad), "loop-invariant code motion")

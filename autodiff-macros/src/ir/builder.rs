@@ -199,6 +199,15 @@ impl Builder {
         }
     }
 
+    /// Records that `prim(args)` is `v` from here to the end of the innermost open block, as if
+    /// computed here: a later equal statement reads `v` instead (a value computed in a closed
+    /// block and carried out of it).
+    pub fn remember(&mut self, prim: Prim, args: &[Operand], v: Var) {
+        let args: Vec<Operand> = args.iter().map(|a| self.resolve(*a)).collect();
+        let k = Self::cse_key(prim, &args);
+        self.scopes.last_mut().map(|s| s.seen.entry(k).or_insert(v));
+    }
+
     /// Whether `v` is read as something else here ([`Builder::map`], or a merged statement).
     pub fn is_mapped(&self, v: Var) -> bool {
         self.scopes.iter().any(|s| s.subst.contains_key(&v))

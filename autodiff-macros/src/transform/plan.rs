@@ -451,35 +451,41 @@ impl Planner<'_> {
 /// Whether recomputing `s` in the sweep costs less than saving its value: arithmetic (no libm
 /// call) and comparisons. Loads, calls of transcendental functions and loops are not.
 fn cheap(s: &Stmt) -> bool {
-    use crate::ir::Prim::*;
     match s {
         Stmt::Test { .. } => true,
-        Stmt::Op { prim, .. } => matches!(
-            prim,
-            Neg | Add
-                | Sub
-                | Mul
-                | Div
-                | Recip
-                | MulAdd
-                | Powi(_)
-                | PowiInt(_)
-                | IntAsF64(_)
-                | Convert
-                | Sqrt
-                | Abs
-                | Min
-                | Max
-                | Clamp
-                | Signum
-                | Floor
-                | Ceil
-                | Round
-                | Trunc
-                | Select(_)
-        ),
+        Stmt::Op { prim, .. } => cheap_prim(*prim),
         _ => false,
     }
+}
+
+/// Whether `prim` is arithmetic that a loop's sweep recomputes rather than saves (no libm call;
+/// a square root is one instruction, cheaper than a store, a load and a slot).
+pub(super) fn cheap_prim(prim: crate::ir::Prim) -> bool {
+    use crate::ir::Prim::*;
+    matches!(
+        prim,
+        Neg | Add
+            | Sub
+            | Mul
+            | Div
+            | Recip
+            | MulAdd
+            | Powi(_)
+            | PowiInt(_)
+            | IntAsF64(_)
+            | Convert
+            | Sqrt
+            | Abs
+            | Min
+            | Max
+            | Clamp
+            | Signum
+            | Floor
+            | Ceil
+            | Round
+            | Trunc
+            | Select(_)
+    )
 }
 
 /// Every variable defined in `block`, nested blocks included.

@@ -284,6 +284,12 @@
 //! }
 //! ```
 //!
+//! When the two branches cannot be joined (something between them reads the first one's
+//! value), the forward branch also yields what its side computed with a square root or a libm
+//! call (zeros on the other side), and the sweep's side reads those values rather than calling
+//! `sqrt`, `sin` or `cos` again; the arithmetic it needs it recomputes (`tests/branch_kept.rs`,
+//! ADBench's bundle adjustment in `src/adbench/ba.rs`).
+//!
 //! A checkpointed loop's sweep is one call of [`revolve`](crate::revolve::revolve) with two
 //! closures, one step of the loop and the sweep of one step (see [`memory`](super::memory); expand
 //! `oscillator_checkpointed` in the workspace's `src/checkpoint.rs`). A

@@ -6,7 +6,9 @@
 //! is a loop running backwards that carries the adjoints of the loop's carried values and
 //! accumulates those of the values it reads from outside; a branch's sweep takes the same branch.
 //! The sweep of a loop iteration or a branch recomputes the values it needs from what is
-//! available, and reads from storage what the forward loop saved for it (see [`super::plan()`]).
+//! available, reads from storage what the forward loop saved for it (see [`super::plan()`]), and
+//! reads the square roots and libm results that the forward branch carried out of the side it
+//! took (see `replay.rs`).
 //! Only values that depend on a differentiated input and reach an output get adjoints.
 
 mod adjoint;

@@ -1,12 +1,14 @@
 //! Re-emitting primal statements: the forward pass itself (same variables), and the
 //! recomputation of values in the sweep (new variables, read in place of the old ones). A loop
-//! whose sweep runs in the same scope saves, each iteration, what its plan says.
+//! whose sweep runs in the same scope saves, each iteration, what its plan says; a branch
+//! carries out of its sides the costly values their sweeps read again (see [`kept`]).
 
 use super::Rev;
 use crate::ir::{
-    Block, Branch, Carry, Int, Loop, LoopId, Name, Operand, Stmt, Suffix, Var, While, reads,
-    stmt_defs,
+    Block, Branch, Carry, Func, Int, Loop, LoopId, Name, Operand, Prim, Stmt, Suffix, Ty, Var,
+    While, reads, stmt_defs,
 };
+use crate::transform::plan::cheap_prim;
 
 impl Rev<'_> {
     /// The forward pass: the function's statements with their own variables; its loops save
@@ -259,17 +261,33 @@ impl Rev<'_> {
         });
     }
 
+    /// Re-emits `br`, its sides carrying out, besides its results, the values of theirs that
+    /// are costly to compute again ([`kept`]): each is read as the branch's new result from
+    /// here on, so that the sweep of the side taken reads it rather than recomputes it (the
+    /// other side yields a zero in its place, which no sweep reads). The cleanup drops those
+    /// that no sweep reads. In a side replayed afresh, a value already at hand is not computed
+    /// again.
     fn replay_branch(&mut self, br: &Branch, fresh: bool) {
+        let (kept_then, kept_else) = (kept(self.f, &br.then), kept(self.f, &br.otherwise));
+        let zeros = |vs: &[Kept]| vs.iter().map(|_| Operand::Lit(0.0)).collect::<Vec<_>>();
+        let carried = |vs: &[Kept]| vs.iter().map(|k| Operand::Var(k.0)).collect::<Vec<_>>();
+        let mut then_yields = br.then_yields.clone();
+        then_yields.extend(carried(&kept_then).into_iter().chain(zeros(&kept_else)));
+        let mut else_yields = br.else_yields.clone();
+        else_yields.extend(zeros(&kept_then).into_iter().chain(carried(&kept_else)));
         let side = |r: &mut Self, block: &Block, yields: &[Operand]| {
             r.b.begin();
             for s in block {
-                r.replay(s, fresh, false);
+                let at_hand = matches!(s, Stmt::Op { out, .. } if r.b.is_mapped(*out));
+                if !(fresh && at_hand) {
+                    r.replay(s, fresh, false);
+                }
             }
             r.b.end_yielding(yields)
         };
-        let (then, then_yields) = side(self, &br.then, &br.then_yields);
-        let (otherwise, else_yields) = side(self, &br.otherwise, &br.else_yields);
-        let outs: Vec<Var> = match fresh {
+        let (then, then_yields) = side(self, &br.then, &then_yields);
+        let (otherwise, else_yields) = side(self, &br.otherwise, &else_yields);
+        let mut outs: Vec<Var> = match fresh {
             true => br
                 .outs
                 .iter()
@@ -282,7 +300,56 @@ impl Rev<'_> {
                 self.b.map(*o, Operand::Var(*new));
             }
         }
+        let kept_outs: Vec<(&Kept, Var)> = kept_then
+            .iter()
+            .chain(&kept_else)
+            .map(|k| (k, self.b.fresh(self.f.name(k.0).clone(), self.f.ty(k.0).clone())))
+            .collect();
+        outs.extend(kept_outs.iter().map(|(_, o)| *o));
         let cond = br.cond;
         self.b.emit_if(Branch { cond, then, then_yields, otherwise, else_yields, outs });
+        for ((v, _, _), o) in &kept_outs {
+            self.b.map(*v, Operand::Var(*o));
+        }
+        // A rule of the sweep that computes a kept value again from another (`d sin x = cos x
+        // dx`, `x` kept) reads it too. Not one computed from values outside the branch only
+        // (`√a`): an equal statement after the branch would read the zero of the side not
+        // taken.
+        let own: Vec<Var> = kept_outs.iter().map(|((v, _, _), _)| *v).collect();
+        for ((_, prim, args), o) in &kept_outs {
+            if args.iter().any(|a| a.var().is_some_and(|x| own.contains(&x))) {
+                self.b.remember(*prim, args, *o);
+            }
+        }
     }
+}
+
+/// A value a branch carries out for its sweep, with the statement that computes it.
+type Kept = (Var, Prim, Vec<Operand>);
+
+/// The values of `block` (a side of a branch) that the branch carries out for its sweep: the
+/// scalars whose computation calls libm or takes a square root, its own and, through them, those
+/// its inner branches carry out. The rule: carrying a value out of a branch costs a register or
+/// a stack slot, and no memory traffic; recomputing it in the sweep costs the call again. So
+/// what a loop's storage would save ([`crate::transform::plan`]: the libm calls), and square
+/// roots too (which a loop recomputes rather than store and load), are carried out; arithmetic,
+/// divisions included, is recomputed where the sweep needs it. The values are the forward
+/// pass's own, so the sweep computes with the same numbers to the bit.
+fn kept(f: &Func, block: &Block) -> Vec<Kept> {
+    let mut out = Vec::new();
+    for s in block {
+        match s {
+            Stmt::Op { out: v, prim, args }
+                if *f.ty(*v) == Ty::F64 && (*prim == Prim::Sqrt || !cheap_prim(*prim)) =>
+            {
+                out.push((*v, *prim, args.clone()));
+            }
+            Stmt::If(inner) => {
+                out.extend(kept(f, &inner.then));
+                out.extend(kept(f, &inner.otherwise));
+            }
+            _ => {}
+        }
+    }
+    out
 }
