@@ -16,6 +16,7 @@ mod calls;
 mod flat;
 mod record;
 mod scan;
+mod whole;
 
 pub(super) use flat::ident_of;
 pub(super) use record::Record;
