@@ -504,6 +504,26 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
     // A scalar the piece assigns whole at its top level: what is read after it is another value.
     let fresh_after =
         |n: &str| stmts.iter().any(|s| matches!(s, Stmt::Assign(Place::Var(v), ..) if v == n));
+    // A copy made before the piece (`let mut s = x;`) is `x` itself to the macro: the cotangents
+    // of what reads `x` after the piece reach it first in `f`'s sweep (seed 7118, bug 52).
+    let copies: HashMap<&str, &str> = prog.body[..lo]
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Let(n, _, Expr::Var(src)) => Some((n.as_str(), src.as_str())),
+            _ => None,
+        })
+        .collect();
+    let source_read_after = |n: &str| {
+        let mut at = n;
+        for _ in 0..copies.len() {
+            match copies.get(at) {
+                Some(src) if after.contains(*src) => return true,
+                Some(src) => at = src,
+                None => return false,
+            }
+        }
+        false
+    };
     let once = floats.iter().all(|n| {
         let many = count.get(*n).is_some_and(|r| repeated(r)) || looped.contains(*n);
         let fresh = match in_loop {
@@ -513,7 +533,7 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
         // A loop's sweep sums the cotangent of a value it does not update in an accumulator of
         // its own, added to the value's after the loop; through the call, each iteration adds.
         let invariant = in_loop && !carried.contains(*n) && outside.contains(*n);
-        (!many || fresh) && !invariant
+        (!many || (fresh && !source_read_after(n))) && !invariant
     });
     let exact = once && !shared(prog, stmts, lo, hi, &floats);
     let exact_second = exact && !calls(stmts);

@@ -174,7 +174,7 @@ impl Lower<'_> {
         }
         match &dims[indices.len()..] {
             [] => self.b.load(Name::temp(), array, vec![at]),
-            row => self.flat_copy(array, &at, &row.to_vec()),
+            row => self.flat_copy(array, &at, row),
         }
     }
 
