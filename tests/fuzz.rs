@@ -101,8 +101,8 @@
 //!   loop (not one over `data.len()`, which must stay a reduction), moved into a
 //!   `#[grad(jvp, hvp)]` helper `g90` returning an array or a tuple (of `f64`s, or with arrays,
 //!   written with its type), or, for two in five, a `#[derive(Differentiable)]` struct `G90Out`
-//!   (bound with its type, `let t9000: G90Out = g90(..);`, and read by field), called and its
-//!   parts assigned. Values, `_jvp` and a forward-mode Jacobian are `f`'s to the bit. Reverse
+//!   (bound with its type, `let t9000: G90Out = g90(..);`, and read by field, an array field
+//!   bound without its type where the rest indexes it, bug 48), called and its parts assigned. Values, `_jvp` and a forward-mode Jacobian are `f`'s to the bit. Reverse
 //!   mode goes through `g90_vjp`, whose contract sums each input's cotangent over the piece before
 //!   the caller adds it: where the piece reads a value more than once (and `f` reads it after the
 //!   piece, or in every iteration), shares an expression with the rest (`x[k]` read in both,

@@ -498,6 +498,16 @@ fn bug47_a_data_element_bound_by_a_reference_pattern_passed_to_a_call() {
 }
 
 #[test]
+fn bug48_an_array_field_of_a_calls_struct_read_whole() {
+    compiles("call_struct_array_field_read_whole");
+}
+
+#[test]
+fn bug49_a_slice_buffer_through_a_checkpointed_loop_in_nested_branches() {
+    compiles("slice_buffer_through_nested_branches");
+}
+
+#[test]
 fn bug50_two_slices_in_a_checkpointed_loop_under_a_branch() {
     compiles("slice_loop_under_a_branch");
 }

@@ -90,6 +90,50 @@ pub struct FieldTree {
     pub at: usize,
     /// A nested struct's fields, numbered from its own first scalar.
     pub fields: &'static [FieldTree],
+    /// What it holds: an `f64`, an array (its lengths), or a struct.
+    pub dims: Dims,
+}
+
+/// The most dimensions of an array field that `#[grad]` reads whole, or by rows, from a struct
+/// returned by a call.
+#[doc(hidden)]
+pub const MAX_RANK: usize = 4;
+
+/// What a differentiated field holds (see [`Tangent::DIMS`]): an `f64`, an array of them (its
+/// lengths, outermost first), or a struct (or an array of structs). The generated code reads an
+/// array field of a struct returned by a call whole (`let y = r.w;`) with these lengths, which
+/// the macro cannot read from the struct's definition.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dims {
+    /// How many dimensions (0 for an `f64`), `MAX_RANK + 1` past [`MAX_RANK`].
+    pub rank: usize,
+    /// Their lengths, outermost first.
+    pub lens: [usize; MAX_RANK],
+    /// Whether it is a struct, or an array of structs.
+    pub of_struct: bool,
+}
+
+impl Dims {
+    /// An `f64`.
+    pub const SCALAR: Dims = Dims { rank: 0, lens: [0; MAX_RANK], of_struct: false };
+    /// A struct.
+    pub const STRUCT: Dims = Dims { rank: 0, lens: [0; MAX_RANK], of_struct: true };
+
+    /// An array of `n` of these.
+    pub const fn outer(self, n: usize) -> Dims {
+        if self.rank >= MAX_RANK {
+            return Dims { rank: MAX_RANK + 1, ..self };
+        }
+        let mut lens = [0; MAX_RANK];
+        lens[0] = n;
+        let mut k = 0;
+        while k < self.rank {
+            lens[k + 1] = self.lens[k];
+            k += 1;
+        }
+        Dims { rank: self.rank + 1, lens, of_struct: self.of_struct }
+    }
 }
 
 /// What a differentiated field holds: an `f64`, an array of them (nested), or a struct deriving
@@ -109,6 +153,9 @@ pub trait Tangent: Sized {
 
     /// See [`Differentiable::TREE`] (none for an `f64` or an array).
     const TREE: &'static [FieldTree];
+
+    /// What it holds: an `f64`, an array and its lengths, or a struct.
+    const DIMS: Dims;
 
     /// Its zero (see [`Differentiable::zero_like`]).
     fn zero_like(&self) -> Self;
@@ -133,6 +180,7 @@ impl Tangent for f64 {
     const LEN: usize = 1;
     const ALL_DIFFERENTIATED: bool = true;
     const TREE: &'static [FieldTree] = &[];
+    const DIMS: Dims = Dims::SCALAR;
 
     fn zero_like(&self) -> Self {
         0.0
@@ -163,6 +211,7 @@ impl<T: Tangent, const N: usize> Tangent for [T; N] {
     const LEN: usize = N * T::LEN;
     const ALL_DIFFERENTIATED: bool = T::ALL_DIFFERENTIATED;
     const TREE: &'static [FieldTree] = &[];
+    const DIMS: Dims = T::DIMS.outer(N);
 
     fn zero_like(&self) -> Self {
         core::array::from_fn(|i| self[i].zero_like())
@@ -200,6 +249,7 @@ impl<T: Differentiable> Tangent for T {
     const LEN: usize = <T as Differentiable>::LEN;
     const ALL_DIFFERENTIATED: bool = <T as Differentiable>::ALL_DIFFERENTIATED;
     const TREE: &'static [FieldTree] = <T as Differentiable>::TREE;
+    const DIMS: Dims = Dims::STRUCT;
 
     fn zero_like(&self) -> Self {
         Differentiable::zero_like(self)
@@ -334,6 +384,93 @@ pub const fn field_path<T: Differentiable>(path: &[&str]) -> usize {
         k += 1;
     }
     at
+}
+
+/// The number of the first scalar of the field `path` of `T` and what it holds, through
+/// [`Differentiable::TREE`]; `None` when the tree is empty (a hand-written `Differentiable`) and
+/// `path` is one field, whose place [`Differentiable::FIELDS`] gives.
+const fn field_entry<T: Differentiable>(path: &[&str]) -> Option<(usize, Dims)> {
+    if T::TREE.is_empty() && path.len() == 1 {
+        return None;
+    }
+    let (mut fields, mut at, mut k, mut dims) = (T::TREE, 0, 0, Dims::STRUCT);
+    while k < path.len() {
+        let mut j = 0;
+        while j < fields.len() && !same(fields[j].name.as_bytes(), path[k].as_bytes()) {
+            j += 1;
+        }
+        if j == fields.len() {
+            panic!(
+                "`#[grad]` reads this field of a struct returned by a call from the struct's differentiated scalars, and the struct has no differentiated field of this path: a field marked `#[no_grad]`, or of another type than `f64`, an array of `f64` or a struct deriving `Differentiable` (by the derive, not by hand), is not among them; read such a field in the function that makes the struct"
+            );
+        }
+        at += fields[j].at;
+        dims = fields[j].dims;
+        fields = fields[j].fields;
+        k += 1;
+    }
+    Some((at, dims))
+}
+
+/// The number of the first scalar of the `f64` field `path` of `T` (`r.w`, `r.inner.c` for a
+/// struct `r` returned by a call), in a `const` block: a compile error at the read when the field
+/// is an array or a struct, which `#[grad]` took for an `f64` (nothing in the body told it more).
+#[doc(hidden)]
+pub const fn field_scalar<T: Differentiable>(path: &[&str]) -> usize {
+    match field_entry::<T>(path) {
+        None => field_index(T::FIELDS, path[0]),
+        Some((at, dims)) if dims.rank == 0 && !dims.of_struct => at,
+        Some(_) => panic!(
+            "`#[grad]` reads this field of a struct returned by a call as an `f64` (a macro sees tokens, not types, and nothing in the body indexes it), and it is an array or a struct: bind it with its type, as in `let w: [f64; 3] = r.w;`, or read its elements (`r.w[i]`)"
+        ),
+    }
+}
+
+/// The number of the first scalar of the array field `path` of `T`, in a `const` block: a
+/// compile error at the read unless it is an array of `f64` of `rank` dimensions, as many as
+/// the body indexes it (or a local bound to it) with.
+#[doc(hidden)]
+pub const fn field_array<T: Differentiable>(path: &[&str], rank: usize) -> usize {
+    match field_entry::<T>(path) {
+        // A hand-written `Differentiable` (no tree): a field of one dimension is trusted.
+        None if rank == 1 => field_index(T::FIELDS, path[0]),
+        None => panic!(
+            "`#[grad]` reads the lengths of an array field of a struct returned by a call from `Differentiable::TREE`, which a hand-written `Differentiable` leaves empty: derive it, or read the field by its elements (`r.w[i]`, one dimension)"
+        ),
+        Some((at, dims)) if dims.rank == rank && !dims.of_struct => at,
+        Some(_) => panic!(
+            "`#[grad]` reads this field of a struct returned by a call as an array of as many dimensions as the body indexes it (or a local bound to it) with, and the field has another number of them, or holds structs: bind it with its type, as in `let w: [[f64; 3]; 2] = r.w;`"
+        ),
+    }
+}
+
+/// The number of the first scalar of the field `path` of `T`, in a `const` block: a compile
+/// error at the read unless it is an array of `f64` of the lengths `lens`, the type written
+/// where it is bound (`let w: [f64; 3] = r.w;`) or of the variable it is assigned to.
+#[doc(hidden)]
+pub const fn field_shaped<T: Differentiable>(path: &[&str], lens: &[usize]) -> usize {
+    let at = field_array::<T>(path, lens.len());
+    let Some((_, dims)) = field_entry::<T>(path) else { return at };
+    let mut k = 0;
+    while k < lens.len() {
+        if dims.lens[k] != lens[k] {
+            panic!(
+                "`#[grad]` reads this array field of a struct returned by a call as the type of where it goes (the type written on the `let`, or of the variable assigned), and the field's lengths are not those"
+            );
+        }
+        k += 1;
+    }
+    at
+}
+
+/// The length of dimension `k` of the array field `path` of `T`, in a `const` block (see
+/// [`field_array`], which checks the field first).
+#[doc(hidden)]
+pub const fn field_dim<T: Differentiable>(path: &[&str], k: usize) -> usize {
+    match field_entry::<T>(path) {
+        Some((_, dims)) if k < dims.rank && k < MAX_RANK => dims.lens[k],
+        _ => 0,
+    }
 }
 
 /// Whether `a` and `b` are the same bytes (in a `const fn`).
@@ -581,21 +718,26 @@ pub fn scalar_field<T: ScalarField>(x: T) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{Differentiable, FieldTree, Tangent};
+    use super::{Differentiable, Dims, FieldTree, Tangent};
 
     /// A struct `{ k: f64, a: { b: f64, w: [f64; 3] }, z: f64 }` as its `TREE` numbers it.
     struct Deep;
 
-    const fn leaf(name: &'static str, at: usize) -> FieldTree {
-        FieldTree { name, at, fields: &[] }
+    const fn leaf(name: &'static str, at: usize, dims: Dims) -> FieldTree {
+        FieldTree { name, at, fields: &[], dims }
     }
 
     impl Differentiable for Deep {
         const LEN: usize = 6;
         const TREE: &'static [FieldTree] = &[
-            leaf("k", 0),
-            FieldTree { name: "a", at: 1, fields: &[leaf("b", 0), leaf("w", 1)] },
-            leaf("z", 5),
+            leaf("k", 0, Dims::SCALAR),
+            FieldTree {
+                name: "a",
+                at: 1,
+                fields: &[leaf("b", 0, Dims::SCALAR), leaf("w", 1, Dims::SCALAR.outer(3))],
+                dims: Dims::STRUCT,
+            },
+            leaf("z", 5, Dims::SCALAR),
         ];
         fn zero_like(&self) -> Self {
             Deep

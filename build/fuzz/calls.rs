@@ -9,8 +9,9 @@
 //! `usize`, data as `&[f64]`) and starts with `let mut v = v;` for what it updates. Some helpers
 //! return a `#[derive(Differentiable)]` struct `G90Out` instead, a field per output (`out0`,
 //! `out1`, ...), which the twin binds with its type (`let t9000: G90Out = g90(..);`) and reads
-//! by field (`v = t9000.out0;`); that choice comes from a generator of its own, so that the
-//! pieces do not change.
+//! by field (`v = t9000.out0;`, `let v = t9000.out0;`, or `let v: [f64; 2] = t9000.out0;` for
+//! an array the program never indexes, which `#[grad]` would take for an `f64`); that choice
+//! comes from a generator of its own, so that the pieces do not change.
 //!
 //! The helper does the piece's arithmetic in the piece's order, so the values, `_jvp` (forward
 //! mode: each operation's tangent, with zero directions for the constants the helper takes as
@@ -82,6 +83,11 @@ pub struct Piece {
     /// What it gives the rest of the program, and those of them it declares.
     outputs: Vec<(String, Vec<Size>)>,
     declared: HashSet<String>,
+    /// The arrays among those it declares that the program never reads by every index: bound
+    /// from `G90Out` with their type (`let y: [f64; 2] = t9000.out0;`), since `#[grad]` types a
+    /// field of a call's struct read whole from how the rest indexes it (`let y = t9000.out0;`
+    /// then `y[i]`), and takes one that is never indexed for an `f64` (bug 48).
+    typed: HashSet<String>,
     /// Whether the helper returns a tuple (else an array, or its one array output).
     tuple: bool,
     /// Whether the helper returns the struct `G90Out` (then `tuple` is not read).
@@ -498,6 +504,26 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
     // A scalar the piece assigns whole at its top level: what is read after it is another value.
     let fresh_after =
         |n: &str| stmts.iter().any(|s| matches!(s, Stmt::Assign(Place::Var(v), ..) if v == n));
+    // A copy made before the piece (`let mut s = x;`) is `x` itself to the macro: the cotangents
+    // of what reads `x` after the piece reach it first in `f`'s sweep (seed 7118, bug 52).
+    let copies: HashMap<&str, &str> = prog.body[..lo]
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Let(n, _, Expr::Var(src)) => Some((n.as_str(), src.as_str())),
+            _ => None,
+        })
+        .collect();
+    let source_read_after = |n: &str| {
+        let mut at = n;
+        for _ in 0..copies.len() {
+            match copies.get(at) {
+                Some(src) if after.contains(*src) => return true,
+                Some(src) => at = src,
+                None => return false,
+            }
+        }
+        false
+    };
     let once = floats.iter().all(|n| {
         let many = count.get(*n).is_some_and(|r| repeated(r)) || looped.contains(*n);
         let fresh = match in_loop {
@@ -507,12 +533,17 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
         // A loop's sweep sums the cotangent of a value it does not update in an accumulator of
         // its own, added to the value's after the loop; through the call, each iteration adds.
         let invariant = in_loop && !carried.contains(*n) && outside.contains(*n);
-        (!many || fresh) && !invariant
+        (!many || (fresh && !source_read_after(n))) && !invariant
     });
     let exact = once && !shared(prog, stmts, lo, hi, &floats);
     let exact_second = exact && !calls(stmts);
     // A generator of its own: the pieces, and their other choices, stay what they were.
     let strukt = Rng::new(prog.seed ^ 0x7374_7275_6374).chance(40);
+    let typed = outputs
+        .iter()
+        .filter(|(v, d)| !d.is_empty() && declared_out.contains(v) && !indexed(prog, v, d.len()))
+        .map(|(v, _)| v.clone())
+        .collect();
     let piece = Piece {
         lo,
         hi,
@@ -523,12 +554,30 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
         fresh,
         outputs,
         declared: declared_out,
+        typed,
         tuple,
         strukt,
         exact,
         exact_second,
     };
     Some(piece)
+}
+
+/// Whether the program reads `v` by `rank` indices somewhere (`v[i][j]` for a matrix).
+fn indexed(prog: &Program, v: &str, rank: usize) -> bool {
+    let found = std::cell::Cell::new(false);
+    let check = |e: &Expr| {
+        if let Expr::Elem(n, ix) = e
+            && n == v
+            && ix.len() == rank
+        {
+            found.set(true);
+        }
+        None
+    };
+    map_stmts(&prog.body, &check);
+    map_expr(&prog.tail, &check);
+    found.get()
 }
 
 /// Whether `stmts` call a function (the program's callees: no closure is in a call twin's
@@ -714,9 +763,12 @@ impl Piece {
         if self.strukt {
             let t = "t9000";
             p.line(depth, &format!("let {t}: {OUT_STRUCT} = {call};"));
-            for (k, (v, _)) in self.outputs.iter().enumerate() {
+            for (k, (v, d)) in self.outputs.iter().enumerate() {
                 let f = field(k);
                 let text = match self.declared.contains(v) {
+                    true if self.typed.contains(v) => {
+                        format!("{} {v}: {} = {t}.{f};", let_(v), array_type("f64", d))
+                    }
                     true => format!("{} {v} = {t}.{f};", let_(v)),
                     false => format!("{v} = {t}.{f};"),
                 };

@@ -219,6 +219,14 @@ impl<'a> Renderer<'a> {
         self.buffers.is_some_and(|b| b.members.contains(&v))
     }
 
+    /// Whether `v` and `op` hold the same buffer: a buffer is updated in place, so a region's
+    /// result that is the buffer needs no assignment (`x_bar = x_bar;` after a checkpointed
+    /// sweep that was lent it, which rustc refuses: the parameter is not `mut`, bug 49).
+    fn same_buffer(&self, v: Var, op: Operand) -> bool {
+        let Some((b, w)) = self.buffers.zip(op.var()) else { return false };
+        b.names.get(&v).is_some_and(|id| b.names.get(&w) == Some(id))
+    }
+
     pub(super) fn ident(&self, v: Var) -> TokenStream {
         match &self.idents[v.index()] {
             Some(id) => id.to_token_stream(),
@@ -482,6 +490,7 @@ impl<'a> Renderer<'a> {
         let pairs: Vec<(Var, Operand)> = pairs
             .into_iter()
             .filter(|(slot, value)| !self.layout.same_slot(Operand::Var(*slot), *value))
+            .filter(|(slot, value)| !self.same_buffer(*slot, *value))
             .collect();
         if let [(slot, value)] = pairs.as_slice()
             && let Some(update) = self.compound_into(*slot, *value)

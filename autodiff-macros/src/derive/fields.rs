@@ -179,7 +179,9 @@ pub(super) fn tree(fields: &[Field]) -> TokenStream {
     for f in fields.iter().filter(|f| f.differentiated) {
         let name = f.member.to_token_stream().to_string();
         let tr = tangent_trait(&f.ty);
-        rows.push(quote!(#p::FieldTree { name: #name, at: #(#at)+*, fields: #tr::TREE }));
+        rows.push(
+            quote!(#p::FieldTree { name: #name, at: #(#at)+*, fields: #tr::TREE, dims: #tr::DIMS }),
+        );
         at.push(f.len());
     }
     quote!(&[#(#rows),*])

@@ -140,7 +140,6 @@ impl Int {
     }
 
     /// The loop index this is, if it is one.
-    #[cfg(test)]
     pub fn as_index(&self) -> Option<LoopId> {
         match self.form {
             Form::Index(l) => Some(l),

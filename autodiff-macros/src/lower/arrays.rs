@@ -42,6 +42,9 @@ impl Lower<'_> {
         if let Some(t) = self.field_array_ty(base, indices.len()) {
             return Some(t);
         }
+        if self.is_flat_field(base) {
+            return self.flat_array_ty(base, indices.len());
+        }
         let Expr::Path(p) = base else { return None };
         let name = symbol::unraw(p.path.get_ident()?);
         let Some(Binding::Slot(s)) = self.lookup(&name) else { return None };
@@ -74,7 +77,7 @@ impl Lower<'_> {
             };
         }
         if self.is_flat_field(base) {
-            return self.flat_element(e, base, &indices);
+            return self.flat_element(base, &indices);
         }
         let array = self.expr(base);
         let index: Vec<Int> = indices.iter().map(|ix| self.int_expr(ix, IntCtx::Index)).collect();

@@ -13,7 +13,7 @@ use super::konst::Mode;
 use super::passed::ConstTy;
 use super::signature::Returns;
 use super::types::is_int;
-use super::value::Value;
+use super::value::{self, Value};
 use super::{Aliases, Binding, Kind, Lower, Output};
 use crate::ir::{Operand, Prim, Ty};
 use crate::symbol;
@@ -163,6 +163,11 @@ impl Lower<'_> {
                 None => self.record_value(e),
             },
             Output::Array => {
+                if let Some(want) = &returns.array
+                    && self.is_flat_field(value::peel(e))
+                {
+                    return vec![self.flat_whole(e, Some(want))];
+                }
                 if let Some(want) = returns.array.clone().map(super::returned::Returned::Array)
                     && let Some(v) = self.typed_call(e, &want)
                 {
@@ -297,6 +302,7 @@ impl Lower<'_> {
             self.cx.error_spanned(else_token, "`#[grad]` does not support `let ... else`");
         }
         if self.let_call(&local.pat, pat, ty, &init.expr) {
+            self.flat_field_uses(pat, rest);
             return;
         }
         let Some((name, mutable)) = simple else {
@@ -349,9 +355,17 @@ impl Lower<'_> {
             _ => {
                 let expected = ty
                     .and_then(|t| self.scalar.array(super::pattern::strip_refs(t), &self.generics));
+                let flat = expected.clone().filter(|_| self.is_flat_field(value::peel(&init.expr)));
                 let outer = std::mem::replace(&mut self.expected, expected);
                 let since = self.mark();
-                let mut v = self.value(&init.expr);
+                let mut v = match flat {
+                    // An array field of a struct returned by a call, read as the `let` types it.
+                    Some(want) => {
+                        let op = self.flat_whole(&init.expr, Some(&want));
+                        Value::Real { op, aliases: Aliases::default(), since }
+                    }
+                    None => self.value(&init.expr),
+                };
                 self.expected = outer;
                 // A constant typed as an array (`let mut x: [f64; 2] = INIT;`) is one.
                 if let (Some(ty), Some(Some(Kind::Array)), Value::Real { op: Operand::Ext(_), .. }) =
@@ -637,6 +651,12 @@ impl Lower<'_> {
             };
         }
         let ty = self.slots[slot].value.map(|c| self.b.ty(c));
+        // An array field of a struct returned by a call, read as the variable's type.
+        if let Some(ty @ Ty::Array(_)) = &ty
+            && self.is_flat_field(value::peel(rhs))
+        {
+            return self.flat_whole(rhs, Some(ty));
+        }
         if let Some(ty @ Ty::Array(_)) = ty
             && let Some(v) = self.typed_call(rhs, &super::returned::Returned::Array(ty))
         {

@@ -78,6 +78,7 @@ impl Lower<'_> {
                 int_alias: old.int_alias.clone(),
                 ty: old.ty.clone(),
                 strukt: old.strukt.clone(),
+                field_depths: old.field_depths.clone(),
             };
             self.slots.push(pinned);
             bound.binding = Binding::Slot(self.slots.len() - 1);

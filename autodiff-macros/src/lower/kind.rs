@@ -110,7 +110,10 @@ impl Lower<'_> {
             Expr::Array(_) | Expr::Repeat(_) => Kind::Array,
             Expr::Reference(r) => self.kind(&r.expr),
             Expr::Match(m) => m.arms.first().map_or(Kind::Unknown, |a| self.kind(&a.body)),
-            Expr::Field(_) if self.is_flat_field(e) => Kind::Real,
+            Expr::Field(_) if self.is_flat_field(e) => match self.flat_field_depth(e) {
+                0 => Kind::Real,
+                _ => Kind::Array,
+            },
             Expr::Field(_) if self.field_kind(e).is_some() => {
                 self.field_kind(e).unwrap_or(Kind::Unknown)
             }

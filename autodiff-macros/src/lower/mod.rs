@@ -180,6 +180,9 @@ struct Slot {
     /// For a struct returned by a call (`let r: Quat = q.mul(&p);`), held laid flat (an array
     /// of its differentiated scalars): the struct's type.
     strukt: Option<Rc<syn::Type>>,
+    /// For such a struct, how many dimensions its scope indexes each field with (by the names
+    /// of the fields from the struct down): the shape of a field read whole (`whole.rs`).
+    field_depths: Rc<Vec<(Vec<String>, usize)>>,
 }
 
 /// What a `let` of a constant expression may stand for where its variable is read.
@@ -367,7 +370,16 @@ impl Lower<'_> {
             self.name_value(name, v, since);
         }
         let Aliases { alias, int_alias, ty } = aliases;
-        self.slots.push(Slot { name: name.to_owned(), value, alias, int_alias, ty, strukt: None });
+        let field_depths = Rc::default();
+        self.slots.push(Slot {
+            name: name.to_owned(),
+            value,
+            alias,
+            int_alias,
+            ty,
+            strukt: None,
+            field_depths,
+        });
         self.bind_name(name, Binding::Slot(self.slots.len() - 1));
     }
 

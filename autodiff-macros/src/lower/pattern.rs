@@ -207,6 +207,7 @@ impl Lower<'_> {
                     alias: None,
                     int_alias: None,
                     strukt: None,
+                    field_depths: std::rc::Rc::default(),
                 };
                 self.slots.push(slot);
                 Binding::Slot(self.slots.len() - 1)

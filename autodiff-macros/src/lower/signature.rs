@@ -373,6 +373,7 @@ impl Lower<'_> {
                     int_alias: None,
                     ty: ConstTy::of(ty, &self.scalar),
                     strukt: None,
+                    field_depths: std::rc::Rc::default(),
                 });
                 self.bind_name(&name, Binding::Slot(self.slots.len() - 1));
                 (Some(v), by_ref)

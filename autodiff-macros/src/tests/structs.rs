@@ -245,11 +245,11 @@ fn a_call_returning_a_struct_is_held_laid_flat_and_read_by_its_fields() {
             let r: [f64; <Quat as ::autodiff_runtime::Differentiable>::LEN] = ::autodiff_runtime::__private::flat(
                 &r,
             );
-            let t0 = r[const { ::autodiff_runtime::__private::field::<Quat>("x") }];
-            let t1 = r[const { ::autodiff_runtime::__private::field::<Quat>("w") }];
+            let t0 = r[const { ::autodiff_runtime::__private::field_scalar::<Quat>(&["x"]) }];
+            let t1 = r[const { ::autodiff_runtime::__private::field_scalar::<Quat>(&["w"]) }];
             let mut r_bar = [0.0; <Quat as ::autodiff_runtime::Differentiable>::LEN];
-            r_bar[const { ::autodiff_runtime::__private::field::<Quat>("w") }] = t0;
-            r_bar[const { ::autodiff_runtime::__private::field::<Quat>("x") }] += t1;
+            r_bar[const { ::autodiff_runtime::__private::field_scalar::<Quat>(&["w"]) }] = t0;
+            r_bar[const { ::autodiff_runtime::__private::field_scalar::<Quat>(&["x"]) }] += t1;
             let (q_flat_bar, k_bar): (_, f64) = q
                 .scale_rev(k, r_res, ::autodiff_runtime::__private::unflat::<Quat>(&r_bar));
             let q_flat_bar: [f64; <Quat as ::autodiff_runtime::Differentiable>::LEN] = ::autodiff_runtime::__private::flat(

@@ -45,9 +45,12 @@
 //!   parameter: then `f_vjp` runs once per row, or `f_jvp` once per column (see
 //!   [`generated`](super::generated)). The value of a call returning a struct is bound with its
 //!   type before it is passed on or called a method on (`let a: Quat = q.mul(&p);` then
-//!   `a.mul(&c)`): the macro cannot name the type of an unbound call's value; and its nested
-//!   structs' fields are found through `Differentiable::TREE`, which a hand-written
-//!   `Differentiable` leaves empty (see [`structs`](super::structs)).
+//!   `a.mul(&c)`): the macro cannot name the type of an unbound call's value; its nested
+//!   structs' fields, and the lengths of its array fields read whole or by rows, are found
+//!   through `Differentiable::TREE`, which a hand-written `Differentiable` leaves empty; and an
+//!   array field bound to a local that the body never indexes (`let w = r.v; g(w)`) is taken for
+//!   an `f64` (rustc then reports the call): bind it with its type, `let w: [f64; 3] = r.v;`
+//!   (see [`structs`](super::structs)).
 //!
 //! ```compile_fail
 //! use autodiff_runtime::grad;

@@ -107,10 +107,15 @@
 //!   `acc = acc.mul(q);` for a variable bound so. They go through the callee's `_vjp`, `_jvp` and
 //!   `_hvp` as calls returning arrays do (see [`calls`](super::calls)), in loops too. The value
 //!   is held laid flat (`[f64; <Quat as Differentiable>::LEN]`): it is read by its fields (`r.x`,
-//!   `r.v[i]` for an array field of one dimension, at the place `Differentiable::FIELDS` gives)
-//!   and by the fields of its nested structs (`r.inner.c`, `r.inner.d[i]`, through
-//!   `Differentiable::TREE`), and passed to calls, used as a receiver (`r.mul(&c)`) or returned
-//!   as the struct, rebuilt from its scalars. Not supported: a write to a field, and a call's
+//!   `r.v[i]`, `r.m[i][j]`, at the place `Differentiable::FIELDS` gives) and by the fields of its
+//!   nested structs (`r.inner.c`, `r.inner.d[i]`, through `Differentiable::TREE`), and passed to
+//!   calls, used as a receiver (`r.mul(&c)`) or returned as the struct, rebuilt from its scalars.
+//!   An array field read whole or by rows (`let y = r.v;` then `y[i]`, `y = r.v;` for an array
+//!   `y`, `let w: [f64; 3] = r.v;`, a row `r.m[i]`) is its scalars copied out, in the shape of
+//!   where it goes (the variable assigned, the `let`'s or the return type) or else of how the
+//!   body indexes it (through the locals bound to it), with the lengths from the struct's
+//!   `Differentiable::TREE`; rustc checks the shape at the read. A field bound to a local that
+//!   the body never indexes (`let w = r.v; g(w)`) is taken for an `f64`: bind it with its type. Not supported: a write to a field, and a call's
 //!   struct value not bound with its type (`q.mul(&p).mul(&c)`, `q.mul(&p.conj())`: the macro
 //!   cannot name the type of the inner call's value, which the scalars laid flat need), each an
 //!   error that says what to write; reading a `#[no_grad]` (or

@@ -6,7 +6,8 @@
 //! functions take and return the struct, and codegen converts at the call.
 //!
 //! A field of a nested struct (`r.inner.c`) is at the place the struct's `Differentiable::TREE`
-//! gives (`field_path`).
+//! gives; an array field read whole or by rows (`let y = r.w;`, `r.m[i]`) is copied out of the
+//! flat array into an array of its shape (`whole.rs`).
 //!
 //! What this does not know: the struct's fields. A read of a field that is not differentiated
 //! (or not there) is a compile error that rustc reports at the read, from `field`; a write to a
@@ -15,10 +16,10 @@
 use std::rc::Rc;
 
 use quote::{ToTokens, quote};
-use syn::{Expr, Member, Pat, Type};
+use syn::{Expr, Pat, Type};
 
 use super::super::{Binding, Lower};
-use crate::ir::{Elem, Int, Name, Operand, Ty};
+use crate::ir::{Elem, Int, Operand, Ty};
 use crate::symbol;
 
 /// The name a pattern binds, when it is one name (`r`, `mut r`, `r: Quat`).
@@ -73,69 +74,10 @@ impl Lower<'_> {
         }
     }
 
-    /// `r.w` (or `r.inner.c`, a field of a nested struct) for a struct `r` held laid flat: its
-    /// array and the index of the field's first scalar.
-    pub(in crate::lower) fn flat_field(&mut self, e: &Expr) -> Option<(Operand, Int)> {
-        // The fields from the struct down (`[inner, c]` for `r.inner.c`).
-        let (mut at, mut members) = (super::super::value::peel(e), Vec::new());
-        let (s, ty) = loop {
-            let Expr::Field(f) = at else { return None };
-            members.push(&f.member);
-            if let Some(found) = self.flat_struct(&f.base) {
-                break found;
-            }
-            at = super::super::value::peel(&f.base);
-        };
-        members.reverse();
-        let array = self.slots[s].value?;
-        let names: Vec<String> = members
-            .iter()
-            .map(|m| match m {
-                Member::Named(id) => symbol::unraw(id),
-                Member::Unnamed(i) => i.index.to_string(),
-            })
-            .collect();
-        // Spanned at the field read: a field that is not there is reported at it.
-        let span = syn::spanned::Spanned::span(members.last()?);
-        let tokens = match names.as_slice() {
-            [name] => quote::quote_spanned!(span=>
-                const { ::autodiff_runtime::__private::field::<#ty>(#name) }
-            ),
-            // A field of a nested struct: through the struct's tree of fields.
-            path => quote::quote_spanned!(span=>
-                const { ::autodiff_runtime::__private::field_path::<#ty>(&[#(#path),*]) }
-            ),
-        };
-        Some((array, Int::tokens(tokens, true)))
-    }
-
-    /// The value of the field read `e` of a struct held laid flat (an `f64` field; see
-    /// `arrays.rs` for an element of an array field).
+    /// The value of the field read `e` of a struct held laid flat, read whole: an `f64`, or an
+    /// array as the body indexes it (see `whole.rs`).
     pub(in crate::lower) fn flat_field_read(&mut self, e: &Expr) -> Operand {
-        match self.flat_field(e) {
-            Some((array, at)) => self.b.load(Name::temp(), array, vec![at]),
-            None => Operand::Lit(0.0),
-        }
-    }
-
-    /// `r.v[i]` (`e`) for an array field `r.v` (`base`) of a struct held laid flat: the element
-    /// after the field's first scalar, for an array of one dimension.
-    pub(in crate::lower) fn flat_element(
-        &mut self,
-        e: &Expr,
-        base: &Expr,
-        indices: &[&Expr],
-    ) -> Operand {
-        let [ix] = indices else {
-            self.cx.error_spanned(
-                e,
-                "`#[grad]` reads the elements of an array field of a struct returned by a call when the array has one dimension (`r.v[i]`): it holds the struct laid flat and does not know the lengths of its arrays",
-            );
-            return Operand::Lit(0.0);
-        };
-        let Some((array, at)) = self.flat_field(base) else { return Operand::Lit(0.0) };
-        let i = self.int_expr(ix, super::super::int::IntCtx::Index);
-        self.b.load(Name::temp(), array, vec![at.add(&i)])
+        self.flat_whole(e, None)
     }
 
     /// Reports `init`, bound with the struct type `ty`, when it calls a method on the value of

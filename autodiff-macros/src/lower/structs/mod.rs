@@ -18,6 +18,7 @@ mod copies;
 mod flat;
 mod record;
 mod scan;
+mod whole;
 
 pub(super) use copies::inline_copies;
 pub(super) use flat::ident_of;
