@@ -368,31 +368,12 @@ pub const fn field_index(fields: &[(&str, usize)], name: &str) -> usize {
 /// field that is not differentiated, or not there, is a compile error at the read.
 #[doc(hidden)]
 pub const fn field_path<T: Differentiable>(path: &[&str]) -> usize {
-    let (mut fields, mut at, mut k) = (T::TREE, 0, 0);
-    while k < path.len() {
-        let mut j = 0;
-        while j < fields.len() && !same(fields[j].name.as_bytes(), path[k].as_bytes()) {
-            j += 1;
-        }
-        if j == fields.len() {
-            panic!(
-                "`#[grad]` reads this field of a struct returned by a call from the struct's differentiated scalars, and the struct has no differentiated field of this path: a field marked `#[no_grad]`, or of another type than `f64`, an array of `f64` or a struct deriving `Differentiable` (by the derive, not by hand), is not among them; read such a field in the function that makes the struct"
-            );
-        }
-        at += fields[j].at;
-        fields = fields[j].fields;
-        k += 1;
-    }
-    at
+    walk::<T>(path).0
 }
 
-/// The number of the first scalar of the field `path` of `T` and what it holds, through
-/// [`Differentiable::TREE`]; `None` when the tree is empty (a hand-written `Differentiable`) and
-/// `path` is one field, whose place [`Differentiable::FIELDS`] gives.
-const fn field_entry<T: Differentiable>(path: &[&str]) -> Option<(usize, Dims)> {
-    if T::TREE.is_empty() && path.len() == 1 {
-        return None;
-    }
+/// The number of the first scalar of the field `path` of `T` and what it holds, walked down
+/// [`Differentiable::TREE`]; a path that is not there is a compile error at the read.
+const fn walk<T: Differentiable>(path: &[&str]) -> (usize, Dims) {
     let (mut fields, mut at, mut k, mut dims) = (T::TREE, 0, 0, Dims::STRUCT);
     while k < path.len() {
         let mut j = 0;
@@ -409,7 +390,17 @@ const fn field_entry<T: Differentiable>(path: &[&str]) -> Option<(usize, Dims)> 
         fields = fields[j].fields;
         k += 1;
     }
-    Some((at, dims))
+    (at, dims)
+}
+
+/// The number of the first scalar of the field `path` of `T` and what it holds, through
+/// [`Differentiable::TREE`]; `None` when the tree is empty (a hand-written `Differentiable`) and
+/// `path` is one field, whose place [`Differentiable::FIELDS`] gives.
+const fn field_entry<T: Differentiable>(path: &[&str]) -> Option<(usize, Dims)> {
+    if T::TREE.is_empty() && path.len() == 1 {
+        return None;
+    }
+    Some(walk::<T>(path))
 }
 
 /// The number of the first scalar of the `f64` field `path` of `T` (`r.w`, `r.inner.c` for a
