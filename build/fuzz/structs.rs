@@ -265,21 +265,7 @@ fn attribute(prog: &Program, pk: &Packing) -> String {
             .collect();
         opts.push(format!("wrt({})", names.join(", ")));
     }
-    match prog.modes {
-        Modes::Scalar { hessian } => {
-            opts.push("jvp, hvp".into());
-            if hessian {
-                opts.push("hessian".into());
-            }
-        }
-        Modes::Vector { forced } => {
-            opts.push("jvp".into());
-            opts.push(match forced {
-                Some(mode) => format!("jacobian({mode})"),
-                None => "jacobian".into(),
-            });
-        }
-    }
+    opts.extend(super::emit::mode_options(prog.modes));
     format!("#[grad({})]", opts.join(", "))
 }
 
