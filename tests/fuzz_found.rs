@@ -508,6 +508,11 @@ fn bug49_a_slice_buffer_through_a_checkpointed_loop_in_nested_branches() {
 }
 
 #[test]
+fn bug53_an_array_parameter_dereferenced_into_a_call() {
+    compiles("array_parameter_dereferenced_into_a_call");
+}
+
+#[test]
 fn bug50_two_slices_in_a_checkpointed_loop_under_a_branch() {
     compiles("slice_loop_under_a_branch");
 }

@@ -36,7 +36,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
-use super::ast::{Assign, Expr, Int, Modes, Pass, Place, Program, Size, Stmt};
+use super::ast::{Assign, Expr, Int, Pass, Place, Program, Size, Stmt};
 use super::idiom::walk::{
     assigned, cond_names, declared, expr_names, map_cond, map_expr, map_stmts, stmt_names,
 };

@@ -15,7 +15,7 @@ use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
-use super::ast::{Expr, Modes, Param, Pass, Program};
+use super::ast::{Expr, Param, Pass, Program};
 use super::idiom::walk::{map_expr, map_stmts};
 use super::print::{Flavor, Printer, array_type, mutated, output_type};
 use super::rng::Rng;
