@@ -523,6 +523,11 @@ fn bug51_the_reverse_half_of_a_vector_function_of_many_parameters() {
 }
 
 #[test]
+fn bug54_an_array_field_length_in_a_loop_closure() {
+    compiles("field_length_in_a_loop_closure");
+}
+
+#[test]
 fn bug55_a_residual_named_with_a_leading_underscore() {
     compiles("residual_with_an_underscore");
 }

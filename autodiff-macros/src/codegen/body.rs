@@ -332,7 +332,10 @@ impl<'a> Renderer<'a> {
                         e = quote!(::autodiff_runtime::__private::filled_at::<#k, _>(&#base, #e));
                     }
                     for d in dims.iter().rev() {
-                        let n = if d.inferred { quote!(_) } else { self.int(d) };
+                        let n = match d.inferred {
+                            true => quote!(_),
+                            false => crate::ir::without_inline_const(self.int(d)),
+                        };
                         e = quote!([#e; #n]);
                     }
                 }
