@@ -508,6 +508,11 @@ fn bug49_a_slice_buffer_through_a_checkpointed_loop_in_nested_branches() {
 }
 
 #[test]
+fn bug53_an_array_parameter_dereferenced_into_a_call() {
+    compiles("array_parameter_dereferenced_into_a_call");
+}
+
+#[test]
 fn bug50_two_slices_in_a_checkpointed_loop_under_a_branch() {
     compiles("slice_loop_under_a_branch");
 }
@@ -515,6 +520,11 @@ fn bug50_two_slices_in_a_checkpointed_loop_under_a_branch() {
 #[test]
 fn bug51_the_reverse_half_of_a_vector_function_of_many_parameters() {
     compiles("rev_of_many_parameters");
+}
+
+#[test]
+fn bug54_an_array_field_length_in_a_loop_closure() {
+    compiles("field_length_in_a_loop_closure");
 }
 
 #[test]

@@ -36,7 +36,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
-use super::ast::{Assign, Expr, Int, Modes, Pass, Place, Program, Size, Stmt};
+use super::ast::{Assign, Expr, Int, Pass, Place, Program, Size, Stmt};
 use super::idiom::walk::{
     assigned, cond_names, declared, expr_names, map_cond, map_expr, map_stmts, stmt_names,
 };
@@ -818,21 +818,7 @@ fn attribute(prog: &Program) -> String {
             .collect();
         opts.push(format!("wrt({})", names.join(", ")));
     }
-    match prog.modes {
-        Modes::Scalar { hessian } => {
-            opts.push("jvp, hvp".into());
-            if hessian {
-                opts.push("hessian".into());
-            }
-        }
-        Modes::Vector { forced } => {
-            opts.push("jvp".into());
-            opts.push(match forced {
-                Some(mode) => format!("jacobian({mode})"),
-                None => "jacobian".into(),
-            });
-        }
-    }
+    opts.extend(super::emit::mode_options(prog.modes));
     format!("#[grad({})]", opts.join(", "))
 }
 

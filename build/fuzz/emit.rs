@@ -97,6 +97,22 @@ fn printed(
     printed_as(prog, head, body, attr, stmts, &param_type)
 }
 
+/// The options naming the modes `modes` asks for (`jvp, hvp`, `hessian`, `jacobian(mode)`),
+/// which every twin's attribute repeats.
+pub(super) fn mode_options(modes: Modes) -> Vec<String> {
+    match modes {
+        Modes::Scalar { hessian } if hessian => vec!["jvp, hvp".into(), "hessian".into()],
+        Modes::Scalar { .. } => vec!["jvp, hvp".into()],
+        Modes::Vector { forced } => vec![
+            "jvp".into(),
+            match forced {
+                Some(mode) => format!("jacobian({mode})"),
+                None => "jacobian".into(),
+            },
+        ],
+    }
+}
+
 /// The options of `f`'s attribute (with `checkpoint` in it if given).
 pub(super) fn options(prog: &Program, checkpoint: Option<Checkpoint>) -> Vec<String> {
     let mut opts = Vec::new();
@@ -105,21 +121,7 @@ pub(super) fn options(prog: &Program, checkpoint: Option<Checkpoint>) -> Vec<Str
             prog.params.iter().filter(|p| differentiated(p)).map(|p| p.name.as_str()).collect();
         opts.push(format!("wrt({})", names.join(", ")));
     }
-    match prog.modes {
-        Modes::Scalar { hessian } => {
-            opts.push("jvp, hvp".into());
-            if hessian {
-                opts.push("hessian".into());
-            }
-        }
-        Modes::Vector { forced } => {
-            opts.push("jvp".into());
-            opts.push(match forced {
-                Some(mode) => format!("jacobian({mode})"),
-                None => "jacobian".into(),
-            });
-        }
-    }
+    opts.extend(mode_options(prog.modes));
     match checkpoint.map(|c| c.snapshots) {
         Some(Some(s)) => opts.push(format!("checkpoint(s = {s})")),
         Some(None) => opts.push("checkpoint".into()),

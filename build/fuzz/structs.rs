@@ -15,7 +15,7 @@ use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
-use super::ast::{Expr, Modes, Param, Pass, Program};
+use super::ast::{Expr, Param, Pass, Program};
 use super::idiom::walk::{map_expr, map_stmts};
 use super::print::{Flavor, Printer, array_type, mutated, output_type};
 use super::rng::Rng;
@@ -265,21 +265,7 @@ fn attribute(prog: &Program, pk: &Packing) -> String {
             .collect();
         opts.push(format!("wrt({})", names.join(", ")));
     }
-    match prog.modes {
-        Modes::Scalar { hessian } => {
-            opts.push("jvp, hvp".into());
-            if hessian {
-                opts.push("hessian".into());
-            }
-        }
-        Modes::Vector { forced } => {
-            opts.push("jvp".into());
-            opts.push(match forced {
-                Some(mode) => format!("jacobian({mode})"),
-                None => "jacobian".into(),
-            });
-        }
-    }
+    opts.extend(super::emit::mode_options(prog.modes));
     format!("#[grad({})]", opts.join(", "))
 }
 

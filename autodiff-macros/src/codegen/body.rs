@@ -63,9 +63,6 @@ pub struct Renderer<'a> {
     /// The inputs that are struct parameters passed whole to calls (their scalars laid flat),
     /// and their directions: passed as the structs themselves.
     pub wholes: HashMap<Var, super::call::Whole>,
-    /// The inputs that are a struct's array fields, and their directions, bound by reference:
-    /// dereferenced where a call takes them by value.
-    pub lent_fields: HashSet<Var>,
     /// The name of the tape of each loop that fills one.
     pub tapes: HashMap<LoopId, Ident>,
     /// A name for a loop's exit test, computed before the loop's variables are assigned.
@@ -95,7 +92,6 @@ impl<'a> Renderer<'a> {
         let (tapes, stop) = (HashMap::new(), Ident::new("stop", proc_macro2::Span::mixed_site()));
         let wholes = HashMap::new();
         Renderer {
-            lent_fields: HashSet::new(),
             f,
             layout,
             idents,
@@ -336,7 +332,10 @@ impl<'a> Renderer<'a> {
                         e = quote!(::autodiff_runtime::__private::filled_at::<#k, _>(&#base, #e));
                     }
                     for d in dims.iter().rev() {
-                        let n = if d.inferred { quote!(_) } else { self.int(d) };
+                        let n = match d.inferred {
+                            true => quote!(_),
+                            false => crate::ir::without_inline_const(self.int(d)),
+                        };
                         e = quote!([#e; #n]);
                     }
                 }

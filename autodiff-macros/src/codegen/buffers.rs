@@ -346,7 +346,7 @@ pub fn fill_value(ty: &Ty, scalar: &Tokens) -> TokenStream {
     let mut e = scalar.zero();
     if let Some(s) = ty.shape() {
         for d in s.dims[1..].iter().rev() {
-            let n = d.render(&|_| quote!(_));
+            let n = crate::ir::without_inline_const(d.render(&|_| quote!(_)));
             e = quote!([#e; #n]);
         }
     }

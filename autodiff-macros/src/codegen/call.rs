@@ -110,14 +110,17 @@ impl Renderer<'_> {
         if let Some(w) = op.var().and_then(|v| self.wholes.get(&v)) {
             return w.pass(by_ref, receiver);
         }
+        let bound_by_ref = op.var().is_some_and(|v| self.by_ref.contains(&v));
         match by_ref {
+            // Bound by reference already (a `&[f64; N]` parameter): passed as it is.
+            true if bound_by_ref => self.operand(op).tokens,
             true => {
                 let t = self.operand(op).at_least(Prec::Unary);
                 quote!(&#t)
             }
-            // An array input bound by reference (a struct's array field, `&[f64; N]`), passed
-            // by value: copied.
-            false if op.var().is_some_and(|v| self.lent_fields.contains(&v)) => {
+            // An array input bound by reference (a `&[f64; N]` parameter, a struct's array
+            // field, or their directions), passed by value: copied.
+            false if bound_by_ref => {
                 let t = self.operand(op).at_least(Prec::Unary);
                 quote!(*#t)
             }

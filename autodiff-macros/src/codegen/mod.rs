@@ -353,7 +353,6 @@ impl Context<'_> {
         renderer.tapes = names::tapes(namer, f);
         renderer.stop = namer.local(symbol::LOOP_EXIT);
         renderer.params = constants.clone();
-        renderer.lent_fields = self.lent_fields(f, dirs_at);
         // A slice's direction is read by its length check, if by nothing else.
         let added = &f.inputs[f.user_inputs..];
         read.extend(buffers.checked_dirs.iter().filter_map(|j| added.get(*j).copied()));

@@ -348,3 +348,28 @@ impl fmt::Display for Int {
         }
     }
 }
+
+/// `tokens` with every inline `const { e }` block written `{ e }`, inside groups too: for the
+/// length of a repeat expression (`[0.0; n]`), a constant already, where an inline `const`
+/// block inside a closure (a stored or checkpointed loop's) is taken to depend on the closure's
+/// generic parameters (`const_evaluatable_unchecked`, rust-lang/rust#76200).
+pub fn without_inline_const(tokens: TokenStream) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    let mut out = Vec::new();
+    let mut it = tokens.into_iter().peekable();
+    while let Some(t) = it.next() {
+        match t {
+            TokenTree::Ident(i)
+                if i == "const"
+                    && matches!(it.peek(), Some(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Brace) =>
+                {}
+            TokenTree::Group(g) => {
+                let mut inner = Group::new(g.delimiter(), without_inline_const(g.stream()));
+                inner.set_span(g.span());
+                out.push(TokenTree::Group(inner));
+            }
+            other => out.push(other),
+        }
+    }
+    out.into_iter().collect()
+}

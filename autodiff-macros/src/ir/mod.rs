@@ -20,7 +20,7 @@ mod verify;
 mod walk;
 
 pub use builder::Builder;
-pub use int::{Affine, Int};
+pub use int::{Affine, Int, without_inline_const};
 pub use linear::{Linear, Wrap};
 pub use poly::{Bounds, Poly};
 pub use prim::{Cmp, Prim};

@@ -11,7 +11,7 @@ use quote::{ToTokens, quote};
 use syn::{Expr, ExprCall, ExprPath};
 
 use super::konst::Konst;
-use super::passed::Role;
+use super::passed::{ConstTy, Role};
 use super::{Binding, Lower};
 use crate::ir::{
     Arg, Call, CallKind, Callee, Group, Name, Operand, Prec, Ret, Stmt, Ty, TypeTokens, Var,
@@ -191,6 +191,10 @@ impl Lower<'_> {
                         false => self.cx.error_spanned(a, "`#[grad]` passes arrays by reference to a called function, not `f64` values; write the value itself"),
                     }
                 }
+                // A `&[f64; N]` parameter passed as it is (`g(y)`) passes a reference, as
+                // `g(&a)` does; `g(*y)` passes the array.
+                let is_ref = matches!(self.const_ty(inner), ConstTy::Ref(_));
+                let by_ref = by_ref || (is_ref && matches!(self.b.ty(op), Ty::Array(_)));
                 Arg::Value { op, by_ref }
             }
         }

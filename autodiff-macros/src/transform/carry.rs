@@ -31,9 +31,9 @@
 
 use std::collections::HashMap;
 
-use super::loops::replace_loops;
+use super::loops::{reads_any, replace_loops, yields_last};
 use crate::ir::{
-    Block, Branch, Carry, Cmp, Cond, Elem, Func, Int, Loop, Name, Operand, Stmt, Ty, Var, reads,
+    Block, Branch, Carry, Cmp, Cond, Elem, Func, Int, Loop, Name, Operand, Stmt, Ty, Var,
     substitute, substitute_operand,
 };
 
@@ -291,17 +291,14 @@ fn accesses(f: &Func, l: &Loop, k: usize) -> Option<Vec<Access>> {
                 versions.push(current);
             }
             other => {
-                if reads(other).iter().any(|op| op.var().is_some_and(|v| versions.contains(&v))) {
+                if reads_any(other, &versions) {
                     return None;
                 }
             }
         }
     }
-    for (j, y) in l.yields.iter().enumerate() {
-        let version = y.var().is_some_and(|v| versions.contains(&v));
-        if (j == k) != (*y == Operand::Var(current)) || (j != k && version) {
-            return None;
-        }
+    if !yields_last(l, k, &versions, current) {
+        return None;
     }
     Some(out)
 }

@@ -3,7 +3,7 @@
 //! first, through branches and checkpoints, each `for` loop handed to a rewrite that may put
 //! statements before and after it, or replace it.
 
-use crate::ir::{Block, Branch, Checkpoint, Func, Loop, Stmt};
+use crate::ir::{Block, Branch, Checkpoint, Func, Loop, Operand, Stmt, Var, reads};
 
 /// What a rewrite of one loop gives back: statements to run before it, the loop, statements
 /// to run after it.
@@ -14,6 +14,20 @@ pub struct Rewritten {
     pub the_loop: Loop,
     /// Statements placed after the loop.
     pub after: Vec<Stmt>,
+}
+
+/// Whether `s` reads any of `versions` (the versions of an array a loop carries).
+pub fn reads_any(s: &Stmt, versions: &[Var]) -> bool {
+    reads(s).iter().any(|op| op.var().is_some_and(|v| versions.contains(&v)))
+}
+
+/// Whether `l` yields `last`, the last of the `versions` of the array it carries at `k`, as that
+/// array, and none of them as another.
+pub fn yields_last(l: &Loop, k: usize, versions: &[Var], last: Var) -> bool {
+    l.yields.iter().enumerate().all(|(j, y)| {
+        let version = y.var().is_some_and(|v| versions.contains(&v));
+        (j == k) == (*y == Operand::Var(last)) && !(j != k && version)
+    })
 }
 
 /// `f`'s body with every `for` loop (its body rewritten first) passed through `rewrite`. The

@@ -9,11 +9,10 @@
 
 use std::collections::HashMap;
 
-use super::loops::{Rewritten, rewrite_loops};
+use super::loops::{Rewritten, reads_any, rewrite_loops, yields_last};
 
 use crate::ir::{
-    Carry, Elem, Func, Int, Loop, Name, Operand, Stmt, Ty, Var, reads, substitute,
-    substitute_operand,
+    Carry, Elem, Func, Int, Loop, Name, Operand, Stmt, Ty, Var, substitute, substitute_operand,
 };
 
 /// `f` with every promotable carried array of its loops carried as a scalar.
@@ -125,17 +124,14 @@ fn accesses(l: &Loop, k: usize, dims: usize) -> Option<Accesses> {
                 versions.push(current);
             }
             other => {
-                if reads(other).iter().any(|op| op.var().is_some_and(|v| versions.contains(&v))) {
+                if reads_any(other, &versions) {
                     return None;
                 }
             }
         }
     }
-    for (j, y) in l.yields.iter().enumerate() {
-        let version = y.var().is_some_and(|v| versions.contains(&v));
-        if (j == k) != (*y == Operand::Var(current)) || (j != k && version) {
-            return None;
-        }
+    if !yields_last(l, k, &versions, current) {
+        return None;
     }
     Some(Accesses { index: index?, steps })
 }
