@@ -3,11 +3,15 @@
 //! finite differences; gradients against central finite differences, H·v against finite
 //! differences of the gradient and for symmetry, the Hessian against H·v; loops carrying a
 //! product (stored and checkpointed) or making one per iteration; and `_hvp` of functions
-//! returning a struct against finite differences of their `_vjp`.
+//! returning a struct against finite differences of their `_vjp`. The same calls written without
+//! a typed `let` are checked in `chains.rs`.
 
 use autodiff_runtime::{Differentiable, Tolerance, check_close, numeric_gradient};
 use autodiff_suite::struct_calls::*;
 use autodiff_suite::structs::Quat;
+
+#[path = "struct_calls/chains.rs"]
+mod chains;
 
 fn close(what: &str, values: &[f64], reference: &[f64], tol: f64) {
     let tol = Tolerance { epsilon: tol, max_relative: tol };
