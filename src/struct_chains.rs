@@ -109,7 +109,8 @@ pub fn turns_untyped(q: &Quat, angles: [f64; 4]) -> f64 {
 #[grad(jvp, hvp)]
 pub fn call_fields(q: &Quat, v: [f64; 3]) -> f64 {
     let p = Quat { w: 0.0, x: v[0], y: v[1], z: v[2] };
-    q.mul(&p).w * q.mul(&p).mul(&q.conj()).x
+    let a = q.mul(&p).w;
+    a * q.mul(&p).mul(&q.conj()).x
 }
 
 /// [`call_fields`] with each call's value bound with its type.

@@ -99,9 +99,12 @@ impl Lower<'_> {
         init: &Expr,
         (rest, top): (&[Stmt], bool),
     ) -> bool {
-        if let Some(t) = ty
-            && self.receiver_is_call(init, t)
-        {
+        let untyped = match (ty, peel(init)) {
+            (Some(t), _) => self.receiver_is_call(init, t),
+            (None, Expr::MethodCall(m)) => self.untyped_receiver(m, None),
+            _ => false,
+        };
+        if untyped {
             self.poison(pat);
             return true;
         }

@@ -105,6 +105,9 @@ impl Lower<'_> {
         ty: Option<&Type>,
     ) -> bool {
         let receiver = super::super::value::peel(&m.receiver);
+        if super::known_method(&m.method) {
+            return false;
+        }
         let user = match receiver {
             Expr::Call(_) => self.call_of_user_fn(receiver).is_some(),
             Expr::MethodCall(_) => self.method_of_user(receiver).is_some(),
@@ -132,7 +135,7 @@ impl Lower<'_> {
         let text = inner.to_token_stream().to_string().replace(" . ", ".").replace(" (", "(");
         self.cx.error_spanned(
             arg,
-            format!("this passes the value of a call by reference, and `#[grad]` takes the value of a call to be one `f64` unless its type is written where it is bound (a macro sees tokens, not types); if it returns a struct or an array, bind it with its type first, as in `let c: Quat = {text};`, and pass `&c`"),
+            format!("this lends the value of a call whose type `#[grad]` cannot tell (a macro sees tokens, not types): it takes a method's value to be of its receiver's struct type and that of `Type::f(..)` to be a `Type`, and the value of another call to be one `f64`; if it returns a struct or an array, bind it with its type first, as in `let c: Quat = {text};`, and pass `&c`"),
         );
     }
 

@@ -30,7 +30,7 @@ use crate::symbol;
 
 /// Whether `name` is a method of `f64` or of an array that `#[grad]` knows (`sqrt`, `sin_cos`,
 /// `iter`, `len`): a value it is called on is not read as a struct.
-fn known_method(name: &syn::Ident) -> bool {
+pub(in crate::lower) fn known_method(name: &syn::Ident) -> bool {
     let name = name.to_string();
     symbol::method_prim(&name).is_some()
         || [symbol::SIN_COS, symbol::LEN, symbol::MAP].contains(&name.as_str())

@@ -23,7 +23,7 @@ mod whole;
 
 pub(super) use copies::inline_copies;
 pub(super) use flat::ident_of;
-pub(super) use infer::read_as_struct;
+pub(super) use infer::{known_method, read_as_struct};
 pub(super) use record::Record;
 pub(super) use scan::field_path;
 
