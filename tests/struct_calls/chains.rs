@@ -199,12 +199,7 @@ fn energy(
             (y, both(gq, gv), both(hq, hv))
         },
     };
-    let (v, w) = directions(7);
-    scalar.check(what, &point(), &v, &w);
-    let (y, g) = (scalar.grad)(&point());
-    let (_, d) = (scalar.jvp)(&point(), &v);
-    let (_, _, hv) = (scalar.hvp)(&point(), &v);
-    vec![vec![y, d], g, hv]
+    checked(what, &scalar, &point())
 }
 
 #[test]
@@ -260,12 +255,80 @@ fn of_quat(
             (y, scalars(&g), scalars(&h))
         },
     };
-    let (v, w) = directions(4);
-    scalar.check(what, &Q, &v, &w);
-    let (y, g) = (scalar.grad)(&Q);
-    let (_, d) = (scalar.jvp)(&Q, &v);
-    let (_, _, hv) = (scalar.hvp)(&Q, &v);
+    checked(what, &scalar, &Q)
+}
+
+/// A scalar function `(q, angles) -> f64`'s derivatives.
+type AnglesGrad = fn(&Quat, [f64; 4]) -> (f64, (Quat, [f64; 4]));
+type AnglesJvp = fn(&Quat, [f64; 4], &Quat, [f64; 4]) -> (f64, f64);
+type AnglesHvp = fn(&Quat, [f64; 4], &Quat, [f64; 4]) -> (f64, (Quat, [f64; 4]), (Quat, [f64; 4]));
+
+/// Checks a scalar function `(q, angles) -> f64` with the harness at `x`; returns everything it
+/// computes.
+fn of_angles(
+    what: &str,
+    f: fn(&Quat, [f64; 4]) -> f64,
+    (grad, jvp, hvp): (AnglesGrad, AnglesJvp, AnglesHvp),
+    x: &[f64],
+) -> Vec<Vec<f64>> {
+    let both = |q: Quat, a: [f64; 4]| scalars(&q).into_iter().chain(a).collect::<Vec<_>>();
+    let scalar = Scalar {
+        f: &|p| f(&quat(p), a4(&p[4..])),
+        grad: &|p| {
+            let (y, (g, ga)) = grad(&quat(p), a4(&p[4..]));
+            (y, both(g, ga))
+        },
+        jvp: &|p, d| jvp(&quat(p), a4(&p[4..]), &quat(d), a4(&d[4..])),
+        hvp: &|p, d| {
+            let (y, (g, ga), (h, ha)) = hvp(&quat(p), a4(&p[4..]), &quat(d), a4(&d[4..]));
+            (y, both(g, ga), both(h, ha))
+        },
+    };
+    checked(what, &scalar, x)
+}
+
+/// The harness's checks of `scalar` at `x`, and everything it computes there.
+fn checked(what: &str, scalar: &Scalar, x: &[f64]) -> Vec<Vec<f64>> {
+    let (v, w) = directions(x.len());
+    scalar.check(what, x, &v, &w);
+    let (y, g) = (scalar.grad)(x);
+    let (_, d) = (scalar.jvp)(x, &v);
+    let (_, _, hv) = (scalar.hvp)(x, &v);
     vec![vec![y, d], g, hv]
+}
+
+/// A scalar method `(self, p) -> f64`'s derivatives.
+type PairGrad = fn(&Quat, &Quat) -> (f64, (Quat, Quat));
+type PairScalarJvp = fn(&Quat, &Quat, &Quat, &Quat) -> (f64, f64);
+type PairScalarHvp = fn(&Quat, &Quat, &Quat, &Quat) -> (f64, (Quat, Quat), (Quat, Quat));
+
+/// Checks a scalar method `(self, p) -> f64` with the harness; returns everything it computes.
+fn of_pair(
+    what: &str,
+    f: fn(&Quat, &Quat) -> f64,
+    (grad, jvp, hvp): (PairGrad, PairScalarJvp, PairScalarHvp),
+) -> Vec<Vec<f64>> {
+    let two = |p: &[f64]| (quat(p), quat(&p[4..]));
+    let both = |a: Quat, b: Quat| scalars(&a).into_iter().chain(scalars(&b)).collect::<Vec<_>>();
+    let scalar = Scalar {
+        f: &|p| f(&quat(p), &quat(&p[4..])),
+        grad: &|p| {
+            let (a, o) = two(p);
+            let (y, (ga, go)) = grad(&a, &o);
+            (y, both(ga, go))
+        },
+        jvp: &|p, d| {
+            let ((a, o), (da, dor)) = (two(p), two(d));
+            jvp(&a, &o, &da, &dor)
+        },
+        hvp: &|p, d| {
+            let ((a, o), (da, dor)) = (two(p), two(d));
+            let (y, (ga, go), (ha, ho)) = hvp(&a, &o, &da, &dor);
+            (y, both(ga, go), both(ha, ho))
+        },
+    };
+    let x: Vec<f64> = Q.iter().chain(&[-0.4, 1.1, 0.7, -0.6]).copied().collect();
+    checked(what, &scalar, &x)
 }
 
 #[test]
@@ -322,96 +385,31 @@ fn an_untyped_product_carried_by_a_loop_is_the_typed_one_to_the_bit() {
     // A product made afresh in each iteration, `let r = q.mul(&p);`.
     let angles = [0.3, -1.2, 2.0, 0.7];
     let x: Vec<f64> = Q.iter().chain(&angles).copied().collect();
-    let run = |what: &str,
-               f: fn(&Quat, [f64; 4]) -> f64,
-               grad: fn(&Quat, [f64; 4]) -> (f64, (Quat, [f64; 4])),
-               jvp: fn(&Quat, [f64; 4], &Quat, [f64; 4]) -> (f64, f64),
-               hvp: fn(
-        &Quat,
-        [f64; 4],
-        &Quat,
-        [f64; 4],
-    ) -> (f64, (Quat, [f64; 4]), (Quat, [f64; 4]))| {
-        let both = |q: Quat, a: [f64; 4]| scalars(&q).into_iter().chain(a).collect::<Vec<_>>();
-        let scalar = Scalar {
-            f: &|p| f(&quat(p), a4(&p[4..])),
-            grad: &|p| {
-                let (y, (g, ga)) = grad(&quat(p), a4(&p[4..]));
-                (y, both(g, ga))
-            },
-            jvp: &|p, d| jvp(&quat(p), a4(&p[4..]), &quat(d), a4(&d[4..])),
-            hvp: &|p, d| {
-                let (y, (g, ga), (h, ha)) = hvp(&quat(p), a4(&p[4..]), &quat(d), a4(&d[4..]));
-                (y, both(g, ga), both(h, ha))
-            },
-        };
-        let (v, w) = directions(8);
-        scalar.check(what, &x, &v, &w);
-        let (y, g) = (scalar.grad)(&x);
-        let (_, d) = (scalar.jvp)(&x, &v);
-        let (_, _, hv) = (scalar.hvp)(&x, &v);
-        vec![vec![y, d], g, hv]
-    };
-    let typed = run("turns", turns, turns_grad, turns_jvp, turns_hvp);
-    let untyped = run(
+    let typed = of_angles("turns", turns, (turns_grad, turns_jvp, turns_hvp), &x);
+    let untyped = of_angles(
         "turns_untyped",
         turns_untyped,
-        turns_untyped_grad,
-        turns_untyped_jvp,
-        turns_untyped_hvp,
+        (turns_untyped_grad, turns_untyped_jvp, turns_untyped_hvp),
+        &x,
     );
     assert_eq!(bits(&typed), bits(&untyped));
 }
 
 #[test]
 fn a_sandwich_lent_to_a_method_as_it_is_made_is_the_bound_one_to_the_bit() {
-    let run =
-        |what: &str,
-         f: fn(&Quat, &Quat) -> f64,
-         grad: fn(&Quat, &Quat) -> (f64, (Quat, Quat)),
-         jvp: fn(&Quat, &Quat, &Quat, &Quat) -> (f64, f64),
-         hvp: fn(&Quat, &Quat, &Quat, &Quat) -> (f64, (Quat, Quat), (Quat, Quat))| {
-            let two = |p: &[f64]| (quat(p), quat(&p[4..]));
-            let both =
-                |a: Quat, b: Quat| scalars(&a).into_iter().chain(scalars(&b)).collect::<Vec<_>>();
-            let scalar = Scalar {
-                f: &|p| f(&quat(p), &quat(&p[4..])),
-                grad: &|p| {
-                    let (a, o) = two(p);
-                    let (y, (ga, go)) = grad(&a, &o);
-                    (y, both(ga, go))
-                },
-                jvp: &|p, d| {
-                    let ((a, o), (da, dor)) = (two(p), two(d));
-                    jvp(&a, &o, &da, &dor)
-                },
-                hvp: &|p, d| {
-                    let ((a, o), (da, dor)) = (two(p), two(d));
-                    let (y, (ga, go), (ha, ho)) = hvp(&a, &o, &da, &dor);
-                    (y, both(ga, go), both(ha, ho))
-                },
-            };
-            let x: Vec<f64> = Q.iter().chain(&[-0.4, 1.1, 0.7, -0.6]).copied().collect();
-            let (v, w) = directions(8);
-            scalar.check(what, &x, &v, &w);
-            let (y, g) = (scalar.grad)(&x);
-            let (_, d) = (scalar.jvp)(&x, &v);
-            let (_, _, hv) = (scalar.hvp)(&x, &v);
-            vec![vec![y, d], g, hv]
-        };
-    let typed = run(
+    let typed = of_pair(
         "sandwich_dot",
         Quat::sandwich_dot,
-        Quat::sandwich_dot_grad,
-        Quat::sandwich_dot_jvp,
-        Quat::sandwich_dot_hvp,
+        (Quat::sandwich_dot_grad, Quat::sandwich_dot_jvp, Quat::sandwich_dot_hvp),
     );
-    let chained = run(
+    let chained = of_pair(
         "sandwich_dot_chained",
         Quat::sandwich_dot_chained,
-        Quat::sandwich_dot_chained_grad,
-        Quat::sandwich_dot_chained_jvp,
-        Quat::sandwich_dot_chained_hvp,
+        (
+            Quat::sandwich_dot_chained_grad,
+            Quat::sandwich_dot_chained_jvp,
+            Quat::sandwich_dot_chained_hvp,
+        ),
     );
     assert_eq!(bits(&typed), bits(&chained));
 }
