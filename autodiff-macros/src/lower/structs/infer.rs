@@ -15,7 +15,8 @@
 //!
 //! What this does not know: what the callee returns. The guess is written in the generated code
 //! as the type of the call's value, spanned at the call, so a method returning another type is
-//! rustc's type error there ("expected `Quat`, found `Other`"), never a wrong value. A value
+//! rustc's type error there (E0308, "expected `(Quat, _)`, found `(Polar, ())`" at the call's
+//! method), never a wrong value. A value
 //! passed by value to a call (`g(q.conj())`) is not read as a struct: an `f64` goes so too.
 
 use proc_macro2::{Span, TokenStream, TokenTree};
