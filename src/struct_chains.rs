@@ -123,3 +123,21 @@ pub fn call_fields_typed(q: &Quat, v: [f64; 3]) -> f64 {
     let r: Quat = b.mul(&c);
     a.w * r.x
 }
+
+/// A method called on a struct parameter left out of `wrt` (a constant receiver), its value
+/// read as a struct: `fixed.mul(q)` is taken to be a `Quat` from `fixed: &Quat`.
+#[grad(jvp, hvp, wrt(q))]
+pub fn fixed_turn(q: &Quat, fixed: &Quat) -> f64 {
+    let r = fixed.mul(q);
+    r.x * r.y + fixed.mul(q).mul(&q.conj()).z
+}
+
+/// [`fixed_turn`] with each call's value bound with its type.
+#[grad(jvp, hvp, wrt(q))]
+pub fn fixed_turn_typed(q: &Quat, fixed: &Quat) -> f64 {
+    let r: Quat = fixed.mul(q);
+    let a: Quat = fixed.mul(q);
+    let c: Quat = q.conj();
+    let s: Quat = a.mul(&c);
+    r.x * r.y + s.z
+}

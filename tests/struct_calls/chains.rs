@@ -258,6 +258,12 @@ fn of_quat(
     checked(what, &scalar, &Q)
 }
 
+/// A scalar function of a quaternion and a constant one: `_grad`'s type is [`PowGrad`]'s with
+/// the constant after `q`.
+type FixedGrad = fn(&Quat, &Quat) -> (f64, Quat);
+type FixedJvp = fn(&Quat, &Quat, &Quat) -> (f64, f64);
+type FixedHvp = fn(&Quat, &Quat, &Quat) -> (f64, Quat, Quat);
+
 /// A scalar function `(q, angles) -> f64`'s derivatives.
 type AnglesGrad = fn(&Quat, [f64; 4]) -> (f64, (Quat, [f64; 4]));
 type AnglesJvp = fn(&Quat, [f64; 4], &Quat, [f64; 4]) -> (f64, f64);
@@ -412,4 +418,34 @@ fn a_sandwich_lent_to_a_method_as_it_is_made_is_the_bound_one_to_the_bit() {
         ),
     );
     assert_eq!(bits(&typed), bits(&chained));
+}
+
+#[test]
+fn a_method_on_a_constant_struct_parameter_is_the_typed_one_to_the_bit() {
+    let fixed = Quat { w: -0.4, x: 1.1, y: 0.7, z: -0.6 };
+    let run =
+        |what: &str, f: fn(&Quat, &Quat) -> f64, grad: FixedGrad, jvp: FixedJvp, hvp: FixedHvp| {
+            let scalar = Scalar {
+                f: &|p| f(&quat(p), &fixed),
+                grad: &|p| {
+                    let (y, g) = grad(&quat(p), &fixed);
+                    (y, scalars(&g))
+                },
+                jvp: &|p, d| jvp(&quat(p), &fixed, &quat(d)),
+                hvp: &|p, d| {
+                    let (y, g, h) = hvp(&quat(p), &fixed, &quat(d));
+                    (y, scalars(&g), scalars(&h))
+                },
+            };
+            checked(what, &scalar, &Q)
+        };
+    let typed = run(
+        "fixed_turn_typed",
+        fixed_turn_typed,
+        fixed_turn_typed_grad,
+        fixed_turn_typed_jvp,
+        fixed_turn_typed_hvp,
+    );
+    let untyped = run("fixed_turn", fixed_turn, fixed_turn_grad, fixed_turn_jvp, fixed_turn_hvp);
+    assert_eq!(bits(&typed), bits(&untyped));
 }
