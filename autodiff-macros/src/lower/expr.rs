@@ -462,9 +462,6 @@ impl Lower<'_> {
         {
             return self.user_method(m);
         }
-        if !known && self.untyped_receiver(m, None) {
-            return Operand::Lit(0.0);
-        }
         if let Some(t) = &m.turbofish {
             self.cx.error_spanned(t, "`#[grad]` does not support turbofish arguments here");
         }

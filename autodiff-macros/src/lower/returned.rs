@@ -99,9 +99,16 @@ impl Lower<'_> {
         init: &Expr,
         (rest, top): (&[Stmt], bool),
     ) -> bool {
+        // A method on the value of a call whose type the tokens do not tell, bound with a
+        // struct type or read as a struct.
         let untyped = match (ty, peel(init)) {
             (Some(t), _) => self.receiver_is_call(init, t),
-            (None, Expr::MethodCall(m)) => self.untyped_receiver(m, None),
+            (None, Expr::MethodCall(m))
+                if super::structs::ident_of(pat)
+                    .is_some_and(|n| super::structs::read_as_struct(&n, rest, top)) =>
+            {
+                self.untyped_receiver(m, None)
+            }
             _ => false,
         };
         if untyped {
