@@ -7,7 +7,10 @@ use autodiff_suite::struct_calls::*;
 use autodiff_suite::struct_chains::*;
 use autodiff_suite::structs::Quat;
 
-use super::{Q, Scalar, V, Vector, a3, a4, close, directions, point, quat, rotated, scalars};
+use super::{
+    Q, Scalar, V, Vector, a3, a4, checked, close, directions, point, quat, quat_checks, rotated,
+    scalars,
+};
 
 /// The bits of every number of `parts`: values and derivatives compared exactly.
 fn bits(parts: &[Vec<f64>]) -> Vec<Vec<u64>> {
@@ -232,34 +235,7 @@ fn energies_through_untyped_calls_and_their_fields_are_the_typed_ones_to_the_bit
     }
 }
 
-/// A scalar function of a quaternion's derivatives.
-type PowGrad = fn(&Quat) -> (f64, Quat);
-type PowJvp = fn(&Quat, &Quat) -> (f64, f64);
-type PowHvp = fn(&Quat, &Quat) -> (f64, Quat, Quat);
-
-/// Checks a scalar function of a quaternion with the harness; returns everything it computes.
-fn of_quat(
-    what: &str,
-    f: fn(&Quat) -> f64,
-    (grad, jvp, hvp): (PowGrad, PowJvp, PowHvp),
-) -> Vec<Vec<f64>> {
-    let scalar = Scalar {
-        f: &|p| f(&quat(p)),
-        grad: &|p| {
-            let (y, g) = grad(&quat(p));
-            (y, scalars(&g))
-        },
-        jvp: &|p, d| jvp(&quat(p), &quat(d)),
-        hvp: &|p, d| {
-            let (y, g, h) = hvp(&quat(p), &quat(d));
-            (y, scalars(&g), scalars(&h))
-        },
-    };
-    checked(what, &scalar, &Q)
-}
-
-/// A scalar function of a quaternion and a constant one: `_grad`'s type is [`PowGrad`]'s with
-/// the constant after `q`.
+/// A scalar function of a quaternion and a constant one's derivatives.
 type FixedGrad = fn(&Quat, &Quat) -> (f64, Quat);
 type FixedJvp = fn(&Quat, &Quat, &Quat) -> (f64, f64);
 type FixedHvp = fn(&Quat, &Quat, &Quat) -> (f64, Quat, Quat);
@@ -291,16 +267,6 @@ fn of_angles(
         },
     };
     checked(what, &scalar, x)
-}
-
-/// The harness's checks of `scalar` at `x`, and everything it computes there.
-fn checked(what: &str, scalar: &Scalar, x: &[f64]) -> Vec<Vec<f64>> {
-    let (v, w) = directions(x.len());
-    scalar.check(what, x, &v, &w);
-    let (y, g) = (scalar.grad)(x);
-    let (_, d) = (scalar.jvp)(x, &v);
-    let (_, _, hv) = (scalar.hvp)(x, &v);
-    vec![vec![y, d], g, hv]
 }
 
 /// A scalar method `(self, p) -> f64`'s derivatives.
@@ -339,18 +305,18 @@ fn of_pair(
 
 #[test]
 fn an_untyped_product_carried_by_a_loop_is_the_typed_one_to_the_bit() {
-    let typed = of_quat(
+    let typed = quat_checks(
         "power_by_calls",
         power_by_calls,
         (power_by_calls_grad, power_by_calls_jvp, power_by_calls_hvp),
     );
-    let untyped = of_quat(
+    let untyped = quat_checks(
         "power_untyped",
         power_untyped,
         (power_untyped_grad, power_untyped_jvp, power_untyped_hvp),
     );
     assert_eq!(bits(&typed), bits(&untyped));
-    let checkpointed = of_quat(
+    let checkpointed = quat_checks(
         "power_untyped_checkpointed",
         power_untyped_checkpointed,
         (
