@@ -3,11 +3,15 @@
 //! finite differences; gradients against central finite differences, H·v against finite
 //! differences of the gradient and for symmetry, the Hessian against H·v; loops carrying a
 //! product (stored and checkpointed) or making one per iteration; and `_hvp` of functions
-//! returning a struct against finite differences of their `_vjp`.
+//! returning a struct against finite differences of their `_vjp`. The same calls written without
+//! a typed `let` are checked in `chains.rs`.
 
 use autodiff_runtime::{Differentiable, Tolerance, check_close, numeric_gradient};
 use autodiff_suite::struct_calls::*;
 use autodiff_suite::structs::Quat;
+
+#[path = "struct_calls/chains.rs"]
+mod chains;
 
 fn close(what: &str, values: &[f64], reference: &[f64], tol: f64) {
     let tol = Tolerance { epsilon: tol, max_relative: tol };
@@ -226,24 +230,53 @@ fn of_quat(what: &str, f: fn(&Quat) -> f64, grad: fn(&Quat) -> (f64, Quat)) -> i
     }
 }
 
+/// A scalar function of a quaternion's derivatives.
+pub(crate) type PowGrad = fn(&Quat) -> (f64, Quat);
+pub(crate) type PowJvp = fn(&Quat, &Quat) -> (f64, f64);
+pub(crate) type PowHvp = fn(&Quat, &Quat) -> (f64, Quat, Quat);
+
+/// Checks a scalar function of a quaternion with the harness; returns everything it computes.
+pub(crate) fn quat_checks(
+    what: &str,
+    f: fn(&Quat) -> f64,
+    (grad, jvp, hvp): (PowGrad, PowJvp, PowHvp),
+) -> Vec<Vec<f64>> {
+    let scalar = Scalar {
+        f: &|p| f(&quat(p)),
+        grad: &|p| {
+            let (y, g) = grad(&quat(p));
+            (y, scalars(&g))
+        },
+        jvp: &|p, d| jvp(&quat(p), &quat(d)),
+        hvp: &|p, d| {
+            let (y, g, h) = hvp(&quat(p), &quat(d));
+            (y, scalars(&g), scalars(&h))
+        },
+    };
+    checked(what, &scalar, &Q)
+}
+
+/// The harness's checks of `scalar` at `x`, and everything it computes there.
+pub(crate) fn checked(what: &str, scalar: &Scalar, x: &[f64]) -> Vec<Vec<f64>> {
+    let (v, w) = directions(x.len());
+    scalar.check(what, x, &v, &w);
+    let (y, g) = (scalar.grad)(x);
+    let (_, d) = (scalar.jvp)(x, &v);
+    let (_, _, hv) = (scalar.hvp)(x, &v);
+    vec![vec![y, d], g, hv]
+}
+
 #[test]
 fn calls_returning_a_struct_in_loops_stored_and_checkpointed() {
     of_quat("power_by_calls", power_by_calls, power_by_calls_grad)(&Q);
     of_quat("checkpointed", power_by_calls_checkpointed, power_by_calls_checkpointed_grad)(&Q);
-    let scalar = Scalar {
-        f: &|p| power_by_calls(&quat(p)),
-        grad: &|p| {
-            let (y, g) = power_by_calls_grad(&quat(p));
-            (y, scalars(&g))
-        },
-        jvp: &|p, d| power_by_calls_jvp(&quat(p), &quat(d)),
-        hvp: &|p, d| {
-            let (y, g, h) = power_by_calls_hvp(&quat(p), &quat(d));
-            (y, scalars(&g), scalars(&h))
-        },
-    };
-    let (v, w) = directions(4);
-    scalar.check("power_by_calls", &Q, &v, &w);
+    let checks = (
+        power_by_calls_grad as PowGrad,
+        power_by_calls_jvp as PowJvp,
+        power_by_calls_hvp as PowHvp,
+    );
+    quat_checks("power_by_calls", power_by_calls, checks);
+    let (v, _) = directions(4);
     // The checkpointed sweep is the stored one's, to the bit.
     let q = quat(&Q);
     let (a, b) = (power_by_calls_grad(&q), power_by_calls_checkpointed_grad(&q));

@@ -268,6 +268,10 @@ pub const OPTIONS: &[&str] = &[
     OPT_INTO,
 ];
 
+/// The name given to the value of a call whose field is read (`q.mul(&p).w`) when the call
+/// names no method or function to call it after.
+pub const CALL_VALUE: &str = "value";
+
 /// Suffix of the adjoint of a value.
 pub const SUFFIX_BAR: &str = "bar";
 /// Suffix of the tangent of a value.

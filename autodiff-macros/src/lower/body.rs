@@ -98,7 +98,11 @@ impl Lower<'_> {
                 Stmt::Expr(e, None) if last && !gives_no_value(e) => {
                     value = Some(self.output(e, returns));
                 }
-                other => self.statement_before(other, &block.stmts[i + 1..]),
+                other => {
+                    self.top_let =
+                        matches!(other, Stmt::Local(_)) && matches!(returns.output, Output::Record);
+                    self.statement_before(other, &block.stmts[i + 1..]);
+                }
             }
         }
         value.unwrap_or_else(|| {
@@ -276,6 +280,7 @@ impl Lower<'_> {
     /// `let x = e;`, `let mut y = [0.0; N];`, `let j: usize = (i + 1) % N;`, `let _ = e;`,
     /// `let (a, b) = (x + y, x - y);`, followed by `rest` in its block.
     fn local(&mut self, local: &Local, rest: &[Stmt]) {
+        let top = std::mem::take(&mut self.top_let);
         let (pat, ty) = match &local.pat {
             Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
             other => (other, None),
@@ -301,7 +306,7 @@ impl Lower<'_> {
         if let Some((else_token, _)) = &init.diverge {
             self.cx.error_spanned(else_token, "`#[grad]` does not support `let ... else`");
         }
-        if self.let_call(&local.pat, pat, ty, &init.expr) {
+        if self.let_call(&local.pat, (pat, ty), &init.expr, (rest, top)) {
             self.flat_field_uses(pat, rest);
             return;
         }

@@ -209,6 +209,12 @@ impl Lower<'_> {
                 let v = self.value(e);
                 self.single(e, v)
             }
+            Expr::Field(f)
+                if matches!(f.member, syn::Member::Named(_))
+                    && self.is_inferred_struct_call(&f.base) =>
+            {
+                self.call_field(f)
+            }
             Expr::Field(f) if is_derivative_call(&f.base) => {
                 self.cx.error_spanned(
                     e,
@@ -452,7 +458,8 @@ impl Lower<'_> {
         }
         let known =
             symbol::method_prim(&m.method.to_string()).is_some() || m.method == symbol::SIN_COS;
-        if !known && self.is_struct_expr(&m.receiver) {
+        if !known && (self.is_struct_expr(&m.receiver) || self.is_inferred_struct_call(&m.receiver))
+        {
             return self.user_method(m);
         }
         if let Some(t) = &m.turbofish {

@@ -258,6 +258,12 @@ struct Lower<'a> {
     expected: Option<crate::ir::Ty>,
     /// The type of each parameter, as written (for the constant arguments of calls).
     param_tys: HashMap<String, ConstTy>,
+    /// The type of each struct parameter left out of `wrt`, without references (the receiver
+    /// of a method whose value is read as a struct, see `structs/infer.rs`).
+    param_structs: HashMap<String, syn::Type>,
+    /// Whether the statement being lowered is a `let` of the body of a function returning a
+    /// struct (not of a block inside it): one whose variable may be the function's value.
+    top_let: bool,
     /// The `bool` variables that the rewrite of early exits declares (the user's own are
     /// refused).
     flags: std::collections::HashSet<String>,
@@ -299,6 +305,8 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         names: sugar::Names::of(item),
         expected: None,
         param_tys: HashMap::new(),
+        param_structs: HashMap::new(),
+        top_let: false,
         flags: std::collections::HashSet::new(),
         implicit: args.implicit.clone(),
         implicit_found: std::collections::HashSet::new(),

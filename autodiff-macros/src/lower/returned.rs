@@ -8,7 +8,7 @@
 //! the call's results, and the generated code writes them at the call, so that rustc checks them
 //! against the callee's.
 
-use syn::{Expr, ExprCall, Pat, Type};
+use syn::{Expr, ExprCall, Pat, Stmt, Type};
 
 use super::value::{Value, peel};
 use super::{Aliases, Lower};
@@ -95,13 +95,23 @@ impl Lower<'_> {
     pub(super) fn let_call(
         &mut self,
         whole: &Pat,
-        pat: &Pat,
-        ty: Option<&Type>,
+        (pat, ty): (&Pat, Option<&Type>),
         init: &Expr,
+        (rest, top): (&[Stmt], bool),
     ) -> bool {
-        if let Some(t) = ty
-            && self.receiver_is_call(init, t)
-        {
+        // A method on the value of a call whose type the tokens do not tell, bound with a
+        // struct type or read as a struct.
+        let untyped = match (ty, peel(init)) {
+            (Some(t), _) => self.receiver_is_call(init, t),
+            (None, Expr::MethodCall(m))
+                if super::structs::ident_of(pat)
+                    .is_some_and(|n| super::structs::read_as_struct(&n, rest, top)) =>
+            {
+                self.untyped_receiver(m, None)
+            }
+            _ => false,
+        };
+        if untyped {
             self.poison(pat);
             return true;
         }
@@ -110,7 +120,7 @@ impl Lower<'_> {
         }
         let want = match ty {
             Some(t) => self.returned_of_type(t),
-            None => self.returned_of_pattern(pat),
+            None => self.returned_of_pattern(pat).or_else(|| self.inferred(pat, init, rest, top)),
         };
         let Some(want) = want else {
             if ty.is_none() && matches!(pat, Pat::Tuple(_) | Pat::Slice(_)) {
@@ -137,9 +147,21 @@ impl Lower<'_> {
         }
     }
 
+    /// What `let name = init;` without a type returns when `rest`, the scope of `name`, reads
+    /// it as a struct and the call tells the struct's type (see `structs/infer.rs`); `top` when
+    /// the `let` is in the body of a function returning a struct.
+    fn inferred(&self, pat: &Pat, init: &Expr, rest: &[Stmt], top: bool) -> Option<Returned> {
+        let name = super::structs::ident_of(pat)?;
+        let ty = self.inferred_struct(init)?;
+        super::structs::read_as_struct(&name, rest, top).then(|| Returned::Struct(Box::new(ty)))
+    }
+
     /// `init` as a call of a user's function (a path, not a closure, an `f64` method or
     /// `from_fn`).
-    fn call_of_user_fn<'e>(&self, init: &'e Expr) -> Option<(&'e ExprCall, &'e syn::ExprPath)> {
+    pub(super) fn call_of_user_fn<'e>(
+        &self,
+        init: &'e Expr,
+    ) -> Option<(&'e ExprCall, &'e syn::ExprPath)> {
         let Expr::Call(c) = peel(init) else { return None };
         let Expr::Path(p) = peel(&c.func) else { return None };
         let n = p.path.segments.len();
@@ -156,12 +178,14 @@ impl Lower<'_> {
 
     /// `init` as a call of a method of the user's (`q.rotate(v)`, on a struct value of the body
     /// or a struct parameter).
-    fn method_of_user<'e>(&mut self, init: &'e Expr) -> Option<&'e syn::ExprMethodCall> {
+    pub(super) fn method_of_user<'e>(&mut self, init: &'e Expr) -> Option<&'e syn::ExprMethodCall> {
         let Expr::MethodCall(m) = peel(init) else { return None };
         let name = m.method.to_string();
         let known =
             crate::symbol::method_prim(&name).is_some() || m.method == crate::symbol::SIN_COS;
-        (!known && self.is_struct_expr(&m.receiver)).then_some(m)
+        let on_struct =
+            self.is_struct_expr(&m.receiver) || self.is_inferred_struct_call(&m.receiver);
+        (!known && on_struct).then_some(m)
     }
 
     /// The value of `e`, a call of a user's function (or method) returning `want`; `None` if `e`

@@ -337,6 +337,7 @@ impl Lower<'_> {
             .is_some_and(|id| self.type_params.contains(&symbol::unraw(id))));
         if is_struct(ty) && !type_param {
             if !differentiate {
+                self.param_structs.insert(name.clone(), owned.clone());
                 self.bind_name(&name, Binding::Param(Kind::Unknown));
                 return (None, by_ref, None);
             }

@@ -43,11 +43,15 @@
 //!   columns) that the macro knows, and not for a function returning a struct, with a `while`
 //!   loop, whose loops' storage is chosen when it runs, or (by columns) with a struct
 //!   parameter: then `f_vjp` runs once per row, or `f_jvp` once per column (see
-//!   [`generated`](super::generated)). The value of a call returning a struct is bound with its
-//!   type before it is passed on or called a method on (`let a: Quat = q.mul(&p);` then
-//!   `a.mul(&c)`): the macro cannot name the type of an unbound call's value; its nested
-//!   structs' fields, and the lengths of its array fields read whole or by rows, are found
-//!   through `Differentiable::TREE`, which a hand-written `Differentiable` leaves empty; and an
+//!   [`generated`](super::generated)). The type of a call's value read as a struct without a
+//!   typed `let` is inferred only for a method (its receiver's type, as for methods returning
+//!   `Self`) and for `Type::f(..)` (`Type`): bind the value of a free function's call with its
+//!   type (`let a: Quat = make(x);`), and of a method returning another type too (rustc reports
+//!   the guess at the call); a call's value passed by value (`g(q.conj())`) is one `f64` unless
+//!   bound with its type, and an element of an array field of a call's value read in
+//!   place (`q.mul(&p).v[i]`) needs the value bound first (`let r = q.mul(&p); r.v[i]`). The
+//!   fields of a struct returned by a call that are nested structs, and the lengths of its array
+//!   fields read whole or by rows, are found through `Differentiable::TREE`, which a hand-written `Differentiable` leaves empty; and an
 //!   array field bound to a local that the body never indexes (`let w = r.v; g(w)`) is taken for
 //!   an `f64` (rustc then reports the call): bind it with its type, `let w: [f64; 3] = r.v;`
 //!   (see [`structs`](super::structs)).

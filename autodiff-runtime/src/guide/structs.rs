@@ -102,9 +102,21 @@
 //!   `f_hvp(params…, out_bar: Quat, directions…, out_bar_dot: Quat)` returns
 //!   `(Quat, cotangents, Quat, cotangents_dot)` as for an array, and `f_jacobian` numbers the
 //!   rows through `Differentiable`.
-//! - **Calls of a function returning a struct** are bound with the struct's type, as an array's
-//!   are: `let qp: Quat = q.mul(&p);`, `let r: Quat = Quat::mul(&qp, &c);`, or
-//!   `acc = acc.mul(q);` for a variable bound so. They go through the callee's `_vjp`, `_jvp` and
+//! - **Calls of a function returning a struct** are written as in Rust:
+//!   `q.mul(&p).mul(&q.conj())`, `let r = q.mul(&p); r.w`, `q.mul(&p).w`, `p.dot(&u.conj())`,
+//!   `Quat::mul(&u, &p)`, `let mut acc = q.normalized();` then `acc = acc.mul(q);`. The macro
+//!   sees tokens, not types, and needs the struct's name to hold its value; where a call's value
+//!   is read as a struct (a field read, a method called on it, lent with `&` to a call, or the
+//!   value of a function returning a struct) it takes, in order: the type of a typed `let`
+//!   (`let qp: Quat = q.mul(&p);`, always possible); for a method, the type of its receiver (a
+//!   struct parameter, `Self` for `self`, a struct value of the body, or a call's value so
+//!   typed: chains), as for methods returning `Self`, the common idiom; for `Type::f(..)` or
+//!   `Self::f(..)`, `Type` or `Self`; for a variable assigned, its type. A method returning
+//!   another type is then rustc's mismatched-type error at the call ("expected `Quat`, found
+//!   `Polar`"): bind its value with its type. The value of a free function's call
+//!   (`let r = make(x); r.w`) is refused at the call, saying to bind it with its type, and a
+//!   call's value used only as a number (`q.norm2()`, or passed by value, `g(q.conj())`) stays
+//!   one `f64` as before. They go through the callee's `_vjp`, `_jvp` and
 //!   `_hvp` as calls returning arrays do (see [`calls`](super::calls)), in loops too. The value
 //!   is held laid flat (`[f64; <Quat as Differentiable>::LEN]`): it is read by its fields (`r.x`,
 //!   `r.v[i]`, `r.m[i][j]`, at the place `Differentiable::FIELDS` gives) and by the fields of its
@@ -115,14 +127,14 @@
 //!   where it goes (the variable assigned, the `let`'s or the return type) or else of how the
 //!   body indexes it (through the locals bound to it), with the lengths from the struct's
 //!   `Differentiable::TREE`; rustc checks the shape at the read. A field bound to a local that
-//!   the body never indexes (`let w = r.v; g(w)`) is taken for an `f64`: bind it with its type. Not supported: a write to a field, and a call's
-//!   struct value not bound with its type (`q.mul(&p).mul(&c)`, `q.mul(&p.conj())`: the macro
-//!   cannot name the type of the inner call's value, which the scalars laid flat need), each an
-//!   error that says what to write; reading a `#[no_grad]` (or
+//!   the body never indexes (`let w = r.v; g(w)`) is taken for an `f64`: bind it with its type.
+//!   Not supported: a write to a field, an error that says what to write; reading a `#[no_grad]` (or
 //!   constant) field, which the scalars do not hold, is a compile error at the read, and passing
 //!   on a struct that has one a build error at the call. `src/struct_calls.rs` has the rotation
-//!   `q p q*` so, which `tests/struct_calls.rs` checks against the rotation matrix and finite
-//!   differences in every mode.
+//!   `q p q*` so, with typed `let`s, and `src/struct_chains.rs` the same functions written
+//!   without them (`q.mul(&p).mul(&q.conj())`), which `tests/struct_calls.rs` checks against the
+//!   rotation matrix and finite differences in every mode, the untyped forms to the bit against
+//!   the typed ones.
 //! - **Methods.** `#[grad]` goes on `fn loss(&self, x: f64) -> f64` or
 //!   `fn step(self, h: f64) -> Self` in an `impl` block: `self` is differentiated like any
 //!   struct parameter (`s.energy_grad(x)` returns `(value, (Spring, f64))`), and its direction is
@@ -188,6 +200,21 @@
 //!     q.w * c.w - q.x * c.x
 //! }
 //!
+//! impl Quat {
+//!     /// The conjugate scaled by s, as a method returning `Self`.
+//!     #[grad(jvp, hvp)]
+//!     fn scaled(&self, s: f64) -> Quat {
+//!         Quat { w: s * self.w, x: -s * self.x, y: -s * self.y, z: -s * self.z }
+//!     }
+//! }
+//!
+//! /// Calls written without a typed `let`: each value is taken to be of its receiver's type.
+//! #[grad(hvp)]
+//! fn chained(q: Quat, s: f64) -> f64 {
+//!     let c = q.scaled(s);
+//!     c.w + q.scaled(s).scaled(s).x
+//! }
+//!
 //! let spring = Spring { k: 2.0, rest: 1.0 };
 //! let (value, (s_bar, x_bar)) = spring.energy_grad(3.0); // (Spring, f64)
 //! assert_eq!((value, s_bar, x_bar), (4.0, Spring { k: 2.0, rest: -4.0 }, 4.0));
@@ -206,6 +233,9 @@
 //! // s w² + s x²: ∂/∂w = 2 s w, ∂/∂x = 2 s x, ∂/∂s = w² + x²
 //! let (value, (q_bar, s_bar)) = through_call_grad(q, 2.0);
 //! assert_eq!((value, q_bar.w, q_bar.x, s_bar), (10.0, 4.0, 8.0, 5.0));
+//! // s w + s² x: ∂/∂w = s, ∂/∂x = s², ∂/∂s = w + 2 s x
+//! let (value, (q_bar, s_bar)) = chained_grad(q, 2.0);
+//! assert_eq!((value, q_bar.w, q_bar.x, s_bar), (10.0, 2.0, 4.0, 9.0));
 //! ```
 //!
 //! Fields passed whole, a nested struct and a matrix that the body never indexes:

@@ -1,5 +1,6 @@
-// Checks that a call of a function returning a struct, its value read as a struct, is refused at
-// the call, saying what to write instead.
+// Checks that the value of a call of a free function returning a struct, read as a struct without
+// being bound with its type, is refused at the call, saying what `#[grad]` infers and what to
+// write instead (a method's value takes its receiver's type: see `call_struct_inferred_wrong`).
 use autodiff_runtime::{Differentiable, grad};
 
 #[derive(Clone, Copy, Differentiable)]
@@ -8,17 +9,15 @@ pub struct Quat {
     pub x: f64,
 }
 
-impl Quat {
-    #[grad(jvp)]
-    pub fn scale(&self, k: f64) -> Quat {
-        Quat { w: self.w * k, x: self.x * k }
-    }
+#[grad(jvp)]
+pub fn scaled(q: &Quat, k: f64) -> Quat {
+    Quat { w: q.w * k, x: q.x * k }
+}
 
-    #[grad]
-    pub fn sum_scaled(&self, k: f64) -> f64 {
-        let r = self.scale(k);
-        r.w + r.x
-    }
+#[grad]
+pub fn sum_scaled(q: &Quat, k: f64) -> f64 {
+    let r = scaled(q, k);
+    r.w + r.x
 }
 
 fn main() {}

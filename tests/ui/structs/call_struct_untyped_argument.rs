@@ -1,6 +1,6 @@
-// Checks that the value of a call returning a struct, passed to another call or used as a
-// receiver without being bound with its type, is refused at the call, saying to bind it with
-// the struct's type first.
+// Checks that the value of a call of a free function returning a struct, lent to another call or
+// used as a receiver without being bound with its type, is refused at the call, saying to bind it
+// with the struct's type first (a method's value, `p.conj()`, takes its receiver's type).
 use autodiff_runtime::{Differentiable, grad};
 
 #[derive(Clone, Copy, Differentiable)]
@@ -14,22 +14,28 @@ impl Quat {
     pub fn mul(&self, o: &Quat) -> Quat {
         Quat { w: self.w * o.w - self.x * o.x, x: self.w * o.x + self.x * o.w }
     }
+}
 
-    #[grad(jvp)]
-    pub fn conj(&self) -> Quat {
-        Quat { w: self.w, x: -self.x }
-    }
+#[grad(jvp)]
+pub fn conj(q: &Quat) -> Quat {
+    Quat { w: q.w, x: -q.x }
 }
 
 #[grad]
 pub fn argument(q: &Quat, p: &Quat) -> f64 {
-    let r: Quat = q.mul(&p.conj());
+    let r: Quat = q.mul(&conj(p));
     r.w
 }
 
 #[grad]
 pub fn receiver(q: &Quat, p: &Quat) -> f64 {
-    let r: Quat = q.mul(p).mul(q);
+    let r: Quat = conj(q).mul(p);
+    r.x
+}
+
+#[grad]
+pub fn receiver_untyped(q: &Quat, p: &Quat) -> f64 {
+    let r = conj(q).mul(p);
     r.x
 }
 

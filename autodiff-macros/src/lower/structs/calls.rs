@@ -18,6 +18,8 @@ use quote::{ToTokens, quote};
 use syn::{Expr, ExprMethodCall};
 
 use super::super::konst::Konst;
+use super::super::returned::Returned;
+use super::super::value::Value;
 use super::super::{Binding, Lower};
 use super::Record;
 use crate::ir::{
@@ -47,6 +49,20 @@ fn unref(e: &Expr) -> (&Expr, bool) {
         Expr::Reference(r) if r.mutability.is_none() => (&r.expr, true),
         other => (other, false),
     }
+}
+
+/// A struct held laid flat in `op`, of type `ty`, pushed as the argument at `at` (lent when
+/// `by_ref`), with the group that passes it as the struct.
+fn push_flat(
+    (op, ty): (Operand, &syn::Type),
+    (at, by_ref): (usize, bool),
+    args: &mut Vec<Arg>,
+    groups: &mut Vec<Group>,
+) {
+    args.push(Arg::Value { op, by_ref });
+    let field = (TokenStream::new(), GroupField::Arg(args.len() - 1));
+    let shape = GroupShape { path: ty.to_token_stream(), fields: vec![field], flat: true };
+    groups.push(Group { at, by_ref, shape });
 }
 
 impl Lower<'_> {
@@ -177,6 +193,10 @@ impl Lower<'_> {
     ) -> (Vec<Arg>, Vec<Group>) {
         let (mut args, mut groups) = (Vec::new(), Vec::new());
         for (at, e) in exprs.iter().enumerate() {
+            if let Some((op, ty, by_ref)) = self.inferred_call_arg(e, method && at == 0) {
+                push_flat((op, &ty), (at, by_ref), &mut args, &mut groups);
+                continue;
+            }
             match self.struct_arg(e) {
                 Some((StructArg::Record(shape, parts), by_ref)) => {
                     let shape = self.group_shape(e, &shape, &parts, &mut args);
@@ -191,11 +211,7 @@ impl Lower<'_> {
                 }
                 Some((StructArg::Flat(s, ty), by_ref)) => {
                     let op = self.slots[s].value.unwrap_or(Operand::Lit(0.0));
-                    args.push(Arg::Value { op, by_ref });
-                    let field = (TokenStream::new(), GroupField::Arg(args.len() - 1));
-                    let path = ty.to_token_stream();
-                    let shape = GroupShape { path, fields: vec![field], flat: true };
-                    groups.push(Group { at, by_ref, shape });
+                    push_flat((op, &ty), (at, by_ref), &mut args, &mut groups);
                 }
                 // A field read only whole and left out of `wrt`: a zero direction built from it.
                 None if method && at == 0 || self.is_constant_whole(unref(e).0) => {
@@ -220,6 +236,28 @@ impl Lower<'_> {
             }
         }
         (args, groups)
+    }
+
+    /// The argument `e`, the value of a call read as a struct (the receiver of a method, or
+    /// lent with `&`) whose type the call tells (see `infer.rs`): lowered, with its type and
+    /// whether it is lent; `None` for another argument, or a call of constants only (a
+    /// constant, passed as constants are).
+    fn inferred_call_arg(
+        &mut self,
+        e: &Expr,
+        receiver: bool,
+    ) -> Option<(Operand, syn::Type, bool)> {
+        let (inner, by_ref) = unref(e);
+        if !(by_ref || receiver) || !self.is_inferred_struct_call(inner) {
+            return None;
+        }
+        let ty = self.inferred_struct(inner)?;
+        let want = Returned::Struct(Box::new(ty.clone()));
+        let op = match self.typed_call(inner, &want)? {
+            Value::Real { op, .. } => op,
+            _ => Operand::Lit(0.0),
+        };
+        Some((op, ty, by_ref))
     }
 
     /// The fields of the struct value `parts` (of `shape`) pushed as arguments, and the shape

@@ -16,7 +16,7 @@
 use std::rc::Rc;
 
 use quote::{ToTokens, quote};
-use syn::{Expr, Pat, Type};
+use syn::{Expr, ExprMethodCall, Pat, Type};
 
 use super::super::{Binding, Lower};
 use crate::ir::{Elem, Int, Operand, Ty};
@@ -81,7 +81,7 @@ impl Lower<'_> {
     }
 
     /// Reports `init`, bound with the struct type `ty`, when it calls a method on the value of
-    /// another call (`q.mul(&p).mul(&c)`), which `#[grad]` takes to be one `f64`; whether it did.
+    /// another call whose type the tokens do not tell (`make(x).mul(&c)`); whether it did.
     pub(in crate::lower) fn receiver_is_call(&mut self, init: &Expr, ty: &Type) -> bool {
         if crate::aggregate::kind(ty) != crate::aggregate::TypeKind::Struct {
             return false;
@@ -93,15 +93,38 @@ impl Lower<'_> {
             return false;
         }
         let Expr::MethodCall(m) = super::super::value::peel(init) else { return false };
+        self.untyped_receiver(m, Some(ty))
+    }
+
+    /// Reports `m`, a method called on the value of a call of a user's function whose type
+    /// the tokens do not tell (`make(x).mul(q)`), with `ty` the type the value is bound with,
+    /// if written; whether it did.
+    pub(in crate::lower) fn untyped_receiver(
+        &mut self,
+        m: &ExprMethodCall,
+        ty: Option<&Type>,
+    ) -> bool {
         let receiver = super::super::value::peel(&m.receiver);
-        if !matches!(receiver, Expr::MethodCall(_) | Expr::Call(_)) {
+        if super::known_method(&m.method) {
             return false;
         }
-        let (ty, method) = (ty.to_token_stream().to_string().replace(' ', ""), &m.method);
+        let user = match receiver {
+            Expr::Call(_) => self.call_of_user_fn(receiver).is_some(),
+            Expr::MethodCall(_) => self.method_of_user(receiver).is_some(),
+            _ => false,
+        };
+        if !user || self.is_inferred_struct_call(receiver) {
+            return false;
+        }
+        let ty = ty.map_or_else(
+            || "Quat".to_owned(),
+            |t| t.to_token_stream().to_string().replace(' ', ""),
+        );
+        let method = &m.method;
         let text = receiver.to_token_stream().to_string().replace(" . ", ".").replace(" (", "(");
         self.cx.error_spanned(
             receiver,
-            format!("`#[grad]` takes the value of a call to be one `f64` unless its type is written where it is bound (a macro sees tokens, not types), so it cannot call `.{method}(..)` on it; bind it with its type first, as in `let a: {ty} = {text};`, then call `a.{method}(..)`"),
+            format!("`#[grad]` cannot tell the type of this call's value, on which `.{method}(..)` is called (a macro sees tokens, not types): it takes the value of a method to be of its receiver's struct type, and that of `Type::f(..)` to be a `Type`, and of other calls to be one `f64`; bind it with its type first, as in `let a: {ty} = {text};`, then call `a.{method}(..)`"),
         );
         true
     }
@@ -112,7 +135,7 @@ impl Lower<'_> {
         let text = inner.to_token_stream().to_string().replace(" . ", ".").replace(" (", "(");
         self.cx.error_spanned(
             arg,
-            format!("this passes the value of a call by reference, and `#[grad]` takes the value of a call to be one `f64` unless its type is written where it is bound (a macro sees tokens, not types); if it returns a struct or an array, bind it with its type first, as in `let c: Quat = {text};`, and pass `&c`"),
+            format!("this lends the value of a call whose type `#[grad]` cannot tell (a macro sees tokens, not types): it takes a method's value to be of its receiver's struct type and that of `Type::f(..)` to be a `Type`, and the value of another call to be one `f64`; if it returns a struct or an array, bind it with its type first, as in `let c: Quat = {text};`, and pass `&c`"),
         );
     }
 

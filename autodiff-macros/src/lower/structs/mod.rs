@@ -16,12 +16,14 @@
 mod calls;
 mod copies;
 mod flat;
+mod infer;
 mod record;
 mod scan;
 mod whole;
 
 pub(super) use copies::inline_copies;
 pub(super) use flat::ident_of;
+pub(super) use infer::{known_method, read_as_struct};
 pub(super) use record::Record;
 pub(super) use scan::field_path;
 
