@@ -3,8 +3,10 @@
 //! # Known limits
 //!
 //! - A struct's fields are typed from their uses in the body (the macro cannot read the
-//!   struct's definition): an array field copied whole into a literal and never indexed,
-//!   iterated or asked its `len()` is taken for an `f64`, and an integer field copied into a
+//!   struct's definition): an array field copied whole into a literal that the function does
+//!   not return (a literal passed to a call, `g(&Model { w: m.w, .. })`) and never indexed,
+//!   iterated or asked its `len()` is taken for an `f64` (copied into the returned struct, it is
+//!   rebuilt in its type), and an integer field copied into a
 //!   literal (`steps: m.steps`) for an `f64` value; rustc then reports a mismatched type. Index
 //!   the array (`[m.w[0], m.w[1]]`), bind it with its type (`let w: [f64; 8] = m.w;`), or write
 //!   the integer where an integer goes (`steps: m.steps as usize`). A field read only whole, by

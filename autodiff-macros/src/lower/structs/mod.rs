@@ -24,6 +24,7 @@ pub(super) use copies::inline_copies;
 pub(super) use flat::ident_of;
 pub(super) use record::Record;
 pub(super) use scan::field_path;
+pub(super) use whole::FieldDepth;
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -151,6 +152,7 @@ impl Lower<'_> {
         let len = flat_len(&owned, path, at);
         let mut len = Int::tokens(len, true);
         len.generic = mentions_any(&owned, &self.generics);
+        len.flat = true;
         Ty::array(Elem::F64, vec![len])
     }
 
