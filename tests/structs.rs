@@ -363,6 +363,13 @@ fn a_quaternion_rotation_through_methods_against_its_matrix_and_finite_differenc
     close("jvp", &dot, &column, 1e-13);
 }
 
+/// `hv` against central differences of `grad` at `p` along `v`.
+fn hvp_close(what: &str, grad: impl Fn(&[f64]) -> Vec<f64>, p: &[f64], v: &[f64], hv: &[f64]) {
+    let tol = Tolerance { epsilon: 1e-6, max_relative: 1e-6 };
+    check_hvp(grad, p, v, hv, tol)
+        .unwrap_or_else(|e| panic!("{what}: H·v against differences: {e}"));
+}
+
 #[test]
 fn a_struct_generic_over_its_length_against_closed_forms_and_finite_differences() {
     let m = Weights { w: [0.7, -0.4, 1.1], b: 0.3 };
@@ -388,14 +395,7 @@ fn a_struct_generic_over_its_length_against_closed_forms_and_finite_differences(
     let mut want = x.map(|xi| 2.0 * along * xi).to_vec();
     want.push(2.0 * along);
     close("sized_loss: H·v", &scalars(&hv), &want, 1e-14);
-    check_hvp(
-        grad,
-        &p,
-        &scalars(&v),
-        &scalars(&hv),
-        Tolerance { epsilon: 1e-6, max_relative: 1e-6 },
-    )
-    .unwrap_or_else(|e| panic!("sized_loss: H·v against differences: {e}"));
+    hvp_close("sized_loss", grad, &p, &scalars(&v), &scalars(&hv));
     let (_, _, (hu, _)) = sized_loss_hvp(&m, &x, &u, &[0.0; 3]);
     let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(p, q)| p * q).sum::<f64>();
     close(
@@ -426,12 +426,5 @@ fn a_struct_generic_over_its_length_against_closed_forms_and_finite_differences(
     close("sized_passed: ∂b", &[g.b], &[squares(&m.w)], 1e-14);
     let (_, _, hv) = sized_passed_hvp(&m, &v);
     let grad = |p: &[f64]| scalars(&sized_passed_grad(&with_scalars(&m, p)).1);
-    check_hvp(
-        grad,
-        &p,
-        &scalars(&v),
-        &scalars(&hv),
-        Tolerance { epsilon: 1e-6, max_relative: 1e-6 },
-    )
-    .unwrap_or_else(|e| panic!("sized_passed: H·v against differences: {e}"));
+    hvp_close("sized_passed", grad, &p, &scalars(&v), &scalars(&hv));
 }

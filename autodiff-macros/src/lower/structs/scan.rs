@@ -315,6 +315,13 @@ impl Scan<'_> {
         }
     }
 
+    /// The field reads copied into the struct literal bound to the local `name`.
+    fn literal_fields(&self, name: &str) -> Vec<Expr> {
+        let prefix = format!("{name}.");
+        let fields = self.aliases.iter().filter(|(a, _)| a.starts_with(&prefix));
+        fields.map(|(_, read)| read.clone()).collect()
+    }
+
     /// Forgets the locals named `name`, and the fields of a struct literal bound to it.
     fn forget(&mut self, name: &str) {
         let prefix = format!("{name}.");
@@ -347,14 +354,8 @@ impl Scan<'_> {
                 }
             }
             Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
-                let prefix = format!("{}.", p.to_token_stream().to_string().replace(' ', ""));
-                let fields: Vec<Expr> = self
-                    .aliases
-                    .iter()
-                    .filter(|(a, _)| a.starts_with(&prefix))
-                    .map(|(_, read)| read.clone())
-                    .collect();
-                for read in fields {
+                let name = p.path.get_ident().map(symbol::unraw).unwrap_or_default();
+                for read in self.literal_fields(&name) {
                     (self.passing, self.whole) = (true, true);
                     self.record(&read, Ctx::Value, 0);
                     (self.passing, self.whole) = (false, false);
@@ -452,16 +453,9 @@ impl Scan<'_> {
             // copied from field reads are read there, as values of unknown use.
             Expr::Path(p) if p.qself.is_none() => {
                 if let Some(name) = p.path.get_ident().map(symbol::unraw) {
-                    let prefix = format!("{name}.");
-                    let reads: Vec<Expr> = self
-                        .aliases
-                        .iter()
-                        .filter(|(a, _)| a.starts_with(&prefix))
-                        .map(|(_, read)| read.clone())
-                        .collect();
-                    reads.iter().for_each(|read| {
-                        self.record(read, Ctx::Value, 0);
-                    });
+                    for read in self.literal_fields(&name) {
+                        self.record(&read, Ctx::Value, 0);
+                    }
                 }
             }
             Expr::Block(b) => self.block(&b.block),
