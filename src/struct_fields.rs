@@ -279,6 +279,12 @@ pub fn copied_whole(s: &Fields) -> Fields {
     Fields { c: s.c, m: s.m, b: s.b * s.b.sin() }
 }
 
+/// Every field copied whole, the `f64` one too (`b: s.b`, held as one scalar laid flat).
+#[grad(jvp, hvp)]
+pub fn copied_all(s: &Fields) -> Fields {
+    Fields { c: s.c, m: s.m, b: s.b }
+}
+
 /// [`copied_whole`] with the fields' elements written out.
 #[grad(jvp, hvp)]
 pub fn copied_elements(s: &Fields) -> Fields {

@@ -537,6 +537,11 @@ fn array_fields_copied_whole_into_the_returned_struct() {
     assert_eq!(copied_whole_jvp(&s, &v), copied_elements_jvp(&s, &v));
     assert_eq!(copied_through_locals_jvp(&s, &v), copied_elements_jvp(&s, &v));
     assert_eq!(recopied_jvp(&s, &v), recopied_elements_jvp(&s, &v));
+    // The identity, the `f64` field copied whole too: every mode returns its input.
+    assert_eq!(copied_all_vjp(&s, w), (s, w));
+    assert_eq!(copied_all_jvp(&s, &v), (s, v));
+    // `_hvp`: the cotangents' tangent is the output cotangent's direction (here `s`).
+    assert_eq!(copied_all_hvp(&s, w, &v, s), (s, w, v, s));
     // Closed form: the copies' cotangents are the output's, `b ↦ b sin b` has `sin b + b cos b`.
     let (_, g) = copied_whole_vjp(&s, w);
     assert_eq!((g.c, g.m), (w.c, w.m));
