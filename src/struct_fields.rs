@@ -259,3 +259,98 @@ impl Deep {
         inner.norm() * mat_ref(&self.a.w) + self.k * inner_ref(&inner)
     }
 }
+
+/// A 2×2 matrix by reference: `a₀₀a₁₁ − a₁₀ cos a₀₁`.
+#[grad(jvp, hvp)]
+pub fn det_cos(a: &[[f64; 2]; 2]) -> f64 {
+    a[0][0] * a[1][1] - a[1][0] * a[0][1].cos()
+}
+
+/// `b eᵇ`, of an `f64`.
+#[grad(jvp, hvp)]
+pub fn bexp(b: f64) -> f64 {
+    b * b.exp()
+}
+
+/// Array fields copied whole into the returned struct (`c: s.c`, `m: s.m`, never indexed):
+/// held as their scalars laid flat and rebuilt in the fields' types.
+#[grad(jvp, hvp)]
+pub fn copied_whole(s: &Fields) -> Fields {
+    Fields { c: s.c, m: s.m, b: s.b * s.b.sin() }
+}
+
+/// Every field copied whole, the `f64` one too (`b: s.b`, held as one scalar laid flat).
+#[grad(jvp, hvp)]
+pub fn copied_all(s: &Fields) -> Fields {
+    Fields { c: s.c, m: s.m, b: s.b }
+}
+
+/// [`copied_whole`] with the fields' elements written out.
+#[grad(jvp, hvp)]
+pub fn copied_elements(s: &Fields) -> Fields {
+    let m = [[s.m[0][0], s.m[0][1]], [s.m[1][0], s.m[1][1]]];
+    Fields { c: [s.c[0], s.c[1], s.c[2]], m, b: s.b * s.b.sin() }
+}
+
+/// [`copied_whole`] through locals: `let c = s.c; let out = Fields { c, .. }; out`.
+#[grad(jvp, hvp)]
+#[allow(
+    clippy::let_and_return,
+    reason = "the literal bound to a local, then returned, is the case"
+)]
+pub fn copied_through_locals(s: &Fields) -> Fields {
+    let c = s.c;
+    let m = s.m;
+    let out = Fields { c, m, b: s.b * s.b.sin() };
+    out
+}
+
+/// The fields of a struct returned by a call copied whole into the returned struct.
+#[grad(jvp, hvp)]
+pub fn recopied(s: &Fields) -> Fields {
+    let r: Fields = copied_whole(s);
+    Fields { c: r.c, m: r.m, b: r.b * 2.0 }
+}
+
+/// [`recopied`] with the fields' elements written out.
+#[grad(jvp, hvp)]
+pub fn recopied_elements(s: &Fields) -> Fields {
+    let r: Fields = copied_whole(s);
+    let m = [[r.m[0][0], r.m[0][1]], [r.m[1][0], r.m[1][1]]];
+    Fields { c: [r.c[0], r.c[1], r.c[2]], m, b: r.b * 2.0 }
+}
+
+/// A struct value of the body holding copies of array fields, read by its elements.
+#[grad(jvp, hvp)]
+pub fn copied_then_read(s: &Fields) -> f64 {
+    let n = Fields { c: s.c, m: s.m, b: s.b };
+    n.c[0] * n.m[1][0] + n.c[2].sin() * n.b + n.m[0][1] * n.c[1]
+}
+
+/// The struct of [`recopied`], a call's value, read by its elements.
+#[grad(jvp, hvp)]
+pub fn loss_of_recopied(s: &Fields) -> f64 {
+    let n: Fields = recopied(s);
+    n.c[0] * n.m[1][0] + n.c[2].sin() * n.b + n.m[0][1] * n.c[1]
+}
+
+/// Fields of a struct returned by a call bound to untyped locals and passed whole to calls,
+/// never indexed (a vector, a matrix, an `f64`), and one passed by reference itself.
+#[grad(jvp, hvp)]
+pub fn passed_untyped(s: &Fields) -> f64 {
+    let r: Fields = copied_whole(s);
+    let c = r.c;
+    let m = r.m;
+    let b = r.b;
+    dot3(c) * det_cos(&m) + dot3_ref(&r.c) + bexp(b)
+}
+
+/// [`passed_untyped`] with the locals' types written.
+#[grad(jvp, hvp)]
+pub fn passed_typed(s: &Fields) -> f64 {
+    let r: Fields = copied_whole(s);
+    let c: [f64; 3] = r.c;
+    let m: [[f64; 2]; 2] = r.m;
+    let b: f64 = r.b;
+    dot3(c) * det_cos(&m) + dot3_ref(&r.c) + bexp(b)
+}

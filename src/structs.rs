@@ -242,3 +242,60 @@ pub fn twist(a: f64, b: f64) -> f64 {
     let p = Quat { w: 1.0, x: b * b, y: 0.0, z: a };
     q.dot(&p) * q.norm2()
 }
+
+/// A model generic over its length (issue 15 d): `#[grad]` reads its fields element by element,
+/// so they need no length in a type.
+#[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+pub struct Weights<const N: usize> {
+    /// Weights.
+    pub w: [f64; N],
+    /// Bias.
+    pub b: f64,
+}
+
+/// `(b + w·x)²`, generic over the length.
+#[grad(jvp, hvp)]
+#[allow(clippy::needless_range_loop, reason = "index loops are the macro's subset")]
+pub fn sized_loss<const N: usize>(m: &Weights<N>, x: &[f64; N]) -> f64 {
+    let mut s = m.b;
+    for i in 0..N {
+        s += m.w[i] * x[i];
+    }
+    s * s
+}
+
+/// `Weights { w: b·w, b: 2b }`, a generic function returning the generic struct.
+#[grad(jvp, hvp)]
+#[allow(clippy::needless_range_loop, reason = "index loops are the macro's subset")]
+pub fn sized_scaled<const N: usize>(m: &Weights<N>) -> Weights<N> {
+    let mut w = [0.0; N];
+    for i in 0..N {
+        w[i] = m.w[i] * m.b;
+    }
+    Weights { w, b: m.b * 2.0 }
+}
+
+/// `Weights { w, b: 2b }`, the array field copied through a typed `let` into the returned struct.
+#[grad(jvp, hvp)]
+pub fn sized_copied<const N: usize>(m: &Weights<N>) -> Weights<N> {
+    let w: [f64; N] = m.w;
+    Weights { w, b: m.b * 2.0 }
+}
+
+/// `b (Σ wᵢ²)`, the array field bound with its type and passed whole to a generic call.
+#[grad(jvp, hvp)]
+pub fn sized_passed<const N: usize>(m: &Weights<N>) -> f64 {
+    let w: [f64; N] = m.w;
+    squares(&w) * m.b
+}
+
+/// `Σ wᵢ²`.
+#[grad(jvp, hvp)]
+#[allow(clippy::needless_range_loop, reason = "index loops are the macro's subset")]
+pub fn squares<const N: usize>(w: &[f64; N]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..N {
+        s += w[i] * w[i];
+    }
+    s
+}

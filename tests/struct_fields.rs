@@ -483,3 +483,97 @@ fn hessians_of_fields_passed_whole_two_levels_down_and_through_copies() {
         close(&what, row, &along(&gradient, &x, &e), 1e-6);
     }
 }
+
+type SGrad = fn(&Fields, Fields) -> (Fields, Fields);
+
+/// A function of `Fields` returning `Fields`: `_vjp` against finite differences of the weighted
+/// output, `_jvp` against finite differences of the output.
+fn check_struct_out(
+    what: &str,
+    f: fn(&Fields) -> Fields,
+    vjp: SGrad,
+    jvp: fn(&Fields, &Fields) -> (Fields, Fields),
+) {
+    let (s, v) = (fields(&X), fields(&V));
+    let y_bar = fields(&W);
+    let (y, g) = vjp(&s, y_bar);
+    assert_eq!(y, f(&s), "{what}: value of `_vjp`");
+    let weighted = |p: &[f64]| dot(&W, &scalars(&f(&fields(p))));
+    close(&format!("{what}: `_vjp`"), &scalars(&g), &numeric_gradient(weighted, &X), 1e-7);
+    let (y, d) = jvp(&s, &v);
+    assert_eq!(y, f(&s), "{what}: value of `_jvp`");
+    let out = |p: &[f64]| scalars(&f(&fields(p)));
+    close(&format!("{what}: `_jvp`"), &scalars(&d), &along(&out, &X, &V), 1e-7);
+}
+
+#[test]
+fn array_fields_copied_whole_into_the_returned_struct() {
+    check_struct_out("copied_whole", copied_whole, copied_whole_vjp, copied_whole_jvp);
+    check_struct_out("recopied", recopied, recopied_vjp, recopied_jvp);
+    let (s, v, w) = (fields(&X), fields(&V), fields(&W));
+    // To the bit, in every mode, as the forms with the fields' elements written out.
+    type Hvp = fn(&Fields, Fields, &Fields, Fields) -> (Fields, Fields, Fields, Fields);
+    let forms: [(&str, SGrad, Hvp, SGrad, Hvp); 3] = [
+        (
+            "copied_whole",
+            copied_whole_vjp,
+            copied_whole_hvp,
+            copied_elements_vjp,
+            copied_elements_hvp,
+        ),
+        (
+            "copied_through_locals",
+            copied_through_locals_vjp,
+            copied_through_locals_hvp,
+            copied_elements_vjp,
+            copied_elements_hvp,
+        ),
+        ("recopied", recopied_vjp, recopied_hvp, recopied_elements_vjp, recopied_elements_hvp),
+    ];
+    for (what, vjp, hvp, vjp_el, hvp_el) in forms {
+        assert_eq!(vjp(&s, w), vjp_el(&s, w), "{what}: `_vjp`");
+        assert_eq!(hvp(&s, w, &v, s), hvp_el(&s, w, &v, s), "{what}: `_hvp`");
+    }
+    assert_eq!(copied_whole_jvp(&s, &v), copied_elements_jvp(&s, &v));
+    assert_eq!(copied_through_locals_jvp(&s, &v), copied_elements_jvp(&s, &v));
+    assert_eq!(recopied_jvp(&s, &v), recopied_elements_jvp(&s, &v));
+    // The identity, the `f64` field copied whole too: every mode returns its input.
+    assert_eq!(copied_all_vjp(&s, w), (s, w));
+    assert_eq!(copied_all_jvp(&s, &v), (s, v));
+    // `_hvp`: the cotangents' tangent is the output cotangent's direction (here `s`).
+    assert_eq!(copied_all_hvp(&s, w, &v, s), (s, w, v, s));
+    // Closed form: the copies' cotangents are the output's, `b ↦ b sin b` has `sin b + b cos b`.
+    let (_, g) = copied_whole_vjp(&s, w);
+    assert_eq!((g.c, g.m), (w.c, w.m));
+    close("copied_whole: ∂b", &[g.b], &[w.b * (X[7].sin() + X[7] * X[7].cos())], 1e-15);
+    // Scalar functions of them, through calls and a struct value of the body.
+    check(
+        "copied_then_read",
+        copied_then_read,
+        copied_then_read_grad,
+        copied_then_read_jvp,
+        copied_then_read_hvp,
+    );
+    check(
+        "loss_of_recopied",
+        loss_of_recopied,
+        loss_of_recopied_grad,
+        loss_of_recopied_jvp,
+        loss_of_recopied_hvp,
+    );
+}
+
+#[test]
+fn fields_of_a_call_bound_to_untyped_locals_and_passed_whole() {
+    check(
+        "passed_untyped",
+        passed_untyped,
+        passed_untyped_grad,
+        passed_untyped_jvp,
+        passed_untyped_hvp,
+    );
+    let (s, v) = (fields(&X), fields(&V));
+    assert_eq!(passed_untyped_grad(&s), passed_typed_grad(&s));
+    assert_eq!(passed_untyped_jvp(&s, &v), passed_typed_jvp(&s, &v));
+    assert_eq!(passed_untyped_hvp(&s, &v), passed_typed_hvp(&s, &v));
+}

@@ -362,3 +362,69 @@ fn a_quaternion_rotation_through_methods_against_its_matrix_and_finite_differenc
     let column: Vec<f64> = (0..3).map(|r| (0..7).map(|c| rows[r][c] * w[c]).sum()).collect();
     close("jvp", &dot, &column, 1e-13);
 }
+
+/// `hv` against central differences of `grad` at `p` along `v`.
+fn hvp_close(what: &str, grad: impl Fn(&[f64]) -> Vec<f64>, p: &[f64], v: &[f64], hv: &[f64]) {
+    let tol = Tolerance { epsilon: 1e-6, max_relative: 1e-6 };
+    check_hvp(grad, p, v, hv, tol)
+        .unwrap_or_else(|e| panic!("{what}: H·v against differences: {e}"));
+}
+
+#[test]
+fn a_struct_generic_over_its_length_against_closed_forms_and_finite_differences() {
+    let m = Weights { w: [0.7, -0.4, 1.1], b: 0.3 };
+    let x = [0.5, 1.5, -0.2];
+    let v = Weights { w: [0.2, 0.5, -0.3], b: 1.0 };
+    let u = Weights { w: [-0.5, 0.3, 0.8], b: -0.2 };
+    let s = m.b + (0..3).map(|i| m.w[i] * x[i]).sum::<f64>();
+    // ∇ = 2s (x, 1); H = 2 (x, 1)(x, 1)ᵀ.
+    let (y, (g, x_bar)) = sized_loss_grad(&m, &x);
+    assert_eq!(y, sized_loss(&m, &x));
+    close("sized_loss: ∂w", &g.w, &x.map(|xi| 2.0 * s * xi), 1e-14);
+    close("sized_loss: ∂b", &[g.b], &[2.0 * s], 1e-14);
+    close("sized_loss: ∂x", &x_bar, &m.w.map(|wi| 2.0 * s * wi), 1e-14);
+    let p = scalars(&m);
+    let f = |p: &[f64]| sized_loss(&with_scalars(&m, p), &x);
+    let grad = |p: &[f64]| scalars(&sized_loss_grad(&with_scalars(&m, p), &x).1.0);
+    check_gradient(f, &p, &scalars(&g), Tolerance { epsilon: 1e-7, max_relative: 1e-7 })
+        .unwrap_or_else(|e| panic!("sized_loss: gradient: {e}"));
+    let (_, d) = sized_loss_jvp(&m, &x, &v, &[0.0; 3]);
+    let along = (0..3).map(|i| v.w[i] * x[i]).sum::<f64>() + v.b;
+    close("sized_loss: `_jvp`", &[d], &[2.0 * s * along], 1e-14);
+    let (_, _, (hv, _)) = sized_loss_hvp(&m, &x, &v, &[0.0; 3]);
+    let mut want = x.map(|xi| 2.0 * along * xi).to_vec();
+    want.push(2.0 * along);
+    close("sized_loss: H·v", &scalars(&hv), &want, 1e-14);
+    hvp_close("sized_loss", grad, &p, &scalars(&v), &scalars(&hv));
+    let (_, _, (hu, _)) = sized_loss_hvp(&m, &x, &u, &[0.0; 3]);
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(p, q)| p * q).sum::<f64>();
+    close(
+        "sized_loss: u·Hv = v·Hu",
+        &[dot(&scalars(&u), &scalars(&hv))],
+        &[dot(&scalars(&v), &scalars(&hu))],
+        1e-13,
+    );
+    // A generic function returning the generic struct, and copying its field through a typed `let`.
+    let (y, m_bar) = sized_scaled_vjp(&m, u);
+    assert_eq!(y, sized_scaled(&m));
+    let want_w: Vec<f64> = (0..3).map(|i| u.w[i] * m.b).collect();
+    let want_b = (0..3).map(|i| u.w[i] * m.w[i]).sum::<f64>() + 2.0 * u.b;
+    close("sized_scaled: `_vjp`", &scalars(&m_bar), &[want_w, vec![want_b]].concat(), 1e-14);
+    let (_, dot_out) = sized_scaled_jvp(&m, &v);
+    let want: Vec<f64> = (0..3).map(|i| v.w[i] * m.b + m.w[i] * v.b).chain([2.0 * v.b]).collect();
+    close("sized_scaled: `_jvp`", &scalars(&dot_out), &want, 1e-14);
+    let (y, m_bar) = sized_copied_vjp(&m, u);
+    assert_eq!(
+        (y, scalars(&m_bar)),
+        (Weights { w: m.w, b: 2.0 * m.b }, vec![u.w[0], u.w[1], u.w[2], 2.0 * u.b])
+    );
+    let (_, dot_out) = sized_copied_jvp(&m, &v);
+    assert_eq!(dot_out, Weights { w: v.w, b: 2.0 * v.b });
+    // A field bound with its type and passed whole: ∂w = 2b w, ∂b = Σ wᵢ².
+    let (_, g) = sized_passed_grad(&m);
+    close("sized_passed: ∂w", &g.w, &m.w.map(|wi| 2.0 * m.b * wi), 1e-14);
+    close("sized_passed: ∂b", &[g.b], &[squares(&m.w)], 1e-14);
+    let (_, _, hv) = sized_passed_hvp(&m, &v);
+    let grad = |p: &[f64]| scalars(&sized_passed_grad(&with_scalars(&m, p)).1);
+    hvp_close("sized_passed", grad, &p, &scalars(&v), &scalars(&hv));
+}

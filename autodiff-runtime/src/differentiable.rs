@@ -464,6 +464,54 @@ pub const fn field_dim<T: Differentiable>(path: &[&str], k: usize) -> usize {
     }
 }
 
+/// The number of the first scalar of the field `path` of `T` (`r.v`, `r.inner.w`), in a
+/// `const` block: a field of a struct returned by a call that the body passes only whole (to
+/// calls, or into the struct it returns) and never indexes, copied out as its scalars laid flat
+/// ([`field_flat_len`] of them) whatever its type; a compile error at the read when it is not
+/// differentiated.
+#[doc(hidden)]
+pub const fn field_flat_at<T: Differentiable>(path: &[&str]) -> usize {
+    match field_entry::<T>(path) {
+        None => field_index(T::FIELDS, path[0]),
+        Some((at, _)) => at,
+    }
+}
+
+/// How many differentiated scalars the field `path` of `T` holds (see [`field_flat_at`]).
+#[doc(hidden)]
+pub const fn field_flat_len<T: Differentiable>(path: &[&str]) -> usize {
+    match path {
+        [name] if T::TREE.is_empty() => field_len::<T>(name),
+        _ => field_path_len::<T>(path),
+    }
+}
+
+/// An `f64`, or an array of them: a field that `#[grad]` holds as its scalars laid flat (a
+/// field copied whole into the returned struct, or passed whole to a call, that the body never
+/// indexes) and rebuilds, in the type of where it goes, with [`shaped`].
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`#[grad]` holds this field as its scalars laid flat and rebuilds it as `{Self}`, which is not an `f64` or an array of them",
+    label = "a field passed whole, or copied whole into a struct literal, and never indexed",
+    note = "a struct's fields that are not differentiated are not among its scalars, so `#[grad]` does not rebuild a struct from them: read the nested struct's fields one by one (`m.inner.c`)"
+)]
+pub trait FlatField: Tangent {}
+
+impl FlatField for f64 {}
+
+impl<T: FlatField, const N: usize> FlatField for [T; N] {}
+
+/// The `f64` or array whose scalars are `v`, laid flat, its type that of where it goes (a field
+/// of a struct literal, a parameter of a call): see [`FlatField`].
+#[doc(hidden)]
+pub fn shaped<T: FlatField>(v: &[f64]) -> T {
+    let mut x = T::zero();
+    for (k, e) in v.iter().enumerate() {
+        x.set(k, *e);
+    }
+    x
+}
+
 /// Whether `a` and `b` are the same bytes (in a `const fn`).
 const fn same(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {

@@ -110,6 +110,12 @@ impl Renderer<'_> {
         if let Some(w) = op.var().and_then(|v| self.wholes.get(&v)) {
             return w.pass(by_ref, receiver);
         }
+        // A field's scalars laid flat: rebuilt in the type of the parameter.
+        if !receiver && self.f.operand_ty(op).is_flat_field() {
+            let t = self.operand(op).tokens;
+            let amp = by_ref.then(|| quote!(&));
+            return quote!(#amp ::autodiff_runtime::__private::shaped(&#t));
+        }
         let bound_by_ref = op.var().is_some_and(|v| self.by_ref.contains(&v));
         match by_ref {
             // Bound by reference already (a `&[f64; N]` parameter): passed as it is.
@@ -412,7 +418,8 @@ impl Renderer<'_> {
     /// is the struct, laid flat after the call).
     fn whole_partial(&self, c: &Call, k: usize) -> bool {
         let whole = c.values().get(k).and_then(|(op, _)| op.var());
-        whole.is_some_and(|v| self.wholes.contains_key(&v)) || flat_value(c, k)
+        let flat = c.values().get(k).is_some_and(|(op, _)| self.f.operand_ty(*op).is_flat_field());
+        whole.is_some_and(|v| self.wholes.contains_key(&v)) || flat_value(c, k) || flat
     }
 }
 

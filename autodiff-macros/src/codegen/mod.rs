@@ -620,8 +620,19 @@ impl Context<'_> {
         // Whether each output is returned (not written into a caller's buffer).
         let kept: Vec<bool> = (0..f.outputs.len()).map(|k| !buffered.contains(&k)).collect();
         let groups = kind.groups(values, f.active.len());
+        // An array input bound by reference (a struct parameter's array field, a `&[f64; N]`
+        // parameter): a returned struct's field copied from it (`let w: [f64; 3] = m.w;
+        // Model { w, .. }`) is its value.
+        let lent = |v: &crate::ir::Var| renderer.by_ref.contains(v) && !f.ty(*v).is_flat_field();
+        let value = |o: &crate::ir::Operand| match o.var().filter(lent) {
+            Some(_) if self.record.is_some() => {
+                let t = renderer.value(*o);
+                quote!(*#t)
+            }
+            _ => renderer.value(*o),
+        };
         let rendered: Vec<(TokenStream, Ty)> =
-            f.outputs.iter().map(|o| (renderer.value(*o), f.operand_ty(*o))).collect();
+            f.outputs.iter().map(|o| (value(o), f.operand_ty(*o))).collect();
         let (mut parts, mut types, mut assembly) = (Vec::new(), Vec::new(), TokenStream::new());
         if let Some(record) = self.record {
             let k = values;

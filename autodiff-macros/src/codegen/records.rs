@@ -4,7 +4,8 @@
 //! field once `Differentiable::tangent` keeps only its differentiated fields.
 
 use proc_macro2::{Ident, TokenStream};
-use quote::{ToTokens, quote};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::spanned::Spanned;
 
 use super::Context;
 use super::names::Namer;
@@ -28,6 +29,10 @@ pub(super) fn literal(record: &RecordOut, values: &[TokenStream]) -> TokenStream
     let fields = record.fields.iter().map(|(m, out)| {
         let v = match out {
             FieldOut::Output(k) => values.get(*k).cloned().unwrap_or_else(|| quote!(0.0)),
+            FieldOut::Flat(k) => {
+                let v = values.get(*k).cloned().unwrap_or_else(|| quote!([]));
+                quote_spanned!(m.span()=> ::autodiff_runtime::__private::shaped(&#v))
+            }
             FieldOut::Const(t) => t.clone(),
             FieldOut::Record(inner) => literal(inner, values),
         };
@@ -38,15 +43,22 @@ pub(super) fn literal(record: &RecordOut, values: &[TokenStream]) -> TokenStream
 
 /// Each output's path of fields in `record`, in order of the outputs.
 fn paths(record: &RecordOut) -> Vec<Vec<syn::Member>> {
+    flat_paths(record).into_iter().map(|(p, _)| p).collect()
+}
+
+/// Each output's path of fields in `record`, in order of the outputs, and whether it holds the
+/// field's scalars laid flat ([`FieldOut::Flat`]).
+fn flat_paths(record: &RecordOut) -> Vec<(Vec<syn::Member>, bool)> {
     fn walk(
         r: &RecordOut,
         prefix: &mut Vec<syn::Member>,
-        out: &mut Vec<(usize, Vec<syn::Member>)>,
+        out: &mut Vec<(usize, (Vec<syn::Member>, bool))>,
     ) {
         for (m, f) in &r.fields {
             prefix.push(m.clone());
             match f {
-                FieldOut::Output(k) => out.push((*k, prefix.clone())),
+                FieldOut::Output(k) => out.push((*k, (prefix.clone(), false))),
+                FieldOut::Flat(k) => out.push((*k, (prefix.clone(), true))),
                 FieldOut::Record(inner) => walk(inner, prefix, out),
                 FieldOut::Const(_) => {}
             }
@@ -131,7 +143,11 @@ impl Context<'_> {
             let #value = #lit;
             let mut #dot = #tr::zero_like(&#value);
         };
-        for (path, d) in paths(record).iter().zip(dots) {
+        for ((path, flat), d) in flat_paths(record).iter().zip(dots) {
+            let d = match flat {
+                true => quote!(::autodiff_runtime::__private::shaped(&#d)),
+                false => d.clone(),
+            };
             out.extend(quote!(#dot #(.#path)* = #d;));
         }
         out.extend(quote!(#tr::clear_constants(&mut #dot);));
@@ -165,7 +181,7 @@ impl Context<'_> {
             return (out_bar, flat);
         }
         let mut out = quote!(let #out_bar = #tr::tangent(&#out_bar););
-        for (path, v) in paths(record).iter().zip(cotangents) {
+        for ((path, flat), v) in flat_paths(record).iter().zip(cotangents) {
             if !read.contains(v) {
                 continue;
             }
@@ -174,7 +190,11 @@ impl Context<'_> {
                 Ty::Array(_) => super::signature::ty(f.ty(*v), &self.scalar.ty),
                 _ => quote!(f64),
             };
-            out.extend(quote!(let #id: #ty = #out_bar #(.#path)*;));
+            let value = match flat {
+                true => quote!(::autodiff_runtime::__private::flat(&#out_bar #(.#path)*)),
+                false => quote!(#out_bar #(.#path)*),
+            };
+            out.extend(quote!(let #id: #ty = #value;));
         }
         (out_bar, out)
     }

@@ -121,6 +121,8 @@ impl Context<'_> {
             // by a call.
             let mut flat_reads = HashSet::new();
             read_outside_calls(&f.body, &mut flat_reads);
+            // A field copied whole into the returned struct is one of its outputs.
+            flat_reads.extend(f.outputs.iter().filter_map(|o| o.var()));
             // Every field input, differentiated or not (left out by `wrt`).
             let all = p.strukt.as_ref().map_or(&[][..], |s| &s.fields[..]);
             for field in all {

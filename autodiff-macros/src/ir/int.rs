@@ -61,6 +61,11 @@ pub struct Int {
     /// For an inferred length, the array field (`m.w`) whose dimension `k` it is: an array of
     /// that field's type from dimension `k` down is made from it (`filled_at::<k, _>(&m.w, 0.0)`).
     pub witness: Option<(TokenStream, usize)>,
+    /// Whether it is the length of a field held as its scalars laid flat whatever its type (an
+    /// `f64`, an array of any dimensions): an array of this length is rebuilt in the type of
+    /// where it goes (a call's parameter, a returned struct's field) by rustc's inference
+    /// (`shaped`), and a partial of that type laid flat again.
+    pub flat: bool,
 }
 
 impl Int {
@@ -80,6 +85,7 @@ impl Int {
             generic: false,
             inferred: false,
             witness: None,
+            flat: false,
         }
     }
 
@@ -98,6 +104,7 @@ impl Int {
             generic: false,
             inferred: false,
             witness: None,
+            flat: false,
         }
     }
 
@@ -116,6 +123,7 @@ impl Int {
             generic: false,
             inferred: false,
             witness: None,
+            flat: false,
         }
     }
 
@@ -289,6 +297,7 @@ impl Int {
             generic: self.generic || other.generic,
             inferred: self.inferred || other.inferred,
             witness: None,
+            flat: false,
         }
     }
 

@@ -166,6 +166,12 @@ impl Ty {
         }
     }
 
+    /// Whether it holds a field's scalars laid flat, whatever the field's type (see
+    /// [`super::Int::flat`]).
+    pub fn is_flat_field(&self) -> bool {
+        matches!(self, Ty::Array(a) if a.dims.len() == 1 && a.dims[0].flat)
+    }
+
     /// The type of `self[index]` for an index of `depth` dimensions; `None` if it has fewer.
     pub fn indexed(&self, depth: usize) -> Option<Ty> {
         let s = self.shape()?;

@@ -132,6 +132,9 @@ pub enum FieldOut {
     Const(proc_macro2::TokenStream),
     /// A nested struct.
     Record(RecordOut),
+    /// The `k`-th output of the IR, the field's scalars laid flat (a field copied whole, whose
+    /// type the macro does not know): rebuilt in the field's type by rustc's inference.
+    Flat(usize),
 }
 
 /// The lowered function and what codegen needs to re-emit its signature.
@@ -182,7 +185,7 @@ struct Slot {
     strukt: Option<Rc<syn::Type>>,
     /// For such a struct, how many dimensions its scope indexes each field with (by the names
     /// of the fields from the struct down): the shape of a field read whole (`whole.rs`).
-    field_depths: Rc<Vec<(Vec<String>, usize)>>,
+    field_depths: Rc<Vec<structs::FieldDepth>>,
 }
 
 /// What a `let` of a constant expression may stand for where its variable is read.

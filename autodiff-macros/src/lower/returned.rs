@@ -197,6 +197,10 @@ impl Lower<'_> {
             Returned::Tuple(ts) => ((Ret::Tuple(ts.len()), None), ts.clone()),
             Returned::Struct(t) => {
                 let tokens = TypeTokens(quote::ToTokens::to_token_stream(t));
+                let call = matches!(peel(e), Expr::Call(_) | Expr::MethodCall(_));
+                if call && super::structs::mentions_any(&tokens.0, &self.generics) {
+                    self.generic_flat_struct(t, &tokens.0);
+                }
                 ((Ret::Struct, Some(tokens)), vec![self.flat_ty(t)])
             }
         };

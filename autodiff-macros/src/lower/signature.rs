@@ -266,9 +266,20 @@ impl Lower<'_> {
                     p.ident
                 ),
             ),
-            None => self
-                .cx
-                .error_spanned(name, format!("`{name}` has no `{s}` parameter to differentiate")),
+            None => match params.iter().find(|p| generic_data(&p.ty)) {
+                // `p: &P<f64>`: a type with type arguments is data, as far as the tokens tell.
+                Some(p) => self.cx.error_spanned(
+                    &p.ty,
+                    format!(
+                        "`{name}` has no `{s}` parameter to differentiate: `#[grad]` takes `{}`, a type with type arguments, for constant data (a macro sees no types: `Vec<{s}>` is one too), not for a struct to differentiate; write the struct over `{s}` without a type parameter (a const generic one, `Model<N>`, is supported)",
+                        type_text(&p.ty),
+                    ),
+                ),
+                None => self.cx.error_spanned(
+                    name,
+                    format!("`{name}` has no `{s}` parameter to differentiate"),
+                ),
+            },
         }
     }
 
@@ -538,4 +549,16 @@ impl Lower<'_> {
         );
         scalar
     }
+}
+
+/// Whether `ty` (through references) is a user's type with type arguments (`P<f64>`), which
+/// `#[grad]` takes for data.
+fn generic_data(ty: &Type) -> bool {
+    let Type::Path(p) = crate::aggregate::owned(ty) else { return false };
+    let last = p.path.segments.last();
+    let args = last.is_some_and(|s| matches!(s.arguments, syn::PathArguments::AngleBracketed(_)));
+    args && crate::aggregate::kind(ty) == crate::aggregate::TypeKind::Constant
+        && !is_vec_of(ty, crate::symbol::F64)
+        && last
+            .is_some_and(|s| !crate::symbol::CONSTANT_TYPES.contains(&s.ident.to_string().as_str()))
 }

@@ -3,8 +3,10 @@
 //! # Known limits
 //!
 //! - A struct's fields are typed from their uses in the body (the macro cannot read the
-//!   struct's definition): an array field copied whole into a literal and never indexed,
-//!   iterated or asked its `len()` is taken for an `f64`, and an integer field copied into a
+//!   struct's definition): an array field copied whole into a literal that the function does
+//!   not return (a literal passed to a call, `g(&Model { w: m.w, .. })`) and never indexed,
+//!   iterated or asked its `len()` is taken for an `f64` (copied into the returned struct, it is
+//!   rebuilt in its type), and an integer field copied into a
 //!   literal (`steps: m.steps`) for an `f64` value; rustc then reports a mismatched type. Index
 //!   the array (`[m.w[0], m.w[1]]`), bind it with its type (`let w: [f64; 8] = m.w;`), or write
 //!   the integer where an integer goes (`steps: m.steps as usize`). A field read only whole, by
@@ -16,12 +18,19 @@
 //!   at the read. A field of a nested struct written by hand (`impl Differentiable` leaving
 //!   `TREE` empty) passed whole is a build error that says to derive it. An integer field
 //!   passed to a call is taken for a value. `..base` takes a struct value of the body, not a
-//!   parameter. A field of a generic struct (`Model<T>`, `Model<N>`) is typed from its uses
-//!   (a copy `let w = m.w;` too, as the field): its scalars' count in a type
-//!   (`field_len::<Model<T>>`) is not stable Rust; nor is it in a method of a generic `impl`,
+//!   parameter. A struct generic over a length (`Model<const N: usize>`, in a function generic
+//!   over `N`) is differentiated field by field: its fields indexed, bound with their types
+//!   (`let w: [f64; N] = m.w;`, then passed whole or copied into the returned struct), and a
+//!   generic function returning it, work in every mode; what would hold it or a field of it as
+//!   its scalars laid flat is refused at the field, the `let`'s type or the argument (a field
+//!   read only whole and never indexed, the struct passed whole to a call, the value of a call
+//!   returning it): that count in a type (`[f64; <Model<N> as Differentiable>::LEN]`) needs
+//!   `generic_const_exprs`, not stable Rust. Nor is it computed in a method of a generic `impl`,
 //!   where the struct is `Self` and the macro cannot see the `impl`'s parameters (rustc then
-//!   reports generic `Self` in a constant: bind the field with its type). See
-//!   [`structs`](super::structs).
+//!   reports generic `Self` in a constant: bind the field with its type). A struct generic over
+//!   a type (`P<T>`) is refused in a function over `T: Float` (structs are differentiated in
+//!   `f64` functions), and `P<f64>`, a type with type arguments, is taken for data: write the
+//!   struct over `f64`. See [`structs`](super::structs).
 //! - Functions with lifetime parameters, type parameters other than one bounded by `Float`,
 //!   `where` clauses on anything but that parameter, or attributes on parameters are refused. A
 //!   generic scalar is recognised by its `Float` bound only (not `Real`, `RealField`, ...).

@@ -96,6 +96,13 @@
 //!   struct value of the body) is a value whose fields are read and written (`q.w`,
 //!   `q.x = -q.x`, `q.v[i] += e`, `q = Quat { .. }`), carried by loops and yielded by branches.
 //!   It never exists as a struct in the derivatives, only its fields do.
+//! - **Fields copied whole into the returned struct**, `Model { w: m.w, b: m.b * 2.0 }` (or
+//!   `let w = m.w; let out = Model { w, b }; out`, or from a call's struct value, `w: r.w`), of a
+//!   field that the body never indexes: held as the field's scalars laid flat and rebuilt in the
+//!   field's type in the returned literal (`f_vjp` and `f_jvp` read and write the field whole),
+//!   whatever its type, an `f64` or an array of any dimensions; a nested struct so copied is a
+//!   compile error at the field (its `#[no_grad]` fields are not among its scalars): copy its
+//!   fields.
 //! - **A function returning a struct** is a vector function whose outputs are its
 //!   differentiated fields: `f_vjp(params…, out_bar: Quat)` takes a cotangent of the struct's
 //!   type (its `#[no_grad]` fields are not read), `f_jvp` returns the tangent as a `Quat`,
@@ -126,9 +133,10 @@
 //!   `y`, `let w: [f64; 3] = r.v;`, a row `r.m[i]`) is its scalars copied out, in the shape of
 //!   where it goes (the variable assigned, the `let`'s or the return type) or else of how the
 //!   body indexes it (through the locals bound to it), with the lengths from the struct's
-//!   `Differentiable::TREE`; rustc checks the shape at the read. A field bound to a local that
-//!   the body never indexes (`let w = r.v; g(w)`) is taken for an `f64`: bind it with its type.
-//!   Not supported: a write to a field, an error that says what to write; reading a `#[no_grad]` (or
+//!   `Differentiable::TREE`; rustc checks the shape at the read. A field read only whole and
+//!   never indexed (`let w = r.v; g(w)`, `g(&r.m)`, an `f64` too) is its scalars copied out laid
+//!   flat and rebuilt in the type of the callee's parameter. Not supported: a write to a field,
+//!   an error that says what to write; reading a `#[no_grad]` (or
 //!   constant) field, which the scalars do not hold, is a compile error at the read, and passing
 //!   on a struct that has one a build error at the call. `src/struct_calls.rs` has the rotation
 //!   `q p q*` so, with typed `let`s, and `src/struct_chains.rs` the same functions written

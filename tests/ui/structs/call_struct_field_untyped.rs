@@ -1,8 +1,7 @@
-// Checks an array field of a struct returned by a call bound to a local that the body never
-// indexes (`let w = r.v;` passed whole to a call): `#[grad]` reads the field's shape from how the
-// body indexes it, takes this one for an `f64`, and rustc reports the call (a typed `let`,
-// `let w: [f64; 3] = r.v;`, says what it is); a `let` whose type is not the field's is reported
-// at the field.
+// Checks an array field of a struct returned by a call bound to a `let` whose type is not the
+// field's: reported at the field. (Bound to an untyped local and passed whole, `let w = r.v;
+// sum3(w)`, it is held as its scalars laid flat and rebuilt in the parameter's type: see
+// `passed_untyped` in tests/struct_fields.rs.)
 use autodiff_runtime::{Differentiable, grad};
 
 #[derive(Clone, Copy, Differentiable)]
@@ -19,13 +18,6 @@ pub fn make(x: [f64; 3], c: f64) -> Out {
 #[grad]
 pub fn sum3(v: [f64; 3]) -> f64 {
     v[0] + v[1] + v[2]
-}
-
-#[grad]
-pub fn untyped(x: [f64; 3], c: f64) -> f64 {
-    let r: Out = make(x, c);
-    let w = r.v;
-    sum3(w) + r.a
 }
 
 #[grad]

@@ -203,6 +203,10 @@ impl Lower<'_> {
                     groups.push(Group { at, by_ref, shape });
                 }
                 Some((StructArg::Whole(k), by_ref)) => {
+                    let owned = self.structs[k].owned.to_token_stream();
+                    if super::mentions_any(&owned, &self.generics) {
+                        self.generic_flat_struct(e, &owned);
+                    }
                     let op = Operand::Var(self.whole_input(k));
                     args.push(Arg::Value { op, by_ref });
                 }

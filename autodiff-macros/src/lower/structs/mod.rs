@@ -26,6 +26,7 @@ pub(super) use flat::ident_of;
 pub(super) use infer::{known_method, read_as_struct};
 pub(super) use record::Record;
 pub(super) use scan::field_path;
+pub(super) use whole::FieldDepth;
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -126,6 +127,9 @@ impl Lower<'_> {
             let generic =
                 mentions_any(&owned, &self.generics) || mentions_any(&owned, &self.type_params);
             let flat = u.only_whole() && wanted && !generic;
+            if u.only_whole() && wanted && generic {
+                self.generic_whole_field(&owned, &u.path, &u.first);
+            }
             let ty = match u.depth {
                 _ if flat => self.flat_field_ty(k, &u.path, &u.first),
                 0 => Ty::F64,
@@ -153,6 +157,7 @@ impl Lower<'_> {
         let len = flat_len(&owned, path, at);
         let mut len = Int::tokens(len, true);
         len.generic = mentions_any(&owned, &self.generics);
+        len.flat = true;
         Ty::array(Elem::F64, vec![len])
     }
 
@@ -212,6 +217,27 @@ impl Lower<'_> {
     pub(super) fn field_array_ty(&self, e: &Expr, depth: usize) -> Option<Ty> {
         let v = self.field_input(e)?;
         self.b.func().ty(v).indexed(depth).filter(|t| matches!(t, Ty::Array(_)))
+    }
+
+    /// Reports the field `path` of a generic struct parameter (`m: &Model<N>`), read only whole,
+    /// which would be held as its scalars laid flat, a length stable Rust does not compute from
+    /// a generic parameter.
+    fn generic_whole_field(&mut self, owned: &TokenStream, path: &[Member], at: &TokenStream) {
+        let (ty, field) = (owned.to_string().replace(' ', ""), path_text(path));
+        self.cx.error_spanned(
+            at,
+            format!("`#[grad]` holds a field read only whole (passed to a call, copied into the returned struct) as its scalars laid flat, `[f64; field_len::<{ty}>(\"{field}\")]`, and stable Rust does not compute such a length from a generic parameter: index the field, or bind it with its type first (`let w: [f64; N] = m.{field};`)"),
+        );
+    }
+
+    /// Reports `e`, a generic struct (`Model<N>`) held as its scalars laid flat, a length stable
+    /// Rust does not compute from a generic parameter (`<Model<N> as Differentiable>::LEN`).
+    pub(super) fn generic_flat_struct(&mut self, e: &dyn ToTokens, ty: &TokenStream) {
+        let ty = ty.to_string().replace(' ', "");
+        self.cx.error_spanned(
+            e,
+            format!("`#[grad]` holds a struct passed whole to a call, or returned by one, as its scalars laid flat, `[f64; <{ty} as Differentiable>::LEN]`, and stable Rust does not compute such a length from a generic parameter (`generic_const_exprs`): pass the fields the callee needs, or call it from a function over a concrete type (`Model<3>`)"),
+        );
     }
 
     /// Reports the struct parameter `name` read as a whole, where a value is needed.

@@ -142,8 +142,12 @@ impl Lower<'_> {
         for (m, v) in shape.members.iter().zip(parts) {
             let out = match v {
                 Value::Real { op, .. } => {
+                    let flat = self.b.func().operand_ty(op).is_flat_field();
                     ops.push(op);
-                    super::super::FieldOut::Output(ops.len() - 1)
+                    match flat {
+                        true => super::super::FieldOut::Flat(ops.len() - 1),
+                        false => super::super::FieldOut::Output(ops.len() - 1),
+                    }
                 }
                 Value::Int(Some(k)) => super::super::FieldOut::Const(k.tokens.clone()),
                 Value::Record(inner, parts) => {

@@ -11,8 +11,15 @@
 //! receiver of a method that is not an `f64` method (`m.inner.norm()`), is marked so
 //! ([`FieldUse::only_whole`]): nothing tells its type, and lowering holds it laid flat.
 //!
-//! A local that is a copy of a field (`let c = m.c;`) is read as the field before this runs
-//! (see `copies.rs`).
+//! A field copied into the struct literal that the function returns (`Model { w: m.w, .. }`, or
+//! a literal bound to a local that is returned) is passed whole too. A struct literal bound to a
+//! local passes the uses of its fields on (`let n = Model { w: m.w, .. };` then `n.w[i]` indexes
+//! `m.w`); the local read whole otherwise (passed to a call) reads them as values of unknown use.
+//! A field bound to an untyped local (`let w = r.v;`) is not read by the binding: its uses are
+//! the local's ([`FieldUse::passed_only`]).
+//!
+//! A local that is a copy of a field of a parameter (`let c = m.c;`) is read as the field before
+//! this runs (see `copies.rs`).
 //!
 //! What this does not know: the callee's signature. A row `g(m.x[0])` of a field not indexed
 //! deeper is read as an `f64` (and by `&`, as an array of one dimension more than its indices);
@@ -48,6 +55,8 @@ pub(in crate::lower) struct FieldUse {
     pub other: bool,
     /// Whether it is the receiver of a method that is not an `f64` method (a struct, then).
     pub receiver: bool,
+    /// Whether it is bound to a local without a type (`let w = r.v;`), whose uses are its own.
+    pub bound: bool,
 }
 
 impl FieldUse {
@@ -55,6 +64,13 @@ impl FieldUse {
     /// receiver of methods: then nothing tells its type (an `f64`, an array of any dimensions,
     /// a nested struct), and it is held as its differentiated scalars laid flat.
     pub fn only_whole(&self) -> bool {
+        self.value && self.whole && !self.other && !self.bound
+    }
+
+    /// Whether the body reads it as a value only whole, itself or through locals bound to it
+    /// without a type (`let w = r.v; g(w)`): passed to calls, or copied into the struct the
+    /// function returns, never indexed nor read otherwise.
+    pub fn passed_only(&self) -> bool {
         self.value && self.whole && !self.other
     }
 }
@@ -77,8 +93,20 @@ pub(in crate::lower) fn uses(body: &Block, roots: &[String]) -> Vec<FieldUse> {
         passing: false,
         whole: false,
         receiver: false,
+        binding: false,
+        placed: false,
     };
-    s.block(body);
+    // The block's value is what the function returns (a field copied into a returned struct
+    // literal is passed whole).
+    let outer = s.aliases.clone();
+    if let Some((Stmt::Expr(tail, None), init)) = body.stmts.split_last() {
+        let head = Block { brace_token: body.brace_token, stmts: init.to_vec() };
+        s.stmts(&head);
+        s.returned(tail);
+    } else {
+        s.stmts(body);
+    }
+    s.aliases = outer;
     s.uses
 }
 
@@ -146,6 +174,11 @@ struct Scan<'a> {
     whole: bool,
     /// Whether the expression being read is a method's receiver.
     receiver: bool,
+    /// Whether the expression being read is bound to a local without a type.
+    binding: bool,
+    /// Whether the expression being read is a field of a struct literal (whose uses are those
+    /// of the literal's field).
+    placed: bool,
 }
 
 /// The number of array dimensions of the type `ty` (`[[f64; 2]; 3]` has 2), looking through a
@@ -181,20 +214,20 @@ impl Scan<'_> {
     /// if it is one, whose value has at least `extra` more dimensions.
     fn record(&mut self, e: &Expr, ctx: Ctx, extra: usize) -> bool {
         let (base, n) = indexed(e);
-        let alias = match peel(base) {
-            Expr::Path(p) if p.qself.is_none() => p.path.get_ident().and_then(|id| {
-                let name = symbol::unraw(id);
-                self.aliases.iter().rev().find(|(a, _)| *a == name).map(|(_, e)| e.clone())
-            }),
-            _ => None,
-        };
+        let alias = self
+            .alias_key(base)
+            .and_then(|key| self.aliases.iter().rev().find(|(a, _)| *a == key))
+            .map(|(_, e)| e.clone());
         // Only the read itself is passed, not its indices.
         let passing = std::mem::take(&mut self.passing);
         let whole = std::mem::take(&mut self.whole) && n == 0;
         let receiver = std::mem::take(&mut self.receiver) && whole;
+        let binding = std::mem::take(&mut self.binding);
+        let placed = std::mem::take(&mut self.placed);
         if let Some(read) = alias {
             // `y[i]` for `let y = m.x[0];`: a use of `m.x` with one more index.
-            self.passing = passing;
+            (self.passing, self.whole, self.binding) = (passing, whole, binding);
+            self.placed = placed;
             self.record(&read, ctx, n + extra);
             if let Expr::Index(i) = peel(e) {
                 self.indices(i);
@@ -208,7 +241,8 @@ impl Scan<'_> {
         let value = ctx == Ctx::Value;
         // A field passed whole is not known to have the dimensions a `&` gives it.
         let depth = if whole { 0 } else { n + extra };
-        let other = value && !whole;
+        let other = value && !whole && !binding && !placed;
+        let bound = value && binding;
         let same = |u: &&mut FieldUse| u.root == root && u.path == path;
         match self.uses.iter_mut().find(same) {
             Some(u) => {
@@ -218,11 +252,22 @@ impl Scan<'_> {
                 u.whole |= whole;
                 u.other |= other;
                 u.receiver |= receiver;
+                u.bound |= bound;
             }
             None => {
                 let (first, passed) = (base.to_token_stream(), passing);
-                let u =
-                    FieldUse { root, path, value, depth, first, passed, whole, other, receiver };
+                let u = FieldUse {
+                    root,
+                    path,
+                    value,
+                    depth,
+                    first,
+                    passed,
+                    whole,
+                    other,
+                    receiver,
+                    bound,
+                };
                 self.uses.push(u);
             }
         }
@@ -241,7 +286,10 @@ impl Scan<'_> {
         };
         if let Some(init) = &l.init {
             let ctx = if int { Ctx::Int } else { Ctx::Value };
-            if !self.record(&init.expr, ctx, typed) {
+            self.binding = !matches!(l.pat, Pat::Type(_)) && init.diverge.is_none();
+            let recorded = self.record(&init.expr, ctx, typed);
+            self.binding = false;
+            if !recorded {
                 self.expr(&init.expr, ctx);
             }
             if let Some((_, e)) = &init.diverge {
@@ -249,12 +297,71 @@ impl Scan<'_> {
             }
         }
         let Some(name) = bound_name(&l.pat) else { return };
-        self.aliases.retain(|(a, _)| *a != name);
+        self.forget(&name);
         if let Some(init) = l.init.as_ref().filter(|i| i.diverge.is_none() && !int) {
             let aliased = self.alias_of(&init.expr);
             if let Some(read) = aliased {
-                self.aliases.push((name, read));
+                self.aliases.push((name.clone(), read));
             }
+            // `let n = Model { w: m.w, .. };`: `n.w` is a use of `m.w`.
+            if let Expr::Struct(lit) = peel(&init.expr) {
+                for f in &lit.fields {
+                    if let Some(read) = self.alias_of(&f.expr) {
+                        let member = f.member.to_token_stream().to_string();
+                        self.aliases.push((format!("{name}.{member}"), read));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The field reads copied into the struct literal bound to the local `name`.
+    fn literal_fields(&self, name: &str) -> Vec<Expr> {
+        let prefix = format!("{name}.");
+        let fields = self.aliases.iter().filter(|(a, _)| a.starts_with(&prefix));
+        fields.map(|(_, read)| read.clone()).collect()
+    }
+
+    /// Forgets the locals named `name`, and the fields of a struct literal bound to it.
+    fn forget(&mut self, name: &str) {
+        let prefix = format!("{name}.");
+        self.aliases.retain(|(a, _)| a != name && !a.starts_with(&prefix));
+    }
+
+    /// The name under which a local that `e` reads is an alias: `y` for `y`, `n.w` for the
+    /// field of a struct literal bound to `n`.
+    fn alias_key(&self, e: &Expr) -> Option<String> {
+        match peel(e) {
+            Expr::Path(p) if p.qself.is_none() => Some(symbol::unraw(p.path.get_ident()?)),
+            f @ Expr::Field(_) => {
+                let (root, path) = field_path(f)?;
+                let names: Vec<String> =
+                    path.iter().map(|m| m.to_token_stream().to_string()).collect();
+                Some(format!("{root}.{}", names.join(".")))
+            }
+            _ => None,
+        }
+    }
+
+    /// `e`, the function's value: a struct literal's fields (and those of one bound to a local
+    /// named there) are passed whole, to the struct the function returns.
+    fn returned(&mut self, e: &Expr) {
+        match peel(e) {
+            Expr::Struct(lit) => {
+                lit.fields.iter().for_each(|f| self.argument(&f.expr, Ctx::Value, true));
+                if let Some(rest) = &lit.rest {
+                    self.expr(rest, Ctx::Value);
+                }
+            }
+            Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+                let name = p.path.get_ident().map(symbol::unraw).unwrap_or_default();
+                for read in self.literal_fields(&name) {
+                    (self.passing, self.whole) = (true, true);
+                    self.record(&read, Ctx::Value, 0);
+                    (self.passing, self.whole) = (false, false);
+                }
+            }
+            other => self.expr(other, Ctx::Value),
         }
     }
 
@@ -265,8 +372,7 @@ impl Scan<'_> {
         if field_path(base).is_some_and(|(root, _)| self.roots.contains(&root)) {
             return Some(peel(e).clone());
         }
-        let Expr::Path(p) = peel(base) else { return None };
-        let name = symbol::unraw(p.path.get_ident()?);
+        let name = self.alias_key(base)?;
         let (_, read) = self.aliases.iter().rev().find(|(a, _)| *a == name)?;
         Some(reindex(read, e))
     }
@@ -318,7 +424,7 @@ impl Scan<'_> {
                 }
                 let outer = self.aliases.clone();
                 if let Some(name) = bound_name(&f.pat) {
-                    self.aliases.retain(|(a, _)| *a != name);
+                    self.forget(&name);
                 }
                 self.block(&f.body);
                 self.aliases = outer;
@@ -339,7 +445,19 @@ impl Scan<'_> {
             Expr::Unary(u) => self.expr(&u.expr, ctx),
             Expr::Paren(p) => self.expr(&p.expr, ctx),
             Expr::Group(g) => self.expr(&g.expr, ctx),
+            // A field of a local (`n.b`, for a struct literal bound to `n`) is no use of the
+            // local's other fields.
+            Expr::Field(f) if matches!(peel(&f.base), Expr::Path(_)) => {}
             Expr::Field(f) => self.expr(&f.base, ctx),
+            // A struct literal bound to a local read whole (passed, a receiver): its fields
+            // copied from field reads are read there, as values of unknown use.
+            Expr::Path(p) if p.qself.is_none() => {
+                if let Some(name) = p.path.get_ident().map(symbol::unraw) {
+                    for read in self.literal_fields(&name) {
+                        self.record(&read, Ctx::Value, 0);
+                    }
+                }
+            }
             Expr::Block(b) => self.block(&b.block),
             Expr::Unsafe(b) => self.block(&b.block),
             Expr::If(i) => {
@@ -357,7 +475,7 @@ impl Scan<'_> {
             Expr::Closure(c) => {
                 let outer = self.aliases.clone();
                 let names: Vec<String> = c.inputs.iter().filter_map(bound_name).collect();
-                self.aliases.retain(|(a, _)| !names.contains(a));
+                names.iter().for_each(|n| self.forget(n));
                 self.expr(&c.body, Ctx::Value);
                 self.aliases = outer;
             }
@@ -381,12 +499,20 @@ impl Scan<'_> {
                 self.expr(&r.len, Ctx::Int);
             }
             Expr::Struct(s) => {
-                s.fields.iter().for_each(|f| self.expr(&f.expr, Ctx::Value));
+                // A field read copied into a literal is read where the literal's field is.
+                for f in &s.fields {
+                    self.placed = true;
+                    let recorded = self.record(&f.expr, Ctx::Value, 0);
+                    self.placed = false;
+                    if !recorded {
+                        self.expr(&f.expr, Ctx::Value);
+                    }
+                }
                 if let Some(rest) = &s.rest {
                     self.expr(rest, Ctx::Value);
                 }
             }
-            Expr::Return(r) => r.expr.iter().for_each(|x| self.expr(x, Ctx::Value)),
+            Expr::Return(r) => r.expr.iter().for_each(|x| self.returned(x)),
             Expr::Let(l) => self.expr(&l.expr, Ctx::Value),
             _ => {}
         }
@@ -435,7 +561,7 @@ impl Scan<'_> {
             Expr::Reference(r) if r.mutability.is_none() => Some(&*r.expr),
             _ => None,
         };
-        if let Some(inner) = lent.filter(|e| field_path(peel(e)).is_some()) {
+        if let Some(inner) = lent.filter(|e| self.alias_key(e).is_some()) {
             self.whole = true;
             let recorded = self.record(inner, ctx, 1);
             self.whole = false;
@@ -444,7 +570,7 @@ impl Scan<'_> {
             }
         }
         self.passing = true;
-        self.whole = field_path(peel(a)).is_some();
+        self.whole = self.alias_key(a).is_some();
         let recorded = self.record(a, ctx, 0);
         (self.passing, self.whole) = (false, false);
         if !recorded {

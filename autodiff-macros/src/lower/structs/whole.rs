@@ -12,9 +12,14 @@
 //! the field, that the field has the shape it is read with, so a wrong guess is a compile error
 //! at the read that says what to write, never a wrong value.
 //!
-//! What this does not know: the field's type where nothing tells it. A field read whole and
-//! never indexed (`let w = r.w; g(w)`) is read as an `f64`, and if it is an array rustc reports
-//! it at the field (`field_scalar`), with the typed `let` to write.
+//! A field read only whole, never indexed (`let w = r.w; g(w)`, `g(&r.w)`, `Model { w: r.w, .. }`
+//! returned) is copied out as its scalars laid flat whatever its type (`field_flat_len` of them,
+//! an `Int::flat` length), and rebuilt in the type of where it goes by rustc's inference
+//! (`shaped`, at the call or in the returned literal).
+//!
+//! What this does not know: the field's type where nothing tells it otherwise. A field read as
+//! a value in other ways and never indexed is read as an `f64`, and if it is an array rustc
+//! reports it at the field (`field_scalar`), with the typed `let` to write.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote_spanned};
@@ -39,6 +44,16 @@ pub(in crate::lower) struct FlatPath {
     span: Span,
 }
 
+/// How the scope of a struct returned by a call reads one of its fields (`r.inner.w`).
+pub(in crate::lower) struct FieldDepth {
+    /// The names of the fields, from the struct down.
+    names: Vec<String>,
+    /// How many dimensions it is indexed with.
+    depth: usize,
+    /// Whether it is read only whole (see [`super::scan::FieldUse::passed_only`]).
+    passed: bool,
+}
+
 /// The name of a field as `Differentiable::TREE` has it (its position for a tuple struct).
 fn member_name(m: &Member) -> String {
     match m {
@@ -60,7 +75,11 @@ impl Lower<'_> {
         let block = syn::Block { brace_token: Default::default(), stmts: rest.to_vec() };
         let depths = super::scan::uses(&block, std::slice::from_ref(&name))
             .into_iter()
-            .map(|u| (u.path.iter().map(member_name).collect(), u.depth))
+            .map(|u| FieldDepth {
+                names: u.path.iter().map(member_name).collect(),
+                depth: u.depth,
+                passed: u.passed_only(),
+            })
             .collect();
         self.slots[s].field_depths = std::rc::Rc::new(depths);
     }
@@ -86,7 +105,15 @@ impl Lower<'_> {
     /// tells).
     fn flat_depth(&self, p: &FlatPath) -> usize {
         let depths = &self.slots[p.slot].field_depths;
-        depths.iter().filter(|(n, _)| *n == p.names).map(|(_, d)| *d).max().unwrap_or(0)
+        depths.iter().filter(|d| d.names == p.names).map(|d| d.depth).max().unwrap_or(0)
+    }
+
+    /// Whether the body reads the field `p` only whole (passed to calls, copied into the
+    /// returned struct), never indexed.
+    fn flat_passed(&self, p: &FlatPath) -> bool {
+        let depths = &self.slots[p.slot].field_depths;
+        let mut reads = depths.iter().filter(|d| d.names == p.names);
+        reads.clone().next().is_some() && reads.all(|d| d.passed && d.depth == 0)
     }
 
     /// How many dimensions the field read `e` has, as far as the body tells (0 for an `f64`).
@@ -135,6 +162,14 @@ impl Lower<'_> {
             return self.flat_copy(array, &at, &shape.dims);
         }
         match self.flat_depth(&p) {
+            // Read only whole: its scalars laid flat, whatever its type, rebuilt in the type of
+            // where it goes (see `Int::flat`).
+            0 if self.flat_passed(&p) => {
+                let at = self.field_const(&p, "field_flat_at", None);
+                let mut len = self.field_const(&p, "field_flat_len", None);
+                len.flat = true;
+                self.flat_copy(array, &at, &[len])
+            }
             0 => {
                 let at = self.field_const(&p, "field_scalar", None);
                 self.b.load(Name::temp(), array, vec![at])
