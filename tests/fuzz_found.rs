@@ -784,3 +784,62 @@ fn bug46_a_sweep_that_accumulates_around_an_inner_loop_of_unknown_length() {
         }
     }
 }
+
+// Bug 56 (fuzzer seed 9588, the iterator twin's H·w in the last bit): a row bound by
+// `zip(m.iter().copied())` (or `for row in m.iter()`, or `let row = m[i];`) and read by its
+// elements summed a row's cotangents into a row adjoint first and added that row into `m`'s
+// after, where `m[i][j]` written out adds each into `m`'s adjoint where it is read. A load from
+// a row is now a load from its array (`transform/stores.rs`): the same sweep, to the bit.
+
+/// `sin(s₃) q₀₁`, `s` updated from the rows of `q` read by index.
+#[grad(jvp, hvp)]
+#[allow(clippy::needless_range_loop)]
+pub fn rows_by_index(q: &[[f64; 2]; 3]) -> f64 {
+    let mut s = q[2][1];
+    for i in 0..3 {
+        s += (s + q[i][(i + 1) % 2]) * (q[i][0] + q[i][1]);
+    }
+    s.sin() * q[0][1]
+}
+
+/// [`rows_by_index`] with the rows bound by an iterator chain.
+#[grad(jvp, hvp)]
+pub fn rows_by_iterator(q: &[[f64; 2]; 3]) -> f64 {
+    let s = (0..3).zip(q.iter().copied()).fold(q[2][1], |mut s, (i, row)| {
+        s += (s + row[(i + 1) % 2]) * (row[0] + row[1]);
+        s
+    });
+    s.sin() * q[0][1]
+}
+
+/// [`rows_by_index`] with each row bound by a `let`.
+#[grad(jvp, hvp)]
+pub fn rows_by_let(q: &[[f64; 2]; 3]) -> f64 {
+    let mut s = q[2][1];
+    for (i, r) in q.iter().enumerate() {
+        let row = *r;
+        s += (s + row[(i + 1) % 2]) * (row[0] + row[1]);
+    }
+    s.sin() * q[0][1]
+}
+
+#[test]
+fn bug56_a_row_read_by_its_elements_adds_its_cotangents_where_they_are_read() {
+    let q = [[0.0781, -0.3908], [-1.3387, -0.1087], [0.4772, 1.4209]];
+    let flat = |g: [[f64; 2]; 3]| g.concat();
+    let (y, g) = rows_by_index_grad(&q);
+    let at = |p: &[f64]| rows_by_index(&[[p[0], p[1]], [p[2], p[3]], [p[4], p[5]]]);
+    let fd = autodiff_runtime::numeric_gradient(at, &flat(q));
+    assert!(flat(g).iter().zip(&fd).all(|(a, b)| (a - b).abs() < 1e-7), "{g:?} {fd:?}");
+    for k in 0..50 {
+        let w = [[0.3 + 0.01 * k as f64, -0.7], [0.2, 0.9], [-0.4, 0.5 - 0.003 * k as f64]];
+        let (_, _, hw) = rows_by_index_hvp(&q, &w);
+        for (name, (ty, tg), (_, _, thw)) in [
+            ("iterator", rows_by_iterator_grad(&q), rows_by_iterator_hvp(&q, &w)),
+            ("let", rows_by_let_grad(&q), rows_by_let_hvp(&q, &w)),
+        ] {
+            assert!(same_bits(&[ty], &[y]) && same_bits(&flat(tg), &flat(g)), "{name}: gradient");
+            assert!(same_bits(&flat(thw), &flat(hw)), "{name}: H·w {thw:?}, not {hw:?}");
+        }
+    }
+}
