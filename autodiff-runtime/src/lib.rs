@@ -36,6 +36,7 @@ mod differentiable;
 mod flat;
 pub mod guide;
 mod missing;
+mod nest;
 mod problem;
 mod residuals;
 pub mod revolve;
@@ -55,6 +56,7 @@ pub mod __private {
     };
     pub use crate::flat::{Flat, Zeros, scalar, set_unit, write_parts, zero, zeros};
     pub use crate::missing::{HvpGenerated, JvpGenerated, ScalarCallee};
+    pub use crate::nest::outer_loop;
     #[cfg(feature = "argmin")]
     pub use crate::problem::{argmin_array, argmin_matrix};
     pub use crate::residuals::Residuals;

@@ -547,9 +547,14 @@ impl<'a> Renderer<'a> {
                 false => quote!(_),
             };
         let range = self.loop_range(&l.range, self.index_method_called(l));
+        // A loop over rows whose body walks them in loops stays scalar: vectorized, it would run
+        // rows side by side through strided gathers (see the runtime's `outer_loop`).
+        let rows = holds_loop(&l.body) && selects_rows(self.f, &l.body, l.index);
+        let nest = rows.then(|| quote!(::autodiff_runtime::__private::outer_loop();));
         quote! {
             #(#before)*
             for #index in #range {
+                #nest
                 #(#body)*
                 #yields
             }
@@ -1070,4 +1075,31 @@ fn cond_reads(c: &Cond, int: Probe<Int>, op: Probe<Operand>) -> bool {
         Cond::Not(c) => cond_reads(c, int, op),
         Cond::And(a, b) | Cond::Or(a, b) => cond_reads(a, int, op) || cond_reads(b, int, op),
     }
+}
+
+/// Whether `block` holds a loop, at any depth of its branches.
+fn holds_loop(block: &Block) -> bool {
+    block.iter().any(|s| match s {
+        Stmt::For(_) | Stmt::While(_) | Stmt::Checkpoint(_) => true,
+        Stmt::If(b) => holds_loop(&b.then) || holds_loop(&b.otherwise),
+        _ => false,
+    })
+}
+
+/// Whether `block` (at any depth) reads or writes an array at an index that reads `index` in a
+/// dimension other than the array's last: whether the loop of `index` selects rows.
+fn selects_rows(f: &Func, block: &Block, index: LoopId) -> bool {
+    let row = |array: &Var, at: &[Int]| {
+        let rank = f.ty(*array).shape().map_or(0, |s| s.dims.len());
+        at.iter().take(rank.saturating_sub(1)).any(|i| i.loops.contains(&index))
+    };
+    block.iter().any(|s| match s {
+        Stmt::Load { array, index: at, .. } | Stmt::Store { array, index: at, .. } => {
+            row(array, at)
+        }
+        Stmt::For(l) => selects_rows(f, &l.body, index),
+        Stmt::While(w) => selects_rows(f, &w.body, index),
+        Stmt::If(b) => selects_rows(f, &b.then, index) || selects_rows(f, &b.otherwise, index),
+        _ => false,
+    })
 }

@@ -541,6 +541,7 @@ fn a_layer_split_in_halves_and_a_stored_loop_that_keeps_its_calls_residuals() {
             let mut h = [0.0; 4];
             let mut saved = [0.0; 4];
             for i in 0..4 {
+                ::autodiff_runtime::__private::outer_loop();
                 let z = b[i];
                 let mut z_1 = z;
                 for j in 0..4 {
@@ -569,6 +570,7 @@ fn a_layer_split_in_halves_and_a_stored_loop_that_keeps_its_calls_residuals() {
             let mut x_bar = [0.0; 4];
             let mut h_bar = out_bar;
             for i in (0..4).rev() {
+                ::autodiff_runtime::__private::outer_loop();
                 let t0 = saved[i];
                 let t1 = h_bar[i];
                 h_bar[i] = 0.0;
@@ -631,6 +633,7 @@ fn a_layer_split_in_halves_and_a_stored_loop_that_keeps_its_calls_residuals() {
             let mut w_bar = [[0.0; 4]; 4];
             let mut b_bar = [0.0; 4];
             for i in (0..6).rev() {
+                ::autodiff_runtime::__private::outer_loop();
                 let h_1 = h_saved[i];
                 let h_2_res_1 = h_res_saved[i];
                 let (w_bar_1, b_bar_1, h_3_bar): ([[f64; 4]; 4], [f64; 4], [f64; 4]) = layer_rev(
@@ -641,6 +644,7 @@ fn a_layer_split_in_halves_and_a_stored_loop_that_keeps_its_calls_residuals() {
                     h_bar,
                 );
                 for j in 0..4 {
+                    ::autodiff_runtime::__private::outer_loop();
                     for k in 0..4 {
                         w_bar[j][k] += w_bar_1[j][k];
                     }

@@ -265,6 +265,13 @@
 //! }
 //! ```
 //!
+//! A loop over the rows of an array whose body walks each row in a loop (`for k in 0..K { for j
+//! in 0..D { … a[k][j] … } }`, forward or swept) starts with
+//! `::autodiff_runtime::__private::outer_loop();`, a compiler fence that emits no instruction: it
+//! keeps LLVM from vectorizing the outer loop across rows once it has unrolled the inner loops
+//! (strided gathers, slower than the scalar loop; BENCHMARKS.md, "GMM at d = 10: outer loops
+//! kept scalar").
+//!
 //! A branch is an `if` in the sweep too, taken the same way; the forward branch and the
 //! sweep's, on one condition, are joined into one (Huber's loss):
 //!
