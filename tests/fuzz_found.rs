@@ -843,3 +843,66 @@ fn bug56_a_row_read_by_its_elements_adds_its_cotangents_where_they_are_read() {
         }
     }
 }
+
+// Bug 57 (fuzzer seed 9803, an internal error): the one-pass Jacobian widened a function whose
+// branch condition depends on the seeds through a call's value (`m < s && c` with `s` from a
+// call) while neither side of the inner branch of `&&` does: the branch was kept as it was,
+// reading the condition's old name ("widening a kernel of the Jacobian produced invalid IR").
+// Such a branch now declines the widening, and the Jacobian is made column by column.
+
+#[grad(jvp, hvp)]
+pub fn damped_sine(x: f64, k: usize) -> f64 {
+    let w = k as f64 + 1.0;
+    (w * x).sin() / w
+}
+
+/// The fuzzer's program, shortened: `s1` from a call, then updated on a condition that reads it
+/// (`m < max(.., s1) && ..`), in a checkpointed loop (a loop of run-time length stored in
+/// capacity tiers is not widened).
+#[grad(jvp, jacobian, checkpoint(s = 2))]
+#[allow(clippy::needless_range_loop)]
+pub fn condition_on_a_calls_value(data: &[f64], steps: usize, m0: [[f64; 1]; 1]) -> [f64; 2] {
+    let n = steps as f64;
+    let mut s1 = (n * 0.25).sin() / (damped_sine(n + m0[0][0], steps).tanh().exp() + 0.5);
+    let mut y2: [f64; 2] = [0.0; 2];
+    for i in 0..steps {
+        let t = i as f64;
+        s1 += n.powi(2) - t * 0.25;
+        if i % 2 == 1 {
+            s1 += (0.75 * t.tanh()).acos().powi(3) + m0[0][0];
+        } else if m0[0][0] < (t * 0.25).max(s1) && (1.0 + t * 0.25 * (t * 0.25)).powf(0.75) <= 0.1 {
+            let a = y2[(i + 1) % 2] / (2.0 + n.sin());
+            let s4 = (1.0 + a * a).log10();
+            let s5 = (y2[steps % 2] + 0.2) * 2.0;
+            s1 += s1 / (2.0 + s5.atan2(s4).sin());
+        } else {
+            y2[i % 2] = -n;
+        }
+    }
+    let mut s7: f64 = 0.0;
+    for i in (0..data.len()).rev() {
+        if data[i] < 0.25 {
+            s7 += data[i] * (1.0 + n * n).ln();
+        }
+    }
+    let y = y2[(steps + 1) % 2];
+    [(1.0 + y * y).ln() * (n * 0.25 - 0.5) + s1 + s7, s1 - n - (s1 * s1).ln_1p() + y]
+}
+
+#[test]
+fn bug57_a_branch_on_a_calls_value_in_a_one_pass_jacobian() {
+    let data = [0.1, 0.7, -0.2];
+    for (m, steps) in [(0.5, 3), (-0.7, 4), (1.3, 5)] {
+        let (y, j) = condition_on_a_calls_value_jacobian(&data, steps, [[m]]);
+        assert_eq!(y, condition_on_a_calls_value(&data, steps, [[m]]));
+        let h = 1e-6;
+        let (yp, ym) = (
+            condition_on_a_calls_value(&data, steps, [[m + h]]),
+            condition_on_a_calls_value(&data, steps, [[m - h]]),
+        );
+        for r in 0..2 {
+            let fd = (yp[r] - ym[r]) / (2.0 * h);
+            assert!((j[r][0] - fd).abs() < 1e-7 * (1.0 + fd.abs()), "{m}: row {r} {j:?} {fd}");
+        }
+    }
+}

@@ -298,7 +298,10 @@ impl Widen {
         let mut inner = false;
         each_block(s, &mut |b| inner |= touches(b, &self.dependent));
         let defs = stmt_defs(s);
-        if !inner && !defs.iter().any(|v| self.is_dependent(*v)) {
+        // A branch on a dependent condition defines nothing dependent when its sides do not,
+        // yet is not the same branch in every lane (`branch` declines it).
+        let reads_dependent = reads(s).into_iter().any(|op| is_in(&self.dependent, op));
+        if !inner && !reads_dependent && !defs.iter().any(|v| self.is_dependent(*v)) {
             out.push(s.clone());
             return Some(());
         }
