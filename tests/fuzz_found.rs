@@ -906,3 +906,44 @@ fn bug57_a_branch_on_a_calls_value_in_a_one_pass_jacobian() {
         }
     }
 }
+
+// Bug 59 (fuzzer seed 9975, refused): an element of a view of a constant array
+// (`w[0]` of `c.windows(2)`, `c` left out of `wrt`) passed to a call was "cannot tell whether
+// `w[0]` is an `f64`": a view had no type. It is now a sequence of its array's elements.
+
+#[grad(jvp, hvp)]
+pub fn scaled_atan(c: f64, x: f64) -> f64 {
+    (c * x).atan()
+}
+
+/// `Σᵢ atan(cᵢ x)` over the first elements of `c`'s windows.
+#[grad(wrt(x), jvp, hvp)]
+pub fn over_windows(x: f64, c: &[f64; 4]) -> f64 {
+    c.windows(2).map(|w| scaled_atan(w[0], x)).sum()
+}
+
+/// [`over_windows`] by index.
+#[grad(wrt(x), jvp, hvp)]
+#[allow(clippy::needless_range_loop)]
+pub fn over_windows_by_index(x: f64, c: &[f64; 4]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..3 {
+        s += scaled_atan(c[i], x);
+    }
+    s
+}
+
+#[test]
+fn bug59_an_element_of_a_view_of_a_constant_array_passed_to_a_call() {
+    let c = [0.3, -1.2, 0.8, 2.0];
+    for x in [0.4, -0.9, 1.7] {
+        let (y, g) = over_windows_grad(x, &c);
+        let exact: f64 = c[..3].iter().map(|ci| ci / (1.0 + (ci * x) * (ci * x))).sum();
+        assert!(close(&[y, g], &[over_windows(x, &c), exact]), "{g} {exact}");
+        let (yi, gi) = over_windows_by_index_grad(x, &c);
+        assert!(same_bits(&[y, g], &[yi, gi]));
+        let (_, _, hv) = over_windows_hvp(x, &c, 1.0);
+        let (_, _, hvi) = over_windows_by_index_hvp(x, &c, 1.0);
+        assert!(same_bits(&[hv], &[hvi]), "{hv} {hvi}");
+    }
+}

@@ -247,10 +247,17 @@ impl Lower<'_> {
             Some(Binding::Int(_) | Binding::Counter(_) | Binding::Poison | Binding::Struct(_)) => {
                 ConstTy::Other
             }
-            // A tuple, a closure or a view: not passed to a call as a constant.
-            Some(
-                Binding::Tuple(_) | Binding::Record(..) | Binding::Closure(_) | Binding::View(_),
-            ) => ConstTy::Unknown,
+            // A view (`w` of `c.windows(2)`): a sequence of its array's elements, so that `w[0]`
+            // of a constant array of `f64` is a constant `f64`.
+            Some(Binding::View(v)) => match syn::parse2::<Expr>(v.base.clone()) {
+                Ok(base) => match self.const_ty(&base).elem() {
+                    ConstTy::Unknown => ConstTy::Unknown,
+                    elem => ConstTy::Seq(Box::new(elem)),
+                },
+                Err(_) => ConstTy::Unknown,
+            },
+            // A tuple or a closure: not passed to a call as a constant.
+            Some(Binding::Tuple(_) | Binding::Record(..) | Binding::Closure(_)) => ConstTy::Unknown,
             // A const generic parameter: never an `f64` (a const parameter cannot be one).
             None if self.generics.iter().any(|g| g == name) => ConstTy::Other,
             None => ConstTy::Unknown,
