@@ -505,7 +505,10 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
     let fresh_after =
         |n: &str| stmts.iter().any(|s| matches!(s, Stmt::Assign(Place::Var(v), ..) if v == n));
     // A copy made before the piece (`let mut s = x;`) is `x` itself to the macro: the cotangents
-    // of what reads `x` after the piece reach it first in `f`'s sweep (seed 7118, bug 52).
+    // of what reads `x` after the piece reach it first in `f`'s sweep (seed 7118, bug 52), and
+    // in `f_call`'s they may not, even when the piece reads the copy once: the sweep adds the
+    // call's cotangent where the call is, and sums the later scalar reads' with the earlier
+    // ones (seed 9930, bug 60).
     let copies: HashMap<&str, &str> = prog.body[..lo]
         .iter()
         .filter_map(|s| match s {
@@ -533,7 +536,7 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
         // A loop's sweep sums the cotangent of a value it does not update in an accumulator of
         // its own, added to the value's after the loop; through the call, each iteration adds.
         let invariant = in_loop && !carried.contains(*n) && outside.contains(*n);
-        (!many || (fresh && !source_read_after(n))) && !invariant
+        (!many || fresh) && !source_read_after(n) && !invariant
     });
     let exact = once && !shared(prog, stmts, lo, hi, &floats);
     let exact_second = exact && !calls(stmts);
