@@ -120,7 +120,10 @@ impl Lower<'_> {
         }
         let want = match ty {
             Some(t) => self.returned_of_type(t),
-            None => self.returned_of_pattern(pat).or_else(|| self.inferred(pat, init, rest, top)),
+            None => self
+                .returned_of_pattern(pat)
+                .or_else(|| self.inferred(pat, init, rest, top))
+                .or_else(|| self.indexed_call(pat, init, rest)),
         };
         let Some(want) = want else {
             if ty.is_none() && matches!(pat, Pat::Tuple(_) | Pat::Slice(_)) {
