@@ -239,3 +239,26 @@ pub fn stored_steps_checkpointed(w: &[[f64; 4]; 4], b: &[f64; 4], x: &[f64; 4]) 
     }
     loss
 }
+
+/// Five Euler steps from `rhs(s0, k)`, the state bound without its type and assigned an array
+/// literal each step (its type is the literal's, `[f64; 2]`).
+#[grad(jvp, hvp)]
+pub fn euler_steps_untyped(s0: [f64; 2], k: f64) -> f64 {
+    let mut s = rhs(s0, k);
+    for _ in 0..5 {
+        let d = rhs(s, k);
+        s = [s[0] + 0.1 * d[0], s[1] + 0.1 * d[1]];
+    }
+    s[0] * s[1]
+}
+
+/// [`euler_steps_untyped`] with the types written.
+#[grad(jvp, hvp)]
+pub fn euler_steps_typed(s0: [f64; 2], k: f64) -> f64 {
+    let mut s: [f64; 2] = rhs(s0, k);
+    for _ in 0..5 {
+        let d: [f64; 2] = rhs(s, k);
+        s = [s[0] + 0.1 * d[0], s[1] + 0.1 * d[1]];
+    }
+    s[0] * s[1]
+}

@@ -246,3 +246,17 @@ fn a_step_stored_for_the_sweep_with_its_lengths_from_the_callee() {
     let hv: Vec<f64> = hw.iter().flatten().chain(&hb).copied().collect();
     check_hvp(grad, &p[..20], &v[..20], &hv, Tolerance::default()).expect("H·v");
 }
+
+#[test]
+fn a_state_assigned_an_array_literal_is_typed_as_the_literal() {
+    for (s, k, ds, dk) in
+        [([0.8, -0.3], 2.5, [1.5, -0.5], 0.3), ([0.1, 0.4], 1.0, [0.2, 1.0], -2.0)]
+    {
+        assert_eq!(euler_steps_untyped_grad(s, k), euler_steps_typed_grad(s, k));
+        assert_eq!(euler_steps_untyped_jvp(s, k, ds, dk), euler_steps_typed_jvp(s, k, ds, dk));
+        assert_eq!(euler_steps_untyped_hvp(s, k, ds, dk), euler_steps_typed_hvp(s, k, ds, dk));
+    }
+    let f = |p: &[f64]| euler_steps_untyped([p[0], p[1]], p[2]);
+    let (_, (gs, gk)) = euler_steps_untyped_grad([0.8, -0.3], 2.5);
+    close("gradient", &[gs[0], gs[1], gk], &numeric_gradient(f, &[0.8, -0.3, 2.5]), 1e-7);
+}

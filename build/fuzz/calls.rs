@@ -3,7 +3,8 @@
 //! `#[grad(jvp, hvp)]` helper `g90` that returns what the rest of the program reads of it: an
 //! array (`[f64; 2]`, or the one array it updates), or a tuple (of `f64`s, or of `f64`s and
 //! arrays). The twin calls it, binds the result (`let (t9000, t9001) = g90(s1, &y2, i);`, `let
-//! [t9000, t9001]: [f64; 2] = ..`, `y2 = g90(..);`) and assigns the parts to its variables. The
+//! [t9000, t9001]: [f64; 2] = ..`, `y2 = g90(..);`, or `let y2 = g90(..);` without the type
+//! when the program indexes `y2`) and assigns the parts to its variables. The
 //! helper takes what the piece reads from before it (`f64`s and arrays by value, some arrays by
 //! `&`, the parameters taken by reference as they are, loop variables and integer `let`s as
 //! `usize`, data as `&[f64]`) and starts with `let mut v = v;` for what it updates. Some helpers
@@ -90,6 +91,9 @@ pub struct Piece {
     typed: HashSet<String>,
     /// Whether the helper returns a tuple (else an array, or its one array output).
     tuple: bool,
+    /// Whether its one array output, declared by it and read by every index in the program, is
+    /// bound without its type (`let y = g90(..);`: `#[grad]` reads its lengths from `g90_shape`).
+    untyped: bool,
     /// Whether the helper returns the struct `G90Out` (then `tuple` is not read).
     strukt: bool,
     /// Whether its reverse-mode derivatives are `f`'s to the bit.
@@ -542,6 +546,8 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
     let exact_second = exact && !calls(stmts);
     // A generator of its own: the pieces, and their other choices, stay what they were.
     let strukt = Rng::new(prog.seed ^ 0x7374_7275_6374).chance(40);
+    let untyped = Rng::new(prog.seed ^ 0x7368_6170_65).chance(50)
+        && matches!(outputs.as_slice(), [(v, d)] if !d.is_empty() && indexed(prog, v, d.len()));
     let typed = outputs
         .iter()
         .filter(|(v, d)| !d.is_empty() && declared_out.contains(v) && !indexed(prog, v, d.len()))
@@ -559,6 +565,7 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
         declared: declared_out,
         typed,
         tuple,
+        untyped,
         strukt,
         exact,
         exact_second,
@@ -783,6 +790,7 @@ impl Piece {
             && !d.is_empty()
         {
             let text = match self.declared.contains(v) {
+                true if self.untyped => format!("{} {v} = {call};", let_(v)),
                 true => format!("{} {v}: {} = {call};", let_(v), array_type("f64", d)),
                 false => format!("{v} = {call};"),
             };

@@ -118,7 +118,13 @@ impl Lower<'_> {
         }
         let (what, example) = match how {
             Use::Member => return,
-            Use::Indexed => ("indexed", format!("`let y: [f64; N] = {text};`")),
+            Use::Indexed => {
+                self.cx.error_spanned(
+                    call,
+                    format!("the value of this call is indexed, and `#[grad]` cannot tell its type (a macro sees tokens, not types): it reads the lengths of an array returned by a function named by its path, or by a method of a struct value whose type it knows, from the callee's `_shape` constant, and this call is neither; bind it with its type, as in `let y: [f64; N] = {text};`"),
+                );
+                return;
+            }
             Use::Field => (
                 "read as a tuple",
                 format!("`let (a, b) = {text};` or `let t: (f64, f64) = {text};`"),

@@ -8,8 +8,8 @@
 //! whose type is known), so a callee without one (a hand-written derivative, a function generic
 //! over its value's length) is rustc's "cannot find value `g_shape`" at the call.
 //!
-//! A value assigned to an array variable (`h = next;`) has that variable's type instead, as a
-//! call assigned to it directly does.
+//! A value assigned whole to an array variable or assigned one (`h = next;`, `next = [a, b];`)
+//! has that array's type instead, as a call assigned to a variable directly does.
 //!
 //! Where the value is only passed on whole (`norm(h)`), nothing says it is an array: it is one
 //! `f64`, and a callee returning an array says at the call to write the type, as before.
@@ -24,7 +24,7 @@ use super::structs::{call_span, in_scope, is_name, lends, respanned};
 use super::value::Value;
 use super::value::peel;
 use super::{Binding, Lower};
-use crate::ir::Operand;
+use crate::ir::{Elem, Int, Operand, Ty};
 use crate::symbol;
 
 /// How many dimensions `rest`, the scope of `let name = ...;`, reads `name` as having: the
@@ -112,25 +112,35 @@ impl Lower<'_> {
         self.scalar.array(&ty, &self.generics).map(Returned::Array)
     }
 
-    /// The type of an array variable that `rest`, the scope of `name`, assigns `name` to
-    /// (`h = next;` types `let next = layer(..);` as `h` is), as a call assigned to it directly
-    /// is (`h = layer(..);`, see `returned.rs`).
-    fn assigned_type(&self, name: &str, rest: &[Stmt]) -> Option<crate::ir::Ty> {
-        let mut targets = Vec::new();
+    /// The type of an array that `rest`, the scope of `name`, assigns `name` to or assigns to
+    /// `name` whole: a variable's (`h = next;` types `let next = layer(..);` as `h` is, as a
+    /// call assigned to it directly is, see `returned.rs`; `next = h;` too), or an array
+    /// literal's of `f64`s (`next = [a, b];`) or a repeat's (`next = [0.0; 2];`).
+    fn assigned_type(&self, name: &str, rest: &[Stmt]) -> Option<Ty> {
+        let mut found = Vec::new();
         in_scope(name, rest, &mut |e| {
-            if let Expr::Assign(a) = e
-                && is_name(&a.right, name)
-                && let Expr::Path(p) = peel(&a.left)
-                && let Some(id) = p.path.get_ident()
-            {
-                targets.push(symbol::unraw(id));
+            if let Expr::Assign(a) = e {
+                match (is_name(&a.right, name), is_name(&a.left, name)) {
+                    (true, _) => found.push(peel(&a.left).clone()),
+                    (_, true) => found.push(peel(&a.right).clone()),
+                    _ => {}
+                }
             }
             false
         });
-        targets.iter().find_map(|t| match self.lookup(t)? {
-            Binding::Slot(s) => {
-                let ty = self.b.ty(self.slots[*s].value?);
-                matches!(ty, crate::ir::Ty::Array(_)).then_some(ty)
+        found.iter().find_map(|e| match e {
+            Expr::Path(p) => match self.lookup(&symbol::unraw(p.path.get_ident()?))? {
+                Binding::Slot(s) => {
+                    let ty = self.b.ty(self.slots[*s].value?);
+                    matches!(ty, Ty::Array(_)).then_some(ty)
+                }
+                _ => None,
+            },
+            Expr::Array(a) if !a.elems.iter().any(|x| matches!(peel(x), Expr::Array(_))) => {
+                Some(Ty::array(Elem::F64, vec![Int::lit(a.elems.len() as u64)]))
+            }
+            Expr::Repeat(r) if !matches!(peel(&r.expr), Expr::Array(_) | Expr::Repeat(_)) => {
+                Some(Ty::array(Elem::F64, vec![super::types::length(&r.len, &self.generics)]))
             }
             _ => None,
         })
@@ -156,4 +166,46 @@ impl Lower<'_> {
 fn shape_ident(name: &syn::Ident) -> syn::Ident {
     let text = format!("{}_{}", symbol::unraw(name), symbol::FN_SHAPE);
     syn::Ident::new(&text, name.span())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::indexed_rank;
+
+    fn rank(body: &str) -> Option<usize> {
+        let block: syn::Block = syn::parse_str(body).expect("a block");
+        indexed_rank("h", &block.stmts)
+    }
+
+    #[test]
+    fn a_name_is_an_array_of_as_many_dimensions_as_its_deepest_index() {
+        assert_eq!(rank("{ h[0] + h[1] }"), Some(1));
+        assert_eq!(rank("{ let s = h[0][2]; s + h[1][0] }"), Some(2));
+        assert_eq!(rank("{ h[1] = 2.0; for k in 0..3 { s += h[k][k] * 2.0; } s }"), Some(2));
+        for body in [
+            "{ h.iter().sum::<f64>() }",
+            "{ for v in h { s += v; } s }",
+            "{ for v in &h { s += v; } s }",
+            "{ g(&h) }",
+            "{ q.dot(&h) }",
+            "{ h.len() as f64 }",
+        ] {
+            assert_eq!(rank(body), Some(1), "{body}");
+        }
+    }
+
+    #[test]
+    fn a_name_read_as_an_f64_passed_by_value_or_bound_again_is_not() {
+        for body in [
+            "{ h * 2.0 + h.sqrt() }",
+            "{ g(h) }",
+            "{ let h = 1.0; h }",
+            "{ let h = [1.0; 2]; h[0] }",
+            "{ xs.iter().map(|h| h[0]).sum::<f64>() }",
+            "{ for h in rows { s += h[0]; } s }",
+            "{ h.0 + h.1 }",
+        ] {
+            assert_eq!(rank(body), None, "{body}");
+        }
+    }
 }

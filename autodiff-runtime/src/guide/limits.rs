@@ -64,6 +64,12 @@
 //!   array field bound to a local that the body never indexes (`let w = r.v; g(w)`) is taken for
 //!   an `f64` (rustc then reports the call): bind it with its type, `let w: [f64; 3] = r.v;`
 //!   (see [`structs`](super::structs)).
+//! - The value of a call bound without its type is an array only where the body reads it as
+//!   one (indexed, iterated, lent with `&`) or assigns it to an array variable; its lengths are
+//!   the callee's `g_shape` constant, which `#[grad]` does not write for a function generic over
+//!   its value's lengths, nor a hand-written rule unless its author does; a value only passed on
+//!   whole (`let p = polar(..); norm(p)`) and a tuple read by field (`let p = pair(..); p.0`)
+//!   need the type or the pattern (see [`calls`](super::calls)).
 //!
 //! ```compile_fail
 //! use autodiff_runtime::grad;
