@@ -1,8 +1,9 @@
 //! The array type of a call's value written without its type (issue 15): `let h = layer(w, x);`
 //! then `h[i]`, or `layer(w, x)[i]`. A macro sees tokens, not types: where the value is indexed
 //! (or iterated, `h.iter()`, `for v in h`, or lent to a call, `g(&h)`), it is an array of as
-//! many dimensions as the deepest index says (one if none does), and its lengths are the callee's `layer_shape` (a constant `#[grad]` writes next
-//! to an array-returning function's derivatives, `[usize; R]`): the call's value is typed
+//! many dimensions as the deepest index says (one if none does), and its lengths are the
+//! callee's `layer_shape` (a constant `#[grad]` writes next to an array-returning function's
+//! derivatives, `[usize; R]`, see `codegen/shape.rs`): the call's value is typed
 //! `[f64; layer_shape[0]]`, as if the user had written it. The constant is named at the call
 //! (`module::g_shape` for `module::g`, `<Quat>::rotate_shape` for a method of a struct value
 //! whose type is known), so a callee without one (a hand-written derivative, a function generic
@@ -21,8 +22,7 @@ use syn::{Expr, Stmt, Type};
 use super::arrays::index_chain;
 use super::returned::Returned;
 use super::structs::{call_span, in_scope, is_name, lends, respanned};
-use super::value::Value;
-use super::value::peel;
+use super::value::{Value, peel};
 use super::{Binding, Lower};
 use crate::ir::{Elem, Int, Operand, Ty};
 use crate::symbol;

@@ -64,6 +64,11 @@
 //!   array field bound to a local that the body never indexes (`let w = r.v; g(w)`) is taken for
 //!   an `f64` (rustc then reports the call): bind it with its type, `let w: [f64; 3] = r.v;`
 //!   (see [`structs`](super::structs)).
+//! - A function in an `impl` block is known to be one when it has a receiver or names `Self`
+//!   (`-> Self`, `Self { .. }`): the generated functions that call each other then write
+//!   `Self::f_vjp`. An associated function that does neither (`fn from_angle(a: f64) -> Quat`)
+//!   is taken for a free function, and a generated function calling another is rustc's "cannot
+//!   find function" at its name: write `Self` in its signature.
 //! - The value of a call bound without its type is an array only where the body reads it as
 //!   one (indexed, iterated, lent with `&`) or assigns it to an array variable; its lengths are
 //!   the callee's `g_shape` constant, which `#[grad]` does not write for a function generic over
