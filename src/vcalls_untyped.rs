@@ -262,3 +262,38 @@ pub fn euler_steps_typed(s0: [f64; 2], k: f64) -> f64 {
     }
     s[0] * s[1]
 }
+
+/// `layer`'s value bound without its type and read by iterators (`map`, `enumerate`, `zip`),
+/// and in a loop to `h.len()`.
+#[grad(wrt(w, b), hvp)]
+pub fn layer_idioms_untyped(w: &[[f64; 4]; 4], b: &[f64; 4], x: &[f64; 4]) -> f64 {
+    let h = layer(w, b, x);
+    let s: f64 = h.iter().map(|v| v * v).sum();
+    let mut t = 0.0;
+    for i in 0..h.len() {
+        t += h[i] * x[i];
+    }
+    let mut u = 0.0;
+    for (i, v) in h.iter().enumerate() {
+        u += v * (i as f64);
+    }
+    let z: f64 = h.iter().zip(x.iter()).map(|(a, c)| a * c).sum();
+    s + t * u + z
+}
+
+/// [`layer_idioms_untyped`] with the type written.
+#[grad(wrt(w, b), hvp)]
+pub fn layer_idioms_typed(w: &[[f64; 4]; 4], b: &[f64; 4], x: &[f64; 4]) -> f64 {
+    let h: [f64; 4] = layer(w, b, x);
+    let s: f64 = h.iter().map(|v| v * v).sum();
+    let mut t = 0.0;
+    for i in 0..h.len() {
+        t += h[i] * x[i];
+    }
+    let mut u = 0.0;
+    for (i, v) in h.iter().enumerate() {
+        u += v * (i as f64);
+    }
+    let z: f64 = h.iter().zip(x.iter()).map(|(a, c)| a * c).sum();
+    s + t * u + z
+}

@@ -260,3 +260,21 @@ fn a_state_assigned_an_array_literal_is_typed_as_the_literal() {
     let (_, (gs, gk)) = euler_steps_untyped_grad([0.8, -0.3], 2.5);
     close("gradient", &[gs[0], gs[1], gk], &numeric_gradient(f, &[0.8, -0.3, 2.5]), 1e-7);
 }
+
+#[test]
+fn iterators_over_an_untyped_value_are_the_typed_ones_to_the_bit() {
+    for seed in [0.3, 1.9] {
+        let (p, v) = (point(seed, 24), point(seed - 1.0, 24));
+        let (w, b, x) = (m4(&p), a4(&p[16..]), a4(&p[20..]));
+        let (dw, db) = (m4(&v), a4(&v[16..]));
+        assert_eq!(layer_idioms_untyped_grad(&w, &b, &x), layer_idioms_typed_grad(&w, &b, &x));
+        assert_eq!(
+            layer_idioms_untyped_hvp(&w, &b, &x, &dw, &db),
+            layer_idioms_typed_hvp(&w, &b, &x, &dw, &db)
+        );
+        let f = |q: &[f64]| layer_idioms_untyped(&m4(q), &a4(&q[16..]), &x);
+        let (_, (gw, gb)) = layer_idioms_untyped_grad(&w, &b, &x);
+        let g: Vec<f64> = gw.iter().flatten().chain(&gb).copied().collect();
+        close("gradient", &g, &numeric_gradient(f, &p[..20]), 1e-7);
+    }
+}

@@ -552,8 +552,8 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
     let exact_second = exact && !calls(stmts);
     // A generator of its own: the pieces, and their other choices, stay what they were.
     let strukt = Rng::new(prog.seed ^ 0x7374_7275_6374).chance(40);
-    let assoc = strukt && Rng::new(prog.seed ^ 0x6173_736f_63).chance(50);
-    let bare = Rng::new(prog.seed ^ 0x7368_6170_65).chance(50);
+    let assoc = strukt && Rng::new(prog.seed ^ 0x0061_7373_6f63).chance(50);
+    let bare = Rng::new(prog.seed ^ 0x0073_6861_7065).chance(50);
     let untyped = bare
         && (matches!(outputs.as_slice(), [(v, d)] if !d.is_empty() && indexed(prog, v, d.len()))
             || !tuple);
