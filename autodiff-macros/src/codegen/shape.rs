@@ -48,6 +48,29 @@ impl Context<'_> {
         }
     }
 
+    /// `type f_value = S;` for a free function returning the struct `S` (not in an `impl`,
+    /// where an associated type is not stable Rust; not generic): the type a caller's `#[grad]`
+    /// binds `let r = f(..);` with where the body reads `r` as a struct.
+    pub fn value_alias(&self) -> TokenStream {
+        let syn::ReturnType::Type(_, ty) = &self.item.sig.output else { return TokenStream::new() };
+        if self.record.is_none() || self.in_impl() || !self.item.sig.generics.params.is_empty() {
+            return TokenStream::new();
+        }
+        let vis = &self.item.vis;
+        let f = &self.item.sig.ident;
+        let ident = signature::fn_ident(f, symbol::FN_VALUE);
+        let doc = format!(
+            " The type of `{f}`'s value: what a caller's `#[grad]` binds `let r = {f}(..);` with, when the `let` does not say and the body reads `r` as a struct."
+        );
+        let inherited = self.item.attrs.iter().filter_map(attrs::inherited);
+        quote! {
+            #[doc = #doc]
+            #(#inherited)*
+            #[allow(dead_code, non_camel_case_types)]
+            #vis type #ident = #ty;
+        }
+    }
+
     /// Whether `ty`, the element type of the returned array, is the function's scalar type.
     fn scalar_elem(&self, ty: &syn::Type) -> bool {
         ty.to_token_stream().to_string() == self.scalar.ty.to_string()

@@ -112,7 +112,7 @@ impl Lower<'_> {
         if let Use::Member = how {
             self.cx.error_spanned(
                 call,
-                format!("the value of this call is read as a struct, and `#[grad]` cannot tell its type (a macro sees tokens, not types): it takes a method's value to be of its receiver's struct type (`q.mul(&p)` for `q: &Quat`) and that of `Type::f(..)` to be a `Type`, and the value of another call to be one `f64`; bind it with the struct's type, as in `let r: Quat = {text};`"),
+                format!("the value of this call is read as a struct, and `#[grad]` cannot tell its type (a macro sees tokens, not types): it takes a method's value to be of its receiver's struct type (`q.mul(&p)` for `q: &Quat`), that of `Type::f(..)` to be a `Type` and that of a free function `g(..)` to be a `g_value` (which `#[grad]` writes next to a free function returning a struct), and the value of another call to be one `f64`; bind it with the struct's type, as in `let r: Quat = {text};`"),
             );
             return;
         }

@@ -747,3 +747,36 @@ fn an_array_value_bound_without_its_type_reads_its_lengths_from_the_callee_s_sha
     "#]]
     .assert_eq(&pick(&caller, &["energy_grad"]));
 }
+
+#[test]
+fn a_free_function_returning_a_struct_names_its_type_for_untyped_callers() {
+    let expansion = |item| expand_pretty(quote!(), item);
+    let types = |out: &str| {
+        let mut file = syn::parse_file(out).unwrap_or_else(|e| panic!("{e}"));
+        file.items.retain(|i| matches!(i, syn::Item::Type(_)));
+        prettyplease::unparse(&file)
+    };
+    let free = expansion(quote! {
+        pub fn turn(q: &Quat, a: f64) -> Quat {
+            Quat { w: q.w * a, x: q.x }
+        }
+    });
+    expect![[r#"
+        /// The type of `turn`'s value: what a caller's `#[grad]` binds `let r = turn(..);` with, when the `let` does not say and the body reads `r` as a struct.
+        #[allow(dead_code, non_camel_case_types)]
+        pub type turn_value = Quat;
+    "#]]
+    .assert_eq(&types(&free));
+    // Not in an `impl` (it names `Self`), nor generic.
+    let in_impl = expansion(quote! {
+        pub fn turn(q: &Quat, a: f64) -> Self {
+            Self { w: q.w * a, x: q.x }
+        }
+    });
+    let generic = expansion(quote! {
+        pub fn turn<const N: usize>(q: &Quat, a: [f64; N]) -> Quat {
+            Quat { w: q.w * a[0], x: q.x }
+        }
+    });
+    assert_eq!(types(&in_impl) + &types(&generic), "");
+}

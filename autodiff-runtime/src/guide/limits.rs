@@ -53,10 +53,12 @@
 //!   loop, whose loops' storage is chosen when it runs, or (by columns) with a struct
 //!   parameter: then `f_vjp` runs once per row, or `f_jvp` once per column (see
 //!   [`generated`](super::generated)). The type of a call's value read as a struct without a
-//!   typed `let` is inferred only for a method (its receiver's type, as for methods returning
-//!   `Self`) and for `Type::f(..)` (`Type`): bind the value of a free function's call with its
-//!   type (`let a: Quat = make(x);`), and of a method returning another type too (rustc reports
-//!   the guess at the call); a call's value passed by value (`g(q.conj())`) is one `f64` unless
+//!   typed `let` is inferred for a method (its receiver's type, as for methods returning
+//!   `Self`), for `Type::f(..)` (`Type`) and for a free function `make(..)` (`make_value`,
+//!   which `#[grad]` writes for a free, non-generic function returning a struct): bind the
+//!   value of a generic function's call with its type (`let a: Quat = make(x);`), of a free
+//!   function lent with `&` as it is made (`g(&make(x))`, which could be an array) too, and of
+//!   a method returning another type (rustc reports the guess at the call); a call's value passed by value (`g(q.conj())`) is one `f64` unless
 //!   bound with its type, and an element of an array field of a call's value read in
 //!   place (`q.mul(&p).v[i]`) needs the value bound first (`let r = q.mul(&p); r.v[i]`). The
 //!   fields of a struct returned by a call that are nested structs, and the lengths of its array

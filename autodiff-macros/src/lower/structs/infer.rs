@@ -8,7 +8,11 @@
 //!   parameter, `self` as `Self`, a struct value of the body, a variable holding a struct
 //!   returned by a call, or the value of such a call itself: chains), as for the methods that
 //!   return `Self` (`mul`, `conj`, `normalized`), Rust's common idiom;
-//! - a call by path `Type::f(..)`, `Self::f(..)`: `Type`, `Self`.
+//! - a call by path `Type::f(..)`, `Self::f(..)`: `Type`, `Self`;
+//! - a call of a free function `make(..)`: `make_value`, the alias of its struct type that
+//!   `#[grad]` writes next to it (`codegen/shape.rs`), where the value is read by a field or a
+//!   method; lent with `&` (`g(&make(x))`, `let r = make(x); g(&r)`) it could be an array (see
+//!   `call_shape.rs`), and is not read as a struct.
 //!
 //! A variable holding a struct keeps its type when assigned (`acc = acc.mul(q)`). Anywhere
 //! else a call's value is one `f64`, as before.
@@ -80,11 +84,35 @@ impl Lower<'_> {
             Expr::MethodCall(m) if m.turbofish.is_none() && !known_method(&m.method) => {
                 self.struct_type(&m.receiver)?
             }
-            Expr::Call(c) => self.path_call_type(c)?,
+            Expr::Call(c) => self.path_call_type(c).or_else(|| self.value_alias(e))?,
             _ => return None,
         };
         let tokens = respanned(ty.to_token_stream(), call_span(e));
         Some(syn::parse2(tokens).unwrap_or(ty))
+    }
+
+    /// `g_value` for a call of a free function `g(..)` (`module::g_value` for `module::g(..)`):
+    /// the alias of its struct type that `#[grad]` writes next to a free function returning a
+    /// struct (see `codegen/shape.rs`).
+    fn value_alias(&self, e: &Expr) -> Option<Type> {
+        let (_, p) = self.call_of_user_fn(e)?;
+        if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none()) {
+            return None;
+        }
+        let mut path = p.path.clone();
+        let last = path.segments.last_mut()?;
+        let name = format!("{}_{}", symbol::unraw(&last.ident), symbol::FN_VALUE);
+        last.ident = syn::Ident::new(&name, last.ident.span());
+        Some(type_of_path(path))
+    }
+
+    /// Whether `e` is a call of a free function, whose value is taken to be of its `g_value`
+    /// type only where it is read by a field or a method: lent with `&`, it could be an array.
+    pub(in crate::lower) fn is_free_struct_call(&self, e: &Expr) -> bool {
+        match peel(e) {
+            Expr::Call(c) => self.path_call_type(c).is_none() && self.value_alias(e).is_some(),
+            _ => false,
+        }
     }
 
     /// Whether `e` is a call whose value is taken to be a struct where it is read as one.
@@ -163,16 +191,16 @@ impl Lower<'_> {
 /// struct: a named field (`name.w`), a method that is not one of `f64`'s (`name.mul(..)`),
 /// lent with `&` to a call (`g(&name)`), or, when `tail` (the `let` is in the function's body
 /// and the function returns a struct), the function's value. Up to where `name` is bound again.
-pub(in crate::lower) fn read_as_struct(name: &str, rest: &[Stmt], tail: bool) -> bool {
+pub(in crate::lower) fn read_as_struct(name: &str, rest: &[Stmt], tail: bool, lent: bool) -> bool {
     let mut found = false;
     in_scope(name, rest, &mut |e| {
         found |= match e {
             Expr::Field(f) => matches!(f.member, Member::Named(_)) && is_name(&f.base, name),
             Expr::MethodCall(m) => {
                 (!known_method(&m.method) && is_name(&m.receiver, name))
-                    || m.args.iter().any(|a| lends(a, name))
+                    || (lent && m.args.iter().any(|a| lends(a, name)))
             }
-            Expr::Call(c) => c.args.iter().any(|a| lends(a, name)),
+            Expr::Call(c) => lent && c.args.iter().any(|a| lends(a, name)),
             _ => false,
         };
         found
@@ -283,7 +311,7 @@ mod tests {
 
     fn reads(body: &str, tail: bool) -> bool {
         let block: syn::Block = syn::parse_str(body).expect("a block");
-        read_as_struct("r", &block.stmts, tail)
+        read_as_struct("r", &block.stmts, tail, true)
     }
 
     #[test]
