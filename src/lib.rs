@@ -32,6 +32,7 @@ pub mod struct_chains;
 pub mod struct_fields;
 pub mod structs;
 pub mod vcalls;
+pub mod vcalls_untyped;
 pub mod whiles;
 pub mod worked;
 

@@ -1,7 +1,8 @@
 //! Calls returning a struct written as a Rust user writes them (issue 15), without a typed
 //! `let`: `q.mul(&p).mul(&q.conj())` chained, `let r = q.mul(&p); r.w`, `&u.conj()` lent to a
 //! call, `Quat::mul(&u, &p)` by path, `self.mul(p).mul(&self.conj())` in a method, and a
-//! product carried by a loop, `acc = acc.mul(q)` from `let mut acc = q.normalized();`. Each is
+//! product carried by a loop, `acc = acc.mul(q)` from `let mut acc = q.normalized();`, and the
+//! value of a free function returning a struct (`let r = turn(q, a); r.x`). Each is
 //! the untyped form of a function of `struct_calls.rs` (or of one here), and computes the same
 //! values to the bit.
 
@@ -140,4 +141,45 @@ pub fn fixed_turn_typed(q: &Quat, fixed: &Quat) -> f64 {
     let c: Quat = q.conj();
     let s: Quat = a.mul(&c);
     r.x * r.y + s.z
+}
+
+/// The quaternion of a turn by `a` about the axis `(1, 2, 2)/3`, scaled by `q`'s `w`: a free
+/// function returning a struct (`#[grad]` writes `turn_value`, its type, for callers that bind
+/// its value without it).
+#[grad(jvp, hvp)]
+pub fn turn(q: &Quat, a: f64) -> Quat {
+    let (s, c) = (0.5 * a).sin_cos();
+    let k = q.w / 3.0;
+    Quat { w: k * c, x: k * s, y: 2.0 * k * s, z: 2.0 * k * s }
+}
+
+/// Turns through [`turn`] with their values bound with the type written: a field, a method of
+/// the value, the value lent to a method, in a loop.
+#[grad(jvp, hvp, hessian)]
+pub fn turn_energy_typed(q: &Quat, a: f64) -> f64 {
+    let r: Quat = turn(q, a);
+    let mut s = r.x * r.y + r.norm2();
+    for k in 0..3 {
+        let t: Quat = turn(q, a + k as f64);
+        let u: Quat = t.mul(q);
+        s += u.z * t.w;
+    }
+    let last: Quat = turn(q, 0.3);
+    let v: Quat = turn(q, 0.1);
+    let vm: Quat = v.mul(q);
+    s + last.w + vm.x
+}
+
+/// [`turn_energy_typed`] as Rust is written: `let r = turn(q, a);`, `t.mul(q)` on an untyped
+/// value, `turn(q, 0.3).w` and `turn(q, 0.1).mul(q).x` in place.
+#[grad(jvp, hvp, hessian)]
+pub fn turn_energy_untyped(q: &Quat, a: f64) -> f64 {
+    let r = turn(q, a);
+    let mut s = r.x * r.y + r.norm2();
+    for k in 0..3 {
+        let t = turn(q, a + k as f64);
+        let u = t.mul(q);
+        s += u.z * t.w;
+    }
+    s + turn(q, 0.3).w + turn(q, 0.1).mul(q).x
 }

@@ -139,6 +139,8 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             if let Some(mode) = args.jacobian {
                 out.extend(cx.jacobian(&lowered.func, mode, wide.as_ref().map(|(_, k, _)| *k)));
             }
+            out.extend(cx.shape());
+            out.extend(cx.value_alias());
             if let Some((problem, at)) = &problem {
                 out.extend(crate::codegen::problem(&item_fn, problem, args.hessian, *at));
             }

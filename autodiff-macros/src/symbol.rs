@@ -317,6 +317,10 @@ pub const FN_JVP_COLS: &str = "jvp_cols";
 pub const FN_JACOBIAN: &str = "jacobian";
 /// Suffix of the function that says which mode `f_jacobian` uses.
 pub const FN_JACOBIAN_MODE: &str = "jacobian_mode";
+/// Suffix of the constant that gives the dimensions of a function's array value (`f_shape`).
+pub const FN_SHAPE: &str = "shape";
+/// Suffix of the type alias of a free function's struct value (`f_value`).
+pub const FN_VALUE: &str = "value";
 /// The value of a branch, computed before the branch assigns variables it updates in place.
 pub const BRANCH_VALUE: &str = "value";
 /// The step counter of a checkpointed sweep (which step, from 0, the runtime asks for).

@@ -3,12 +3,14 @@
 //! `#[grad(jvp, hvp)]` helper `g90` that returns what the rest of the program reads of it: an
 //! array (`[f64; 2]`, or the one array it updates), or a tuple (of `f64`s, or of `f64`s and
 //! arrays). The twin calls it, binds the result (`let (t9000, t9001) = g90(s1, &y2, i);`, `let
-//! [t9000, t9001]: [f64; 2] = ..`, `y2 = g90(..);`) and assigns the parts to its variables. The
+//! [t9000, t9001]: [f64; 2] = ..`, `y2 = g90(..);`, or `let y2 = g90(..);` without the type
+//! when the program indexes `y2`) and assigns the parts to its variables. The
 //! helper takes what the piece reads from before it (`f64`s and arrays by value, some arrays by
 //! `&`, the parameters taken by reference as they are, loop variables and integer `let`s as
 //! `usize`, data as `&[f64]`) and starts with `let mut v = v;` for what it updates. Some helpers
 //! return a `#[derive(Differentiable)]` struct `G90Out` instead, a field per output (`out0`,
-//! `out1`, ...), which the twin binds with its type (`let t9000: G90Out = g90(..);`) and reads
+//! `out1`, ...), which the twin binds with its type (`let t9000: G90Out = g90(..);`), or without
+//! it when the helper is `G90Out`'s associated function (`let t9000 = G90Out::g90(..);`), and reads
 //! by field (`v = t9000.out0;`, `let v = t9000.out0;`, or `let v: [f64; 2] = t9000.out0;` for
 //! an array the program never indexes, which `#[grad]` would take for an `f64`); that choice
 //! comes from a generator of its own, so that the pieces do not change.
@@ -90,8 +92,16 @@ pub struct Piece {
     typed: HashSet<String>,
     /// Whether the helper returns a tuple (else an array, or its one array output).
     tuple: bool,
+    /// Whether its value is bound without its type: its one array output, declared by it and
+    /// read by every index in the program (`let y = g90(..);`: `#[grad]` reads its lengths from
+    /// `g90_shape`), or the array of its `f64` outputs (`let [t9000, t9001] = g90(..);`).
+    untyped: bool,
     /// Whether the helper returns the struct `G90Out` (then `tuple` is not read).
     strukt: bool,
+    /// Whether that helper is an associated function of `G90Out`, called `G90Out::g90(..)` and
+    /// bound without its type (`#[grad]` takes the value of `Type::f(..)` read as a struct to
+    /// be a `Type`).
+    assoc: bool,
     /// Whether its reverse-mode derivatives are `f`'s to the bit.
     pub exact: bool,
     /// Whether its H·w and Hessian are `f`'s to the bit: `exact`, and the piece calls no
@@ -542,6 +552,11 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
     let exact_second = exact && !calls(stmts);
     // A generator of its own: the pieces, and their other choices, stay what they were.
     let strukt = Rng::new(prog.seed ^ 0x7374_7275_6374).chance(40);
+    let assoc = strukt && Rng::new(prog.seed ^ 0x0061_7373_6f63).chance(50);
+    let bare = Rng::new(prog.seed ^ 0x0073_6861_7065).chance(50);
+    let untyped = bare
+        && (matches!(outputs.as_slice(), [(v, d)] if !d.is_empty() && indexed(prog, v, d.len()))
+            || !tuple);
     let typed = outputs
         .iter()
         .filter(|(v, d)| !d.is_empty() && declared_out.contains(v) && !indexed(prog, v, d.len()))
@@ -559,7 +574,9 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
         declared: declared_out,
         typed,
         tuple,
+        untyped,
         strukt,
+        assoc,
         exact,
         exact_second,
     };
@@ -667,6 +684,8 @@ impl Piece {
     fn ret_type(&self) -> String {
         let types: Vec<String> = self.outputs.iter().map(|(_, d)| array_type("f64", d)).collect();
         match (self.tuple, self.outputs.as_slice()) {
+            // An associated function names `Self`, which tells `#[grad]` it is in an `impl`.
+            _ if self.assoc => "Self".to_string(),
             _ if self.strukt => OUT_STRUCT.to_string(),
             (true, _) => format!("({})", types.join(", ")),
             (false, [(_, d)]) if !d.is_empty() => types[0].clone(),
@@ -725,7 +744,8 @@ impl Piece {
             _ if self.strukt => {
                 let fields: Vec<String> =
                     names.iter().enumerate().map(|(k, n)| format!("{}: {n}", field(k))).collect();
-                format!("{OUT_STRUCT} {{ {} }}", fields.join(", "))
+                let ty = if self.assoc { "Self" } else { OUT_STRUCT };
+                format!("{ty} {{ {} }}", fields.join(", "))
             }
             (true, _) => format!("({})", names.join(", ")),
             (false, [n]) if !self.outputs[0].1.is_empty() => n.to_string(),
@@ -735,7 +755,10 @@ impl Piece {
         p.line(0, "}");
         let consts: Vec<String> = prog.consts.iter().map(|(c, _)| c.clone()).collect();
         let helper = Vary { generic: false, ..prog.vary }.apply(&p.out, HELPER, &consts);
-        self.out_struct() + &helper
+        match self.assoc {
+            true => format!("{}impl {OUT_STRUCT} {{\n{helper}}}\n", self.out_struct()),
+            false => self.out_struct() + &helper,
+        }
     }
 
     /// The definition of `G90Out`, if the helper returns it.
@@ -760,12 +783,16 @@ impl Piece {
             .iter()
             .map(|(n, _)| if self.by_ref.contains(n) { format!("&{n}") } else { n.clone() })
             .collect();
-        let call = format!("{HELPER}({})", args.join(", "));
+        let path = if self.assoc { format!("{OUT_STRUCT}::{HELPER}") } else { HELPER.to_string() };
+        let call = format!("{path}({})", args.join(", "));
         let mutated = p.mutated.clone();
         let let_ = |v: &str| if mutated.contains(v) { "let mut" } else { "let" };
         if self.strukt {
             let t = "t9000";
-            p.line(depth, &format!("let {t}: {OUT_STRUCT} = {call};"));
+            match self.assoc {
+                true => p.line(depth, &format!("let {t} = {call};")),
+                false => p.line(depth, &format!("let {t}: {OUT_STRUCT} = {call};")),
+            }
             for (k, (v, d)) in self.outputs.iter().enumerate() {
                 let f = field(k);
                 let text = match self.declared.contains(v) {
@@ -783,6 +810,7 @@ impl Piece {
             && !d.is_empty()
         {
             let text = match self.declared.contains(v) {
+                true if self.untyped => format!("{} {v} = {call};", let_(v)),
                 true => format!("{} {v}: {} = {call};", let_(v), array_type("f64", d)),
                 false => format!("{v} = {call};"),
             };
@@ -796,6 +824,7 @@ impl Piece {
         let head = match self.tuple {
             true if arrays => format!("let ({}): {}", temps.join(", "), self.ret_type()),
             true => format!("let ({})", temps.join(", ")),
+            false if self.untyped => format!("let [{}]", temps.join(", ")),
             false => format!("let [{}]: [f64; {}]", temps.join(", "), temps.len()),
         };
         p.line(depth, &format!("{head} = {call};"));

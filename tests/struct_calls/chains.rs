@@ -415,3 +415,56 @@ fn a_method_on_a_constant_struct_parameter_is_the_typed_one_to_the_bit() {
     let untyped = run("fixed_turn", fixed_turn, fixed_turn_grad, fixed_turn_jvp, fixed_turn_hvp);
     assert_eq!(bits(&typed), bits(&untyped));
 }
+
+/// A scalar function `(q, a) -> f64`'s derivatives.
+type TurnGrad = fn(&Quat, f64) -> (f64, (Quat, f64));
+type TurnJvp = fn(&Quat, f64, &Quat, f64) -> (f64, f64);
+type TurnHvp = fn(&Quat, f64, &Quat, f64) -> (f64, (Quat, f64), (Quat, f64));
+
+/// Checks a scalar function `(q, a) -> f64` with the harness (finite differences, H·v, the
+/// symmetry of H) and its Hessian against H·v; returns everything it computes.
+fn of_turn(
+    what: &str,
+    f: fn(&Quat, f64) -> f64,
+    (grad, jvp, hvp): (TurnGrad, TurnJvp, TurnHvp),
+    hessian: fn(&Quat, f64) -> [[f64; 5]; 5],
+) -> Vec<Vec<f64>> {
+    let flat = |q: Quat, a: f64| scalars(&q).into_iter().chain([a]).collect::<Vec<_>>();
+    let scalar = Scalar {
+        f: &|p| f(&quat(p), p[4]),
+        grad: &|p| {
+            let (y, (q, a)) = grad(&quat(p), p[4]);
+            (y, flat(q, a))
+        },
+        jvp: &|p, d| jvp(&quat(p), p[4], &quat(d), d[4]),
+        hvp: &|p, d| {
+            let (y, (q, a), (hq, ha)) = hvp(&quat(p), p[4], &quat(d), d[4]);
+            (y, flat(q, a), flat(hq, ha))
+        },
+    };
+    let x = [Q[0], Q[1], Q[2], Q[3], 0.7];
+    let mut out = checked(what, &scalar, &x);
+    let h = hessian(&quat(&x), x[4]);
+    let (v, _) = directions(5);
+    let hv: Vec<f64> = h.iter().map(|r| r.iter().zip(&v).map(|(a, b)| a * b).sum()).collect();
+    close(&format!("{what}: Hessian against H·v"), &hv, &out[2], 1e-12);
+    out.push(h.iter().flatten().copied().collect());
+    out
+}
+
+#[test]
+fn a_free_function_s_struct_value_bound_without_its_type_is_the_typed_one_to_the_bit() {
+    let typed = of_turn(
+        "turn_energy_typed",
+        turn_energy_typed,
+        (turn_energy_typed_grad, turn_energy_typed_jvp, turn_energy_typed_hvp),
+        turn_energy_typed_hessian,
+    );
+    let untyped = of_turn(
+        "turn_energy_untyped",
+        turn_energy_untyped,
+        (turn_energy_untyped_grad, turn_energy_untyped_jvp, turn_energy_untyped_hvp),
+        turn_energy_untyped_hessian,
+    );
+    assert_eq!(bits(&typed), bits(&untyped));
+}

@@ -1005,7 +1005,7 @@ fn collect_defs<'a>(block: &'a Block, defs: &mut HashMap<Var, &'a Stmt>) {
 }
 
 /// Whether `tokens` name `id`.
-fn mentions(tokens: &TokenStream, id: &Ident) -> bool {
+pub(super) fn mentions(tokens: &TokenStream, id: &Ident) -> bool {
     tokens.clone().into_iter().any(|t| match t {
         proc_macro2::TokenTree::Ident(i) => i == *id,
         proc_macro2::TokenTree::Group(g) => mentions(&g.stream(), id),

@@ -14,6 +14,7 @@ mod names;
 mod reads;
 pub mod records;
 mod scalar;
+mod shape;
 mod signature;
 mod split;
 mod structs;

@@ -79,7 +79,10 @@ impl Lower<'_> {
         if self.is_flat_field(base) {
             return self.flat_element(base, &indices);
         }
-        let array = self.expr(base);
+        let array = match self.shaped_call(base, indices.len()) {
+            Some(array) => array,
+            None => self.expr(base),
+        };
         let index: Vec<Int> = indices.iter().map(|ix| self.int_expr(ix, IntCtx::Index)).collect();
         let ty = self.b.ty(array);
         if array.var().is_none() {

@@ -112,13 +112,19 @@ impl Lower<'_> {
         if let Use::Member = how {
             self.cx.error_spanned(
                 call,
-                format!("the value of this call is read as a struct, and `#[grad]` cannot tell its type (a macro sees tokens, not types): it takes a method's value to be of its receiver's struct type (`q.mul(&p)` for `q: &Quat`) and that of `Type::f(..)` to be a `Type`, and the value of another call to be one `f64`; bind it with the struct's type, as in `let r: Quat = {text};`"),
+                format!("the value of this call is read as a struct, and `#[grad]` cannot tell its type (a macro sees tokens, not types): it takes a method's value to be of its receiver's struct type (`q.mul(&p)` for `q: &Quat`), that of `Type::f(..)` to be a `Type` and that of a free function `g(..)` to be a `g_value` (which `#[grad]` writes next to a free function returning a struct), and the value of another call to be one `f64`; bind it with the struct's type, as in `let r: Quat = {text};`"),
             );
             return;
         }
         let (what, example) = match how {
             Use::Member => return,
-            Use::Indexed => ("indexed", format!("`let y: [f64; N] = {text};`")),
+            Use::Indexed => {
+                self.cx.error_spanned(
+                    call,
+                    format!("the value of this call is indexed, and `#[grad]` cannot tell its type (a macro sees tokens, not types): it reads the lengths of an array returned by a function named by its path, or by a method of a struct value whose type it knows, from the callee's `_shape` constant, and this call is neither; bind it with its type, as in `let y: [f64; N] = {text};`"),
+                );
+                return;
+            }
             Use::Field => (
                 "read as a tuple",
                 format!("`let (a, b) = {text};` or `let t: (f64, f64) = {text};`"),

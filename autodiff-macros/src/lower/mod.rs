@@ -8,6 +8,7 @@ mod arrays;
 mod assigned;
 mod body;
 mod call;
+mod call_shape;
 mod closure;
 mod cond;
 mod control;

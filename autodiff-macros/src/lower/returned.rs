@@ -105,7 +105,7 @@ impl Lower<'_> {
             (Some(t), _) => self.receiver_is_call(init, t),
             (None, Expr::MethodCall(m))
                 if super::structs::ident_of(pat)
-                    .is_some_and(|n| super::structs::read_as_struct(&n, rest, top)) =>
+                    .is_some_and(|n| super::structs::read_as_struct(&n, rest, top, true)) =>
             {
                 self.untyped_receiver(m, None)
             }
@@ -120,7 +120,10 @@ impl Lower<'_> {
         }
         let want = match ty {
             Some(t) => self.returned_of_type(t),
-            None => self.returned_of_pattern(pat).or_else(|| self.inferred(pat, init, rest, top)),
+            None => self
+                .returned_of_pattern(pat)
+                .or_else(|| self.inferred(pat, init, rest, top))
+                .or_else(|| self.indexed_call(pat, init, rest)),
         };
         let Some(want) = want else {
             if ty.is_none() && matches!(pat, Pat::Tuple(_) | Pat::Slice(_)) {
@@ -153,7 +156,10 @@ impl Lower<'_> {
     fn inferred(&self, pat: &Pat, init: &Expr, rest: &[Stmt], top: bool) -> Option<Returned> {
         let name = super::structs::ident_of(pat)?;
         let ty = self.inferred_struct(init)?;
-        super::structs::read_as_struct(&name, rest, top).then(|| Returned::Struct(Box::new(ty)))
+        // A free function's value lent with `&` may be an array (see `call_shape.rs`).
+        let lent = !self.is_free_struct_call(init);
+        super::structs::read_as_struct(&name, rest, top, lent)
+            .then(|| Returned::Struct(Box::new(ty)))
     }
 
     /// `init` as a call of a user's function (a path, not a closure, an `f64` method or

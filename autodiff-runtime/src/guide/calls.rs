@@ -226,12 +226,29 @@
 //! `fn g_rev(x: X, _: (), out_bar: R) -> G { g_vjp(x, out_bar).1 }`. The caller reads constant
 //! arguments as for a scalar callee (a zero direction, a dropped cotangent).
 //!
-//! The macro sees tokens, not types, so the call's value must be bound where its type shows: a
+//! The macro sees tokens, not types, so it reads the call's value's type from the tokens: a
 //! typed `let` (`let h: [f64; 4] = layer(..)`), a tuple or array pattern whose parts are plain
 //! names (`let (s, c) = polar(..)`, `let [a, b] = rhs(..)`), the function's returned value, or
-//! an assignment to a variable whose type is known (`s = euler(s, k, 0.1)`). A call's value
-//! indexed or read as a tuple without that (`let p = polar(r, t); p[0]`, `polar(r, t)[0]`), or
-//! a pattern that does not tell (`let (a, ..) = g(x)`), is an error at the call that says to
+//! an assignment to a variable whose type is known (`s = euler(s, k, 0.1)`, or `h = next` for
+//! `let next = layer(..)`). A value bound without its type and then read as an array (indexed,
+//! `h[i]` or `m[i][j]`, updated by element, iterated, `for v in h` or `h.iter()`, or lent to a
+//! call, `g(&h)`), or indexed where it is (`rhs(s, k)[1]`), is an array of as many dimensions
+//! as its deepest index reads (one if none does), whose lengths are the callee's `g_shape`:
+//!
+//! ```text
+//! const g_shape: [usize; R] = [M, K];   // for g(..) -> [[f64; K]; M]: the dimensions, outermost first
+//! ```
+//!
+//! which `#[grad]` writes next to the derivatives of a function returning an array (not when
+//! the lengths read one of its const generic parameters, which a constant item cannot: bind the
+//! value of such a call with its type). The caller writes the call's type as
+//! `[[f64; g_shape[1]]; g_shape[0]]` (`module::g_shape` for `module::g(..)`,
+//! `<Quat>::rotate_shape` for a method `q.rotate(..)` of a struct value whose type is known), so
+//! a hand-written rule that callers bind without the type defines it too; without it, rustc's
+//! "cannot find value `g_shape`" is at the call. A value only passed on whole (`let p = polar(..);
+//! norm(p)`) is one `f64` to the macro, and a callee returning an array then says at the call to
+//! write the type; so does a tuple read without its pattern or type (`let p = pair(r, t); p.0`,
+//! `pair(r, t).0`), and a pattern that does not tell (`let (a, ..) = g(x)`) is an error that says to
 //! write the type. A callee without the derivative function the caller needs is an error at the
 //! call that names it (rustc's "cannot find function `g_rev`" for a `g` without `#[grad]`; for a
 //! `g` whose `#[grad]` lacks `jvp` or `hvp`, an error saying to add it). A call that writes into
@@ -261,6 +278,16 @@
 //!     (x - 1.0) * (x - 1.0) + (y - 1.0) * (y - 1.0)
 //! }
 //!
+//! /// `miss` with `polar`'s value bound without its type and read by element: its type is
+//! /// `[f64; polar_shape[0]]`.
+//! #[grad(jvp, hvp)]
+//! fn miss_inline(r: f64, t: f64, a: f64) -> f64 {
+//!     let p = polar(r, t);
+//!     let (s, c) = a.sin_cos();
+//!     let (x, y) = (c * p[0] - s * p[1], s * p[0] + c * p[1]);
+//!     (x - 1.0) * (x - 1.0) + (y - 1.0) * (y - 1.0)
+//! }
+//!
 //! // A rotation keeps the norm: miss = r² − 2r(cos(t + a) + sin(t + a)) + 2.
 //! let q = [2.0, 0.3, 0.4];
 //! let (value, (gr, gt, ga)) = miss_grad(q[0], q[1], q[2]);
@@ -278,6 +305,10 @@
 //! check_hvp(grad, &q, &v, &[hr, ht, ha], Tolerance::default()).expect("miss_hvp");
 //! let f = |p: &[f64]| miss(p[0], p[1], p[2]);
 //! check_gradient(f, &q, &grad(&q), Tolerance::default()).expect("miss_grad");
+//! let (again, (ar, at, aa)) = miss_inline_grad(q[0], q[1], q[2]);
+//! let (_, (br, bt, ba)) = miss_grad(q[0], q[1], q[2]);
+//! assert!((again - value).abs() < 1e-12);
+//! assert!((ar - br).abs() < 1e-12 && (at - bt).abs() < 1e-12 && (aa - ba).abs() < 1e-12);
 //! ```
 //!
 //! The workspace's `tests/vcalls.rs` checks, against finite differences in every mode: `polar`
@@ -299,8 +330,13 @@
 //! }
 //!
 //! #[grad]
+//! fn norm(p: [f64; 2]) -> f64 {
+//!     (p[0] * p[0] + p[1] * p[1]).sqrt()
+//! }
+//!
+//! #[grad]
 //! fn first(r: f64, t: f64) -> f64 {
-//!     let p = polar(r, t); // error: write the type, `let p: [f64; 2] = polar(r, t);`
-//!     p[0]
+//!     let p = polar(r, t); // error at the call: write the type, `let p: [f64; 2] = polar(r, t);`
+//!     norm(p) // (passed on whole only: `p[0]`, `&p` or `for v in p` would say it is an array)
 //! }
 //! ```

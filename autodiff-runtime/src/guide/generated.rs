@@ -17,6 +17,8 @@
 //! | `#[grad(hvp)]`, vector `f` | `f_hvp(params…, out_bar, directions…, out_bar_dot)` | `(value, cotangents, value_dot, cotangents_dot)` | forward mode over the VJP's sweep (also emits `f_jvp`) |
 //! | `#[grad(jacobian)]` | `f_jacobian(params…)`, `f_jacobian_mode()` | `(value, [[f64; n]; m])` | by rows (`m ≤ n`): one forward pass and one sweep carrying the `m` rows' adjoints; by columns: one forward sweep carrying the `n` columns' tangents |
 //! | `#[grad(jacobian(forward))]`, `jacobian(reverse)` | the same | the same | the mode you name |
+//! | `#[grad]`, array-returning `f` | `const f_shape: [usize; R]` | `f`'s dimensions, outermost first | read by a caller's `#[grad]` for `let h = f(..);` bound without its type (not for lengths reading a const generic of `f`) |
+//! | `#[grad]`, free non-generic `f` returning a struct `S` | `type f_value = S;` | `S` | read by a caller's `#[grad]` for `let r = f(..);` read as a struct (`r.w`, `r.mul(..)`) |
 //!
 //! `f64` stands for the function's scalar type (`f32`, or `T` in a generic function: see
 //! [`numbers`](super::numbers)). A *vector function* is one returning `[f64; M]` (nested arrays

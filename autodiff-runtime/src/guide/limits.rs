@@ -53,10 +53,12 @@
 //!   loop, whose loops' storage is chosen when it runs, or (by columns) with a struct
 //!   parameter: then `f_vjp` runs once per row, or `f_jvp` once per column (see
 //!   [`generated`](super::generated)). The type of a call's value read as a struct without a
-//!   typed `let` is inferred only for a method (its receiver's type, as for methods returning
-//!   `Self`) and for `Type::f(..)` (`Type`): bind the value of a free function's call with its
-//!   type (`let a: Quat = make(x);`), and of a method returning another type too (rustc reports
-//!   the guess at the call); a call's value passed by value (`g(q.conj())`) is one `f64` unless
+//!   typed `let` is inferred for a method (its receiver's type, as for methods returning
+//!   `Self`), for `Type::f(..)` (`Type`) and for a free function `make(..)` (`make_value`,
+//!   which `#[grad]` writes for a free, non-generic function returning a struct): bind the
+//!   value of a generic function's call with its type (`let a: Quat = make(x);`), of a free
+//!   function lent with `&` as it is made (`g(&make(x))`, which could be an array) too, and of
+//!   a method returning another type (rustc reports the guess at the call); a call's value passed by value (`g(q.conj())`) is one `f64` unless
 //!   bound with its type, and an element of an array field of a call's value read in
 //!   place (`q.mul(&p).v[i]`) needs the value bound first (`let r = q.mul(&p); r.v[i]`). The
 //!   fields of a struct returned by a call that are nested structs, and the lengths of its array
@@ -64,6 +66,17 @@
 //!   array field bound to a local that the body never indexes (`let w = r.v; g(w)`) is taken for
 //!   an `f64` (rustc then reports the call): bind it with its type, `let w: [f64; 3] = r.v;`
 //!   (see [`structs`](super::structs)).
+//! - A function in an `impl` block is known to be one when it has a receiver or names `Self`
+//!   (`-> Self`, `Self { .. }`): the generated functions that call each other then write
+//!   `Self::f_vjp`. An associated function that does neither (`fn from_angle(a: f64) -> Quat`)
+//!   is taken for a free function, and a generated function calling another is rustc's "cannot
+//!   find function" at its name: write `Self` in its signature.
+//! - The value of a call bound without its type is an array only where the body reads it as
+//!   one (indexed, iterated, lent with `&`) or assigns it to an array variable; its lengths are
+//!   the callee's `g_shape` constant, which `#[grad]` does not write for a function generic over
+//!   its value's lengths, nor a hand-written rule unless its author does; a value only passed on
+//!   whole (`let p = polar(..); norm(p)`) and a tuple read by field (`let p = pair(..); p.0`)
+//!   need the type or the pattern (see [`calls`](super::calls)).
 //!
 //! ```compile_fail
 //! use autodiff_runtime::grad;

@@ -118,11 +118,15 @@
 //!   (`let qp: Quat = q.mul(&p);`, always possible); for a method, the type of its receiver (a
 //!   struct parameter, `Self` for `self`, a struct value of the body, or a call's value so
 //!   typed: chains), as for methods returning `Self`, the common idiom; for `Type::f(..)` or
-//!   `Self::f(..)`, `Type` or `Self`; for a variable assigned, its type. A method returning
-//!   another type is then rustc's mismatched-type error at the call ("expected `Quat`, found
-//!   `Polar`"): bind its value with its type. The value of a free function's call
-//!   (`let r = make(x); r.w`) is refused at the call, saying to bind it with its type, and a
-//!   call's value used only as a number (`q.norm2()`, or passed by value, `g(q.conj())`) stays
+//!   `Self::f(..)`, `Type` or `Self`; for a free function `make(..)` read by a field or a
+//!   method (`let r = make(x); r.w`, `make(x).mul(&q)`), `make_value`, the alias of its return
+//!   type that `#[grad]` writes next to a free function returning a struct (not a generic one,
+//!   nor one in an `impl`, where an associated type is not stable Rust); for a variable
+//!   assigned, its type. A method returning another type is then rustc's mismatched-type error
+//!   at the call ("expected `Quat`, found `Polar`"): bind its value with its type. A free
+//!   function's value lent with `&` as it is made (`q.mul(&make(x))`) could be a struct or an
+//!   array, and is refused at the call, saying to bind it first; a call's value used only as a
+//!   number (`q.norm2()`, or passed by value, `g(q.conj())`) stays
 //!   one `f64` as before. They go through the callee's `_vjp`, `_jvp` and
 //!   `_hvp` as calls returning arrays do (see [`calls`](super::calls)), in loops too. The value
 //!   is held laid flat (`[f64; <Quat as Differentiable>::LEN]`): it is read by its fields (`r.x`,

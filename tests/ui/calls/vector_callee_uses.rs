@@ -1,7 +1,8 @@
-// Checks that a call whose value is used as an array or a tuple without its type written is
-// reported at the call, however it is used: indexed directly, a field read directly, bound to a
-// variable then indexed or a field of it read, or bound to a variable whose element is then
-// updated; each call once. The typed forms in `accepted` compile.
+// Checks that a call whose value is read as a tuple without its type written is reported at the
+// call, however it is read: a field read directly, or bound to a variable then a field of it
+// read; each call once. The typed forms in `accepted` compile, and so do the arrays bound without
+// their type, indexed directly, or updated by element (their lengths are the callee's
+// `polar_shape`).
 use autodiff_runtime::grad;
 
 #[grad]

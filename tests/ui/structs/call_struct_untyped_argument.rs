@@ -1,6 +1,7 @@
-// Checks that the value of a call of a free function returning a struct, lent to another call or
-// used as a receiver without being bound with its type, is refused at the call, saying to bind it
-// with the struct's type first (a method's value, `p.conj()`, takes its receiver's type).
+// Checks that the value of a call of a free function returning a struct, lent to another call
+// without being bound, is refused at the call, saying to bind it first: lent, it could be an array
+// or a struct. As a receiver (`conj(q).mul(p)`), it is of the type `conj_value` that `#[grad]`
+// writes next to `conj` (a method's value, `p.conj()`, takes its receiver's type).
 use autodiff_runtime::{Differentiable, grad};
 
 #[derive(Clone, Copy, Differentiable)]

@@ -252,7 +252,10 @@ impl Lower<'_> {
         receiver: bool,
     ) -> Option<(Operand, syn::Type, bool)> {
         let (inner, by_ref) = unref(e);
-        if !(by_ref || receiver) || !self.is_inferred_struct_call(inner) {
+        if !(by_ref || receiver)
+            || !self.is_inferred_struct_call(inner)
+            || (!receiver && self.is_free_struct_call(inner))
+        {
             return None;
         }
         let ty = self.inferred_struct(inner)?;

@@ -124,7 +124,7 @@ impl Lower<'_> {
         let text = receiver.to_token_stream().to_string().replace(" . ", ".").replace(" (", "(");
         self.cx.error_spanned(
             receiver,
-            format!("`#[grad]` cannot tell the type of this call's value, on which `.{method}(..)` is called (a macro sees tokens, not types): it takes the value of a method to be of its receiver's struct type, and that of `Type::f(..)` to be a `Type`, and of other calls to be one `f64`; bind it with its type first, as in `let a: {ty} = {text};`, then call `a.{method}(..)`"),
+            format!("`#[grad]` cannot tell the type of this call's value, on which `.{method}(..)` is called (a macro sees tokens, not types): it takes the value of a method to be of its receiver's struct type when that is known, that of `Type::f(..)` to be a `Type` and that of a free function `g(..)` to be a `g_value`, and of other calls to be one `f64`; bind it with its type first, as in `let a: {ty} = {text};`, then call `a.{method}(..)`"),
         );
         true
     }
@@ -135,7 +135,7 @@ impl Lower<'_> {
         let text = inner.to_token_stream().to_string().replace(" . ", ".").replace(" (", "(");
         self.cx.error_spanned(
             arg,
-            format!("this lends the value of a call whose type `#[grad]` cannot tell (a macro sees tokens, not types): it takes a method's value to be of its receiver's struct type and that of `Type::f(..)` to be a `Type`, and the value of another call to be one `f64`; if it returns a struct or an array, bind it with its type first, as in `let c: Quat = {text};`, and pass `&c`"),
+            format!("this lends the value of a call whose type `#[grad]` cannot tell (a macro sees tokens, not types): it takes a method's value to be of its receiver's struct type and that of `Type::f(..)` to be a `Type`, and a free function's value lent with `&` could be a struct or an array; bind it first, as in `let c = {text};` (its fields or elements then tell), or with its type, `let c: Quat = {text};`, and pass `&c`"),
         );
     }
 

@@ -8,7 +8,11 @@
 //!   parameter, `self` as `Self`, a struct value of the body, a variable holding a struct
 //!   returned by a call, or the value of such a call itself: chains), as for the methods that
 //!   return `Self` (`mul`, `conj`, `normalized`), Rust's common idiom;
-//! - a call by path `Type::f(..)`, `Self::f(..)`: `Type`, `Self`.
+//! - a call by path `Type::f(..)`, `Self::f(..)`: `Type`, `Self`;
+//! - a call of a free function `make(..)`: `make_value`, the alias of its struct type that
+//!   `#[grad]` writes next to it (`codegen/shape.rs`), where the value is read by a field or a
+//!   method; lent with `&` (`g(&make(x))`, `let r = make(x); g(&r)`) it could be an array (see
+//!   `call_shape.rs`), and is not read as a struct.
 //!
 //! A variable holding a struct keeps its type when assigned (`acc = acc.mul(q)`). Anywhere
 //! else a call's value is one `f64`, as before.
@@ -39,7 +43,7 @@ pub(in crate::lower) fn known_method(name: &syn::Ident) -> bool {
 }
 
 /// `tokens` with every span set to `span`: a type written at a call, where rustc reports it.
-fn respanned(tokens: TokenStream, span: Span) -> TokenStream {
+pub(in crate::lower) fn respanned(tokens: TokenStream, span: Span) -> TokenStream {
     tokens
         .into_iter()
         .map(|t| match t {
@@ -62,7 +66,7 @@ fn type_of_path(path: syn::Path) -> Type {
 }
 
 /// The span where a call is reported: its method's name, or its function's path.
-fn call_span(e: &Expr) -> Span {
+pub(in crate::lower) fn call_span(e: &Expr) -> Span {
     let at: &dyn ToTokens = match e {
         Expr::MethodCall(m) => &m.method,
         Expr::Call(c) => &c.func,
@@ -80,11 +84,35 @@ impl Lower<'_> {
             Expr::MethodCall(m) if m.turbofish.is_none() && !known_method(&m.method) => {
                 self.struct_type(&m.receiver)?
             }
-            Expr::Call(c) => self.path_call_type(c)?,
+            Expr::Call(c) => self.path_call_type(c).or_else(|| self.value_alias(e))?,
             _ => return None,
         };
         let tokens = respanned(ty.to_token_stream(), call_span(e));
         Some(syn::parse2(tokens).unwrap_or(ty))
+    }
+
+    /// `g_value` for a call of a free function `g(..)` (`module::g_value` for `module::g(..)`):
+    /// the alias of its struct type that `#[grad]` writes next to a free function returning a
+    /// struct (see `codegen/shape.rs`).
+    fn value_alias(&self, e: &Expr) -> Option<Type> {
+        let (_, p) = self.call_of_user_fn(e)?;
+        if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none()) {
+            return None;
+        }
+        let mut path = p.path.clone();
+        let last = path.segments.last_mut()?;
+        let name = format!("{}_{}", symbol::unraw(&last.ident), symbol::FN_VALUE);
+        last.ident = syn::Ident::new(&name, last.ident.span());
+        Some(type_of_path(path))
+    }
+
+    /// Whether `e` is a call of a free function, whose value is taken to be of its `g_value`
+    /// type only where it is read by a field or a method: lent with `&`, it could be an array.
+    pub(in crate::lower) fn is_free_struct_call(&self, e: &Expr) -> bool {
+        match peel(e) {
+            Expr::Call(c) => self.path_call_type(c).is_none() && self.value_alias(e).is_some(),
+            _ => false,
+        }
     }
 
     /// Whether `e` is a call whose value is taken to be a struct where it is read as one.
@@ -117,7 +145,7 @@ impl Lower<'_> {
 
     /// The struct type of the receiver `e` (through `&`): a struct parameter's, a struct value
     /// of the body's, a struct returned by a call's, or the value of a call read as a struct.
-    fn struct_type(&self, e: &Expr) -> Option<Type> {
+    pub(in crate::lower) fn struct_type(&self, e: &Expr) -> Option<Type> {
         let e = match peel(e) {
             Expr::Reference(r) if r.mutability.is_none() => peel(&r.expr),
             other => other,
@@ -163,11 +191,22 @@ impl Lower<'_> {
 /// struct: a named field (`name.w`), a method that is not one of `f64`'s (`name.mul(..)`),
 /// lent with `&` to a call (`g(&name)`), or, when `tail` (the `let` is in the function's body
 /// and the function returns a struct), the function's value. Up to where `name` is bound again.
-pub(in crate::lower) fn read_as_struct(name: &str, rest: &[Stmt], tail: bool) -> bool {
-    let mut reads = Reads { name, found: false };
-    reads.stmts(rest);
-    if reads.found || !tail {
-        return reads.found;
+pub(in crate::lower) fn read_as_struct(name: &str, rest: &[Stmt], tail: bool, lent: bool) -> bool {
+    let mut found = false;
+    in_scope(name, rest, &mut |e| {
+        found |= match e {
+            Expr::Field(f) => matches!(f.member, Member::Named(_)) && is_name(&f.base, name),
+            Expr::MethodCall(m) => {
+                (!known_method(&m.method) && is_name(&m.receiver, name))
+                    || (lent && m.args.iter().any(|a| lends(a, name)))
+            }
+            Expr::Call(c) => lent && c.args.iter().any(|a| lends(a, name)),
+            _ => false,
+        };
+        found
+    });
+    if found || !tail {
+        return found;
     }
     // The function's value: its last statement, after no other `let` of the name.
     let rebound = rest.iter().any(|s| matches!(s, Stmt::Local(l) if binds(&l.pat, name)));
@@ -180,7 +219,7 @@ pub(in crate::lower) fn read_as_struct(name: &str, rest: &[Stmt], tail: bool) ->
 }
 
 /// Whether `e` is the name `name`.
-fn is_name(e: &Expr, name: &str) -> bool {
+pub(in crate::lower) fn is_name(e: &Expr, name: &str) -> bool {
     match peel(e) {
         Expr::Path(p) => {
             p.qself.is_none() && p.path.get_ident().is_some_and(|id| symbol::unraw(id) == name)
@@ -190,7 +229,7 @@ fn is_name(e: &Expr, name: &str) -> bool {
 }
 
 /// Whether `e` is `&name`.
-fn lends(e: &Expr, name: &str) -> bool {
+pub(in crate::lower) fn lends(e: &Expr, name: &str) -> bool {
     matches!(peel(e), Expr::Reference(r) if r.mutability.is_none() && is_name(&r.expr, name))
 }
 
@@ -208,13 +247,21 @@ fn binds(pat: &Pat, name: &str) -> bool {
     b.1
 }
 
-/// The reads of one name as a struct, in its scope.
-struct Reads<'a> {
-    name: &'a str,
-    found: bool,
+/// Gives `each` the expressions of `rest` (the statements after `let name = ...;` in its
+/// block) where `name` is that binding: up to a `let` that binds it again, and not in a
+/// closure, a `for` loop's body or a `match` arm that binds it; until `each` returns `true`.
+pub(in crate::lower) fn in_scope(name: &str, rest: &[Stmt], each: &mut dyn FnMut(&Expr) -> bool) {
+    Scope { name, each, done: false }.stmts(rest);
 }
 
-impl Reads<'_> {
+/// The expressions in one name's scope, given to `each`.
+struct Scope<'a> {
+    name: &'a str,
+    each: &'a mut dyn FnMut(&Expr) -> bool,
+    done: bool,
+}
+
+impl Scope<'_> {
     /// The statements of a block, up to a `let` that binds the name again.
     fn stmts(&mut self, stmts: &[Stmt]) {
         for stmt in stmts {
@@ -232,25 +279,17 @@ impl Reads<'_> {
     }
 }
 
-impl<'ast> Visit<'ast> for Reads<'_> {
+impl<'ast> Visit<'ast> for Scope<'_> {
     fn visit_block(&mut self, b: &'ast syn::Block) {
         self.stmts(&b.stmts);
     }
 
     fn visit_expr(&mut self, e: &'ast Expr) {
-        if self.found {
+        if self.done {
             return;
         }
+        self.done = (self.each)(e);
         let name = self.name;
-        self.found = match e {
-            Expr::Field(f) => matches!(f.member, Member::Named(_)) && is_name(&f.base, name),
-            Expr::MethodCall(m) => {
-                (!known_method(&m.method) && is_name(&m.receiver, name))
-                    || m.args.iter().any(|a| lends(a, name))
-            }
-            Expr::Call(c) => c.args.iter().any(|a| lends(a, name)),
-            _ => false,
-        };
         match e {
             // A closure, a loop or an arm binding the name again: its body reads another one.
             Expr::Closure(c) if c.inputs.iter().any(|p| binds(p, name)) => {}
@@ -272,7 +311,7 @@ mod tests {
 
     fn reads(body: &str, tail: bool) -> bool {
         let block: syn::Block = syn::parse_str(body).expect("a block");
-        read_as_struct("r", &block.stmts, tail)
+        read_as_struct("r", &block.stmts, tail, true)
     }
 
     #[test]

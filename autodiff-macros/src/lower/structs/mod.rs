@@ -23,7 +23,9 @@ mod whole;
 
 pub(super) use copies::inline_copies;
 pub(super) use flat::ident_of;
-pub(super) use infer::{known_method, read_as_struct};
+pub(super) use infer::{
+    call_span, in_scope, is_name, known_method, lends, read_as_struct, respanned,
+};
 pub(super) use record::Record;
 pub(super) use scan::field_path;
 pub(super) use whole::FieldDepth;
