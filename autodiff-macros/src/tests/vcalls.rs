@@ -503,12 +503,19 @@ fn a_perceptron_through_a_layer_and_constant_data() {
     .assert_eq(&out);
 }
 
+/// The items of an expansion that `keep` keeps, in the expansion's order.
+fn items(out: &str, keep: impl Fn(&syn::Item) -> bool) -> String {
+    let mut file = syn::parse_file(out).unwrap_or_else(|e| panic!("{e}"));
+    file.items.retain(keep);
+    prettyplease::unparse(&file)
+}
+
 /// The functions of an expansion named in `names`, in the expansion's order.
 fn pick(out: &str, names: &[&str]) -> String {
-    let mut file = syn::parse_file(out).unwrap_or_else(|e| panic!("{e}"));
-    let wanted = |i: &syn::Item| matches!(i, syn::Item::Fn(f) if names.contains(&f.sig.ident.to_string().as_str()));
-    file.items.retain(wanted);
-    prettyplease::unparse(&file)
+    items(
+        out,
+        |i| matches!(i, syn::Item::Fn(f) if names.contains(&f.sig.ident.to_string().as_str())),
+    )
 }
 
 #[test]
@@ -659,14 +666,6 @@ fn a_layer_split_in_halves_and_a_stored_loop_that_keeps_its_calls_residuals() {
     "#]].assert_eq(&pick(&recurrent, &["recurrent_grad"]));
 }
 
-/// The constants of an expansion named in `names`.
-fn pick_consts(out: &str, names: &[&str]) -> String {
-    let mut file = syn::parse_file(out).unwrap_or_else(|e| panic!("{e}"));
-    let wanted = |i: &syn::Item| matches!(i, syn::Item::Const(c) if names.contains(&c.ident.to_string().as_str()));
-    file.items.retain(wanted);
-    prettyplease::unparse(&file)
-}
-
 #[test]
 fn an_array_value_bound_without_its_type_reads_its_lengths_from_the_callee_s_shape() {
     // The callee writes its dimensions; a generic one (over its value's length) does not.
@@ -683,7 +682,7 @@ fn an_array_value_bound_without_its_type_reads_its_lengths_from_the_callee_s_sha
         #[allow(dead_code, non_upper_case_globals)]
         pub const outer_shape: [usize; 2] = [2, 3];
     "#]]
-    .assert_eq(&pick_consts(&outer, &["outer_shape"]));
+    .assert_eq(&items(&outer, |i| matches!(i, syn::Item::Const(_))));
     let repeated = expand_pretty(
         quote!(),
         quote! {
@@ -751,11 +750,7 @@ fn an_array_value_bound_without_its_type_reads_its_lengths_from_the_callee_s_sha
 #[test]
 fn a_free_function_returning_a_struct_names_its_type_for_untyped_callers() {
     let expansion = |item| expand_pretty(quote!(), item);
-    let types = |out: &str| {
-        let mut file = syn::parse_file(out).unwrap_or_else(|e| panic!("{e}"));
-        file.items.retain(|i| matches!(i, syn::Item::Type(_)));
-        prettyplease::unparse(&file)
-    };
+    let types = |out: &str| items(out, |i| matches!(i, syn::Item::Type(_)));
     let free = expansion(quote! {
         pub fn turn(q: &Quat, a: f64) -> Quat {
             Quat { w: q.w * a, x: q.x }
