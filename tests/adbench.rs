@@ -99,6 +99,32 @@ fn gmm_gradient_matches_adbench_manual_and_finite_differences() {
 }
 
 #[test]
+fn gmm_gradient_with_long_triangular_rows_matches_manual_and_finite_differences() {
+    // D = 20: the sweep's rows of the factor have up to 19 elements, and those of 16 or more
+    // run as two loops (`transform/fission.rs`), the shorter ones as one.
+    const D2: usize = 20;
+    const K2: usize = 3;
+    const ICF2: usize = gmm::icf_len(D2);
+    let mut g = Gmm::<D2, K2, ICF2>::new(6, 11);
+    g.gamma = 1.3;
+    g.m = 2;
+    let (value, grad) = gmm::objective_grad(&g.alphas, &g.means, &g.icf, &g.x, g.gamma, g.m);
+    let (m_value, m_grad) =
+        gmm::manual::objective_grad(&g.alphas, &g.means, &g.icf, &g.x, g.gamma, g.m);
+    let primal = gmm::objective(&g.alphas, &g.means, &g.icf, &g.x, g.gamma, g.m);
+    close("gmm value", &[value, m_value], &[primal, primal], EXACT);
+    close("gmm gradient, generated against manual", &flat(&grad), &flat(&m_grad), EXACT);
+    type Params = ([f64; K2], [[f64; D2]; K2], [[f64; ICF2]; K2]);
+    let f = |p: &[f64]| {
+        let (a, mu, q): Params = unflat(p);
+        gmm::objective(&a, &mu, &q, &g.x, g.gamma, g.m)
+    };
+    let params: Params = (g.alphas, g.means, g.icf);
+    let fd = numeric_gradient(f, &flat(&params));
+    close("gmm gradient, generated against differences", &flat(&grad), &fd, FD);
+}
+
+#[test]
 fn gmm_of_one_gaussian_in_one_dimension_has_its_closed_form() {
     // K = 1, D = 1: Σᵢ ln N(xᵢ; μ, e^{−2q}) + prior, with the prior
     // ½γ²e^{2q} − m q − C, C = n_w (ln γ − ½ ln 2) − ln Γ(n_w / 2), n_w = m + 2.

@@ -13,10 +13,10 @@ use crate::ir::{Func, Scalar, has_while, verify};
 use crate::lower::{self, Lowered, Output};
 use crate::symbol;
 use crate::transform::{
-    Options, Seed, Seeds, carry_elements, dead_code, first_touch, forward, forward_stores, fuse,
-    grad_calls, halves, has_vector_calls, hoist, hoist_storage, join_branches, keep_residuals,
-    plan, promote, reverse, reverse_marked, select_outputs, sink, split_wraps, storage, total,
-    widen,
+    Options, Seed, Seeds, carry_elements, dead_code, first_touch, fission, forward, forward_stores,
+    fuse, grad_calls, halves, has_vector_calls, hoist, hoist_storage, join_branches,
+    keep_residuals, plan, promote, reverse, reverse_marked, select_outputs, sink, split_wraps,
+    storage, total, widen,
 };
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
@@ -591,9 +591,12 @@ fn vector_hvp(vjp: &Func) -> Result<Func, Failure> {
     checked(hoist(&dead_code(&tangent)), "hoisting")
 }
 
-/// `f` with the elements its loops store for the next iteration carried as scalars.
+/// `f` with the elements its loops store for the next iteration carried as scalars, then its
+/// loops that carry a sum and an independent array update split when long.
 fn carried(f: Func) -> Result<Func, Failure> {
-    checked(carry_elements(&f), "carried elements")
+    let f = checked(carry_elements(&f), "carried elements")?;
+    // A sum and an array's updates in one loop become two loops when it is long.
+    checked(fission(&f), "loop fission")
 }
 
 fn checked(f: Func, pass: &str) -> Result<Func, Failure> {

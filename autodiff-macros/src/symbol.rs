@@ -435,3 +435,5 @@ pub const FLAT: &str = "flat";
 pub const SELF_VALUE: &str = "self";
 /// The type of the receiver.
 pub const SELF_TYPE: &str = "Self";
+/// The test of a loop's trip count before a split loop (`transform/fission.rs`).
+pub const HINT_LONG: &str = "long";

@@ -707,9 +707,19 @@ fn a_sweep_that_carries_its_adjoint_through_unchanged_is_dropped() {
                 }
                 let mut x_bar = [0.0; 2];
                 x_bar[0] = 1.0;
-                for i in 0..data.len() {
-                    s += data[i] * (data[i] + x[i % 2]);
-                    x_bar[i % 2] += 0.0 * data[i];
+                let long = data.len() >= 16;
+                if long {
+                    for i in 0..data.len() {
+                        s += data[i] * (data[i] + x[i % 2]);
+                    }
+                    for i in 0..data.len() {
+                        x_bar[i % 2] += 0.0 * data[i];
+                    }
+                } else {
+                    for i in 0..data.len() {
+                        s += data[i] * (data[i] + x[i % 2]);
+                        x_bar[i % 2] += 0.0 * data[i];
+                    }
                 }
                 (x[0] - s + s, x_bar)
             }
@@ -1196,13 +1206,27 @@ fn a_loop_over_rows_starts_with_the_fence_and_a_loop_along_a_row_does_not() {
                         y_bar[j] = 2.0 * t0;
                     }
                     for c in 0..3 {
-                        let mut a_bar_1 = a_bar[k][c];
-                        for r in c + 1..3 {
-                            let t1 = y_bar[r];
-                            a_bar_1 += t1 * l[k][c + r];
-                            l_bar[k][c + r] += t1 * a[k][c];
-                        }
-                        a_bar[k][c] = a_bar_1;
+                        let t1 = a_bar[k][c];
+                        let long = 3 >= ((c + 1) + 16);
+                        let a_bar_3 = if long {
+                            let mut a_bar_1 = t1;
+                            for r in c + 1..3 {
+                                a_bar_1 += y_bar[r] * l[k][c + r];
+                            }
+                            for r in c + 1..3 {
+                                l_bar[k][c + r] += y_bar[r] * a[k][c];
+                            }
+                            a_bar_1
+                        } else {
+                            let mut a_bar_2 = t1;
+                            for r in c + 1..3 {
+                                let t2 = y_bar[r];
+                                a_bar_2 += t2 * l[k][c + r];
+                                l_bar[k][c + r] += t2 * a[k][c];
+                            }
+                            a_bar_2
+                        };
+                        a_bar[k][c] = a_bar_3;
                     }
                 }
                 (s, (a_bar, l_bar))

@@ -10,6 +10,7 @@ mod casts;
 mod counters;
 mod fence;
 mod first_touch;
+mod fission;
 mod floats;
 mod interp;
 mod ir;

@@ -256,7 +256,7 @@ fn map_cond(c: &Cond, map: &dyn Fn(&Int) -> Int) -> Cond {
 }
 
 /// A copy of `l` over `range`, with a loop index of its own and new variables (the same names).
-fn copy_loop(f: &mut Func, l: &Loop, range: Range) -> Loop {
+pub(super) fn copy_loop(f: &mut Func, l: &Loop, range: Range) -> Loop {
     let info = f.loops[l.index.0 as usize].clone();
     let index = LoopId(u32::try_from(f.loops.len()).unwrap_or(u32::MAX));
     f.loops.push(info);

@@ -274,6 +274,15 @@
 //! (strided gathers, slower than the scalar loop; BENCHMARKS.md, "GMM at d = 10: outer loops
 //! kept scalar").
 //!
+//! A loop of the sweep that carries a sum and, independently, adds into an array (the
+//! transposed product of a matrix-vector product: `a_bar_1 += y_bar[r] * l[…]; l_bar[…] +=
+//! y_bar[r] * a[c];`) runs as two loops, the sum's then the array's, when its trip count is at
+//! least 16: `let long = 3 >= ((c + 1) + 16); let a_bar_3 = if long { … two loops … } else { …
+//! the one loop … };`, a test rustc folds when the bounds are constants. The operations and their
+//! order are the same, so the values are the same to the bit. The array's loop vectorises (one
+//! microcode assist for two lanes where the adjoints are subnormal numbers on Intel cores;
+//! BENCHMARKS.md, "GMM at d = 64 on the Intel Xeon: subnormal numbers").
+//!
 //! A branch is an `if` in the sweep too, taken the same way; the forward branch and the
 //! sweep's, on one condition, are joined into one (Huber's loss):
 //!
