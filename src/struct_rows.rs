@@ -224,3 +224,58 @@ pub fn unbound_bound(q: &Quat, p: &Quat, t: f64) -> f64 {
     }
     acc
 }
+
+/// Rows passed to calls in a function returning an array, and a row of an untyped local bound
+/// to a call's struct value (its type taken from the method's receiver).
+#[grad(jvp, hvp, jacobian)]
+pub fn rows_out(s: &Rows, t: f64) -> [f64; 2] {
+    let r = s.turned(t);
+    [pair(s.m[0]) * s.b + pair(r.m[1]), pair_ref(&s.m[1]) * t]
+}
+
+/// [`rows_out`] with the rows bound with their types.
+#[grad(jvp, hvp, jacobian)]
+pub fn rows_out_typed(s: &Rows, t: f64) -> [f64; 2] {
+    let r = s.turned(t);
+    let r0: [f64; 2] = s.m[0];
+    let r1: [f64; 2] = s.m[1];
+    let q1: [f64; 2] = r.m[1];
+    [pair(r0) * s.b + pair(q1), pair_ref(&r1) * t]
+}
+
+/// Rows of a field of calls' struct values passed to calls without binding the values, and
+/// rows of an untyped local copy of a field.
+#[grad(jvp, hvp)]
+pub fn unbound_rows(s: &Rows, t: f64) -> f64 {
+    let y = s.m;
+    pair(s.turned(t).m[0]) + pair_ref(&s.turned(t).m[1]) * s.b + pair(y[1]) * t
+}
+
+/// [`unbound_rows`] with the values bound and the rows bound with their types.
+#[grad(jvp, hvp)]
+pub fn unbound_rows_bound(s: &Rows, t: f64) -> f64 {
+    let r0 = s.turned(t);
+    let q0: [f64; 2] = r0.m[0];
+    let r1 = s.turned(t);
+    let q1: [f64; 2] = r1.m[1];
+    let y1: [f64; 2] = s.m[1];
+    pair(q0) + pair_ref(&q1) * s.b + pair(y1) * t
+}
+
+/// A row passed to a call, and elements of the field's other row passed to a closure: read as
+/// `f64`s from the field's scalars laid flat.
+#[grad(jvp, hvp)]
+pub fn with_closure(s: &Rows) -> f64 {
+    let h = |x: f64| x * x.sin();
+    pair(s.m[0]) * h(s.m[1][0]) + h(s.m[1][1]) * s.b
+}
+
+/// [`with_closure`] with the row and the elements bound with their types.
+#[grad(jvp, hvp)]
+pub fn with_closure_typed(s: &Rows) -> f64 {
+    let h = |x: f64| x * x.sin();
+    let r: [f64; 2] = s.m[0];
+    let e0: f64 = s.m[1][0];
+    let e1: f64 = s.m[1][1];
+    pair(r) * h(e0) + h(e1) * s.b
+}

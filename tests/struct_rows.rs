@@ -157,6 +157,18 @@ fn rows_beside_elements_and_rows_of_a_constant_field() {
 }
 
 #[test]
+fn a_row_passed_to_a_call_and_elements_to_a_closure() {
+    let rows = form!(with_closure, with_closure_grad, with_closure_jvp, with_closure_hvp);
+    let typed = form!(
+        with_closure_typed,
+        with_closure_typed_grad,
+        with_closure_typed_jvp,
+        with_closure_typed_hvp
+    );
+    check("with_closure", rows, typed);
+}
+
+#[test]
 fn a_field_passed_whole_and_by_rows() {
     let rows = form!(whole_and_rows, whole_and_rows_grad, whole_and_rows_jvp, whole_and_rows_hvp);
     let typed = form!(
@@ -269,4 +281,83 @@ fn an_array_field_of_a_calls_value_indexed_without_a_binding() {
     let (qw, pw, tw) = quats(&QW);
     let hw = quat_scalars(&unbound_hvp(&q, &p, t, &qw, &pw, tw).2);
     close("unbound: w·Hv = v·Hw", &[dot(&QW, &hv_s)], &[dot(&QV, &hw)], 1e-10);
+}
+
+#[test]
+fn rows_passed_to_calls_in_a_function_returning_an_array() {
+    let (s, v) = (point(&X), direction(&V));
+    let y_bar = [0.6, -1.2];
+    let y = rows_out(&s, T);
+    assert_eq!(y, rows_out_typed(&s, T));
+    let vjp = rows_out_vjp(&s, T, y_bar);
+    assert_eq!(vjp, rows_out_typed_vjp(&s, T, y_bar), "`_vjp` against the typed twin");
+    let at = [X[0], X[1], X[2], X[3], X[4], T];
+    let out = |p: &[f64]| rows_out(&point(&p[..5]), p[5]).to_vec();
+    let weighted = |p: &[f64]| dot(&y_bar, &out(p));
+    let (_, (c, ct)) = vjp;
+    let mut c = scalars(&c);
+    c.push(ct);
+    close("rows_out: `_vjp`", &c, &numeric_gradient(weighted, &at), 1e-7);
+    let jvp = rows_out_jvp(&s, T, &v, 0.4);
+    assert_eq!(jvp, rows_out_typed_jvp(&s, T, &v, 0.4), "`_jvp` against the typed twin");
+    let dir = [V[0], V[1], V[2], V[3], V[4], 0.4];
+    close("rows_out: `_jvp`", &jvp.1, &along(&out, &at, &dir), 1e-7);
+    let jac = rows_out_jacobian(&s, T);
+    assert_eq!(jac, rows_out_typed_jacobian(&s, T), "`_jacobian` against the typed twin");
+    assert_eq!(jac.0, y);
+    for k in 0..6 {
+        let e: Vec<f64> = (0..6).map(|j| if j == k { 1.0 } else { 0.0 }).collect();
+        let column = [jac.1[0][k], jac.1[1][k]];
+        close(
+            &format!("rows_out: column {k} of the Jacobian"),
+            &column,
+            &along(&out, &at, &e),
+            1e-7,
+        );
+    }
+    let hvp = rows_out_hvp(&s, T, y_bar, &v, 0.4, [0.3, 0.7]);
+    let typed = rows_out_typed_hvp(&s, T, y_bar, &v, 0.4, [0.3, 0.7]);
+    assert_eq!(format!("{hvp:?}"), format!("{typed:?}"), "`_hvp` against the typed twin");
+    let (_, _, _, (c_dot, ct_dot)) = hvp;
+    let both = |p: &[f64]| {
+        let (_, (c, ct)) = rows_out_vjp(&point(&p[..5]), p[5], [p[6], p[7]]);
+        let mut c = scalars(&c);
+        c.push(ct);
+        c
+    };
+    let (point8, dir8) = ([&at[..], &y_bar].concat(), [&dir[..], &[0.3, 0.7]].concat());
+    let mut c_dot = scalars(&c_dot);
+    c_dot.push(ct_dot);
+    close("rows_out: cotangents_dot of `_hvp`", &c_dot, &along(&both, &point8, &dir8), 1e-6);
+}
+
+#[test]
+fn rows_of_unbound_calls_values_and_of_a_local_copy_of_a_field() {
+    let (s, v) = (point(&X), direction(&V));
+    let value = unbound_rows(&s, T);
+    assert_eq!(value.to_bits(), unbound_rows_bound(&s, T).to_bits());
+    let (y, (g, gt)) = unbound_rows_grad(&s, T);
+    assert_eq!((y, (g, gt)), unbound_rows_bound_grad(&s, T));
+    let at = [X[0], X[1], X[2], X[3], X[4], T];
+    let numeric = numeric_gradient(|p: &[f64]| unbound_rows(&point(&p[..5]), p[5]), &at);
+    let mut grad = scalars(&g);
+    grad.push(gt);
+    close("unbound_rows: gradient", &grad, &numeric, 1e-7);
+    let d = unbound_rows_jvp(&s, T, &v, 0.4);
+    assert_eq!(d, unbound_rows_bound_jvp(&s, T, &v, 0.4));
+    let dir = [V[0], V[1], V[2], V[3], V[4], 0.4];
+    close("unbound_rows: `_jvp`", &[d.1], &[dot(&grad, &dir)], 1e-12);
+    let hv = unbound_rows_hvp(&s, T, &v, 0.4);
+    let ht = unbound_rows_bound_hvp(&s, T, &v, 0.4);
+    assert_eq!(format!("{hv:?}"), format!("{ht:?}"), "unbound_rows: `_hvp`");
+    let gradient = |p: &[f64]| {
+        let (_, (g, gt)) = unbound_rows_grad(&point(&p[..5]), p[5]);
+        let mut g = scalars(&g);
+        g.push(gt);
+        g
+    };
+    let (_, _, (hv_s, hv_t)) = hv;
+    let mut hv_s = scalars(&hv_s);
+    hv_s.push(hv_t);
+    close("unbound_rows: H·v", &hv_s, &along(&gradient, &at, &dir), 1e-6);
 }

@@ -791,14 +791,15 @@ impl ScalarField for f64 {
 }
 
 /// An array field of a struct parameter whose row (or itself) the body passes whole to a call,
-/// of as many dimensions (`D`) as the body indexes it with: a field with more (a row of a matrix
-/// passed whole, `g(s.m[0])`, the matrix never indexed twice) is reported here, with how to tell
-/// the macro the row's type.
+/// of as many dimensions (`D`) as the body indexes it with: a field with more (a row of a
+/// generic struct's matrix passed whole, `g(s.m[0])`, the matrix never indexed twice; a row of
+/// a concrete struct's is held laid flat) is reported here, with how to tell the macro the
+/// row's type.
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "`#[grad]` takes this field for an array of fewer dimensions than `{Self}`",
     label = "a row of it passed whole to a call, and never indexed as deep as its elements",
-    note = "a macro sees no types: it reads a field's type from its uses, and a row passed whole does not tell it; bind the row with its type before passing it, as in `let r: [f64; 2] = s.m[0];` then `g(r)`, or pass the field itself (`g(&s.m)`)"
+    note = "a macro sees no types: it reads a field's type from its uses; a row passed whole to a call is held as the field's scalars and rebuilt in the callee's type, but not a row of a generic struct's field (stable Rust does not compute its length in a type) nor one read elsewhere as an `f64`; bind the row with its type before passing it, as in `let r: [f64; 2] = s.m[0];` then `g(r)`, or pass the field itself (`g(&s.m)`)"
 )]
 pub trait ArrayField<const D: usize> {}
 

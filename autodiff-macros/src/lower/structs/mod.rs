@@ -4,8 +4,11 @@
 //! fields read only as integers are constants, kept as the user's tokens. A field read only whole
 //! (passed to calls, a method's receiver) is one input laid flat,
 //! `[f64; field_len::<Model>("w")]` (`field_path_len::<Model>(&["a", "w"])` deeper), whatever
-//! its type; left out of `wrt`, it is a constant of those calls instead. A copy of a field
-//! (`let w = m.w;`) is read as the field (see `copies.rs`). Codegen reads the inputs from the struct, and writes the gradient back
+//! its type; left out of `wrt`, it is a constant of those calls instead. A field read only by
+//! rows passed to calls (`g(m.x[i])`, and maybe whole) is one input laid flat too, all its
+//! scalars (`[f64; field_value_len(|s: &Model| &s.x)]`, differentiated or not), each row copied
+//! out of it at its call (see `rows.rs`). A copy of a field (`let w = m.w;`) is read as the field
+//! (see `copies.rs`). Codegen reads the inputs from the struct, and writes the gradient back
 //! into a value of the struct's type.
 //!
 //! What this does not know: the struct's definition. A field's type comes from its uses (an

@@ -1,5 +1,6 @@
 //! Rows of array fields passed whole to calls (`g(s.m[i])`, `g(&s.m[i])`, `g(r.m[0])` for a
-//! struct `r` returned by a call), where the body indexes the field no deeper elsewhere: the
+//! struct `r` returned by a call, `g(q.mul(&p).m[0])` for the value of a call read as a struct,
+//! held laid flat as a bound one is), where the body indexes the field no deeper elsewhere: the
 //! row is an `f64` or an array, as the callee takes it, and nothing in the body tells which. The
 //! field is held as its scalars laid flat (a struct parameter's field input, all the field's
 //! scalars; or the flat array of a struct returned by a call; see `scan.rs`), and a row is its
@@ -9,9 +10,10 @@
 //! closure reading the field (`field_row_len(|s: &S| &s.m, 1)`). The row's partial comes back
 //! laid flat, and the copy's loads add it at the same place: no transform learns about rows.
 //!
-//! What this does not know: the row's type. A field read elsewhere by such an index, not as
-//! the argument of a call of a user's function (an argument of a closure), is read as an `f64`,
-//! checked by rustc (`field_element`).
+//! What this does not know: the row's type. A struct parameter's field read elsewhere by such
+//! an index, not as the argument of a call of a user's function (an argument of a closure), is
+//! read as an `f64`, checked by rustc (`field_element`). A row of a nested field of a call's
+//! value read in place (`g(q.mul(&p).inner.x[0])`) is not one: bind the value first.
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -20,9 +22,11 @@ use syn::{Expr, Member};
 use super::super::Lower;
 use super::super::arrays::index_chain;
 use super::super::int::IntCtx;
-use super::super::value::peel;
+use super::super::returned::Returned;
+use super::super::value::{Value, peel};
 use super::whole::{by_name, stride};
 use crate::ir::{Elem, Int, Name, Operand, Ty};
+use crate::symbol;
 
 /// Where a row is copied from: the array, the place of the field's first scalar in it, the
 /// closure naming the field (`|s: &S| &s.m`), and the span of the field.
@@ -74,7 +78,10 @@ impl Lower<'_> {
         if indices.is_empty() {
             return None;
         }
-        let source = self.row_source(peel(base))?;
+        let source = match self.call_row_source(peel(base)) {
+            Some(source) => source,
+            None => self.row_source(peel(base))?,
+        };
         let (at, len) = self.row_at(&source, &indices, "field_row_len");
         let mut len = len;
         len.flat = true;
@@ -88,10 +95,7 @@ impl Lower<'_> {
         base: &Expr,
         indices: &[&Expr],
     ) -> Option<Operand> {
-        let (_, _, input) = self.flat_field_of(peel(base))?;
-        if !self.structs.iter().any(|s| s.fields.iter().any(|f| f.input == input && f.rows)) {
-            return None;
-        }
+        self.flat_field_of(peel(base))?;
         let source = self.row_source(peel(base))?;
         let (at, _) = self.row_at(&source, indices, "field_element");
         Some(self.b.load(Name::temp(), source.array, vec![at]))
@@ -120,6 +124,32 @@ impl Lower<'_> {
         let generic = super::mentions_any(&ty, &self.generics);
         let field = field_fn(&ty, &p.members, p.span);
         Some(RowSource { array, at, field, span: p.span, generic })
+    }
+
+    /// `call.m`, a field of the value of a call read as a struct (`q.mul(&p).m`), as a source
+    /// of rows: the call lowered, its value held laid flat as a bound one is (see `infer.rs`).
+    fn call_row_source(&mut self, base: &Expr) -> Option<RowSource> {
+        let Expr::Field(f) = base else { return None };
+        let Member::Named(id) = &f.member else { return None };
+        if !self.is_inferred_struct_call(&f.base) {
+            return None;
+        }
+        let ty = self.inferred_struct(&f.base)?;
+        let want = Returned::Struct(Box::new(ty.clone()));
+        let array = match self.typed_call(&f.base, &want)? {
+            Value::Real { op, .. } => op,
+            _ => Operand::Lit(0.0),
+        };
+        let span = syn::spanned::Spanned::span(&f.member);
+        let (ty, member, name) = (ty.to_token_stream(), &f.member, symbol::unraw(id));
+        let at = quote_spanned!(span=>
+            const { ::autodiff_runtime::__private::field_flat_at::<#ty>(&[#name]) }
+        );
+        let generic = super::mentions_any(&ty, &self.generics);
+        let mut at = Int::tokens(at, true);
+        at.generic = generic;
+        let field = field_fn(&ty, std::slice::from_ref(member), span);
+        Some(RowSource { array, at, field, span, generic })
     }
 
     /// The place of the row `indices` of the field `s` (its scalars from `i · stride` on), and

@@ -21,10 +21,16 @@
 //! A local that is a copy of a field of a parameter (`let c = m.c;`) is read as the field before
 //! this runs (see `copies.rs`).
 //!
-//! What this does not know: the callee's signature. A row `g(m.x[0])` of a field not indexed
-//! deeper is read as an `f64` (and by `&`, as an array of one dimension more than its indices);
-//! if it is an array, rustc reports it at the read with how to say so (see
-//! `autodiff_runtime::__private::ScalarField`).
+//! A row of a field passed to a call (`g(m.x[i])`, `g(&m.x[i])`, any number of indices) is
+//! marked so ([`FieldUse::rows`]): an `f64` or an array, as the callee takes it. A field read as
+//! a value only so (and maybe whole) is held laid flat, each row copied out at its call (see
+//! `rows.rs`).
+//!
+//! What this does not know: the callee's signature. Where a field read by rows passed to calls
+//! is read otherwise too, its type is read from those other reads (`m.x[1][0]` makes it a
+//! matrix, and `m.x[0]` a row); if none tells, a row is read as an `f64` (and by `&`, as an
+//! array of one dimension more than its indices), and if it is an array, rustc reports it at
+//! the read with how to say so (see `autodiff_runtime::__private::ArrayField`).
 
 use proc_macro2::TokenStream;
 use quote::ToTokens;
