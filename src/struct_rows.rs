@@ -151,11 +151,11 @@ impl Rows {
     }
 }
 
-/// Rows of a field of a struct returned by a call, passed to calls.
+/// Rows of a field of a struct returned by a call passed to calls, and the field passed whole.
 #[grad(jvp, hvp)]
 pub fn via_call(s: &Rows, t: f64) -> f64 {
     let r: Rows = s.turned(t);
-    let mut acc = pair(r.m[0]) * r.b;
+    let mut acc = pair(r.m[0]) * r.b + mat(&r.m);
     for i in 0..2 {
         acc += pair_ref(&r.m[i]);
     }
@@ -167,7 +167,8 @@ pub fn via_call(s: &Rows, t: f64) -> f64 {
 pub fn via_call_typed(s: &Rows, t: f64) -> f64 {
     let r: Rows = s.turned(t);
     let r0: [f64; 2] = r.m[0];
-    let mut acc = pair(r0) * r.b;
+    let m: [[f64; 2]; 2] = r.m;
+    let mut acc = pair(r0) * r.b + mat(&m);
     for i in 0..2 {
         let q: [f64; 2] = r.m[i];
         acc += pair_ref(&q);

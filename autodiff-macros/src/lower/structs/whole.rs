@@ -169,9 +169,9 @@ impl Lower<'_> {
             return self.flat_copy(array, &at, &shape.dims);
         }
         match self.flat_depth(&p) {
-            // Read only whole: its scalars laid flat, whatever its type, rebuilt in the type of
-            // where it goes (see `Int::flat`).
-            0 if self.flat_passed(&p) => {
+            // Read only whole (and by rows passed to calls): its scalars laid flat, whatever
+            // its type, rebuilt in the type of where it goes (see `Int::flat`).
+            _ if self.flat_passed(&p) => {
                 let at = self.field_const(&p, "field_flat_at", None);
                 let mut len = self.field_const(&p, "field_flat_len", None);
                 len.flat = true;
