@@ -280,3 +280,17 @@ pub fn with_closure_typed(s: &Rows) -> f64 {
     let e1: f64 = s.m[1][1];
     pair(r) * h(e0) + h(e1) * s.b
 }
+
+/// [`by_value`] differentiated in `b` alone: the rows of `m` are constants of the calls.
+#[grad(jvp, hvp, wrt(s.b))]
+pub fn by_value_b(s: &Rows) -> f64 {
+    pair(s.m[0]) * s.b + pair(s.m[1])
+}
+
+/// [`by_value_typed`] differentiated in `b` alone.
+#[grad(jvp, hvp, wrt(s.b))]
+pub fn by_value_typed_b(s: &Rows) -> f64 {
+    let r0: [f64; 2] = s.m[0];
+    let r1: [f64; 2] = s.m[1];
+    pair(r0) * s.b + pair(r1)
+}

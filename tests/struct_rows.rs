@@ -361,3 +361,16 @@ fn rows_of_unbound_calls_values_and_of_a_local_copy_of_a_field() {
     hv_s.push(hv_t);
     close("unbound_rows: H·v", &hv_s, &along(&gradient, &at, &dir), 1e-6);
 }
+
+#[test]
+fn rows_of_a_field_left_out_of_wrt() {
+    let (s, v) = (point(&X), direction(&V));
+    let (y, g) = by_value_b_grad(&s);
+    assert_eq!((y, g), by_value_typed_b_grad(&s));
+    assert_eq!(scalars(&g), [0.0, 0.0, 0.0, 0.0, X[0] * X[1].sin()]);
+    assert_eq!(by_value_b_jvp(&s, &v), by_value_typed_b_jvp(&s, &v));
+    let (_, _, hv) = by_value_b_hvp(&s, &v);
+    let (_, _, ht) = by_value_typed_b_hvp(&s, &v);
+    assert_eq!((hv.m, hv.b), (ht.m, ht.b));
+    assert_eq!(scalars(&hv), [0.0; 5]);
+}

@@ -17,10 +17,14 @@
 //!   uses as any other read (the row an `f64`, the field an array of one dimension), and a row
 //!   of a field whose other rows are passed to calls, read as an argument of a closure
 //!   (`h(m.x[1])`), is taken for an `f64`: bind it with its type first
-//!   (`let r: [f64; 3] = m.x[0];`), as rustc says at the read. A field of a nested struct of a
-//!   call's value read in place (`g(q.mul(&p).inner.x[0])`) is refused at the read: bind the
-//!   value first (`let r = q.mul(&p);`). A field of a nested struct written by hand (`impl Differentiable` leaving
-//!   `TREE` empty) passed whole is a build error that says to derive it. An integer field
+//!   (`let r: [f64; 3] = m.x[0];`), as rustc says at the read. A row of an untyped local bound
+//!   to an array field of a call's struct value (`let y = r.m; g(y[0])`) is taken for an `f64`
+//!   too (rustc reports a mismatched type at the call): pass `r.m[0]`, or bind the row with its
+//!   type. A field of a
+//!   nested struct of a call's value read in place (`g(q.mul(&p).inner.x[0])`) is refused at
+//!   the read: bind the value first (`let r = q.mul(&p);`). A field of a nested struct written
+//!   by hand (`impl Differentiable` leaving `TREE` empty) passed whole is a build error that
+//!   says to derive it. An integer field
 //!   passed to a call is taken for a value. `..base` takes a struct value of the body, not a
 //!   parameter. A struct generic over a length (`Model<const N: usize>`, in a function generic
 //!   over `N`) is differentiated field by field: its fields indexed, bound with their types
