@@ -30,6 +30,7 @@ pub mod slices;
 pub mod struct_calls;
 pub mod struct_chains;
 pub mod struct_fields;
+pub mod struct_rows;
 pub mod structs;
 pub mod vcalls;
 pub mod vcalls_untyped;

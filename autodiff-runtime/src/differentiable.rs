@@ -705,6 +705,71 @@ where
     <A::Row as Filled>::filled(value)
 }
 
+/// How many scalars the field that `field` reads holds (`field_value_len(|s: &S| &s.m)`), in a
+/// `const` block: a field whose rows `#[grad]` passes to calls (`g(s.m[i])`), held as its
+/// scalars laid flat. The closure names the field's type for rustc, which the macro cannot.
+#[doc(hidden)]
+pub const fn field_value_len<S, F: Tangent>(field: fn(&S) -> &F) -> usize {
+    let _ = field;
+    F::LEN
+}
+
+/// How many scalars a row of the field that `field` reads holds, the field indexed `k` times
+/// (`g(s.m[i])` is `k = 1`), in a `const` block: `#[grad]` copies a row passed to a call out of
+/// the field's scalars laid flat, and rebuilds it in the type of the callee's parameter
+/// ([`shaped`]). A compile error at the row for a field that is not an array of `f64` of at
+/// least `k` dimensions.
+#[doc(hidden)]
+pub const fn field_row_len<S, F: Tangent>(field: fn(&S) -> &F, k: usize) -> usize {
+    let _ = field;
+    let dims = F::DIMS;
+    if dims.of_struct || dims.rank > MAX_RANK || k > dims.rank || k == 0 {
+        panic!(
+            "`#[grad]` passes this row of an array field to a call as its scalars laid flat, rebuilt in the type of the callee's parameter, which it does for a field that is an array of `f64` (of at most four dimensions) indexed at most as many times as it has dimensions: bind the row with its type first, as in `let r: [f64; 2] = s.m[0];`"
+        );
+    }
+    let (mut n, mut j) = (1, k);
+    while j < dims.rank {
+        n *= dims.lens[j];
+        j += 1;
+    }
+    n
+}
+
+/// The length of dimension `k` of the array field that `field` reads, in a `const` block (see
+/// [`field_row_len`], which checks the field first).
+#[doc(hidden)]
+pub const fn field_row_dim<S, F: Tangent>(field: fn(&S) -> &F, k: usize) -> usize {
+    let _ = field;
+    let dims = F::DIMS;
+    if k < dims.rank && k < MAX_RANK { dims.lens[k] } else { 0 }
+}
+
+/// 1, in a `const` block, when the field that `field` reads indexed `k` times is one `f64`: a
+/// field whose rows `#[grad]` passes to calls, read elsewhere as an `f64` (an argument of a
+/// closure, of a function that is not differentiated); a compile error at the read for a row.
+#[doc(hidden)]
+pub const fn field_element<S, F: Tangent>(field: fn(&S) -> &F, k: usize) -> usize {
+    let _ = field;
+    let dims = F::DIMS;
+    if dims.of_struct || k != dims.rank {
+        panic!(
+            "`#[grad]` reads this row of an array field as an `f64` here (it passes rows of the field to calls elsewhere, rebuilt in the type of the callee's parameter, but not here): index it as deep as its elements, or bind the row with its type first, as in `let r: [f64; 2] = s.m[0];`"
+        );
+    }
+    1
+}
+
+/// Adds `v`, scalars laid flat, to those of `x` from its `at`-th when the field they are the
+/// partial of is differentiated (holds `len` of them, as many as `v`; a field that is not
+/// differentiated holds none): the gradient of a field whose rows are passed to calls.
+#[doc(hidden)]
+pub fn add_field_flat<T: Differentiable>(x: &mut T, at: usize, len: usize, v: &[f64]) {
+    if len == v.len() {
+        add_flat_at(x, at, v);
+    }
+}
+
 /// An `f64` read from a field of a struct parameter that the body passes whole to a call and
 /// never indexes, which `#[grad]` takes for an `f64`: a field that is an array is reported here,
 /// with how to tell the macro its type.
@@ -726,14 +791,15 @@ impl ScalarField for f64 {
 }
 
 /// An array field of a struct parameter whose row (or itself) the body passes whole to a call,
-/// of as many dimensions (`D`) as the body indexes it with: a field with more (a row of a matrix
-/// passed whole, `g(s.m[0])`, the matrix never indexed twice) is reported here, with how to tell
-/// the macro the row's type.
+/// of as many dimensions (`D`) as the body indexes it with: a field with more (a row of a
+/// generic struct's matrix passed whole, `g(s.m[0])`, the matrix never indexed twice; a row of
+/// a concrete struct's is held laid flat) is reported here, with how to tell the macro the
+/// row's type.
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "`#[grad]` takes this field for an array of fewer dimensions than `{Self}`",
     label = "a row of it passed whole to a call, and never indexed as deep as its elements",
-    note = "a macro sees no types: it reads a field's type from its uses, and a row passed whole does not tell it; bind the row with its type before passing it, as in `let r: [f64; 2] = s.m[0];` then `g(r)`, or pass the field itself (`g(&s.m)`)"
+    note = "a macro sees no types: it reads a field's type from its uses; a row passed whole to a call is held as the field's scalars and rebuilt in the callee's type, but not a row of a generic struct's field (stable Rust does not compute its length in a type) nor one read elsewhere as an `f64`; bind the row with its type before passing it, as in `let r: [f64; 2] = s.m[0];` then `g(r)`, or pass the field itself (`g(&s.m)`)"
 )]
 pub trait ArrayField<const D: usize> {}
 

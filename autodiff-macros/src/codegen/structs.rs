@@ -129,8 +129,9 @@ impl Context<'_> {
                 if field.flat {
                     if flat_reads.contains(&field.input) {
                         let id = &idents[field.input.index()];
-                        let from = borrowed(p, &p.ident.to_token_stream());
-                        out.extend(self.flat_field(f, p, field, &id.to_token_stream(), &from));
+                        let (from, root) = (borrowed(p, &p.ident.to_token_stream()), &p.ident);
+                        let from = (&from, &quote!(#root));
+                        out.extend(self.flat_field(f, p, field, &id.to_token_stream(), from));
                     }
                     continue;
                 }
@@ -181,7 +182,8 @@ impl Context<'_> {
                 if field.flat {
                     if flat_reads.contains(v) {
                         let id = idents[v.index()].to_token_stream();
-                        out.extend(self.flat_field(f, p, field, &id, &quote!(#dir)));
+                        let from = (&quote!(#dir), &quote!(#dir));
+                        out.extend(self.flat_field(f, p, field, &id, from));
                     }
                     continue;
                 }
@@ -286,8 +288,14 @@ impl Context<'_> {
         for (field, k) in fields.iter().filter(|(x, _)| x.flat) {
             let value = &values[*k];
             let at = self.field_at(p, field);
+            let len = self.field_len(p, field);
             let p = quote!(::autodiff_runtime::__private);
-            out.extend(quote!(#p::add_flat_at(&mut #id, #at, &#value);));
+            // A field whose rows are passed to calls holds all its scalars, which a gradient
+            // holds only if it is differentiated.
+            out.extend(match field.rows {
+                true => quote!(#p::add_field_flat(&mut #id, #at, #len, &#value);),
+                false => quote!(#p::add_flat_at(&mut #id, #at, &#value);),
+            });
         }
         if let Some(k) = whole_of(f, p) {
             let value = &values[k];
@@ -310,18 +318,36 @@ impl Context<'_> {
         }
     }
 
+    /// `field_len::<Model>("w")`: how many differentiated scalars the field `field` of the
+    /// struct parameter `p` holds.
+    fn field_len(&self, p: &Param, field: &FieldInput) -> TokenStream {
+        let owned = p.strukt.as_ref().map(|s| s.owned.to_token_stream());
+        let names: Vec<String> =
+            field.path.iter().map(|m| m.to_token_stream().to_string()).collect();
+        let p = quote!(::autodiff_runtime::__private);
+        match &names[..] {
+            [name] => quote!(#p::field_len::<#owned>(#name)),
+            _ => quote!(#p::field_path_len::<#owned>(&[#(#names),*])),
+        }
+    }
+
     /// `let id: [f64; N] = flat_at(from, field_at::<Model>("w"));`: the scalars of the field
-    /// passed whole `field` of the struct `from` (the parameter `p`, or its direction), where
-    /// they are read otherwise than by a call.
+    /// passed whole `field` of the struct `from` (the parameter `p`, or its direction, `root`
+    /// its name), where they are read otherwise than by a call; all the field's scalars,
+    /// `flat(&m.w)`, for a field whose rows are passed to calls.
     fn flat_field(
         &self,
         f: &Func,
         p: &Param,
         field: &FieldInput,
         id: &TokenStream,
-        from: &TokenStream,
+        (from, root): (&TokenStream, &TokenStream),
     ) -> TokenStream {
         let ty = super::signature::ty(f.ty(field.input), &self.scalar.ty);
+        if field.rows {
+            let path = &field.path;
+            return quote!(let #id: #ty = ::autodiff_runtime::__private::flat(&#root #(.#path)*););
+        }
         let at = self.field_at(p, field);
         quote!(let #id: #ty = ::autodiff_runtime::__private::flat_at(#from, #at);)
     }

@@ -79,6 +79,16 @@ impl Lower<'_> {
         if self.is_flat_field(base) {
             return self.flat_element(base, &indices);
         }
+        if let Some(op) = self.row_element(base, &indices) {
+            return op;
+        }
+        // `q.mul(&p).v[i]`: an array field of the value of a call read as a struct.
+        if let Expr::Field(f) = super::value::peel(base)
+            && matches!(f.member, syn::Member::Named(_))
+            && self.is_inferred_struct_call(&f.base)
+        {
+            return self.call_field_indexed(f, &indices);
+        }
         let array = match self.shaped_call(base, indices.len()) {
             Some(array) => array,
             None => self.expr(base),

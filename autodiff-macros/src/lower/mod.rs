@@ -96,6 +96,11 @@ pub struct FieldInput {
     /// are passed the field itself, and its gradient is added into the struct's at the field's
     /// first scalar.
     pub flat: bool,
+    /// Whether, held laid flat, rows of it are passed to calls (`g(m.x[i])`): then it holds all
+    /// the field's scalars (`[f64; field_value_len(|m: &Model| &m.x)]`), read from its value,
+    /// differentiated or not (`#[no_grad]`), and its gradient is added only if it is
+    /// differentiated.
+    pub rows: bool,
 }
 
 /// What the function returns.

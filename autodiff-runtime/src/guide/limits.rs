@@ -11,12 +11,20 @@
 //!   the array (`[m.w[0], m.w[1]]`), bind it with its type (`let w: [f64; 8] = m.w;`), or write
 //!   the integer where an integer goes (`steps: m.steps as usize`). A field read only whole, by
 //!   calls and as a receiver (`g(&m.w)`, `g(m.a.inner)`, `m.a.inner.norm()`), and a local bound
-//!   to one (`let w = m.w; g(&w)`), is passed as itself whatever its type and however deep, but
-//!   a row passed whole (`g(m.x[0])`, `g(&m.x[0])`) of a field that the body does not index
-//!   deeper is typed from its uses as any other read (the row an `f64`, the field an array of
-//!   one dimension): bind it with its type first (`let r: [f64; 3] = m.x[0];`), as rustc says
-//!   at the read. A field of a nested struct written by hand (`impl Differentiable` leaving
-//!   `TREE` empty) passed whole is a build error that says to derive it. An integer field
+//!   to one (`let w = m.w; g(&w)`), is passed as itself whatever its type and however deep, and
+//!   a row passed whole (`g(m.x[0])`, `g(&m.x[i])`) as its scalars, rebuilt in the callee's
+//!   type; but such a row of a generic struct's field (`s: &S<N>`, see below) is typed from its
+//!   uses as any other read (the row an `f64`, the field an array of one dimension), and a row
+//!   of a field whose other rows are passed to calls, read as an argument of a closure
+//!   (`h(m.x[1])`), is taken for an `f64`: bind it with its type first
+//!   (`let r: [f64; 3] = m.x[0];`), as rustc says at the read. A row of an untyped local bound
+//!   to an array field of a call's struct value (`let y = r.m; g(y[0])`) is taken for an `f64`
+//!   too (rustc reports a mismatched type at the call): pass `r.m[0]`, or bind the row with its
+//!   type. A field of a
+//!   nested struct of a call's value read in place (`g(q.mul(&p).inner.x[0])`) is refused at
+//!   the read: bind the value first (`let r = q.mul(&p);`). A field of a nested struct written
+//!   by hand (`impl Differentiable` leaving `TREE` empty) passed whole is a build error that
+//!   says to derive it. An integer field
 //!   passed to a call is taken for a value. `..base` takes a struct value of the body, not a
 //!   parameter. A struct generic over a length (`Model<const N: usize>`, in a function generic
 //!   over `N`) is differentiated field by field: its fields indexed, bound with their types
@@ -58,9 +66,8 @@
 //!   which `#[grad]` writes for a free, non-generic function returning a struct): bind the
 //!   value of a generic function's call with its type (`let a: Quat = make(x);`), of a free
 //!   function lent with `&` as it is made (`g(&make(x))`, which could be an array) too, and of
-//!   a method returning another type (rustc reports the guess at the call); a call's value passed by value (`g(q.conj())`) is one `f64` unless
-//!   bound with its type, and an element of an array field of a call's value read in
-//!   place (`q.mul(&p).v[i]`) needs the value bound first (`let r = q.mul(&p); r.v[i]`). The
+//!   a method returning another type (rustc reports the guess at the call); a call's value
+//!   passed by value (`g(q.conj())`) is one `f64` unless bound with its type. The
 //!   fields of a struct returned by a call that are nested structs, and the lengths of its array
 //!   fields read whole or by rows, are found through `Differentiable::TREE`, which a hand-written `Differentiable` leaves empty; and an
 //!   array field bound to a local that the body never indexes (`let w = r.v; g(w)`) is taken for

@@ -86,12 +86,22 @@
 //!   a zero direction made from it. A local bound to a field and never changed
 //!   (`let w = m.w; g(&w)`, `let inner = self.inner; inner.norm()`) is read as the field
 //!   itself. A field read otherwise too is typed from those reads: one indexed as a matrix is
-//!   passed whole as one (`g(&m.x)` with `m.x[i][j]`); a row `g(m.x[0])` of a field the body
-//!   does not index deeper is taken for an `f64` (bind it with its type, `let r: [f64; 2] =
-//!   m.x[0];`); rustc says so at the field, with the typed `let` to write.
+//!   passed whole as one (`g(&m.x)` with `m.x[i][j]`).
 //!   `tests/struct_fields.rs` checks each against finite differences in every mode, and the
 //!   copies and fields two levels down against the same functions written with typed `let`s.
 //!   (What that cannot tell: [`limits`](super::limits).)
+//! - **A row passed whole.** A row of an array field passed to a call (`g(m.x[0])`,
+//!   `g(&m.x[i])` in a loop, `g(self.x[0])`, `g(r.x[1])` for a struct `r` returned by a call,
+//!   `g(q.mul(&p).x[0])`, `let y = m.x; g(y[1])`), where the body does not index the field as
+//!   deep as its elements elsewhere, is an `f64` or an array, as the callee takes it: the field
+//!   is held as its scalars laid flat (`[f64; field_value_len(|s: &Model| &s.x)]`, a length
+//!   rustc evaluates from the field's type), and a row is its scalars from `i · (len / dim₀)`
+//!   on, copied out and rebuilt in the type of the callee's parameter; the callee's partial of
+//!   it is added back at the same place. The field may be passed whole too (`g(&m.x)`), and be
+//!   `#[no_grad]` (its rows are its values, and its gradient stays zero). Where the body also
+//!   indexes the field as deep as its elements (`m.x[1][0]`), its type is known and the row is
+//!   read as one. `tests/struct_rows.rs` checks each bit for bit against the same function with
+//!   the rows bound with their types (`let r: [f64; 2] = m.x[0];`), in every mode.
 //! - **Struct values in the body.** A literal `Quat { w, x, y, z }` (with `..base`, `base` a
 //!   struct value of the body) is a value whose fields are read and written (`q.w`,
 //!   `q.x = -q.x`, `q.v[i] += e`, `q = Quat { .. }`), carried by loops and yielded by branches.
@@ -110,7 +120,8 @@
 //!   `(Quat, cotangents, Quat, cotangents_dot)` as for an array, and `f_jacobian` numbers the
 //!   rows through `Differentiable`.
 //! - **Calls of a function returning a struct** are written as in Rust:
-//!   `q.mul(&p).mul(&q.conj())`, `let r = q.mul(&p); r.w`, `q.mul(&p).w`, `p.dot(&u.conj())`,
+//!   `q.mul(&p).mul(&q.conj())`, `let r = q.mul(&p); r.w`, `q.mul(&p).w`, `q.mul(&p).v[i]`
+//!   (read as `let r = q.mul(&p); r.v[i]` is, bit for bit), `p.dot(&u.conj())`,
 //!   `Quat::mul(&u, &p)`, `let mut acc = q.normalized();` then `acc = acc.mul(q);`. The macro
 //!   sees tokens, not types, and needs the struct's name to hold its value; where a call's value
 //!   is read as a struct (a field read, a method called on it, lent with `&` to a call, or the

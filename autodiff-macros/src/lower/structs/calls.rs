@@ -197,6 +197,10 @@ impl Lower<'_> {
                 push_flat((op, &ty), (at, by_ref), &mut args, &mut groups);
                 continue;
             }
+            if let Some((op, by_ref)) = self.row_arg(e) {
+                args.push(Arg::Value { op, by_ref });
+                continue;
+            }
             match self.struct_arg(e) {
                 Some((StructArg::Record(shape, parts), by_ref)) => {
                     let shape = self.group_shape(e, &shape, &parts, &mut args);

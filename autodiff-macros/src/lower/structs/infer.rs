@@ -124,6 +124,18 @@ impl Lower<'_> {
     /// `{ let mul = call; mul.w }`, the call's value bound to a fresh name (its method's or
     /// function's), so that it is held and read as a struct bound by a `let` is.
     pub(in crate::lower) fn call_field(&mut self, f: &syn::ExprField) -> Operand {
+        self.call_field_indexed(f, &[])
+    }
+
+    /// `call.v[i][j]`, an element (or a row) of an array field of the value of a call read as
+    /// a struct (`q.mul(&p).v[i]`, `Quat::new(..).v[0]`): lowered as `{ let mul = call;
+    /// mul.v[i][j] }`, as [`Self::call_field`] lowers `call.v`, so that it reads as the bound
+    /// form does, bit for bit.
+    pub(in crate::lower) fn call_field_indexed(
+        &mut self,
+        f: &syn::ExprField,
+        indices: &[&Expr],
+    ) -> Operand {
         let hint = match peel(&f.base) {
             Expr::MethodCall(m) => symbol::unraw(&m.method),
             Expr::Call(c) => match peel(&c.func) {
@@ -136,7 +148,7 @@ impl Lower<'_> {
         let hint = if hint.is_empty() { symbol::CALL_VALUE } else { hint.as_str() };
         let id = proc_macro2::Ident::new(&self.names.fresh(hint).to_string(), call_span(&f.base));
         let (base, member) = (&f.base, &f.member);
-        let block = quote::quote!({ let #id = #base; #id.#member });
+        let block = quote::quote!({ let #id = #base; #id.#member #([#indices])* });
         match syn::parse2::<Expr>(block) {
             Ok(e) => self.expr(&e),
             Err(_) => Operand::Lit(0.0),

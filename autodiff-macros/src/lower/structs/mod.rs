@@ -4,8 +4,11 @@
 //! fields read only as integers are constants, kept as the user's tokens. A field read only whole
 //! (passed to calls, a method's receiver) is one input laid flat,
 //! `[f64; field_len::<Model>("w")]` (`field_path_len::<Model>(&["a", "w"])` deeper), whatever
-//! its type; left out of `wrt`, it is a constant of those calls instead. A copy of a field
-//! (`let w = m.w;`) is read as the field (see `copies.rs`). Codegen reads the inputs from the struct, and writes the gradient back
+//! its type; left out of `wrt`, it is a constant of those calls instead. A field read only by
+//! rows passed to calls (`g(m.x[i])`, and maybe whole) is one input laid flat too, all its
+//! scalars (`[f64; field_value_len(|s: &Model| &s.x)]`, differentiated or not), each row copied
+//! out of it at its call (see `rows.rs`). A copy of a field (`let w = m.w;`) is read as the field
+//! (see `copies.rs`). Codegen reads the inputs from the struct, and writes the gradient back
 //! into a value of the struct's type.
 //!
 //! What this does not know: the struct's definition. A field's type comes from its uses (an
@@ -18,6 +21,7 @@ mod copies;
 mod flat;
 mod infer;
 mod record;
+mod rows;
 mod scan;
 mod whole;
 
@@ -128,11 +132,16 @@ impl Lower<'_> {
             let owned = self.structs[k].owned.to_token_stream();
             let generic =
                 mentions_any(&owned, &self.generics) || mentions_any(&owned, &self.type_params);
-            let flat = u.only_whole() && wanted && !generic;
+            // Read only by rows passed to calls (and maybe whole): laid flat too, differentiated
+            // or not, a row copied out at each call (see `rows.rs`); a generic struct's is read
+            // as its uses tell, as an `f64` for one index.
+            let rows = u.rows_only() && !generic;
+            let flat = (u.only_whole() && wanted && !generic) || rows;
             if u.only_whole() && wanted && generic {
                 self.generic_whole_field(&owned, &u.path, &u.first);
             }
             let ty = match u.depth {
+                _ if rows => self.rows_field_ty(k, &u.path, &u.first),
                 _ if flat => self.flat_field_ty(k, &u.path, &u.first),
                 0 => Ty::F64,
                 d => Ty::array(Elem::F64, (0..d).map(|k| field_len(&base, k, &u.root)).collect()),
@@ -146,7 +155,7 @@ impl Lower<'_> {
             }
             // Passed whole (itself, or a row) and typed from the body's other reads.
             let guessed = u.passed && !flat;
-            let field = super::FieldInput { path: u.path, input, at: u.first, guessed, flat };
+            let field = super::FieldInput { path: u.path, input, at: u.first, guessed, flat, rows };
             self.structs[k].fields.push(field);
         }
     }
@@ -167,6 +176,15 @@ impl Lower<'_> {
     pub(super) fn flat_field_input(&self, e: &Expr) -> Option<Var> {
         let (k, path) = self.struct_field(e)?;
         self.structs[k].fields.iter().find(|f| f.path == path && f.flat).map(|f| f.input)
+    }
+
+    /// The struct parameter and field path of the field held laid flat that `e` reads, with its
+    /// input.
+    fn flat_field_of(&self, e: &Expr) -> Option<(usize, Vec<Member>, Var)> {
+        let (k, path) = self.struct_field(e)?;
+        let f = self.structs[k].fields.iter().find(|f| f.path == path && f.flat)?;
+        let input = f.input;
+        Some((k, path, input))
     }
 
     /// Whether the field read `e` is read only whole and left out of `wrt`.

@@ -21,10 +21,16 @@
 //! A local that is a copy of a field of a parameter (`let c = m.c;`) is read as the field before
 //! this runs (see `copies.rs`).
 //!
-//! What this does not know: the callee's signature. A row `g(m.x[0])` of a field not indexed
-//! deeper is read as an `f64` (and by `&`, as an array of one dimension more than its indices);
-//! if it is an array, rustc reports it at the read with how to say so (see
-//! `autodiff_runtime::__private::ScalarField`).
+//! A row of a field passed to a call (`g(m.x[i])`, `g(&m.x[i])`, any number of indices) is
+//! marked so ([`FieldUse::rows`]): an `f64` or an array, as the callee takes it. A field read as
+//! a value only so (and maybe whole) is held laid flat, each row copied out at its call (see
+//! `rows.rs`).
+//!
+//! What this does not know: the callee's signature. Where a field read by rows passed to calls
+//! is read otherwise too, its type is read from those other reads (`m.x[1][0]` makes it a
+//! matrix, and `m.x[0]` a row); if none tells, a row is read as an `f64` (and by `&`, as an
+//! array of one dimension more than its indices), and if it is an array, rustc reports it at
+//! the read with how to say so (see `autodiff_runtime::__private::ArrayField`).
 
 use proc_macro2::TokenStream;
 use quote::ToTokens;
@@ -57,6 +63,9 @@ pub(in crate::lower) struct FieldUse {
     pub receiver: bool,
     /// Whether it is bound to a local without a type (`let w = r.v;`), whose uses are its own.
     pub bound: bool,
+    /// Whether a row of it (`m.x[i]`, `&m.x[i]`, any number of indices) is an argument of a
+    /// call, where an array goes as well as an `f64`.
+    pub rows: bool,
 }
 
 impl FieldUse {
@@ -64,14 +73,21 @@ impl FieldUse {
     /// receiver of methods: then nothing tells its type (an `f64`, an array of any dimensions,
     /// a nested struct), and it is held as its differentiated scalars laid flat.
     pub fn only_whole(&self) -> bool {
-        self.value && self.whole && !self.other && !self.bound
+        self.value && self.whole && !self.rows && !self.other && !self.bound
+    }
+
+    /// Whether the body reads it as a value only by rows passed to calls (`g(m.x[i])`,
+    /// `g(&m.x[i])`), and maybe whole too: then nothing tells the type of a row, and it is
+    /// held as its differentiated scalars laid flat, a row copied out of them at each call.
+    pub fn rows_only(&self) -> bool {
+        self.value && self.rows && !self.other && !self.bound
     }
 
     /// Whether the body reads it as a value only whole, itself or through locals bound to it
     /// without a type (`let w = r.v; g(w)`): passed to calls, or copied into the struct the
     /// function returns, never indexed nor read otherwise.
     pub fn passed_only(&self) -> bool {
-        self.value && self.whole && !self.other
+        self.value && (self.whole || self.rows) && !self.other
     }
 }
 
@@ -95,6 +111,7 @@ pub(in crate::lower) fn uses(body: &Block, roots: &[String]) -> Vec<FieldUse> {
         receiver: false,
         binding: false,
         placed: false,
+        row: false,
     };
     // The block's value is what the function returns (a field copied into a returned struct
     // literal is passed whole).
@@ -179,6 +196,9 @@ struct Scan<'a> {
     /// Whether the expression being read is a field of a struct literal (whose uses are those
     /// of the literal's field).
     placed: bool,
+    /// Whether the expression being read is a row of a field (`m.x[i]`) that is an argument of
+    /// a call (or `&` of one).
+    row: bool,
 }
 
 /// The number of array dimensions of the type `ty` (`[[f64; 2]; 3]` has 2), looking through a
@@ -224,6 +244,7 @@ impl Scan<'_> {
         let receiver = std::mem::take(&mut self.receiver) && whole;
         let binding = std::mem::take(&mut self.binding);
         let placed = std::mem::take(&mut self.placed);
+        let row = std::mem::take(&mut self.row) && n > 0;
         if let Some(read) = alias {
             // `y[i]` for `let y = m.x[0];`: a use of `m.x` with one more index.
             (self.passing, self.whole, self.binding) = (passing, whole, binding);
@@ -241,8 +262,9 @@ impl Scan<'_> {
         let value = ctx == Ctx::Value;
         // A field passed whole is not known to have the dimensions a `&` gives it.
         let depth = if whole { 0 } else { n + extra };
-        let other = value && !whole && !binding && !placed;
+        let other = value && !whole && !binding && !placed && !row;
         let bound = value && binding;
+        let rows = value && row;
         let same = |u: &&mut FieldUse| u.root == root && u.path == path;
         match self.uses.iter_mut().find(same) {
             Some(u) => {
@@ -253,6 +275,7 @@ impl Scan<'_> {
                 u.other |= other;
                 u.receiver |= receiver;
                 u.bound |= bound;
+                u.rows |= rows;
             }
             None => {
                 let (first, passed) = (base.to_token_stream(), passing);
@@ -267,6 +290,7 @@ impl Scan<'_> {
                     other,
                     receiver,
                     bound,
+                    rows,
                 };
                 self.uses.push(u);
             }
@@ -561,6 +585,16 @@ impl Scan<'_> {
             Expr::Reference(r) if r.mutability.is_none() => Some(&*r.expr),
             _ => None,
         };
+        // A row of a field (`g(m.x[i])`, `g(&m.x[i])`): an `f64` or an array, as the callee
+        // takes it.
+        let row = lent.unwrap_or(a);
+        let (base, n) = indexed(row);
+        if n > 0 && field_path(base).is_some_and(|(root, _)| self.roots.contains(&root)) {
+            (self.passing, self.row) = (true, true);
+            self.record(row, ctx, usize::from(lent.is_some()));
+            (self.passing, self.row) = (false, false);
+            return;
+        }
         if let Some(inner) = lent.filter(|e| self.alias_key(e).is_some()) {
             self.whole = true;
             let recorded = self.record(inner, ctx, 1);

@@ -35,13 +35,15 @@ const LITERAL_MAX: u64 = 16;
 /// A field of a struct held laid flat, from the struct down (`r.inner.w`).
 pub(in crate::lower) struct FlatPath {
     /// The slot of the variable holding the struct.
-    slot: usize,
+    pub(super) slot: usize,
     /// The struct's type.
-    ty: std::rc::Rc<syn::Type>,
+    pub(super) ty: std::rc::Rc<syn::Type>,
     /// The names of the fields, from the struct down (`["inner", "w"]`).
-    names: Vec<String>,
+    pub(super) names: Vec<String>,
     /// The span of the last field's name, where rustc reports a wrong read.
-    span: Span,
+    pub(super) span: Span,
+    /// The fields, from the struct down.
+    pub(super) members: Vec<Member>,
 }
 
 /// How the scope of a struct returned by a call reads one of its fields (`r.inner.w`).
@@ -50,8 +52,11 @@ pub(in crate::lower) struct FieldDepth {
     names: Vec<String>,
     /// How many dimensions it is indexed with.
     depth: usize,
-    /// Whether it is read only whole (see [`super::scan::FieldUse::passed_only`]).
+    /// Whether it is read only whole, or by rows passed to calls (see
+    /// [`super::scan::FieldUse::passed_only`]).
     passed: bool,
+    /// Whether rows of it are passed to calls (`g(r.m[i])`).
+    rows: bool,
 }
 
 /// The name of a field as `Differentiable::TREE` has it (its position for a tuple struct).
@@ -79,6 +84,7 @@ impl Lower<'_> {
                 names: u.path.iter().map(member_name).collect(),
                 depth: u.depth,
                 passed: u.passed_only(),
+                rows: u.rows,
             })
             .collect();
         self.slots[s].field_depths = std::rc::Rc::new(depths);
@@ -98,7 +104,8 @@ impl Lower<'_> {
         members.reverse();
         let span = syn::spanned::Spanned::span(members.last()?);
         let names = members.iter().map(|m| member_name(m)).collect();
-        Some(FlatPath { slot, ty, names, span })
+        let members = members.into_iter().cloned().collect();
+        Some(FlatPath { slot, ty, names, span, members })
     }
 
     /// How many dimensions the body indexes the field `p` with (0: an `f64`, as far as it
@@ -109,11 +116,11 @@ impl Lower<'_> {
     }
 
     /// Whether the body reads the field `p` only whole (passed to calls, copied into the
-    /// returned struct), never indexed.
-    fn flat_passed(&self, p: &FlatPath) -> bool {
+    /// returned struct), or by rows passed to calls (`g(r.m[i])`), never indexed otherwise.
+    pub(super) fn flat_passed(&self, p: &FlatPath) -> bool {
         let depths = &self.slots[p.slot].field_depths;
         let mut reads = depths.iter().filter(|d| d.names == p.names);
-        reads.clone().next().is_some() && reads.all(|d| d.passed && d.depth == 0)
+        reads.clone().next().is_some() && reads.all(|d| d.passed && (d.depth == 0 || d.rows))
     }
 
     /// How many dimensions the field read `e` has, as far as the body tells (0 for an `f64`).
@@ -123,7 +130,7 @@ impl Lower<'_> {
 
     /// `const { ::autodiff_runtime::__private::func::<Ty>(&["inner", "w"], extra) }`, spanned at
     /// the field: a number rustc evaluates from the struct's `Differentiable` impl.
-    fn field_const(&self, p: &FlatPath, func: &str, extra: Option<TokenStream>) -> Int {
+    pub(super) fn field_const(&self, p: &FlatPath, func: &str, extra: Option<TokenStream>) -> Int {
         let (ty, names) = (&p.ty, &p.names);
         let func = proc_macro2::Ident::new(func, Span::call_site());
         let extra = extra.map(|x| quote_spanned!(p.span=> , #x));
@@ -162,9 +169,9 @@ impl Lower<'_> {
             return self.flat_copy(array, &at, &shape.dims);
         }
         match self.flat_depth(&p) {
-            // Read only whole: its scalars laid flat, whatever its type, rebuilt in the type of
-            // where it goes (see `Int::flat`).
-            0 if self.flat_passed(&p) => {
+            // Read only whole (and by rows passed to calls): its scalars laid flat, whatever
+            // its type, rebuilt in the type of where it goes (see `Int::flat`).
+            _ if self.flat_passed(&p) => {
                 let at = self.field_const(&p, "field_flat_at", None);
                 let mut len = self.field_const(&p, "field_flat_len", None);
                 len.flat = true;
@@ -214,7 +221,7 @@ impl Lower<'_> {
     }
 
     /// The scalars of `array` from `at` on, row-major, as an array of the lengths `dims`.
-    fn flat_copy(&mut self, array: Operand, at: &Int, dims: &[Int]) -> Operand {
+    pub(super) fn flat_copy(&mut self, array: Operand, at: &Int, dims: &[Int]) -> Operand {
         let small = dims.iter().try_fold(1u64, |n, d| d.value.and_then(|v| n.checked_mul(v)));
         if small.is_some_and(|n| n <= LITERAL_MAX) {
             return self.flat_literal(array, at, dims);
@@ -282,13 +289,13 @@ impl Lower<'_> {
 
 /// The index `i` of a loop as its name `id`, in an expression of tokens with a length rustc
 /// evaluates (`at + i`): an index alone is written by codegen, an expression by its tokens.
-fn by_name(i: Int, id: &proc_macro2::Ident) -> Int {
+pub(super) fn by_name(i: Int, id: &proc_macro2::Ident) -> Int {
     let mut named = Int::tokens(id.to_token_stream(), true);
     (named.affine, named.linear, named.poly, named.loops) = (i.affine, i.linear, i.poly, i.loops);
     named
 }
 
 /// The number of scalars in an array of the lengths `dims` (1 for none).
-fn stride(dims: &[Int]) -> Int {
+pub(super) fn stride(dims: &[Int]) -> Int {
     dims.iter().fold(Int::lit(1), |n, d| n.times(d))
 }
