@@ -644,13 +644,16 @@ fn shared(prog: &Program, stmts: &[Stmt], lo: usize, hi: usize, floats: &HashSet
     let mut outside: Vec<Stmt> = prog.body[..lo].to_vec();
     outside.extend(prog.body[hi..].iter().cloned());
     // A copy (`let y = x;`) is `x` itself to the macro: reads of `y` after the piece are reads
-    // of `x`, summed with its other reads first.
+    // of `x`, summed with its other reads first; so when `x` is read after the piece too, an
+    // input or a value the piece makes and returns beside its copy (seed 7118 again, bug 61:
+    // `let s = a.asinh().powi(2); let c = s;` both returned, `f`'s sweep sums the reads of both
+    // in one adjoint, the helper's adds the two outputs' cotangents at the end).
     let mut read_outside = HashSet::new();
     outside.iter().for_each(|s| stmt_names(s, &mut read_outside));
     expr_names(&prog.tail, &mut read_outside);
     let copied = simple(stmts).into_iter().any(|s| match s {
         Stmt::Let(_, _, Expr::Var(n)) | Stmt::Assign(_, Assign::Set, Expr::Var(n)) => {
-            floats.contains(n) && read_outside.contains(n)
+            read_outside.contains(n)
         }
         _ => false,
     });
