@@ -652,8 +652,11 @@ fn shared(prog: &Program, stmts: &[Stmt], lo: usize, hi: usize, floats: &HashSet
     outside.iter().for_each(|s| stmt_names(s, &mut read_outside));
     expr_names(&prog.tail, &mut read_outside);
     let copied = simple(stmts).into_iter().any(|s| match s {
-        Stmt::Let(_, _, Expr::Var(n)) | Stmt::Assign(_, Assign::Set, Expr::Var(n)) => {
-            read_outside.contains(n)
+        Stmt::Let(y, _, Expr::Var(n)) | Stmt::Assign(Place::Var(y), Assign::Set, Expr::Var(n)) => {
+            read_outside.contains(n) && (floats.contains(n) || read_outside.contains(y))
+        }
+        Stmt::Assign(_, Assign::Set, Expr::Var(n)) => {
+            floats.contains(n) && read_outside.contains(n)
         }
         _ => false,
     });
