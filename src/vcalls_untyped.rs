@@ -297,3 +297,18 @@ pub fn layer_idioms_typed(w: &[[f64; 4]; 4], b: &[f64; 4], x: &[f64; 4]) -> f64 
     let z: f64 = h.iter().zip(x.iter()).map(|(a, c)| a * c).sum();
     s + t * u + z
 }
+
+/// `x³`.
+#[grad(hvp)]
+pub fn cube(x: f64) -> f64 {
+    x * x * x
+}
+
+/// `4x³`: a scalar call's value lent to a closure taking `&f64` is one `f64` (lent to a
+/// closure or a method of another type, it does not say the value is an array).
+#[grad(hvp)]
+pub fn lent_to_a_closure(x: f64) -> f64 {
+    let h = cube(x);
+    let triple = |v: &f64| v * 3.0;
+    triple(&h) + h
+}

@@ -275,3 +275,13 @@ fn iterators_over_an_untyped_value_are_the_typed_ones_to_the_bit() {
         close("gradient", &g, &numeric_gradient(f, &p[..20]), 1e-7);
     }
 }
+
+#[test]
+fn a_scalar_value_lent_to_a_closure_stays_a_scalar() {
+    let x: f64 = 0.7;
+    let (value, g) = lent_to_a_closure_grad(x);
+    close("value", &[value], &[4.0 * x.powi(3)], 1e-14);
+    close("gradient", &[g], &[12.0 * x * x], 1e-14);
+    let (_, _, h) = lent_to_a_closure_hvp(x, 2.0);
+    close("H·v", &[h], &[24.0 * x * 2.0], 1e-13);
+}

@@ -29,8 +29,13 @@ use crate::symbol;
 
 /// How many dimensions `rest`, the scope of `let name = ...;`, reads `name` as having: the
 /// deepest index (`name[i][j]` two), 1 for an iteration (`name.iter()`, `name.len()`,
-/// `for v in name`, lent to a call, `g(&name)`); `None` when it does not read it as an array.
-pub(super) fn indexed_rank(name: &str, rest: &[Stmt]) -> Option<usize> {
+/// `for v in name`, lent to a call of the user's, `g(&name)`, for which `user` says whether a
+/// call is one); `None` when it does not read it as an array.
+pub(super) fn indexed_rank(
+    name: &str,
+    rest: &[Stmt],
+    user: &dyn Fn(&Expr) -> bool,
+) -> Option<usize> {
     let mut rank = 0;
     in_scope(name, rest, &mut |e| {
         let here = match e {
@@ -41,10 +46,11 @@ pub(super) fn indexed_rank(name: &str, rest: &[Stmt]) -> Option<usize> {
             Expr::MethodCall(m) if is_name(&m.receiver, name) => {
                 usize::from(ARRAY_METHODS.contains(&m.method.to_string().as_str()))
             }
-            // Lent to a call: an `f64` is passed by value (a struct's type is read first, see
-            // `structs/infer.rs`).
-            Expr::MethodCall(m) => usize::from(m.args.iter().any(|a| lends(a, name))),
-            Expr::Call(c) => usize::from(c.args.iter().any(|a| lends(a, name))),
+            // Lent to a call of the user's (`user`): `#[grad]` passes an `f64` to one by value
+            // (a struct's type is read first, see `structs/infer.rs`); a closure or a method of
+            // another type may take `&f64`.
+            Expr::MethodCall(m) if user(e) => usize::from(m.args.iter().any(|a| lends(a, name))),
+            Expr::Call(c) if user(e) => usize::from(c.args.iter().any(|a| lends(a, name))),
             Expr::ForLoop(f) => usize::from(iterates(&f.expr, name)),
             _ => 0,
         };
@@ -52,6 +58,24 @@ pub(super) fn indexed_rank(name: &str, rest: &[Stmt]) -> Option<usize> {
         false
     });
     (rank > 0).then_some(rank)
+}
+
+/// The names `rest` binds to closures (`let sq = |v: &f64| ..;`), which may take `&f64`.
+fn closures_bound(rest: &[Stmt]) -> std::collections::HashSet<String> {
+    struct Closures(std::collections::HashSet<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Closures {
+        fn visit_local(&mut self, l: &'ast syn::Local) {
+            if let (Some(init), Some(name)) = (&l.init, super::structs::ident_of(&l.pat))
+                && matches!(peel(&init.expr), Expr::Closure(_))
+            {
+                self.0.insert(name);
+            }
+            syn::visit::visit_local(self, l);
+        }
+    }
+    let mut c = Closures(Default::default());
+    rest.iter().for_each(|s| syn::visit::Visit::visit_stmt(&mut c, s));
+    c.0
 }
 
 /// The methods of an array that no `f64` has: one called on a value says it is an array.
@@ -108,7 +132,17 @@ impl Lower<'_> {
         if let Some(ty) = self.assigned_type(&name, rest) {
             return Some(Returned::Array(ty));
         }
-        let ty = self.shape_type(init, indexed_rank(&name, rest)?)?;
+        let closures = closures_bound(rest);
+        let user = |e: &Expr| match e {
+            Expr::Call(c) => {
+                let local = matches!(peel(&c.func), Expr::Path(p)
+                    if p.path.get_ident().is_some_and(|id| closures.contains(&symbol::unraw(id))));
+                !local && self.call_of_user_fn(e).is_some()
+            }
+            Expr::MethodCall(m) => self.struct_type(&m.receiver).is_some(),
+            _ => false,
+        };
+        let ty = self.shape_type(init, indexed_rank(&name, rest, &user)?)?;
         self.scalar.array(&ty, &self.generics).map(Returned::Array)
     }
 
@@ -170,11 +204,11 @@ fn shape_ident(name: &syn::Ident) -> syn::Ident {
 
 #[cfg(test)]
 mod tests {
-    use super::indexed_rank;
+    use super::{Expr, indexed_rank, is_name};
 
     fn rank(body: &str) -> Option<usize> {
         let block: syn::Block = syn::parse_str(body).expect("a block");
-        indexed_rank("h", &block.stmts)
+        indexed_rank("h", &block.stmts, &|e| !matches!(e, Expr::Call(c) if is_name(&c.func, "sq")))
     }
 
     #[test]
@@ -204,6 +238,7 @@ mod tests {
             "{ xs.iter().map(|h| h[0]).sum::<f64>() }",
             "{ for h in rows { s += h[0]; } s }",
             "{ h.0 + h.1 }",
+            "{ let sq = |v: &f64| v * 3.0; sq(&h) + h }",
         ] {
             assert_eq!(rank(body), None, "{body}");
         }
