@@ -21,7 +21,7 @@ use syn::{Expr, Stmt, Type};
 
 use super::arrays::index_chain;
 use super::returned::Returned;
-use super::structs::{call_span, in_scope, is_name, lends, respanned};
+use super::structs::{call_span, in_scope, is_name, lends, respanned, suffixed};
 use super::value::{Value, peel};
 use super::{Binding, Lower};
 use crate::ir::{Elem, Int, Operand, Ty};
@@ -97,13 +97,7 @@ impl Lower<'_> {
         let shape = match peel(e) {
             Expr::Call(_) => {
                 let (_, p) = self.call_of_user_fn(e)?;
-                if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none()) {
-                    return None;
-                }
-                let mut path = p.path.clone();
-                let last = path.segments.last_mut()?;
-                last.ident = shape_ident(&last.ident);
-                path.to_token_stream()
+                suffixed(p, symbol::FN_SHAPE)?.to_token_stream()
             }
             Expr::MethodCall(m) if m.turbofish.is_none() => {
                 let ty = self.struct_type(&m.receiver)?;

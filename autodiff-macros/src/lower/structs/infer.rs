@@ -84,7 +84,7 @@ impl Lower<'_> {
             Expr::MethodCall(m) if m.turbofish.is_none() && !known_method(&m.method) => {
                 self.struct_type(&m.receiver)?
             }
-            Expr::Call(c) => self.path_call_type(c).or_else(|| self.value_alias(e))?,
+            Expr::Call(c) => self.path_call_type(c).or_else(|| self.value_alias_of(e))?,
             _ => return None,
         };
         let tokens = respanned(ty.to_token_stream(), call_span(e));
@@ -94,23 +94,16 @@ impl Lower<'_> {
     /// `g_value` for a call of a free function `g(..)` (`module::g_value` for `module::g(..)`):
     /// the alias of its struct type that `#[grad]` writes next to a free function returning a
     /// struct (see `codegen/shape.rs`).
-    fn value_alias(&self, e: &Expr) -> Option<Type> {
+    fn value_alias_of(&self, e: &Expr) -> Option<Type> {
         let (_, p) = self.call_of_user_fn(e)?;
-        if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none()) {
-            return None;
-        }
-        let mut path = p.path.clone();
-        let last = path.segments.last_mut()?;
-        let name = format!("{}_{}", symbol::unraw(&last.ident), symbol::FN_VALUE);
-        last.ident = syn::Ident::new(&name, last.ident.span());
-        Some(type_of_path(path))
+        suffixed(p, symbol::FN_VALUE).map(type_of_path)
     }
 
     /// Whether `e` is a call of a free function, whose value is taken to be of its `g_value`
     /// type only where it is read by a field or a method: lent with `&`, it could be an array.
     pub(in crate::lower) fn is_free_struct_call(&self, e: &Expr) -> bool {
         match peel(e) {
-            Expr::Call(c) => self.path_call_type(c).is_none() && self.value_alias(e).is_some(),
+            Expr::Call(c) => self.path_call_type(c).is_none() && self.value_alias_of(e).is_some(),
             _ => false,
         }
     }
@@ -197,6 +190,20 @@ impl Lower<'_> {
         path.segments.pop_punct();
         Some(type_of_path(path))
     }
+}
+
+/// `module::g_suffix` for the path `module::g` of a called function (`g_shape`, `g_value`: the
+/// items `#[grad]` writes next to `g`); `None` for a qualified path or one with generic
+/// arguments.
+pub(in crate::lower) fn suffixed(p: &syn::ExprPath, suffix: &str) -> Option<syn::Path> {
+    if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none()) {
+        return None;
+    }
+    let mut path = p.path.clone();
+    let last = path.segments.last_mut()?;
+    last.ident =
+        syn::Ident::new(&format!("{}_{suffix}", symbol::unraw(&last.ident)), last.ident.span());
+    Some(path)
 }
 
 /// Whether `rest` (the statements after `let name = ...;` in its block) reads `name` as a

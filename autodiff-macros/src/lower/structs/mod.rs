@@ -28,7 +28,7 @@ mod whole;
 pub(super) use copies::inline_copies;
 pub(super) use flat::ident_of;
 pub(super) use infer::{
-    call_span, in_scope, is_name, known_method, lends, read_as_struct, respanned,
+    call_span, in_scope, is_name, known_method, lends, read_as_struct, respanned, suffixed,
 };
 pub(super) use record::Record;
 pub(super) use scan::field_path;
