@@ -10,7 +10,8 @@
 //! `usize`, data as `&[f64]`) and starts with `let mut v = v;` for what it updates. Some helpers
 //! return a `#[derive(Differentiable)]` struct `G90Out` instead, a field per output (`out0`,
 //! `out1`, ...), which the twin binds with its type (`let t9000: G90Out = g90(..);`), or without
-//! it when the helper is `G90Out`'s associated function (`let t9000 = G90Out::g90(..);`), and reads
+//! it when the helper is `G90Out`'s associated function (`let t9000 = G90Out::g90(..);`) or,
+//! half the time, a free one (`let t9000 = g90(..);`, typed by `g90_value`), and reads
 //! by field (`v = t9000.out0;`, `let v = t9000.out0;`, or `let v: [f64; 2] = t9000.out0;` for
 //! an array the program never indexes, which `#[grad]` would take for an `f64`); that choice
 //! comes from a generator of its own, so that the pieces do not change.
@@ -102,6 +103,9 @@ pub struct Piece {
     /// bound without its type (`#[grad]` takes the value of `Type::f(..)` read as a struct to
     /// be a `Type`).
     assoc: bool,
+    /// Whether a free helper returning `G90Out` is bound without its type too
+    /// (`let t9000 = g90(..);`: `#[grad]` names `g90_value`, the alias it writes next to `g90`).
+    free_untyped: bool,
     /// Whether its reverse-mode derivatives are `f`'s to the bit.
     pub exact: bool,
     /// Whether its H·w and Hessian are `f`'s to the bit: `exact`, and the piece calls no
@@ -554,6 +558,7 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
     let strukt = Rng::new(prog.seed ^ 0x7374_7275_6374).chance(40);
     let assoc = strukt && Rng::new(prog.seed ^ 0x0061_7373_6f63).chance(50);
     let bare = Rng::new(prog.seed ^ 0x0073_6861_7065).chance(50);
+    let free_untyped = strukt && !assoc && bare;
     let untyped = bare
         && (matches!(outputs.as_slice(), [(v, d)] if !d.is_empty() && indexed(prog, v, d.len()))
             || !tuple);
@@ -577,6 +582,7 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
         untyped,
         strukt,
         assoc,
+        free_untyped,
         exact,
         exact_second,
     };
@@ -795,7 +801,7 @@ impl Piece {
         let let_ = |v: &str| if mutated.contains(v) { "let mut" } else { "let" };
         if self.strukt {
             let t = "t9000";
-            match self.assoc {
+            match self.assoc || self.free_untyped {
                 true => p.line(depth, &format!("let {t} = {call};")),
                 false => p.line(depth, &format!("let {t}: {OUT_STRUCT} = {call};")),
             }
