@@ -46,7 +46,7 @@ use proc_macro::TokenStream;
 /// | (none), vector `f` | `f_fwd(params…)`, `f_rev(params…, residuals, out_bar)` | `(value, residuals)`, `cotangents`: `f_vjp` split at the end of its forward pass, for callers |
 /// | `jvp`, vector `f` | `f_jvp(params…, directions…)` | `(value, value_dot)` |
 /// | `hvp`, vector `f` | `f_hvp(params…, out_bar, directions…, out_bar_dot)` | `(value, cotangents, value_dot, cotangents_dot)` (also emits `f_jvp`) |
-/// | `jacobian` | `f_jacobian(params…)`, `f_jacobian_mode()` | `(value, [[f64; n]; m])`, by `n` forward or `m` reverse sweeps, whichever is fewer |
+/// | `jacobian` | `f_jacobian(params…)`, `f_jacobian_mode()` | `(value, [[f64; n]; m])`: by rows when `m ≤ n`, else by columns; up to 8 of them known to the macro in one pass (one sweep carrying every row's adjoints, or one forward sweep every column's tangents), otherwise one `f_vjp` per row or `f_jvp` per column |
 /// | `argmin` (feature `argmin` of `autodiff-runtime`) | `FProblem`, a type | argmin's `CostFunction`, `Gradient` and (with `hessian`) `Hessian` |
 /// | (none), `f` returning an array | `const f_shape: [usize; R]` | the dimensions of `f`'s value, outermost first (not when they read a const generic of `f`), for callers that bind it without its type |
 /// | (none), free non-generic `f` returning a struct `S` | `type f_value = S;` | for callers that bind its value without its type and read it as a struct |

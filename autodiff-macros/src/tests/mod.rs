@@ -12,6 +12,7 @@ mod fence;
 mod first_touch;
 mod fission;
 mod floats;
+mod guide_excerpts;
 mod interp;
 mod ir;
 mod long;

@@ -12,7 +12,7 @@
 //! | `jvp` | `f_jvp`, forward (tangent) mode | [`generated`](super::generated) |
 //! | `hvp` | `f_hvp`: forward mode over the reverse sweep (H·v; for a vector function, the derivative of `f_vjp`; also writes `f_jvp` then) | [`generated`](super::generated) |
 //! | `hessian` | `f_hessian`, one `f_hvp` per unit direction (also writes `f_hvp`); needs a function returning one scalar | [`generated`](super::generated) |
-//! | `jacobian` | `f_jacobian` and `f_jacobian_mode()`: `n` forward or `m` reverse sweeps, whichever is fewer; needs a vector function | [`generated`](super::generated) |
+//! | `jacobian` | `f_jacobian` and `f_jacobian_mode()`: by rows when `m ≤ n`, else by columns; up to 8 rows (columns) in one pass, one sweep carrying every row's adjoints (one forward sweep every column's tangents), more by one `f_vjp` per row (`f_jvp` per column); needs a vector function | [`generated`](super::generated) |
 //! | `jacobian(forward)`, `jacobian(reverse)` | the same, by the mode named | [`generated`](super::generated) |
 //! | `wrt(a, b)` | differentiates `a` and `b` only; the other parameters are constants | [`conventions`](super::conventions) |
 //! | `wrt(m.w)`, `wrt(m.inner.c)` | differentiates those fields of a struct parameter only (its gradient is still the struct, the other fields zero) | [`structs`](super::structs) |

@@ -62,8 +62,9 @@
 //!
 //!   ```text
 //!   let mut m_bar = <Model as ::autodiff_runtime::Differentiable>::zero_like(m);
-//!   m_bar.b = m_b_bar;
 //!   m_bar.w = m_w_bar;
+//!   m_bar.b = m_b_bar;
+//!   m_bar.l2 = t2;
 //!   <Model as ::autodiff_runtime::Differentiable>::clear_constants(&mut m_bar);
 //!   ```
 //!
