@@ -13,6 +13,7 @@
 //! | `#[grad(hvp)]` | `f_hvp(params…, directions…)` | `(value, gradient, H·v)` | forward mode over the reverse sweep |
 //! | `#[grad(hessian)]` | `f_hessian(params…)` | `[[f64; n]; n]` | `f_hvp` once per unit direction (also emits `f_hvp`) |
 //! | `#[grad]`, vector `f` | `f_vjp(params…, out_bar)` | `(value, cotangents)` | one reverse sweep seeded with `out_bar` |
+//! | `#[grad]`, vector `f` | `f_fwd(params…)`, `f_rev(params…, residuals, out_bar)` | `(value, residuals)`, `cotangents` | `f_vjp` split at the end of its forward pass, for callers' gradients (see [`calls`](super::calls)) |
 //! | `#[grad(jvp)]`, vector `f` | `f_jvp(params…, directions…)` | `(value, value_dot)` | forward mode, one sweep |
 //! | `#[grad(hvp)]`, vector `f` | `f_hvp(params…, out_bar, directions…, out_bar_dot)` | `(value, cotangents, value_dot, cotangents_dot)` | forward mode over the VJP's sweep (also emits `f_jvp`) |
 //! | `#[grad(jacobian)]` | `f_jacobian(params…)`, `f_jacobian_mode()` | `(value, [[f64; n]; m])` | by rows (`m ≤ n`): one forward pass and one sweep carrying the `m` rows' adjoints; by columns: one forward sweep carrying the `n` columns' tangents |

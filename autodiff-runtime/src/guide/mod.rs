@@ -3,7 +3,7 @@
 //! One page per topic. Every Rust snippet on these pages is a doctest that compiles and checks
 //! the numbers it shows against closed forms or finite differences (`cargo test --doc -p
 //! autodiff-runtime`); the refusals are `compile_fail` doctests, and excerpts of generated code
-//! are plain text.
+//! are plain text that the macro's unit tests compare with its expansion.
 //!
 //! | page | what it says |
 //! | --- | --- |
