@@ -28,6 +28,15 @@ pub fn variant_with<Args, S: Sweep<Args>>(sweep: S, args: Args) -> S::Out {
     sweep.run(args)
 }
 
+/// [`variant_with`] for a variant whose storage is small (a page or less): called in line, as
+/// a plain call of the closure. Out of line, a variant called in a loop (ADBench's GMM at
+/// d = 2 calls `logsumexp_grad` once per point) pays the call and the copy of its result each
+/// time; the frame it would keep apart is at most a page larger.
+#[inline(always)]
+pub fn variant_inline<Args, S: Sweep<Args>>(sweep: S, args: Args) -> S::Out {
+    sweep.call(args)
+}
+
 /// A variant of a derivative function's body that takes its arguments `Args` (a tuple of up to
 /// 12) as parameters: implemented for closures of that many parameters.
 pub trait Sweep<Args> {
@@ -35,6 +44,20 @@ pub trait Sweep<Args> {
     type Out;
     /// Runs the variant in a frame of its own, each argument a parameter of that frame.
     fn run(self, args: Args) -> Self::Out;
+    /// Runs the variant in the caller's frame.
+    fn call(self, args: Args) -> Self::Out;
+}
+
+impl<F: FnOnce() -> R, R> Sweep<()> for F {
+    type Out = R;
+    #[inline(always)]
+    fn run(self, (): ()) -> R {
+        variant(self)
+    }
+    #[inline(always)]
+    fn call(self, (): ()) -> R {
+        self()
+    }
 }
 
 /// Implements [`Sweep`] for closures of the parameters `$a`, through `$run`, a function not
@@ -53,6 +76,11 @@ macro_rules! sweep {
             #[allow(non_snake_case)]
             fn run(self, ($($a,)+): ($($a,)+)) -> R {
                 $run(self, $($a),+)
+            }
+            #[inline(always)]
+            #[allow(non_snake_case)]
+            fn call(self, ($($a,)+): ($($a,)+)) -> R {
+                self($($a),+)
             }
         }
     };
@@ -175,7 +203,42 @@ const fn push_number(buf: &mut [u8; BUF], n: usize, value: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{check_size, check_stack};
+    use super::{check_size, check_stack, variant_inline, variant_with};
+
+    #[test]
+    fn a_variant_gets_its_arguments_in_order_in_line_or_not() {
+        let (x, w) = ([1.0, 2.0], [3.0, 5.0]);
+        let dot = |x: &[f64; 2], w: &[f64; 2]| x[0] * w[0] + x[1] * w[1];
+        assert_eq!(variant_with(dot, (&x, &w)), 13.0);
+        assert_eq!(variant_inline(dot, (&x, &w)), 13.0);
+        assert_eq!(variant_with(|| 7.0, ()), 7.0);
+        assert_eq!(variant_inline(|| 7.0, ()), 7.0);
+        // Twelve, the most `Sweep` takes, each in its place.
+        let v: [f64; 12] = core::array::from_fn(|i| (i + 1) as f64);
+        let weigh = |a: &f64,
+                     b: &f64,
+                     c: &f64,
+                     d: &f64,
+                     e: &f64,
+                     f: &f64,
+                     g: &f64,
+                     h: &f64,
+                     i: &f64,
+                     j: &f64,
+                     k: &f64,
+                     l: &f64| {
+            [a, b, c, d, e, f, g, h, i, j, k, l]
+                .iter()
+                .enumerate()
+                .map(|(n, x)| n as f64 * **x)
+                .sum::<f64>()
+        };
+        let args =
+            (&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11]);
+        let want: f64 = (0..12).map(|n| (n * (n + 1)) as f64).sum();
+        assert_eq!(variant_with(weigh, args), want);
+        assert_eq!(variant_inline(weigh, args), want);
+    }
 
     #[test]
     fn within_budget_passes_and_over_budget_says_both_numbers() {

@@ -21,8 +21,9 @@ impl Context<'_> {
     /// variant is a closure of its own, run by `__private::variant` or `variant_with` (never
     /// inlined), so that the ones not taken take no stack: in a debug build every local of a
     /// function has its stack slot, on any path, and in a release build the variants inlined
-    /// would share one frame, the largest's, probed page by page on every call. The closure
-    /// takes the function's reference parameters as its own (`passed`).
+    /// would share one frame, the largest's, probed page by page on every call. A stored
+    /// variant of a page or less runs in line (`variant_inline`), and the closure takes the
+    /// function's reference parameters as its own (`passed`).
     pub fn derivative_choice(
         &self,
         kind: Kind,
@@ -38,7 +39,7 @@ impl Context<'_> {
         let check = self.stack_check(checkpointed);
         let revolve = namer.local(symbol::CHECKPOINTED_VARIANT);
         let (sb, lb) = (&b.stmts, rebind(sig, &b));
-        let (params, run) = self.passed(sig, &b, &revolve, quote!(#check #lb #(#sb)*));
+        let (params, run) = self.passed(sig, &b, &revolve, quote!(#check #lb #(#sb)*), None);
         let last = quote! {
             let #revolve = |#(#params),*| {
                 #check
@@ -58,7 +59,8 @@ impl Context<'_> {
             let fits = self.fits(f, &caps);
             conds.push(quote!(#(#fits)&&*));
             let (sa, la) = (&a.stmts, rebind(sig, a));
-            let (params, run) = self.passed(sig, a, &keep, quote!(#la #(#sa)*));
+            let bytes = crate::transform::total(&crate::transform::storage(f));
+            let (params, run) = self.passed(sig, a, &keep, quote!(#la #(#sa)*), Some(bytes));
             arms.push(quote! {
                 let #keep = |#(#params),*| {
                     #la
@@ -91,13 +93,17 @@ impl Context<'_> {
     /// variant as a parameter keeps what the closure's captured copy loses, that nothing writes
     /// the memory behind it while the call lasts (see `variant_with`). The other values (scalars,
     /// `&mut` buffers, directions, `self`) are captured; with no parameter to pass, the closure
-    /// runs through `__private::variant`.
+    /// runs through `__private::variant`. A stored variant whose storage, `bytes`, is at most
+    /// [`symbol::INLINE_VARIANT_BYTES`] runs in line (`__private::variant_inline`): when only
+    /// rustc knows the size, under a condition on the constants that it folds (none when the
+    /// budget itself is that small).
     fn passed(
         &self,
         sig: &Rendered,
         v: &Rendered,
         name: &Ident,
         body: TokenStream,
+        bytes: Option<Int>,
     ) -> (Vec<TokenStream>, TokenStream) {
         let (mut params, mut args) = (Vec::new(), Vec::new());
         for p in self.params {
@@ -118,9 +124,26 @@ impl Context<'_> {
             params.push(quote!(#have: #ty));
             args.push(want);
         }
-        let run = match args.is_empty() {
-            true => quote!(::autodiff_runtime::__private::variant(#name)),
-            false => quote!(::autodiff_runtime::__private::variant_with(#name, (#(#args,)*))),
+        let p = quote!(::autodiff_runtime::__private);
+        let apart = match args.is_empty() {
+            true => quote!(#p::variant(#name)),
+            false => quote!(#p::variant_with(#name, (#(#args,)*))),
+        };
+        let inline = quote!(#p::variant_inline(#name, (#(#args,)*)));
+        let small = symbol::INLINE_VARIANT_BYTES;
+        let run = match bytes {
+            None => apart,
+            // Every stored variant is within the budget.
+            Some(_) if self.budget <= small => inline,
+            Some(b) => match b.value {
+                Some(v) if v <= small => inline,
+                Some(_) => apart,
+                None => {
+                    let text = b.render(&|_| quote!(_));
+                    let small = proc_macro2::Literal::u64_unsuffixed(small);
+                    quote!(if #text <= #small { #inline } else { #apart })
+                }
+            },
         };
         (params, run)
     }

@@ -867,7 +867,7 @@ fn a_run_time_trip_count_is_stored_up_to_the_capacity_the_budget_holds() {
                         }
                         (x, (x_bar, p_bar))
                     };
-                    ::autodiff_runtime::__private::variant(stored_64)
+                    ::autodiff_runtime::__private::variant_inline(stored_64, ())
                 } else if n <= 256 {
                     let stored_256 = || {
                         let mut x_saved = [0.0_f64; 256];
@@ -889,7 +889,7 @@ fn a_run_time_trip_count_is_stored_up_to_the_capacity_the_budget_holds() {
                         }
                         (x, (x_bar, p_bar))
                     };
-                    ::autodiff_runtime::__private::variant(stored_256)
+                    ::autodiff_runtime::__private::variant_inline(stored_256, ())
                 } else {
                     let checkpointed = || {
                         let mut x = x0;
@@ -996,7 +996,7 @@ fn a_run_time_trip_count_over_a_step_only_rustc_sizes_is_stored_in_the_tiers_tha
                         }
                         (t1, x_bar)
                     };
-                    ::autodiff_runtime::__private::variant(stored_64)
+                    ::autodiff_runtime::__private::variant_inline(stored_64, ())
                 } else if (8192 * K) + ((8 * K) + (8 * K)) <= 4096 && n <= 1024 {
                     let stored_1024 = || {
                         let mut x_saved = [[0.0_f64; K]; 1024];
@@ -1033,7 +1033,7 @@ fn a_run_time_trip_count_over_a_step_only_rustc_sizes_is_stored_in_the_tiers_tha
                         }
                         (t1, x_bar)
                     };
-                    ::autodiff_runtime::__private::variant(stored_1024)
+                    ::autodiff_runtime::__private::variant_inline(stored_1024, ())
                 } else if ((8 * K) * 32) + ((8 * K) + (8 * K)) <= 4096 {
                     let stored = || {
                         let mut x = x0;
@@ -1083,7 +1083,7 @@ fn a_run_time_trip_count_over_a_step_only_rustc_sizes_is_stored_in_the_tiers_tha
                         );
                         (t1, x_3_bar)
                     };
-                    ::autodiff_runtime::__private::variant(stored)
+                    ::autodiff_runtime::__private::variant_inline(stored, ())
                 } else {
                     let checkpointed = || {
                         const {
@@ -1241,7 +1241,7 @@ fn a_variant_takes_the_functions_references_as_its_parameters() {
     // a choice of variants; each closure takes the shared references it reads, `x` and `w` (not
     // the scalar `s`, captured), and runs through `variant_with`, which passes them on as
     // parameters of a function that is not inlined, where LLVM knows nothing else writes behind
-    // them.
+    // them; or, when its storage is a page or less (which rustc decides), `variant_inline`.
     check(
         quote!(),
         quote! {
@@ -1293,7 +1293,11 @@ fn a_variant_takes_the_functions_references_as_its_parameters() {
                         }
                         (acc, (x_bar, w_bar, acc_bar))
                     };
-                    ::autodiff_runtime::__private::variant_with(stored, (x, w))
+                    if 8 * N <= 4096 {
+                        ::autodiff_runtime::__private::variant_inline(stored, (x, w))
+                    } else {
+                        ::autodiff_runtime::__private::variant_with(stored, (x, w))
+                    }
                 } else {
                     let checkpointed = |x: &[f64; N], w: &[f64; N]| {
                         let mut acc = s;
