@@ -337,6 +337,12 @@ pub const RETURN_VALUE: &str = "ret";
 pub const STORED_VARIANT: &str = "stored";
 /// The closure of a derivative function that checkpoints them, when rustc chooses.
 pub const CHECKPOINTED_VARIANT: &str = "checkpointed";
+/// The most reference parameters a variant's closure takes as its own (the largest tuple that
+/// `__private::Sweep` is implemented for); the others are captured.
+pub const PASSED_MAX: usize = 12;
+/// The most bytes of storage of a stored variant that runs in line (a page): the frame it would
+/// keep apart is small, and a call out of line costs in a variant called in a loop.
+pub const INLINE_VARIANT_BYTES: u64 = 4096;
 /// A loop's exit test, computed before the loop's variables take their next values.
 pub const LOOP_EXIT: &str = "stop";
 /// The tape of online checkpoints that a loop of unknown length fills for its sweep.

@@ -62,7 +62,9 @@ pub mod __private {
     pub use crate::problem::{argmin_array, argmin_matrix};
     pub use crate::residuals::Residuals;
     pub use crate::revolve::{Online, revolve};
-    pub use crate::stack::{check_len, check_size, check_stack, variant};
+    pub use crate::stack::{
+        Sweep, check_len, check_size, check_stack, variant, variant_inline, variant_with,
+    };
     /// argmin itself, whose traits the problem of `#[grad(argmin)]` implements.
     #[cfg(feature = "argmin")]
     pub use ::argmin;

@@ -3,7 +3,7 @@
 //! capacities of each variant's storage (when the function starts), and the size of storage
 //! only rustc can size against the budget (folded at compile time).
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, quote};
 
 use super::names::Namer;
@@ -18,10 +18,12 @@ impl Context<'_> {
     /// storage fits the budget and every such length is at most its capacity (the variants are
     /// the capacity tiers, smallest first, so that the one taken zero-fills the least), and
     /// `checkpointed` (the same function with those loops checkpointed) past them all. Each
-    /// variant is a closure of its own, run by `__private::variant` (never inlined), so that the
-    /// ones not taken take no stack: in a debug build every local of a function has its stack
-    /// slot, on any path, and in a release build the variants inlined would share one frame,
-    /// the largest's, probed page by page on every call.
+    /// variant is a closure of its own, run by `__private::variant` or `variant_with` (never
+    /// inlined), so that the ones not taken take no stack: in a debug build every local of a
+    /// function has its stack slot, on any path, and in a release build the variants inlined
+    /// would share one frame, the largest's, probed page by page on every call. A stored
+    /// variant of a page or less runs in line (`variant_inline`), and the closure takes the
+    /// function's reference parameters as its own (`passed`).
     pub fn derivative_choice(
         &self,
         kind: Kind,
@@ -37,13 +39,14 @@ impl Context<'_> {
         let check = self.stack_check(checkpointed);
         let revolve = namer.local(symbol::CHECKPOINTED_VARIANT);
         let (sb, lb) = (&b.stmts, rebind(sig, &b));
+        let (params, run) = self.passed(sig, &b, &revolve, quote!(#check #lb #(#sb)*), None);
         let last = quote! {
-            let #revolve = || {
+            let #revolve = |#(#params),*| {
                 #check
                 #lb
                 #(#sb)*
             };
-            ::autodiff_runtime::__private::variant(#revolve)
+            #run
         };
         let mut used = b.used.clone();
         let (mut conds, mut arms) = (Vec::new(), Vec::new());
@@ -56,12 +59,14 @@ impl Context<'_> {
             let fits = self.fits(f, &caps);
             conds.push(quote!(#(#fits)&&*));
             let (sa, la) = (&a.stmts, rebind(sig, a));
+            let bytes = crate::transform::total(&crate::transform::storage(f));
+            let (params, run) = self.passed(sig, a, &keep, quote!(#la #(#sa)*), Some(bytes));
             arms.push(quote! {
-                let #keep = || {
+                let #keep = |#(#params),*| {
                     #la
                     #(#sa)*
                 };
-                ::autodiff_runtime::__private::variant(#keep)
+                #run
             });
             used.extend(a.used.iter().cloned());
         }
@@ -79,6 +84,68 @@ impl Context<'_> {
         r.used = used;
         let lead = stored.first().copied().unwrap_or(checkpointed);
         self.assemble(&mut namer, kind, lead, &r, &doc, body)
+    }
+
+    /// The parameters of the closure `name` that holds the variant `v` (whose statements are
+    /// `body`), and its call through `__private::variant_with`: the user's parameters that are
+    /// shared references and that `v` reads, at most [`symbol::PASSED_MAX`], each under the name
+    /// `v` gives it and passed under the signature's (`sig`'s) name. A reference that reaches the
+    /// variant as a parameter keeps what the closure's captured copy loses, that nothing writes
+    /// the memory behind it while the call lasts (see `variant_with`). The other values (scalars,
+    /// `&mut` buffers, directions, `self`) are captured; with no parameter to pass, the closure
+    /// runs through `__private::variant`. A stored variant whose storage, `bytes`, is at most
+    /// [`symbol::INLINE_VARIANT_BYTES`] runs in line (`__private::variant_inline`): when only
+    /// rustc knows the size, under a condition on the constants that it folds (none when the
+    /// budget itself is that small).
+    fn passed(
+        &self,
+        sig: &Rendered,
+        v: &Rendered,
+        name: &Ident,
+        body: TokenStream,
+        bytes: Option<Int>,
+    ) -> (Vec<TokenStream>, TokenStream) {
+        let (mut params, mut args) = (Vec::new(), Vec::new());
+        for p in self.params {
+            let own = symbol::unraw(&p.ident);
+            let shared = matches!(&p.ty, syn::Type::Reference(r) if r.mutability.is_none());
+            if !shared || own == symbol::SELF_VALUE || !v.used.contains(&own) {
+                continue;
+            }
+            if mentions_impl(p.ty.to_token_stream()) || params.len() == symbol::PASSED_MAX {
+                continue;
+            }
+            let have = v.renamed.get(&own).cloned().unwrap_or_else(|| p.ident.clone());
+            if !super::body::mentions(&body, &have) {
+                continue;
+            }
+            let want = sig.renamed.get(&own).cloned().unwrap_or_else(|| p.ident.clone());
+            let ty = &p.ty;
+            params.push(quote!(#have: #ty));
+            args.push(want);
+        }
+        let p = quote!(::autodiff_runtime::__private);
+        let apart = match args.is_empty() {
+            true => quote!(#p::variant(#name)),
+            false => quote!(#p::variant_with(#name, (#(#args,)*))),
+        };
+        let inline = quote!(#p::variant_inline(#name, (#(#args,)*)));
+        let small = symbol::INLINE_VARIANT_BYTES;
+        let run = match bytes {
+            None => apart,
+            // Every stored variant is within the budget.
+            Some(_) if self.budget <= small => inline,
+            Some(b) => match b.value {
+                Some(v) if v <= small => inline,
+                Some(_) => apart,
+                None => {
+                    let text = b.render(&|_| quote!(_));
+                    let small = proc_macro2::Literal::u64_unsuffixed(small);
+                    quote!(if #text <= #small { #inline } else { #apart })
+                }
+            },
+        };
+        (params, run)
     }
 
     /// The condition under which the variant `f` runs: each run-time length at most its
@@ -170,6 +237,15 @@ impl Context<'_> {
             "\n\n Its loop to `{end}`, a length known at run time, stores every step's values when\n `{end}` is at most {cap} (what the stack budget of {budget} bytes holds of its steps), and is\n checkpointed otherwise: the function chooses when it starts."
         )
     }
+}
+
+/// Whether a parameter's type holds `impl Trait`, which a closure's parameter cannot be given.
+fn mentions_impl(tokens: TokenStream) -> bool {
+    tokens.into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => i == "impl",
+        proc_macro2::TokenTree::Group(g) => mentions_impl(g.stream()),
+        _ => false,
+    })
 }
 
 /// `text` as doc comment lines of at most about 95 characters, each starting with a space.

@@ -45,7 +45,10 @@
 //! smallest tier that holds the length, so that the zero-fill is at most 16 times what the run
 //! needs (past 64 steps), and the checkpointed sweep past them all, with the schedule computed
 //! for that length; storage and snapshots are fixed-size arrays either way, so no heap. Each
-//! variant is a closure, called out of line, so that only the one taken takes stack. The doc
+//! variant is a closure, called out of line, so that only the one taken takes stack (a stored
+//! one of a page or less is called in line); the function's shared references it reads are the
+//! closure's parameters, passed on as parameters of the out-of-line call, so that the compiler
+//! still knows nothing writes behind them. The doc
 //! comment gives the tiers. A step whose size depends on a const generic (the LSTM's
 //! `[[f64; B]; L]` state) has no capacity the macro can compute, but each tier's storage is an
 //! array rustc can size: such a loop gets the tiers, each taken when rustc finds its storage
