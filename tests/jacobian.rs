@@ -244,3 +244,22 @@ fn a_call_returning_an_array_by_columns_in_one_pass_is_the_column_by_column_one(
     same_bits("call by columns", &jac, &jac_each);
     against_differences("call by columns", &jac, |p| tall_call([p[0], p[1]]), &x);
 }
+
+both!(scaled, scaled_rows, [], fn (a: f64, b: f64) -> [f64; 2] {
+    [a * b, a]
+});
+
+/// Where a value is infinite, the one pass differs from `f_vjp` seeded with a unit cotangent,
+/// as documented: row 1 of `[a b, a]` at `b = ∞` is `(1, 0)` in one pass, while `f_vjp` with
+/// `[0, 1]` computes `∂a = 0 · b + 1`, NaN. Finite elsewhere, the rows agree.
+#[test]
+fn a_unit_cotangents_zero_times_infinity_is_left_out() {
+    let _one_pass_kernel = scaled_vjp_rows;
+    let (_, jac) = scaled_jacobian(2.0, f64::INFINITY);
+    let (_, rows) = scaled_rows_jacobian(2.0, f64::INFINITY);
+    assert_eq!(jac, [[f64::INFINITY, 2.0], [1.0, 0.0]]);
+    assert!(rows[1][0].is_nan(), "row by row: 0 · ∞ + 1 is NaN, not {}", rows[1][0]);
+    let (_, jac) = scaled_jacobian(2.0, 3.0);
+    same_bits("finite", &jac, &scaled_rows_jacobian(2.0, 3.0).1);
+    assert_eq!(jac, [[3.0, 2.0], [1.0, 0.0]]);
+}
