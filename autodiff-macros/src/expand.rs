@@ -13,10 +13,10 @@ use crate::ir::{Func, Scalar, has_while, verify};
 use crate::lower::{self, Lowered, Output};
 use crate::symbol;
 use crate::transform::{
-    Options, Seed, Seeds, carry_elements, dead_code, first_touch, fission, forward, forward_stores,
-    fuse, grad_calls, halves, has_vector_calls, hoist, hoist_storage, join_branches,
-    keep_residuals, plan, promote, reverse, reverse_marked, select_outputs, sink, split_wraps,
-    storage, total, widen,
+    Options, Seed, carry_elements, dead_code, first_touch, fission, forward, forward_stores, fuse,
+    grad_calls, halves, has_vector_calls, hoist, hoist_storage, join_branches, keep_residuals,
+    plan, promote, reverse, reverse_marked, select_outputs, sink, split_wraps, storage, total,
+    widen,
 };
 
 /// Expands `#[grad(attr)] item`: the item unchanged, followed by the generated functions, or by
@@ -195,15 +195,15 @@ fn one_pass(
     if derived.checkpointed.is_some() || !derived.tiers.is_empty() || has_while(&f.body) {
         return Ok(None);
     }
-    let (kind, kernel, values, seeds) = match (mode, &derived.jvp) {
-        (Mode::Forward, Some(jvp)) => (Kind::Cols(k), jvp, jvp.outputs.len() / 2, Seeds::Units),
+    let (kind, kernel, values) = match (mode, &derived.jvp) {
+        (Mode::Forward, Some(jvp)) => (Kind::Cols(k), jvp, jvp.outputs.len() / 2),
         (Mode::Forward, None) => return Ok(None),
         _ => {
             let grad = &derived.grad;
-            (Kind::Rows(k), grad, grad.outputs.len() - grad.active.len(), Seeds::Inputs)
+            (Kind::Rows(k), grad, grad.outputs.len() - grad.active.len())
         }
     };
-    match widen(kernel, values, k, seeds) {
+    match widen(kernel, values, k) {
         Some(w) => Ok(Some((kind, k, checked(w, "widening a kernel of the Jacobian")?))),
         None => Ok(None),
     }

@@ -306,7 +306,7 @@ pub fn jacobian(namer: &mut Namer, jac: &Jacobian, call: &Call) -> TokenStream {
         }
     };
     let locals = Locals { value: &value, jm: &jm, row: &row, i: &i, sweep: &sweep, bound: &bound };
-    if let Some(body) = in_one_pass(namer, jac, call, &locals, (&out_bar, &flat)) {
+    if let Some(body) = in_one_pass(namer, jac, call, &locals) {
         return body;
     }
     let reverse = match jac.rows {
@@ -354,15 +354,8 @@ struct Locals<'a> {
 }
 
 /// The body of `f_jacobian` in one pass, if it is made so: one call of `f_jvp_cols` giving
-/// every column, or of `f_vjp_rows` seeded with every row's unit cotangent (`out_bar` and its
-/// struct's `flat` the first row's names).
-fn in_one_pass(
-    namer: &mut Namer,
-    jac: &Jacobian,
-    call: &Call,
-    l: &Locals,
-    (out_bar, flat): (&Ident, &Ident),
-) -> Option<TokenStream> {
+/// every column, or of `f_vjp_rows` giving every row (each seeded within by its unit vector).
+fn in_one_pass(namer: &mut Namer, jac: &Jacobian, call: &Call, l: &Locals) -> Option<TokenStream> {
     let Locals { value, jm, row, i, sweep, bound } = *l;
     let (args, allow, prefix) = (call.args, call.allow(), &call.prefix);
     let (zero, n, m) = (call.scalar.zero(), &jac.n, &jac.m);
@@ -394,30 +387,25 @@ fn in_one_pass(
         });
     }
     if let (Some((kernel, rows)), Mode::Reverse) = (jac.one_pass, jac.mode) {
-        let mut seeds = Vec::new();
-        let mut bars = Vec::new();
         let mut sweeps = Vec::new();
         let mut writes = Vec::new();
         for r in 0..rows {
-            let (bar, sw) = match r {
-                0 => (out_bar.clone(), sweep.clone()),
-                _ => (namer.local(&out_bar.to_string()), namer.local(&sweep.to_string())),
+            let sw = match r {
+                0 => sweep.clone(),
+                _ => namer.local(&sweep.to_string()),
             };
             let r = proc_macro2::Literal::u64_unsuffixed(r);
-            seeds.push(cotangent(jac, call.scalar, (&bar, value, flat), &quote!(#r)));
             let bind = bind_parts(bound, &sw, &parts, call.scalar);
             writes.push(quote! {{
                 #bind
                 ::autodiff_runtime::__private::write_parts(#bound, &mut #jm[#r]);
             }});
-            bars.push(bar);
             sweeps.push(sw);
         }
         return Some(quote! {
             let mut #jm = [[#zero; #n]; #m];
-            #(#seeds)*
             #allow
-            let (#value, #(#sweeps),*) = #prefix #kernel(#(#args,)* #(#bars),*);
+            let (#value, #(#sweeps),*) = #prefix #kernel(#(#args),*);
             #(#writes)*
             (#value, #jm)
         });
@@ -529,10 +517,10 @@ pub fn jacobian_doc(
 ) -> String {
     let chosen = match mode {
         Mode::Forward if one_pass => format!(
-            "forward mode in one pass: one forward sweep carrying every column's tangent (vector mode), each column to the bit what `{jvp}` gives along its unit direction"
+            "forward mode in one pass: one forward sweep carrying every column's tangent (vector mode), each column what `{jvp}` gives along its unit direction, with no product by the direction's zeros computed"
         ),
         Mode::Reverse if one_pass => format!(
-            "reverse mode in one pass: one forward pass and one sweep carrying every row's adjoint (vector mode), each row to the bit what `{vjp}` gives for it"
+            "reverse mode in one pass: one forward pass and one sweep carrying every row's adjoint (vector mode), each row what `{vjp}` gives for its unit cotangent, with no product by the cotangent's zeros computed"
         ),
         Mode::Forward => format!("forward mode: one call of `{jvp}` per column"),
         Mode::Reverse => format!("reverse mode: one call of `{vjp}` per row"),

@@ -1,15 +1,16 @@
-//! The widening of a VJP to several cotangents at once (`transform/widen.rs`), checked with the
-//! IR interpreter: each lane of the widened function gives, to the bit, what the VJP gives for
-//! that lane's cotangent, and the widened function keeps one copy of each loop and branch.
+//! The widening of a VJP to its unit cotangents at once (`transform/widen.rs`), checked with the
+//! IR interpreter: each lane of the widened function gives what the VJP gives for that lane's
+//! cotangent (the same numbers, a zero's sign aside: the lane computes no product by its
+//! cotangent's zeros), and the widened function keeps one copy of each loop and branch.
 
 use quote::quote;
 
 use super::interp::{Consts, Val, run};
 use crate::args::Args;
 use crate::ctxt::Ctxt;
-use crate::ir::{Block, Func, Stmt, verify};
+use crate::ir::{Block, Func, Prim, Stmt, verify};
 use crate::lower::lower;
-use crate::transform::{Options, Seed, Seeds, dead_code, plan, reverse, widen};
+use crate::transform::{Options, Seed, dead_code, plan, reverse, widen};
 
 /// The VJP of `item` (a function returning `[f64; M]`), its loops stored or, with
 /// `snapshots`, checkpointed.
@@ -41,27 +42,45 @@ fn unit(m: usize, r: usize) -> Val {
     Val::A((0..m).map(|k| Val::F(if k == r { 1.0 } else { 0.0 })).collect())
 }
 
-/// `item`'s VJP widened to its `m` rows: every lane against the VJP seeded alike, to the bit.
-fn check(item: proc_macro2::TokenStream, m: usize, inputs: &[Val], snapshots: Option<u64>) {
+/// The products and quotients of `block`, nested ones included.
+fn products(block: &Block) -> usize {
+    let mut n = 0;
+    for s in block {
+        match s {
+            Stmt::Op { prim: Prim::Mul | Prim::Div, .. } => n += 1,
+            Stmt::For(l) => n += products(&l.body),
+            Stmt::If(b) => n += products(&b.then) + products(&b.otherwise),
+            Stmt::Checkpoint(c) => n += products(&c.step) + products(&c.back),
+            _ => {}
+        }
+    }
+    n
+}
+
+/// `item`'s VJP widened to its `m` rows: every lane against the VJP seeded alike, the same
+/// numbers (the bits of every nonzero one). Returns the widened function.
+fn check(item: proc_macro2::TokenStream, m: usize, inputs: &[Val], snapshots: Option<u64>) -> Func {
     let vjp = vjp_of(item, snapshots);
     let values = vjp.outputs.len() - vjp.active.len();
-    let wide = widen(&vjp, values, m, Seeds::Inputs).expect("the VJP widens");
+    let wide = widen(&vjp, values, m).expect("the VJP widens");
     verify(&wide).expect("the widened IR verifies");
     assert_eq!(regions(&wide.body), regions(&vjp.body), "each region once");
-    let mut args = inputs.to_vec();
-    args.extend((0..m).map(|r| unit(m, r)));
-    let got = run(&wide, &args, &Consts::default());
+    assert_eq!(wide.inputs.len(), vjp.user_inputs, "the seeds are built in");
+    let got = run(&wide, inputs, &Consts::default());
     let n = vjp.active.len();
     for r in 0..m {
         let mut one = inputs.to_vec();
         one.push(unit(m, r));
         let want = run(&vjp, &one, &Consts::default());
         let lane = &got[values + r * n..values + (r + 1) * n];
-        let bits =
-            |vs: &[Val]| -> Vec<u64> { vs.iter().flat_map(Val::flat).map(f64::to_bits).collect() };
+        // A zero's sign dropped: `+ 0.0` makes a negative zero positive.
+        let bits = |vs: &[Val]| -> Vec<u64> {
+            vs.iter().flat_map(Val::flat).map(|x| (x + 0.0).to_bits()).collect()
+        };
         assert_eq!(bits(lane), bits(&want[values..]), "row {r}");
         assert_eq!(bits(&got[..values]), bits(&want[..values]), "values");
     }
+    wide
 }
 
 fn arr(xs: &[f64]) -> Val {
@@ -110,4 +129,22 @@ fn a_checkpointed_loop_widens_its_sweep_not_its_steps() {
     assert!(checkpointed.body.iter().any(|s| matches!(s, Stmt::Checkpoint(_))));
     check(item.clone(), 2, &[arr(&[0.4, -0.7]), Val::F(1.3)], Some(3));
     check(item, 2, &[arr(&[0.4, -0.7]), Val::F(1.3)], None);
+}
+
+/// A unit cotangent's zeros fold: row 0 of `[a b, a c]` is `(b, a, 0)`, row 1 `(c, 0, a)`, and
+/// neither lane multiplies by the other row's zero (the VJP's sweep has four products, each
+/// lane two: no product by a seed's one either).
+#[test]
+fn a_unit_cotangents_zeros_leave_no_product() {
+    let item = quote! {
+        fn f(a: f64, b: f64, c: f64) -> [f64; 2] {
+            [a * b, a * c]
+        }
+    };
+    let inputs = [Val::F(0.5), Val::F(-1.5), Val::F(2.0)];
+    let wide = check(item.clone(), 2, &inputs, None);
+    let vjp = vjp_of(item, None);
+    let forward = 2;
+    assert_eq!(products(&vjp.body), forward + 4);
+    assert_eq!(products(&wide.body), forward);
 }

@@ -46,7 +46,7 @@ pub use sink::sink;
 pub use split::{halves, keep_residuals};
 pub use storage_hoist::hoist_storage;
 pub use stores::forward_stores;
-pub use widen::{Seeds, widen};
+pub use widen::widen;
 pub use wrap::split_wraps;
 
 use crate::ir::{Builder, Elem, Name, Operand, Prim, Ty};

@@ -1,64 +1,53 @@
 //! Vector mode (Enzyme's "width"): a function whose last inputs are seeds (the cotangents of a
-//! VJP, the directions of a JVP) widened to carry `lanes` seeds at once, given as inputs or
-//! built in as the unit vectors. Every statement that
+//! VJP, the directions of a JVP) widened to carry `lanes` seeds at once, built in as the unit
+//! vectors (the rows or columns of a Jacobian). Every statement that
 //! depends on the seeds is repeated once per lane, its values renamed per lane; what does not
 //! (the forward pass, recomputed primals, stored values read back, branch conditions, loop
 //! bounds) stays single. A loop or a branch stays one loop or one branch, carrying or yielding
 //! one value per lane for each value that depends on the seeds, so the sweep is traversed once.
 //!
-//! Each lane computes exactly what the function computes with that lane's seed (the same
-//! operations on the same operands, in the same order), so its results are those of a call of
-//! the function with that seed, to the bit.
+//! Each lane computes what the function computes with that lane's seed (the same operations on
+//! the same operands, in the same order), leaving out what its zero seeds make zero, as reverse
+//! and forward mode leave out the derivatives of values that no output depends on (or that
+//! depend on no input): a lane's values are linear in its seed, so a product with a zero seed's
+//! share is zero, a sum with it the other term ([`Widen::fold`]). Its results are those of a
+//! call of the function with that seed, except that no `0 · x` is computed: the same numbers
+//! wherever the call's values are finite, a zero's sign aside (where an `x` is infinite or NaN,
+//! the call's `0 · x` is NaN and the lane's is zero).
 //!
 //! What it does not widen (it then returns `None`, and the caller runs the function once per
 //! seed): control that depends on the seeds (a branch's condition, a `while` loop's test, a
-//! checkpointed sweep's recomputed steps), and a `while` loop with a tape whose carried values
-//! depend on them.
+//! checkpointed sweep's recomputed steps), a `while` loop with a tape whose carried values
+//! depend on them, and seeds of a length the macro does not know.
 
 use std::collections::{HashMap, HashSet};
 
 use crate::ir::{
-    Block, Branch, Carry, Checkpoint, Func, Loop, Name, Operand, Stmt, Ty, Var, While, reads,
-    stmt_defs, substitute_operand,
+    Block, Branch, Carry, Checkpoint, Func, Int, Loop, Name, Operand, Prim, Stmt, Ty, Var, While,
+    reads, stmt_defs, substitute_operand,
 };
 
-/// How the lanes' seeds are given.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seeds {
-    /// As inputs, one set per lane after the user's inputs (a VJP's cotangents, which the
-    /// caller seeds).
-    Inputs,
-    /// Built in: lane `j` seeds the `j`-th scalar of the seeds (in order, arrays row-major) with
-    /// one and every other with zero (a JVP's unit directions: the columns of a Jacobian).
-    Units,
-}
-
-/// `f` with its seeds (its inputs after the user's) taken `lanes` times: with
-/// [`Seeds::Inputs`] its inputs are `[user…, seeds of lane 0…, seeds of lane 1…]`, with
-/// [`Seeds::Units`] the user's alone; its outputs `[the first `values` outputs…, the others for
-/// lane 0…, for lane 1…]`. `None` where control depends on the seeds, or a unit seed's length is
+/// `f` with its seeds (its inputs after the user's) taken `lanes` times, built in: lane `j`
+/// seeds the `j`-th scalar of the seeds (in order, arrays row-major) with one and every other
+/// with zero. Its inputs are the user's; its outputs `[the first `values` outputs…, the others
+/// for lane 0…, for lane 1…]`. `None` where control depends on the seeds, or a seed's length is
 /// not known to the macro.
-pub fn widen(f: &Func, values: usize, lanes: usize, seeds: Seeds) -> Option<Func> {
+pub fn widen(f: &Func, values: usize, lanes: usize) -> Option<Func> {
     let given = &f.inputs[f.user_inputs..];
     let dependent = dependent(f, given);
-    let mut w = Widen { out: f.clone(), dependent, maps: vec![HashMap::new(); lanes] };
-    let mut inputs = f.inputs[..f.user_inputs].to_vec();
+    let mut w = Widen {
+        out: f.clone(),
+        dependent,
+        maps: vec![HashMap::new(); lanes],
+        seed_arrays: HashMap::new(),
+    };
+    let inputs = f.inputs[..f.user_inputs].to_vec();
     let mut prelude = Vec::new();
     for lane in 0..lanes {
         let mut at = 0;
         for s in given {
-            let v = match seeds {
-                Seeds::Inputs => {
-                    let v = w.fresh(*s);
-                    inputs.push(v);
-                    Operand::Var(v)
-                }
-                Seeds::Units => {
-                    let ty = f.ty(*s).clone();
-                    let name = f.name(*s).clone();
-                    w.unit(&ty, name, (&mut at, lane), &mut prelude)?
-                }
-            };
+            let (ty, name) = (f.ty(*s).clone(), f.name(*s).clone());
+            let v = w.unit(&ty, name, (&mut at, lane), &mut prelude)?;
             w.maps[lane].insert(*s, v);
         }
     }
@@ -72,14 +61,21 @@ pub fn widen(f: &Func, values: usize, lanes: usize, seeds: Seeds) -> Option<Func
     let mut accumulators = f.accumulators.clone();
     for a in &f.accumulators {
         for lane in 0..lanes {
-            if let Some(Operand::Var(v)) = w.maps[lane].get(a) {
+            // A lane's own copy (not a value a folded statement stood for).
+            if let Some(Operand::Var(v)) = w.maps[lane].get(a).filter(|v| !is_in_f(f, **v)) {
                 accumulators.push(*v);
             }
         }
     }
     accumulators.sort();
     accumulators.dedup();
-    Some(Func { body, inputs, outputs, accumulators, ..w.out })
+    // What only the folded terms read, the seeds' array literals among it, is left out.
+    Some(super::dead_code(&Func { body, inputs, outputs, accumulators, ..w.out }))
+}
+
+/// Whether `op` is a variable of `f` before widening.
+fn is_in_f(f: &Func, op: Operand) -> bool {
+    op.var().is_some_and(|v| v.index() < f.names.len())
 }
 
 /// The variables of `f` that depend on `seeds` (those repeated per lane): what reads them, the
@@ -220,6 +216,8 @@ struct Widen {
     out: Func,
     dependent: HashSet<Var>,
     maps: Vec<HashMap<Var, Operand>>,
+    /// The unit seeds' array literals, with their elements.
+    seed_arrays: HashMap<Var, Vec<Operand>>,
 }
 
 impl Widen {
@@ -259,6 +257,7 @@ impl Widen {
                     .map(|_| self.unit(&inner, Name::temp(), (&mut *at, hot), &mut *out))
                     .collect::<Option<Vec<Operand>>>()?;
                 let v = self.new_var(name, ty.clone());
+                self.seed_arrays.insert(v, elems.clone());
                 out.push(Stmt::Array { out: v, elems });
                 Some(Operand::Var(v))
             }
@@ -313,7 +312,14 @@ impl Widen {
             _ => {
                 for lane in 0..self.maps.len() {
                     let single = vec![s.clone()];
-                    let mut copy = crate::ir::substitute(&single, &self.maps[lane]).pop()?;
+                    let copy = crate::ir::substitute(&single, &self.maps[lane]).pop()?;
+                    let mut copy = match self.fold(copy) {
+                        Folded::Stmt(copy) => copy,
+                        Folded::Value(value) => {
+                            defs.iter().for_each(|v| _ = self.maps[lane].insert(*v, value));
+                            continue;
+                        }
+                    };
                     for v in &defs {
                         let new = self.define(lane, *v);
                         rename_def(&mut copy, *v, new);
@@ -429,6 +435,58 @@ impl Widen {
         let back = self.block(&c.back)?;
         let (back_yields, outs) = self.ends(&from, &c.back_yields, &c.outs)?;
         Some(Checkpoint { adjoint, back, back_yields, outs, ..c.clone() })
+    }
+}
+
+/// A lane's copy of a statement, with the literals of its unit seeds folded.
+enum Folded {
+    /// The statement, to emit.
+    Stmt(Stmt),
+    /// No statement: its value is this operand.
+    Value(Operand),
+}
+
+impl Widen {
+    /// A lane's copy `s` of a statement, its unit seeds' literals folded: a seed's element read
+    /// at a constant index is that literal; `0 · x`, `x · 0`, `0 / x` and `−0` are zero, `0 + x`,
+    /// `x + 0`, `x − 0`, `1 · x` and `x · 1` are `x`, `0 − x` is `−x`. Only seed-dependent
+    /// statements reach it, and those are linear in the seed (adjoints, tangents), so a zero
+    /// operand there is a zero seed's share: the derivative that the other outputs' (inputs')
+    /// seeds would have carried.
+    fn fold(&self, s: Stmt) -> Folded {
+        match &s {
+            Stmt::Load { array, index, .. } => match self.seed_element(*array, index) {
+                Some(value) => Folded::Value(value),
+                None => Folded::Stmt(s),
+            },
+            Stmt::Op { out, prim, args } => {
+                let is = |i: usize, c: f64| args.get(i).and_then(|a| a.lit()) == Some(c);
+                let zero = Operand::Lit(0.0);
+                match prim {
+                    Prim::Mul if is(0, 0.0) || is(1, 0.0) => Folded::Value(zero),
+                    Prim::Div | Prim::Neg if is(0, 0.0) => Folded::Value(zero),
+                    Prim::Mul if is(0, 1.0) => Folded::Value(args[1]),
+                    Prim::Mul if is(1, 1.0) => Folded::Value(args[0]),
+                    Prim::Add if is(0, 0.0) => Folded::Value(args[1]),
+                    Prim::Add | Prim::Sub if is(1, 0.0) => Folded::Value(args[0]),
+                    Prim::Sub if is(0, 0.0) => {
+                        Folded::Stmt(Stmt::Op { out: *out, prim: Prim::Neg, args: vec![args[1]] })
+                    }
+                    _ => Folded::Stmt(s),
+                }
+            }
+            _ => Folded::Stmt(s),
+        }
+    }
+
+    /// The element of a unit seed's array literal at `index`, when every index is a constant.
+    fn seed_element(&self, array: Var, index: &[Int]) -> Option<Operand> {
+        let mut at = Operand::Var(array);
+        for i in index {
+            let elems = self.seed_arrays.get(&at.var()?)?;
+            at = *elems.get(usize::try_from(i.value?).ok()?)?;
+        }
+        Some(at)
     }
 }
 

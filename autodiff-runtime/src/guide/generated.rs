@@ -155,15 +155,18 @@
 //! `f_jacobian_mode()` says `"forward"` or `"reverse"`. There is no limit on the number of
 //! parameters or outputs. By rows (reverse mode) over at most 8 rows known to the macro, the
 //! Jacobian is computed in one pass (vector reverse mode, Enzyme's "width"): the hidden kernel
-//! `f_vjp_rows(params…, out_bar, out_bar_1, …)` is `f_vjp` taking every row's cotangent at once,
-//! its forward pass run once and its sweep traversed once, each adjoint statement repeated per
-//! row (`x_bar`, `x_bar_1`, …) while what does not depend on the cotangent (the forward pass,
-//! recomputed values, stored values read back, branch conditions, loop bounds) stays single;
-//! `f_jacobian` seeds row `i` with the `i`-th unit cotangent. Each row is to the bit what
-//! `f_vjp` gives for that seed. By columns (forward mode) over at most 8 columns, the hidden
+//! `f_vjp_rows(params…)` is `f_vjp` taking every row's unit cotangent at once (row `i`'s the
+//! `i`-th, built in as literals), its forward pass run once and its sweep traversed once, each
+//! adjoint statement repeated per row (`x_bar`, `x_bar_1`, …) while what does not depend on the
+//! cotangent (the forward pass, recomputed values, stored values read back, branch conditions,
+//! loop bounds) stays single. By columns (forward mode) over at most 8 columns, the hidden
 //! `f_jvp_cols(params…)` is `f_jvp` along every unit direction at once (the directions built in
-//! as literals), one forward sweep carrying every column's tangent; each column is to the bit
-//! what `f_jvp` gives along it. Otherwise (more rows or columns, sizes known only to rustc, a
+//! as literals), one forward sweep carrying every column's tangent. A row's (column's)
+//! statements leave out what the zeros of its unit vector make zero: `0 · x` is not computed
+//! (and `x + 0` is `x`), as no derivative is computed of a value that no output depends on. Each
+//! row (column) is then what `f_vjp` gives for that cotangent (`f_jvp` along that direction),
+//! the same numbers, up to the sign of a zero, wherever the function's values are finite (where
+//! an `x` is infinite or NaN, `f_vjp`'s `0 · x` is NaN and the row's entry a number). Otherwise (more rows or columns, sizes known only to rustc, a
 //! function returning a struct, a `while` loop, loops whose storage the function chooses when
 //! it starts, a branch taken on a cotangent, by columns a struct parameter) `f_jacobian` calls
 //! `f_vjp` once per row, or `f_jvp` once per column.

@@ -60,7 +60,9 @@
 //!   columns) that the macro knows, and not for a function returning a struct, with a `while`
 //!   loop, whose loops' storage is chosen when it runs, or (by columns) with a struct
 //!   parameter: then `f_vjp` runs once per row, or `f_jvp` once per column (see
-//!   [`generated`](super::generated)). The type of a call's value read as a struct without a
+//!   [`generated`](super::generated)). In one pass no product by a unit vector's zero is
+//!   computed: where `f_vjp` (`f_jvp`) seeded with that unit vector would give NaN from
+//!   `0 · inf`, the Jacobian's entry is a number. The type of a call's value read as a struct without a
 //!   typed `let` is inferred for a method (its receiver's type, as for methods returning
 //!   `Self`), for `Type::f(..)` (`Type`) and for a free function `make(..)` (`make_value`,
 //!   which `#[grad]` writes for a free, non-generic function returning a struct): bind the
