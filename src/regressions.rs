@@ -616,3 +616,56 @@ pub fn copied_constants(a: f64, data: &[[f64; 2]]) -> f64 {
     y[1] *= a * a;
     x[1][0] + x[0][1] + y[1]
 }
+
+/// `Σₖ tanh(w)·cₖ`, `tanh` computed in `f32` in an `f64` function (bug 62): the adjoint of
+/// `z.tanh() as f64` is the constant `c[k]` (the cotangent of `t · c[k]`), cast back to `f32`;
+/// it was written uncast, and `_grad` did not compile (E0308, E0277).
+#[grad(wrt(w), jvp, hvp)]
+pub fn f32_piece_times_data(w: f64, c: [f64; 3]) -> f64 {
+    let mut s = 0.0_f64;
+    for k in 0..3 {
+        let z = w as f32;
+        s += z.tanh() as f64 * c[k];
+    }
+    s
+}
+
+/// `Σₖ sin(x)·dₖ` in an `f32` function, `sin` computed in `f64` times `f64` data (bug 62, the
+/// other direction): the cotangent `data[k]` of `w` cast to `f32`.
+#[grad(jvp, hvp)]
+pub fn f64_piece_times_data(x: f32, data: &[f64]) -> f32 {
+    let mut s = 0.0_f32;
+    for k in 0..data.len() {
+        let w = x as f64;
+        s += (w.sin() * data[k]) as f32;
+    }
+    s
+}
+
+/// `|x| + ln(max |xᵢ|)`: a float method called on what an iterator chain's consumer gives
+/// (bug 64): it was refused as "the iterator method `sqrt`".
+#[grad(jvp, hvp)]
+pub fn method_on_consumer(x: [f64; 3]) -> f64 {
+    let norm = x.iter().map(|v| v * v).sum::<f64>().sqrt();
+    norm + x.iter().map(|v| v.abs()).fold(0.0, f64::max).ln()
+}
+
+/// `return` in tail position, inside the function's last `match` and `if` (bug 65): it was
+/// refused with "this statement has no effect" and an error spanned at the attribute.
+#[grad(jvp, hvp)]
+pub fn tail_return(x: f64, k: u32) -> f64 {
+    match k {
+        0 => return x * x,
+        1 => {
+            let t = x.sin();
+            return t * x;
+        }
+        _ => {
+            if x > 0.0 {
+                return x.exp();
+            } else {
+                x.cos()
+            }
+        }
+    }
+}

@@ -492,3 +492,62 @@ fn constants_copied_into_arrays_and_updated() {
     assert_eq!(copied_constants_hvp(a, &data, 1.0), (value, 3.0 + 14.0 * a, 14.0));
     assert_eq!(copied_constants_hessian(a, &data), [[14.0]]);
 }
+
+#[test]
+fn a_constant_cotangent_of_a_cast_is_cast() {
+    // bug 62: ∂/∂w Σₖ tanh(w as f32) cₖ = (1 − tanh²w) Σₖ cₖ, in f32.
+    let (w, c) = (0.4_f64, [0.5, -1.0, 2.0]);
+    let th = f64::from((w as f32).tanh());
+    let (value, w_bar) = f32_piece_times_data_grad(w, c);
+    assert_eq!(value, f32_piece_times_data(w, c));
+    assert_relative_eq!(w_bar, (1.0 - th * th) * 1.5, max_relative = 1e-6);
+    assert_relative_eq!(f32_piece_times_data_jvp(w, c, 2.0).1, 2.0 * w_bar, max_relative = 1e-12);
+    // d²/dw² = −2 tanh (1 − tanh²) Σ cₖ
+    let (_, _, hv) = f32_piece_times_data_hvp(w, c, 1.0);
+    assert_relative_eq!(hv, -2.0 * th * (1.0 - th * th) * 1.5, max_relative = 1e-6);
+    // The other direction: ∂/∂x Σₖ sin(x) dₖ = cos(x) Σ dₖ, in f64 then rounded.
+    let (x, data) = (0.3_f32, [0.5, -1.0, 2.0]);
+    let (_, x_bar) = f64_piece_times_data_grad(x, &data);
+    assert_relative_eq!(f64::from(x_bar), f64::from(x).cos() * 1.5, max_relative = 1e-6);
+    let (_, _, h) = f64_piece_times_data_hvp(x, &data, 1.0);
+    assert_relative_eq!(f64::from(h), -f64::from(x).sin() * 1.5, max_relative = 1e-6);
+}
+
+#[test]
+fn a_float_method_on_a_consumers_value() {
+    // bug 64: f = |x| + ln(max |xᵢ|); ∂f/∂xᵢ = xᵢ/|x| + [i = argmax] sign(xᵢ)/|xᵢ|.
+    let x = [0.5_f64, -1.2, 0.8];
+    let n = (0.25_f64 + 1.44 + 0.64).sqrt();
+    let (value, g) = method_on_consumer_grad(x);
+    assert_eq!(value, method_on_consumer(x));
+    assert_relative_eq!(value, n + 1.2_f64.ln(), max_relative = 1e-15);
+    let want = [0.5 / n, -1.2 / n - 1.0 / 1.2, 0.8 / n];
+    for i in 0..3 {
+        assert_relative_eq!(g[i], want[i], max_relative = 1e-14);
+    }
+    // H·e₀ of |x|: (I − x xᵀ/|x|²)/|x| e₀; ln(max) does not depend on x₀.
+    let (_, _, hv) = method_on_consumer_hvp(x, [1.0, 0.0, 0.0]);
+    let h0 = [(1.0 - 0.25 / (n * n)) / n, 0.6 / (n * n * n), -0.4 / (n * n * n)];
+    for i in 0..3 {
+        assert_relative_eq!(hv[i], h0[i], max_relative = 1e-14);
+    }
+}
+
+#[test]
+fn return_in_tail_position_is_the_value() {
+    // bug 65: x², x sin x, eˣ (x > 0) or cos x.
+    for x in [-0.7_f64, 0.6] {
+        let cases = [
+            (0, 2.0 * x, 2.0),
+            (1, x.sin() + x * x.cos(), 2.0 * x.cos() - x * x.sin()),
+            (2, if x > 0.0 { x.exp() } else { -x.sin() }, if x > 0.0 { x.exp() } else { -x.cos() }),
+        ];
+        for (k, first, second) in cases {
+            let (value, slope) = tail_return_grad(x, k);
+            assert_eq!(value, tail_return(x, k));
+            assert_relative_eq!(slope, first, max_relative = 1e-15);
+            assert_relative_eq!(tail_return_jvp(x, k, 2.0).1, 2.0 * first, max_relative = 1e-15);
+            assert_relative_eq!(tail_return_hvp(x, k, 1.0).2, second, max_relative = 1e-15);
+        }
+    }
+}

@@ -84,6 +84,8 @@ impl Lower<'_> {
     /// Lowers the function body; returns its outputs.
     pub(super) fn body(&mut self, block: &Block, returns: &Returns) -> Vec<Operand> {
         let zero = super::sugar::zero_of(returns);
+        let tailed = super::sugar::exits::tail_returns(block);
+        let block = tailed.as_ref().unwrap_or(block);
         let rewritten = zero.and_then(|z| self.early_returns(block, z));
         let block = rewritten.as_ref().unwrap_or(block);
         let mut value = None;
@@ -705,6 +707,16 @@ impl Lower<'_> {
                 }
             }
             (_, Value::Int(None)) | (Binding::Poison, _) => {}
+            (Binding::Record(shape, _), _) => {
+                let ty = quote::ToTokens::to_token_stream(&shape.path).to_string().replace(' ', "");
+                let fields = shape.members.iter().map(super::structs::record::member_text);
+                let fields: Vec<String> = fields.map(|m| format!("{m}: r.{m}")).collect();
+                let fields = fields.join(", ");
+                self.cx.error_spanned(
+                    rhs,
+                    format!("`#[grad]` holds a variable made from a struct literal as its fields, and assigns to it only a struct literal or another struct value of the body (`{ty} {{ .. }}`), not the value of a call; start the variable from a call instead (`let mut s = p.step(..);`, then `s = s.step(..);`), or bind the call's value to a new variable `r` and assign its fields (`s = {ty} {{ {fields} }};`)"),
+                );
+            }
             _ => self.cx.error_spanned(
                 rhs,
                 "`#[grad]` supports assigning to a tuple variable only a tuple of `f64` values or arrays of the same shape",

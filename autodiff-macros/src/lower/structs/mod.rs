@@ -20,7 +20,7 @@ mod calls;
 mod copies;
 mod flat;
 mod infer;
-mod record;
+pub(super) mod record;
 mod rows;
 mod scan;
 mod whole;
