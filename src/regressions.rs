@@ -1,7 +1,7 @@
 //! Functions that once broke the macro: each stays in the corpus with a test in
 //! `tests/regressions.rs`, so the bug cannot come back.
 
-use autodiff_runtime::grad;
+use autodiff_runtime::{Differentiable, grad};
 
 /// `powi` with the most negative exponents: differentiating `powi(i32::MIN)` once more must not
 /// overflow the exponent.
@@ -668,4 +668,74 @@ pub fn tail_return(x: f64, k: u32) -> f64 {
             }
         }
     }
+}
+
+/// A state of a step of `x″ = −x` with a damped second velocity, for [`stepped_literal`].
+#[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+pub struct Phase {
+    /// The position.
+    pub x: f64,
+    /// Two velocities.
+    pub v: [f64; 2],
+}
+
+impl Phase {
+    /// One explicit step of length `dt`.
+    #[grad(jvp, hvp)]
+    pub fn step(self, dt: f64) -> Self {
+        Phase { x: self.x + dt * self.v[0], v: [self.v[0] - dt * self.x, self.v[1] * (1.0 - dt)] }
+    }
+}
+
+/// Five steps from a state made by a struct literal, each assigned the value of a method
+/// returning the struct (`s = s.step(dt)`): it was refused as "assigning to a tuple variable";
+/// each field is now read from the call's value.
+#[grad(jvp, hvp)]
+pub fn stepped_literal(p: Phase, dt: f64) -> f64 {
+    let mut s = Phase { x: p.x, v: p.v };
+    for _ in 0..5 {
+        s = s.step(dt);
+    }
+    s.x * s.v[1] + s.v[0]
+}
+
+/// [`stepped_literal`] started from a call, the form that worked before.
+#[grad(jvp, hvp)]
+pub fn stepped_call(p: Phase, dt: f64) -> f64 {
+    let mut s = p.step(dt);
+    for _ in 0..4 {
+        s = s.step(dt);
+    }
+    s.x * s.v[1] + s.v[0]
+}
+
+/// A struct parameter's array field copied into a loop's state, updated by a call (bug 66): the
+/// stack check of the checkpointed sweep read the field's length as written, `p.v.len()`, in a
+/// `const` block (E0435).
+#[grad(jvp, hvp)]
+pub fn field_state_by_calls(p: &Phase, dt: f64) -> f64 {
+    let mut v = p.v;
+    for _ in 0..5 {
+        v = rotate_by(v, dt);
+    }
+    v[1] * p.x + v[0]
+}
+
+/// `v` rotated by the angle `a`.
+#[grad(jvp, hvp)]
+pub fn rotate_by(v: [f64; 2], a: f64) -> [f64; 2] {
+    let (s, c) = a.sin_cos();
+    [c * v[0] - s * v[1], s * v[0] + c * v[1]]
+}
+
+/// A struct parameter's array field copied into a loop's state, updated in place (bug 66 too).
+#[grad(jvp, hvp)]
+pub fn field_state_in_place(p: &Phase, dt: f64) -> f64 {
+    let mut v = p.v;
+    for _ in 0..5 {
+        for j in 0..v.len() {
+            v[j] = (v[j] * dt + v[(j + 1) % 2]).sin();
+        }
+    }
+    v[1] + v[0] * p.x
 }

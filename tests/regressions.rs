@@ -551,3 +551,77 @@ fn return_in_tail_position_is_the_value() {
         }
     }
 }
+
+/// The gradient of `f` (a function of a `Phase` and `dt`) at `(p, dt)` as a vector
+/// `[x, v₀, v₁, dt]`, and `f` of such a vector.
+fn phase_point(q: &[f64]) -> (Phase, f64) {
+    (Phase { x: q[0], v: [q[1], q[2]] }, q[3])
+}
+
+#[test]
+fn a_struct_literal_variable_takes_a_calls_value() {
+    let q = [0.5, 1.0, -0.3, 0.1];
+    let (p, dt) = phase_point(&q);
+    let grad = |q: &[f64]| {
+        let (p, dt) = phase_point(q);
+        let (_, (g, gdt)) = stepped_literal_grad(p, dt);
+        vec![g.x, g.v[0], g.v[1], gdt]
+    };
+    let (value, _) = stepped_literal_grad(p, dt);
+    assert_eq!(value, stepped_literal(p, dt));
+    let f = |q: &[f64]| {
+        let (p, dt) = phase_point(q);
+        stepped_literal(p, dt)
+    };
+    check_gradient(f, &q, &grad(&q), Tolerance::default()).expect("stepped_literal_grad");
+    let d = [1.0, 0.0, 0.5, 0.2];
+    let (dp, ddt) = phase_point(&d);
+    let (_, _, (hp, hdt)) = stepped_literal_hvp(p, dt, dp, ddt);
+    check_hvp(grad, &q, &d, &[hp.x, hp.v[0], hp.v[1], hdt], Tolerance::default())
+        .expect("stepped_literal_hvp");
+    // The same steps started from a call: the same value and derivatives, to rounding.
+    let (twin, (tg, tdt)) = stepped_call_grad(p, dt);
+    assert_relative_eq!(twin, value, max_relative = 1e-15);
+    let g = grad(&q);
+    for (a, b) in g.iter().zip([tg.x, tg.v[0], tg.v[1], tdt]) {
+        assert_relative_eq!(*a, b, max_relative = 1e-14);
+    }
+    let (_, slope) = stepped_literal_jvp(p, dt, dp, ddt);
+    let dot: f64 = g.iter().zip(&d).map(|(a, b)| a * b).sum();
+    assert_relative_eq!(slope, dot, max_relative = 1e-14);
+}
+
+#[test]
+fn a_struct_fields_copy_carried_by_a_loop_is_checked_against_the_budget_by_rustc() {
+    // bug 66: five rotations by dt: v = R(5 dt) p.v, f = v₁ x + v₀.
+    let (p, dt) = (Phase { x: 0.5, v: [1.0, -0.3] }, 0.1_f64);
+    let (s, c) = (5.0 * dt).sin_cos();
+    let v = [c * p.v[0] - s * p.v[1], s * p.v[0] + c * p.v[1]];
+    let (value, (g, gdt)) = field_state_by_calls_grad(&p, dt);
+    assert_relative_eq!(value, v[1] * p.x + v[0], max_relative = 1e-14);
+    assert_relative_eq!(g.x, v[1], max_relative = 1e-14);
+    // ∂v₀/∂v = (c, s)·…: ∂f/∂p.v₀ = x s + c, ∂f/∂p.v₁ = x c − s; ∂f/∂dt = 5 (x v₀ − v₁).
+    assert_relative_eq!(g.v[0], p.x * s + c, max_relative = 1e-14);
+    assert_relative_eq!(g.v[1], p.x * c - s, max_relative = 1e-14);
+    assert_relative_eq!(gdt, 5.0 * (p.x * v[0] - v[1]), max_relative = 1e-13);
+    let (_, _, (_, hdt)) = field_state_by_calls_hvp(&p, dt, &Phase { x: 0.0, v: [0.0; 2] }, 1.0);
+    assert_relative_eq!(hdt, -25.0 * (p.x * v[1] + v[0]), max_relative = 1e-13);
+    // In place, against finite differences.
+    let q = [0.5, 1.0, -0.3, 0.1];
+    let grad = |q: &[f64]| {
+        let (p, dt) = phase_point(q);
+        let (_, (g, gdt)) = field_state_in_place_grad(&p, dt);
+        vec![g.x, g.v[0], g.v[1], gdt]
+    };
+    let f = |q: &[f64]| {
+        let (p, dt) = phase_point(q);
+        field_state_in_place(&p, dt)
+    };
+    check_gradient(f, &q, &grad(&q), Tolerance::default()).expect("field_state_in_place_grad");
+    let d = [0.3, 1.0, 0.5, 0.2];
+    let (dp, ddt) = phase_point(&d);
+    let (p, dt) = phase_point(&q);
+    let (_, _, (hp, hdt)) = field_state_in_place_hvp(&p, dt, &dp, ddt);
+    check_hvp(grad, &q, &d, &[hp.x, hp.v[0], hp.v[1], hdt], Tolerance::default())
+        .expect("field_state_in_place_hvp");
+}

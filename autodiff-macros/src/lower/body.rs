@@ -540,6 +540,7 @@ impl Lower<'_> {
                     Binding::Tuple(parts) => {
                         self.tuple_type(parts).and_then(|want| self.typed_call(rhs, &want))
                     }
+                    _ if self.assign_record_call(rhs, &b) => return,
                     _ => None,
                 };
                 let v = v.unwrap_or_else(|| self.value(rhs));
@@ -681,6 +682,11 @@ impl Lower<'_> {
         };
         let tys = parts.iter().map(ty).collect::<Option<Vec<Ty>>>()?;
         Some(super::returned::Returned::Tuple(tys))
+    }
+
+    /// A part of a struct value of the body assigned `v`, a field of a call's value.
+    pub(super) fn assign_record_part(&mut self, rhs: &Expr, part: &Binding, v: Operand) {
+        self.assign_parts(rhs, part, Value::real(v));
     }
 
     /// `t = rhs` for a tuple `t`: each part of the value to the slot of that part.

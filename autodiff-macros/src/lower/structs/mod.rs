@@ -144,7 +144,10 @@ impl Lower<'_> {
                 _ if rows => self.rows_field_ty(k, &u.path, &u.first),
                 _ if flat => self.flat_field_ty(k, &u.path, &u.first),
                 0 => Ty::F64,
-                d => Ty::array(Elem::F64, (0..d).map(|k| field_len(&base, k, &u.root)).collect()),
+                d => {
+                    let dim = |k| field_len(&base, k, &u.root, (&owned, &u.path));
+                    Ty::array(Elem::F64, (0..d).map(dim).collect())
+                }
             };
             let text = path_text(&u.path).replace('.', "_");
             let input = self.b.input(Name::user(&format!("{}_{text}", u.root)), ty);
@@ -284,13 +287,21 @@ fn flat_len(owned: &TokenStream, path: &[Member], at: &TokenStream) -> TokenStre
 }
 
 /// The length of dimension `k` of the array field `base`, read at run time: `m.w.len()`, and
-/// `len_at(&m.w, 1)` for the next.
-fn field_len(base: &TokenStream, k: usize, root: &str) -> Int {
+/// `len_at(&m.w, 1)` for the next; in a `const` block, `field_dim::<Model>(&["w"], k)`, from the
+/// struct `owned` and the field's `path`.
+fn field_len(
+    base: &TokenStream,
+    k: usize,
+    root: &str,
+    (owned, path): (&TokenStream, &[Member]),
+) -> Int {
     let tokens = match k {
         0 => quote!(#base.len()),
         _ => quote!(::autodiff_runtime::__private::len_at(&#base, #k)),
     };
-    let mut len = Int::inferred(tokens, vec![root.to_owned()]);
+    let names: Vec<String> = path.iter().map(|m| m.to_token_stream().to_string()).collect();
+    let konst = quote!(::autodiff_runtime::__private::field_dim::<#owned>(&[#(#names),*], #k));
+    let mut len = Int::inferred(tokens, vec![root.to_owned()], konst);
     len.witness = Some((base.clone(), k));
     len
 }
