@@ -267,7 +267,7 @@ impl Lower<'_> {
     pub(super) fn whole_struct(&mut self, e: &Expr, name: &str) {
         self.cx.error_spanned(
             e,
-            format!("`{name}` is a struct: `#[grad]` reads a struct parameter through its fields, as in `{name}.x`, and its methods (a macro sees no types: if `{name}`'s type is an alias of `f64`, write `f64`)"),
+            format!("`{name}` is a struct: `#[grad]` reads a struct parameter through its fields, as in `{name}.x`, and its methods, and does not copy it whole (a macro sees no types: if `{name}`'s type is an alias of `f64`, write `f64`); to start a variable from it, write a struct literal of its fields, as in `let mut s = Model {{ w: {name}.w, b: {name}.b }};`, or the value of a method called on it"),
         );
     }
 }
