@@ -25,7 +25,7 @@ fn softmax_xent(z: [f64; 4], label: usize) -> f64 {
 }
 
 #[test]
-fn softmax_xent() {
+fn checks_softmax_xent() {
     let z = [0.3, -1.2, 2.0, 0.7];
     let (v, g) = softmax_xent_grad(z, 2);
     assert_eq!(v, softmax_xent(z, 2));
@@ -57,7 +57,7 @@ fn gauss_ll(mu: f64, log_sigma: f64, xs: &[f64], ws: &[f64]) -> f64 {
 }
 
 #[test]
-fn gauss_ll() {
+fn checks_gauss_ll() {
     let xs = [0.1, 0.5, -0.4, 1.3];
     let ws = [1.0, 0.5, 2.0, 1.5];
     let p = [0.2, -0.3];
@@ -86,7 +86,7 @@ fn horner(c: [f64; 5], x: f64) -> f64 {
 }
 
 #[test]
-fn horner() {
+fn checks_horner() {
     let c = [1.0, -2.0, 0.5, 3.0, -0.25];
     let x = 0.7;
     let (v, (gc, gx)) = horner_grad(c, x);
@@ -124,7 +124,7 @@ fn cube_root_by_bisection(a: f64) -> f64 {
 }
 
 #[test]
-fn bisection() {
+fn checks_bisection() {
     let (v, g) = cube_root_by_bisection_grad(2.0);
     assert_eq!(v, cube_root_by_bisection(2.0));
     // the comparisons fixed, r = c * hi = c * a: d(r^2)/da = 2 r^2 / a
@@ -147,7 +147,7 @@ fn newton_sqrt(a: f64) -> f64 {
 }
 
 #[test]
-fn newton_sqrt() {
+fn checks_newton_sqrt() {
     for a in [0.3, 2.0, 9.0] {
         let (v, g) = newton_sqrt_grad(a);
         close("newton v", &[v], &[a.sqrt()], 1e-14);
@@ -164,7 +164,7 @@ fn dist<T: Float>(a: [T; 3], b: [T; 3]) -> T {
 }
 
 #[test]
-fn dist() {
+fn checks_dist() {
     let a = [1.0, 2.0, 3.0];
     let b = [0.5, -1.0, 2.0];
     let (v, (ga, gb)) = dist_grad(a, b);
@@ -190,7 +190,7 @@ fn huber(pred: [f32; 3], target: [f32; 3], delta: f32) -> f32 {
 }
 
 #[test]
-fn huber() {
+fn checks_huber() {
     let p = [0.5f32, 2.0, -1.0];
     let t = [0.0f32, 0.0, 0.0];
     let (v, (gp, _gt, gd)) = huber_grad(p, t, 1.0);
@@ -215,7 +215,7 @@ fn spline(x: f64, knots: [f64; 4], seg: usize) -> f64 {
 }
 
 #[test]
-fn spline() {
+fn checks_spline() {
     let k = [1.0, 2.0, -1.0, 0.5];
     for x in [0.3, 1.4, 2.6] {
         let seg = x as usize;
@@ -269,7 +269,7 @@ fn verlet_energy(p: Particle, k: f64) -> f64 {
 }
 
 #[test]
-fn verlet() {
+fn checks_verlet() {
     let p = Particle { x: 1.0, v: -0.3 };
     let (v, (gp, gk)) = verlet_energy_grad(p, 0.8);
     assert_eq!(v, verlet_energy(p, 0.8));
@@ -310,7 +310,7 @@ fn rk4_decay(y0: [f64; 2], k: f64) -> f64 {
 }
 
 #[test]
-fn rk4() {
+fn checks_rk4() {
     let p = [1.0, 0.5, 2.0];
     let (v, (gy, gk)) = rk4_decay_grad([p[0], p[1]], p[2]);
     assert_eq!(v, rk4_decay([p[0], p[1]], p[2]));
@@ -365,7 +365,7 @@ fn kalman_nll(b0: Belief, q: f64, r: f64, zs: &[f64]) -> f64 {
 }
 
 #[test]
-fn kalman() {
+fn checks_kalman() {
     let zs = [0.3, 0.1, -0.2, 0.5, 0.4];
     let b0 = Belief { mean: 0.0, var: 1.0 };
     let (v, (gb, gq, gr)) = kalman_nll_grad(b0, 0.1, 0.2, &zs);
@@ -400,7 +400,7 @@ fn logreg(w: &[f64], xs: &[[f64; 3]], ys: &[f64]) -> f64 {
 }
 
 #[test]
-fn logreg() {
+fn checks_logreg() {
     let xs = [[1.0, 0.5, -0.3], [0.2, -1.0, 0.7], [-0.5, 0.3, 1.2], [0.9, 0.1, 0.1]];
     let ys = [1.0, 0.0, 1.0, 0.0];
     let w = [0.3, -0.2, 0.5];
@@ -457,7 +457,7 @@ fn shadowed(x: f64, w: [f64; 4]) -> f64 {
 }
 
 #[test]
-fn shadowed() {
+fn checks_shadowed() {
     let p = [0.7, 0.3, -1.0, 2.0, 0.5];
     let f = |q: &[f64]| shadowed(q[0], [q[1], q[2], q[3], q[4]]);
     let g = |q: &[f64]| {
@@ -490,7 +490,7 @@ fn positive_log_sum(x: f64, data: &[f64]) -> f64 {
 }
 
 #[test]
-fn continue() {
+fn checks_continue() {
     let data = [1.0, -2.0, 3.0, 0.0, 0.5];
     let x = 1.5;
     let (v, g) = positive_log_sum_grad(x, &data);
@@ -509,7 +509,7 @@ fn smooth_tv(x: [f64; 6], eps: f64) -> f64 {
 }
 
 #[test]
-fn windows() {
+fn checks_windows() {
     let x = [0.1, 0.5, 0.3, -0.2, 0.8, 0.9];
     let (v, (g, ge)) = smooth_tv_grad(x, 0.1);
     assert_eq!(v, smooth_tv(x, 0.1));
@@ -540,7 +540,7 @@ fn lse_closure(x: [f64; 5], t: f64) -> f64 {
 }
 
 #[test]
-fn lse() {
+fn checks_lse() {
     let x = [0.3, -1.2, 2.0, 0.7, 1.9];
     let t = 0.8;
     let mut p = x.to_vec();
@@ -570,7 +570,7 @@ fn nested_closures(a: f64, b: f64, c: f64) -> f64 {
 }
 
 #[test]
-fn nested_closures() {
+fn checks_nested_closures() {
     let p = [0.7, -1.3, 0.4];
     let f = |q: &[f64]| nested_closures(q[0], q[1], q[2]);
     let g = |q: &[f64]| {
@@ -596,7 +596,7 @@ fn math_chain(x: f64, y: f64) -> f64 {
 }
 
 #[test]
-fn math_chain() {
+fn checks_math_chain() {
     for p in [[0.7, 0.4], [-1.2, 0.3], [0.9, -0.8]] {
         let f = |q: &[f64]| math_chain(q[0], q[1]);
         let g = |q: &[f64]| {
@@ -622,7 +622,7 @@ fn weighted_sq(pred: [f64; 4], target: [f64; 4], w: [f64; 4]) -> f64 {
 }
 
 #[test]
-fn zip3() {
+fn checks_zip3() {
     let p = [0.1, 0.5, -0.3, 1.2, 0.0, 1.0, 0.0, 1.0, 1.0, 2.0, 0.5, 0.3];
     let split = |q: &[f64]| -> ([f64; 4], [f64; 4], [f64; 4]) {
         (q[0..4].try_into().unwrap(), q[4..8].try_into().unwrap(), q[8..12].try_into().unwrap())
@@ -664,7 +664,7 @@ fn soft_margin(w: [f64; 2], xs: &[[f64; 2]], ys: &[f64]) -> f64 {
 }
 
 #[test]
-fn soft_margin() {
+fn checks_soft_margin() {
     let xs = [[1.0, 0.5], [-0.2, 1.0], [0.7, -0.7], [-1.0, -0.3]];
     let ys = [1.0, -1.0, 1.0, -1.0];
     let p = [0.4, -0.9];
@@ -685,7 +685,7 @@ fn f32_norms(x: [f32; 3]) -> f32 {
 }
 
 #[test]
-fn f32() {
+fn checks_f32() {
     let x = [0.5f32, -1.0, 2.0];
     let (v, g) = f32_norms_grad(x);
     assert_eq!(v, f32_norms(x));
@@ -710,7 +710,7 @@ fn gen_poly<T: Float>(c: [T; 4], x: T) -> T {
 }
 
 #[test]
-fn generic_poly() {
+fn checks_generic_poly() {
     let c = [1.0, -2.0, 0.5, 3.0];
     let x = 0.7;
     let (v, (gc, gx)) = gen_poly_grad(c, x);
@@ -736,7 +736,7 @@ fn zscore_loss(x: [f64; 5]) -> f64 {
 }
 
 #[test]
-fn tuple_fold() {
+fn checks_tuple_fold() {
     let p = [0.3, -1.2, 2.0, 0.7, 1.1];
     let f = |q: &[f64]| zscore_loss(q.try_into().unwrap());
     let g = |q: &[f64]| zscore_loss_grad(q.try_into().unwrap()).1.to_vec();
@@ -758,7 +758,7 @@ fn quad_form(m: [[f64; 3]; 3], v: [f64; 3]) -> f64 {
 }
 
 #[test]
-fn quad_form() {
+fn checks_quad_form() {
     let m = [[2.0, 0.5, 0.1], [0.3, 1.0, -0.4], [0.0, 0.2, 3.0]];
     let v = [0.5, -1.0, 2.0];
     let (_, (gm, gv)) = quad_form_grad(m, v);
@@ -788,7 +788,7 @@ fn regime(x: f64, k: u32) -> f64 {
 }
 
 #[test]
-fn match_guards() {
+fn checks_match_guards() {
     for (x, k, want, want2) in [
         (0.5f64, 0u32, 2.0, 0.0),
         (0.5, 2, 2.0 * 3.0 * 0.25, 2.0 * 6.0 * 0.5),
@@ -822,7 +822,7 @@ fn inner_solve(a: f64, b: f64) -> f64 {
 }
 
 #[test]
-fn inner_solve() {
+fn checks_inner_solve() {
     // fixed point: [2 1; 1 2] u = [2a; 2b]  -> u0 = (4a - 2b)/3, u1 = (4b - 2a)/3
     let (a, b) = (0.7, -0.4);
     let u0 = (4.0 * a - 2.0 * b) / 3.0;
@@ -866,7 +866,7 @@ fn batch_loss(m: &Linear, xs: &[[f64; 3]], ys: &[f64]) -> f64 {
 }
 
 #[test]
-fn linear() {
+fn checks_linear() {
     let xs = [[1.0, 0.5, -0.3], [0.2, -1.0, 0.7], [-0.5, 0.3, 1.2]];
     let ys = [1.0, 0.0, -1.0];
     let m = Linear { w: [0.3, -0.2, 0.5], b: 0.1 };
@@ -900,7 +900,7 @@ fn polygon(xy: [f64; 8], k: usize) -> f64 {
 }
 
 #[test]
-fn polygon() {
+fn checks_polygon() {
     let p = [0.0, 0.0, 1.0, 0.1, 1.2, 1.0, -0.1, 0.9];
     let f = |q: &[f64]| polygon(q.try_into().unwrap(), 3);
     let g = |q: &[f64]| polygon_grad(q.try_into().unwrap(), 3).1.to_vec();
@@ -924,7 +924,7 @@ fn paths_and_maps(x: [f64; 3]) -> f64 {
 }
 
 #[test]
-fn paths_and_maps() {
+fn checks_paths_and_maps() {
     let p = [0.3, -0.7, 0.5];
     let f = |q: &[f64]| paths_and_maps(q.try_into().unwrap());
     let g = |q: &[f64]| paths_and_maps_grad(q.try_into().unwrap()).1.to_vec();
@@ -953,7 +953,7 @@ fn first_crossing(x: [f64; 4], level: f64, n: i32) -> f64 {
 }
 
 #[test]
-fn first_crossing() {
+fn checks_first_crossing() {
     let x = [0.3, 0.5, -0.2, 0.9];
     for level in [0.2, 0.5, 100.0] {
         let mut p = x.to_vec();
@@ -991,7 +991,7 @@ fn norm_then_log(x: [f64; 3], k: u32) -> f64 {
 }
 
 #[test]
-fn consumer_method_and_tail_return() {
+fn checks_consumer_method_and_tail_return() {
     let p = [0.5, -1.2, 0.8];
     for k in 0..3 {
         let f = |q: &[f64]| norm_then_log(q.try_into().unwrap(), k);
@@ -1023,7 +1023,7 @@ fn damped(x0: f64, c: f64) -> f64 {
 }
 
 #[test]
-fn damped() {
+fn checks_damped() {
     for p in [[3.0, 0.4], [0.05, 0.4], [2.0, 0.02]] {
         let f = |q: &[f64]| damped(q[0], q[1]);
         let g = |q: &[f64]| {
@@ -1048,7 +1048,7 @@ fn mixed_precision(w: &[f64], pts: &[f64]) -> f64 {
 }
 
 #[test]
-fn mixed_precision() {
+fn checks_mixed_precision() {
     let w = [0.3, -0.7];
     let pts = [1.0, 0.5, -0.4, 1.5, 0.2, -1.0];
     let mut g = [0.0; 2];
@@ -1073,7 +1073,7 @@ fn move_capture(x: f64, y: f64) -> f64 {
 }
 
 #[test]
-fn move_capture() {
+fn checks_move_capture() {
     let p = [0.7, -0.4];
     let f = |q: &[f64]| move_capture(q[0], q[1]);
     let g = |q: &[f64]| {
@@ -1112,7 +1112,7 @@ fn loops_mix(x: [f64; 6], s0: f64) -> f64 {
 }
 
 #[test]
-fn loops_mix() {
+fn checks_loops_mix() {
     for p in [[0.3, 0.5, -0.2, 0.9, 1.1, 0.4, 0.2], [0.9, 0.5, 0.8, 0.9, 1.1, 0.4, 2.5]] {
         let f = |q: &[f64]| loops_mix(q[..6].try_into().unwrap(), q[6]);
         let g = |q: &[f64]| {
@@ -1152,7 +1152,7 @@ fn polar_roundtrip(x: f64, y: f64, a: f64) -> f64 {
 }
 
 #[test]
-fn calls() {
+fn checks_calls() {
     let p = [0.7, -0.4, 0.3];
     let f = |q: &[f64]| polar_roundtrip(q[0], q[1], q[2]);
     let g = |q: &[f64]| {
@@ -1183,7 +1183,7 @@ fn ring_relax(x: [f64; 5], k: f64) -> f64 {
 }
 
 #[test]
-fn ring_relax() {
+fn checks_ring_relax() {
     let p = [0.3, -0.5, 1.2, 0.7, 0.1, 0.2];
     let f = |q: &[f64]| ring_relax(q[..5].try_into().unwrap(), q[5]);
     let g = |q: &[f64]| {
@@ -1212,7 +1212,7 @@ fn long_orbit(p: Particle, k: f64) -> f64 {
 }
 
 #[test]
-fn long_orbit() {
+fn checks_long_orbit() {
     let p = Particle { x: 1.0, v: -0.3 };
     let (v, (gp, gk)) = long_orbit_grad(p, 0.8);
     assert_eq!(v, long_orbit(p, 0.8));
