@@ -621,6 +621,7 @@ pub fn copied_constants(a: f64, data: &[[f64; 2]]) -> f64 {
 /// `z.tanh() as f64` is the constant `c[k]` (the cotangent of `t · c[k]`), cast back to `f32`;
 /// it was written uncast, and `_grad` did not compile (E0308, E0277).
 #[grad(wrt(w), jvp, hvp)]
+#[allow(clippy::needless_range_loop)]
 pub fn f32_piece_times_data(w: f64, c: [f64; 3]) -> f64 {
     let mut s = 0.0_f64;
     for k in 0..3 {
@@ -633,6 +634,7 @@ pub fn f32_piece_times_data(w: f64, c: [f64; 3]) -> f64 {
 /// `Σₖ sin(x)·dₖ` in an `f32` function, `sin` computed in `f64` times `f64` data (bug 62, the
 /// other direction): the cotangent `data[k]` of `w` cast to `f32`.
 #[grad(jvp, hvp)]
+#[allow(clippy::needless_range_loop)]
 pub fn f64_piece_times_data(x: f32, data: &[f64]) -> f32 {
     let mut s = 0.0_f32;
     for k in 0..data.len() {
@@ -653,6 +655,7 @@ pub fn method_on_consumer(x: [f64; 3]) -> f64 {
 /// `return` in tail position, inside the function's last `match` and `if` (bug 65): it was
 /// refused with "this statement has no effect" and an error spanned at the attribute.
 #[grad(jvp, hvp)]
+#[allow(clippy::needless_return)] // the point: `return` in tail position
 pub fn tail_return(x: f64, k: u32) -> f64 {
     match k {
         0 => return x * x,

@@ -154,7 +154,14 @@ fn tail_expr(e: &mut Expr) -> bool {
             then || els
         }
         Expr::Block(b) if b.label.is_none() => tail_stmts(&mut b.block.stmts),
-        Expr::Match(m) => m.arms.iter_mut().fold(false, |any, a| tail_expr(&mut a.body) || any),
+        Expr::Match(m) => {
+            // Every arm is rewritten (no short circuit).
+            let mut any = false;
+            for a in &mut m.arms {
+                any |= tail_expr(&mut a.body);
+            }
+            any
+        }
         Expr::Paren(p) => tail_expr(&mut p.expr),
         _ => false,
     }
