@@ -312,10 +312,17 @@ impl Lower<'_> {
             self.flat_field_uses(pat, rest);
             return;
         }
-        let Some((name, mutable)) = simple else {
+        // A struct parameter copied whole (`let mut s = p;`) is refused at `p`, and `s` poisoned,
+        // so that its uses report nothing more.
+        let whole = matches!(super::value::peel(&init.expr), Expr::Path(p)
+        if p.path.get_ident().is_some_and(|id| {
+            matches!(self.lookup(&symbol::unraw(id)), Some(Binding::Struct(_)))
+        }));
+        if simple.is_none() || whole {
             let v = self.value(&init.expr);
             return self.bind(&local.pat, v);
-        };
+        }
+        let Some((name, mutable)) = simple else { return };
         let annotated = ty.map(|ty| self.annotation(ty));
         let kind = match annotated {
             Some(Some(Kind::Int)) => Kind::Int,
@@ -566,6 +573,10 @@ impl Lower<'_> {
 
     /// `q.w = rhs`, `q.v[i] op= rhs`, `q.inner = rhs` for a struct value `q` of the body.
     fn assign_field(&mut self, e: &Expr, target: &Expr, op: Option<Prim>, rhs: &Expr) {
+        let root = target_root(target).map(symbol::unraw);
+        if matches!(root.and_then(|r| self.lookup(&r)), Some(Binding::Poison)) {
+            return; // reported where the variable was bound
+        }
         let (base, indices) = super::arrays::index_chain(target);
         match self.tuple_component(base) {
             Some(Binding::Slot(s)) => {

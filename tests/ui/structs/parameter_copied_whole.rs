@@ -1,5 +1,6 @@
 // Checks that a struct parameter copied whole into a variable (`let mut s = p;`) is refused at
-// the parameter's read, saying to write a struct literal of its fields instead.
+// the parameter's read, saying to write a struct literal of its fields instead, and nothing is
+// reported at the uses of the variable it binds.
 use autodiff_runtime::{Differentiable, grad};
 
 #[derive(Clone, Copy, Differentiable)]
