@@ -1239,3 +1239,157 @@ fn checks_long_orbit() {
     );
     close("orbit hvp", &[hp.x, hp.v, hk], &nh, 1e-4);
 }
+
+// ---- 39. a vector function by iterators: its Jacobian by rows and by columns, its VJP
+#[grad(jvp, hvp, jacobian)]
+fn softmax3(z: [f64; 3]) -> [f64; 3] {
+    let m = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let total: f64 = z.iter().map(|v| (v - m).exp()).sum();
+    z.map(|v| (v - m).exp() / total)
+}
+
+#[test]
+fn checks_softmax_jacobian() {
+    let z = [0.3, -1.2, 2.0];
+    let (p, j) = softmax3_jacobian(z);
+    for i in 0..3 {
+        for k in 0..3 {
+            let want = p[i] * (if i == k { 1.0 } else { 0.0 } - p[k]);
+            close("softmax J", &[j[i][k]], &[want], 1e-14);
+        }
+    }
+    let w = [1.0, -2.0, 0.5];
+    let (_, vjp) = softmax3_vjp(z, w);
+    for k in 0..3 {
+        let want: f64 = (0..3).map(|i| w[i] * j[i][k]).sum();
+        close("softmax vjp", &[vjp[k]], &[want], 1e-14);
+    }
+    let (_, t) = softmax3_jvp(z, w);
+    for i in 0..3 {
+        let want: f64 = (0..3).map(|k| j[i][k] * w[k]).sum();
+        close("softmax jvp", &[t[i]], &[want], 1e-14);
+    }
+}
+
+// ---- 40. generic T: Float with a while loop and early return (Newton for x·eˣ = a)
+#[grad(jvp, hvp)]
+fn lambert<T: Float>(a: T) -> T {
+    let mut w = T::zero();
+    let mut n = T::zero();
+    while n < T::from(60.0).unwrap() {
+        let e = w.exp();
+        let f = w * e - a;
+        if f.abs() < T::epsilon() {
+            return w;
+        }
+        w = w - f / (e * (w + T::one()));
+        n = n + T::one();
+    }
+    w
+}
+
+#[test]
+fn checks_lambert() {
+    for a in [0.5_f64, 2.0, 5.0] {
+        let (w, g) = lambert_grad(a);
+        close("lambert", &[w * w.exp()], &[a], 1e-12);
+        // W'(a) = W / (a (1 + W)), W''(a) = -W² (W + 2) / (a² (1 + W)³)
+        close("lambert g", &[g], &[w / (a * (1.0 + w))], 1e-9);
+        let (_, _, h) = lambert_hvp(a, 1.0);
+        close("lambert h", &[h], &[-w * w * (w + 2.0) / (a * a * (1.0 + w).powi(3))], 1e-7);
+        let (w32, g32) = lambert_grad(a as f32);
+        assert!((w32 as f64 - w).abs() < 1e-5 && (g32 as f64 - g).abs() < 1e-4);
+    }
+}
+
+// ---- 41. a method returning a struct by an iterator over its array field; its VJP
+#[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+pub struct Poly3 {
+    pub c: [f64; 3],
+}
+
+impl Poly3 {
+    #[grad(jvp, hvp)]
+    pub fn derivative(&self) -> Poly3 {
+        Poly3 { c: [self.c[1], 2.0 * self.c[2], 0.0] }
+    }
+
+    #[grad(jvp, hvp)]
+    pub fn at(&self, x: f64) -> f64 {
+        self.c.iter().rev().fold(0.0, |acc, &ci| acc * x + ci)
+    }
+}
+
+#[grad(hvp)]
+fn slope_energy(p: &Poly3, xs: &[f64]) -> f64 {
+    let d = p.derivative();
+    xs.iter().map(|&x| d.at(x).powi(2)).sum::<f64>() + p.at(1.0)
+}
+
+#[test]
+fn checks_slope_energy() {
+    let xs = [0.0, 0.5, 1.0];
+    let p = Poly3 { c: [0.3, -1.0, 2.0] };
+    let (v, g) = slope_energy_grad(&p, &xs);
+    assert_eq!(v, slope_energy(&p, &xs));
+    // d(x) = c1 + 2 c2 x; E = Σ d(x)² + c0 + c1 + c2
+    let d = |x: f64| p.c[1] + 2.0 * p.c[2] * x;
+    let want = [
+        1.0,
+        xs.iter().map(|&x| 2.0 * d(x)).sum::<f64>() + 1.0,
+        xs.iter().map(|&x| 4.0 * x * d(x)).sum::<f64>() + 1.0,
+    ];
+    close("slope energy", &g.c, &want, 1e-14);
+    let (_, _, h) = slope_energy_hvp(&p, &xs, &Poly3 { c: [0.0, 1.0, 0.0] });
+    close("slope energy H", &h.c, &[0.0, 6.0, 4.0 * 1.5], 1e-14);
+}
+
+// ---- 42. match inside a loop with continue and break in arms, a filter then fold
+#[grad(jvp, hvp)]
+fn piecewise_sum(x: [f64; 6], cut: f64) -> f64 {
+    let mut s = 0.0;
+    for (i, &v) in x.iter().enumerate() {
+        match i % 3 {
+            0 => continue,
+            1 if v > cut => break,
+            1 => s += v * v,
+            _ => s += (v * cut).sin(),
+        }
+    }
+    let big = x.iter().filter(|&&v| v > cut).fold(1.0, |acc, &v| acc * (1.0 + v));
+    s + big.ln()
+}
+
+#[test]
+fn checks_piecewise_sum() {
+    for cut in [0.2, 0.8] {
+        let p = [0.3, 0.5, -0.2, 0.9, 1.1, 0.4];
+        let f = |q: &[f64]| piecewise_sum(q.try_into().unwrap(), cut);
+        let g = |q: &[f64]| piecewise_sum_grad(q.try_into().unwrap(), cut).1.0.to_vec();
+        fd("piecewise", f, &g(&p), &p);
+        let d = [1.0, -1.0, 0.5, 0.2, -0.3, 0.1];
+        let (_, _, (hv, _)) = piecewise_sum_hvp(p, cut, d, 0.0);
+        fdh("piecewise hvp", g, &hv, &p, &d);
+    }
+}
+
+// ---- 43. slices in wrt with accumulate, zip and rev
+#[grad(wrt(a, b), accumulate, jvp, hvp)]
+fn reversed_dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b.iter().rev()).map(|(x, y)| (x * y).tanh()).sum::<f64>()
+}
+
+#[test]
+fn checks_reversed_dot() {
+    let a = [0.3, -0.5, 0.8];
+    let b = [1.0, 0.2, -0.7];
+    let (mut ga, mut gb) = ([1.0; 3], [0.0; 3]); // ga accumulates onto ones
+    let v = reversed_dot_grad(&a, &b, &mut ga, &mut gb);
+    assert_eq!(v, reversed_dot(&a, &b));
+    for i in 0..3 {
+        let y = b[2 - i];
+        let s = 1.0 - (a[i] * y).tanh().powi(2);
+        close("rev a", &[ga[i]], &[1.0 + s * y], 1e-14);
+        close("rev b", &[gb[2 - i]], &[s * a[i]], 1e-14);
+    }
+}
