@@ -1393,3 +1393,71 @@ fn checks_reversed_dot() {
         close("rev b", &[gb[2 - i]], &[s * a[i]], 1e-14);
     }
 }
+
+// ---- 44. a nested struct literal assigned a method's value in a while loop
+#[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+pub struct Inner {
+    pub c: f64,
+    pub d: [f64; 2],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+pub struct Outer {
+    pub a: f64,
+    pub inner: Inner,
+}
+
+impl Outer {
+    #[grad(jvp, hvp)]
+    pub fn relax(&self, k: f64) -> Outer {
+        Outer {
+            a: self.a * (1.0 - k) + k * self.inner.c,
+            inner: Inner {
+                c: self.inner.c + k * self.inner.d[0],
+                d: [self.inner.d[1] * k, (self.a).sin()],
+            },
+        }
+    }
+}
+
+#[grad(jvp, hvp)]
+fn settle(o: Outer, k: f64) -> f64 {
+    let mut s = Outer { a: o.a, inner: Inner { c: o.inner.c, d: [o.inner.d[0], o.inner.d[1]] } };
+    let mut t = 0.0;
+    while t < 7.0 {
+        s = s.relax(k);
+        t += 1.0;
+    }
+    s.a * s.inner.d[1] + s.inner.c
+}
+
+fn pack(q: &[f64]) -> (Outer, f64) {
+    (Outer { a: q[0], inner: Inner { c: q[1], d: [q[2], q[3]] } }, q[4])
+}
+
+#[test]
+fn checks_settle() {
+    let q = [0.4, -0.3, 0.8, 0.2, 0.3];
+    let grad = |q: &[f64]| {
+        let (o, k) = pack(q);
+        let (_, (g, gk)) = settle_grad(o, k);
+        vec![g.a, g.inner.c, g.inner.d[0], g.inner.d[1], gk]
+    };
+    let f = |q: &[f64]| {
+        let (o, k) = pack(q);
+        settle(o, k)
+    };
+    autodiff_runtime::check_gradient(f, &q, &grad(&q), Tolerance::default()).unwrap();
+    let d = [1.0, 0.5, -0.5, 0.2, 0.1];
+    let (o, k) = pack(&q);
+    let (od, kd) = pack(&d);
+    let (_, _, (h, hk)) = settle_hvp(o, k, od, kd);
+    autodiff_runtime::check_hvp(
+        grad,
+        &q,
+        &d,
+        &[h.a, h.inner.c, h.inner.d[0], h.inner.d[1], hk],
+        Tolerance::default(),
+    )
+    .unwrap();
+}
