@@ -631,15 +631,16 @@ pub fn f32_piece_times_data(w: f64, c: [f64; 3]) -> f64 {
     s
 }
 
-/// `Σₖ sin(x)·dₖ` in an `f32` function, `sin` computed in `f64` times `f64` data (bug 62, the
-/// other direction): the cotangent `data[k]` of `w` cast to `f32`.
+/// `Σₖ sin(x)·dₖ` in an `f32` function, `sin` computed in `f64` (bug 62, the other
+/// direction): the cotangent of `w.sin() as f32` is the constant `data[k] as f32`, cast to `f64`
+/// (`(data[k] as f32) as f64`); it was written as it is, an `f32` where an `f64` goes.
 #[grad(jvp, hvp)]
 #[allow(clippy::needless_range_loop)]
 pub fn f64_piece_times_data(x: f32, data: &[f64]) -> f32 {
     let mut s = 0.0_f32;
     for k in 0..data.len() {
         let w = x as f64;
-        s += (w.sin() * data[k]) as f32;
+        s += (w.sin() as f32) * (data[k] as f32);
     }
     s
 }
