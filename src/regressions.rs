@@ -1,7 +1,7 @@
 //! Functions that once broke the macro: each stays in the corpus with a test in
 //! `tests/regressions.rs`, so the bug cannot come back.
 
-use autodiff_runtime::grad;
+use autodiff_runtime::{Differentiable, grad};
 
 /// `powi` with the most negative exponents: differentiating `powi(i32::MIN)` once more must not
 /// overflow the exponent.
@@ -615,4 +615,131 @@ pub fn copied_constants(a: f64, data: &[[f64; 2]]) -> f64 {
     x[1][0] *= a;
     y[1] *= a * a;
     x[1][0] + x[0][1] + y[1]
+}
+
+/// `Σₖ tanh(w)·cₖ`, `tanh` computed in `f32` in an `f64` function (bug 62): the adjoint of
+/// `z.tanh() as f64` is the constant `c[k]` (the cotangent of `t · c[k]`), cast back to `f32`;
+/// it was written uncast, and `_grad` did not compile (E0308, E0277).
+#[grad(wrt(w), jvp, hvp)]
+#[allow(clippy::needless_range_loop)]
+pub fn f32_piece_times_data(w: f64, c: [f64; 3]) -> f64 {
+    let mut s = 0.0_f64;
+    for k in 0..3 {
+        let z = w as f32;
+        s += z.tanh() as f64 * c[k];
+    }
+    s
+}
+
+/// `Σₖ sin(x)·dₖ` in an `f32` function, `sin` computed in `f64` (bug 62, the other
+/// direction): the cotangent of `w.sin() as f32` is the constant `data[k] as f32`, cast to `f64`
+/// (`(data[k] as f32) as f64`); it was written as it is, an `f32` where an `f64` goes.
+#[grad(jvp, hvp)]
+#[allow(clippy::needless_range_loop)]
+pub fn f64_piece_times_data(x: f32, data: &[f64]) -> f32 {
+    let mut s = 0.0_f32;
+    for k in 0..data.len() {
+        let w = x as f64;
+        s += (w.sin() as f32) * (data[k] as f32);
+    }
+    s
+}
+
+/// `|x| + ln(max |xᵢ|)`: a float method called on what an iterator chain's consumer gives
+/// (bug 64): it was refused as "the iterator method `sqrt`".
+#[grad(jvp, hvp)]
+pub fn method_on_consumer(x: [f64; 3]) -> f64 {
+    let norm = x.iter().map(|v| v * v).sum::<f64>().sqrt();
+    norm + x.iter().map(|v| v.abs()).fold(0.0, f64::max).ln()
+}
+
+/// `return` in tail position, inside the function's last `match` and `if` (bug 65): it was
+/// refused with "this statement has no effect" and an error spanned at the attribute.
+#[grad(jvp, hvp)]
+#[allow(clippy::needless_return)] // the point: `return` in tail position
+pub fn tail_return(x: f64, k: u32) -> f64 {
+    match k {
+        0 => return x * x,
+        1 => {
+            let t = x.sin();
+            return t * x;
+        }
+        _ => {
+            if x > 0.0 {
+                return x.exp();
+            } else {
+                x.cos()
+            }
+        }
+    }
+}
+
+/// A state of a step of `x″ = −x` with a damped second velocity, for [`stepped_literal`].
+#[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+pub struct Phase {
+    /// The position.
+    pub x: f64,
+    /// Two velocities.
+    pub v: [f64; 2],
+}
+
+impl Phase {
+    /// One explicit step of length `dt`.
+    #[grad(jvp, hvp)]
+    pub fn step(self, dt: f64) -> Self {
+        Phase { x: self.x + dt * self.v[0], v: [self.v[0] - dt * self.x, self.v[1] * (1.0 - dt)] }
+    }
+}
+
+/// Five steps from a state made by a struct literal, each assigned the value of a method
+/// returning the struct (`s = s.step(dt)`): it was refused as "assigning to a tuple variable";
+/// each field is now read from the call's value.
+#[grad(jvp, hvp)]
+pub fn stepped_literal(p: Phase, dt: f64) -> f64 {
+    let mut s = Phase { x: p.x, v: p.v };
+    for _ in 0..5 {
+        s = s.step(dt);
+    }
+    s.x * s.v[1] + s.v[0]
+}
+
+/// [`stepped_literal`] started from a call, the form that worked before.
+#[grad(jvp, hvp)]
+pub fn stepped_call(p: Phase, dt: f64) -> f64 {
+    let mut s = p.step(dt);
+    for _ in 0..4 {
+        s = s.step(dt);
+    }
+    s.x * s.v[1] + s.v[0]
+}
+
+/// A struct parameter's array field copied into a loop's state, updated by a call (bug 66): the
+/// stack check of the checkpointed sweep read the field's length as written, `p.v.len()`, in a
+/// `const` block (E0435).
+#[grad(jvp, hvp)]
+pub fn field_state_by_calls(p: &Phase, dt: f64) -> f64 {
+    let mut v = p.v;
+    for _ in 0..5 {
+        v = rotate_by(v, dt);
+    }
+    v[1] * p.x + v[0]
+}
+
+/// `v` rotated by the angle `a`.
+#[grad(jvp, hvp)]
+pub fn rotate_by(v: [f64; 2], a: f64) -> [f64; 2] {
+    let (s, c) = a.sin_cos();
+    [c * v[0] - s * v[1], s * v[0] + c * v[1]]
+}
+
+/// A struct parameter's array field copied into a loop's state, updated in place (bug 66 too).
+#[grad(jvp, hvp)]
+pub fn field_state_in_place(p: &Phase, dt: f64) -> f64 {
+    let mut v = p.v;
+    for _ in 0..5 {
+        for j in 0..v.len() {
+            v[j] = (v[j] * dt + v[(j + 1) % 2]).sin();
+        }
+    }
+    v[1] + v[0] * p.x
 }

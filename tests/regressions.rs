@@ -492,3 +492,136 @@ fn constants_copied_into_arrays_and_updated() {
     assert_eq!(copied_constants_hvp(a, &data, 1.0), (value, 3.0 + 14.0 * a, 14.0));
     assert_eq!(copied_constants_hessian(a, &data), [[14.0]]);
 }
+
+#[test]
+fn a_constant_cotangent_of_a_cast_is_cast() {
+    // bug 62: ∂/∂w Σₖ tanh(w as f32) cₖ = (1 − tanh²w) Σₖ cₖ, in f32.
+    let (w, c) = (0.4_f64, [0.5, -1.0, 2.0]);
+    let th = f64::from((w as f32).tanh());
+    let (value, w_bar) = f32_piece_times_data_grad(w, c);
+    assert_eq!(value, f32_piece_times_data(w, c));
+    assert_relative_eq!(w_bar, (1.0 - th * th) * 1.5, max_relative = 1e-6);
+    assert_relative_eq!(f32_piece_times_data_jvp(w, c, 2.0).1, 2.0 * w_bar, max_relative = 1e-12);
+    // d²/dw² = −2 tanh (1 − tanh²) Σ cₖ
+    let (_, _, hv) = f32_piece_times_data_hvp(w, c, 1.0);
+    assert_relative_eq!(hv, -2.0 * th * (1.0 - th * th) * 1.5, max_relative = 1e-6);
+    // The other direction: ∂/∂x Σₖ sin(x) dₖ = cos(x) Σ dₖ, in f64 then rounded.
+    let (x, data) = (0.3_f32, [0.5, -1.0, 2.0]);
+    let (_, x_bar) = f64_piece_times_data_grad(x, &data);
+    assert_relative_eq!(f64::from(x_bar), f64::from(x).cos() * 1.5, max_relative = 1e-6);
+    let (_, _, h) = f64_piece_times_data_hvp(x, &data, 1.0);
+    assert_relative_eq!(f64::from(h), -f64::from(x).sin() * 1.5, max_relative = 1e-6);
+}
+
+#[test]
+fn a_float_method_on_a_consumers_value() {
+    // bug 64: f = |x| + ln(max |xᵢ|); ∂f/∂xᵢ = xᵢ/|x| + [i = argmax] sign(xᵢ)/|xᵢ|.
+    let x = [0.5_f64, -1.2, 0.8];
+    let n = (0.25_f64 + 1.44 + 0.64).sqrt();
+    let (value, g) = method_on_consumer_grad(x);
+    assert_eq!(value, method_on_consumer(x));
+    assert_relative_eq!(value, n + 1.2_f64.ln(), max_relative = 1e-15);
+    let want = [0.5 / n, -1.2 / n - 1.0 / 1.2, 0.8 / n];
+    for i in 0..3 {
+        assert_relative_eq!(g[i], want[i], max_relative = 1e-14);
+    }
+    // H·e₀ of |x|: (I − x xᵀ/|x|²)/|x| e₀; ln(max) does not depend on x₀.
+    let (_, _, hv) = method_on_consumer_hvp(x, [1.0, 0.0, 0.0]);
+    let h0 = [(1.0 - 0.25 / (n * n)) / n, 0.6 / (n * n * n), -0.4 / (n * n * n)];
+    for i in 0..3 {
+        assert_relative_eq!(hv[i], h0[i], max_relative = 1e-14);
+    }
+}
+
+#[test]
+fn return_in_tail_position_is_the_value() {
+    // bug 65: x², x sin x, eˣ (x > 0) or cos x.
+    for x in [-0.7_f64, 0.6] {
+        let cases = [
+            (0, 2.0 * x, 2.0),
+            (1, x.sin() + x * x.cos(), 2.0 * x.cos() - x * x.sin()),
+            (2, if x > 0.0 { x.exp() } else { -x.sin() }, if x > 0.0 { x.exp() } else { -x.cos() }),
+        ];
+        for (k, first, second) in cases {
+            let (value, slope) = tail_return_grad(x, k);
+            assert_eq!(value, tail_return(x, k));
+            assert_relative_eq!(slope, first, max_relative = 1e-15);
+            assert_relative_eq!(tail_return_jvp(x, k, 2.0).1, 2.0 * first, max_relative = 1e-15);
+            assert_relative_eq!(tail_return_hvp(x, k, 1.0).2, second, max_relative = 1e-15);
+        }
+    }
+}
+
+/// The gradient of `f` (a function of a `Phase` and `dt`) at `(p, dt)` as a vector
+/// `[x, v₀, v₁, dt]`, and `f` of such a vector.
+fn phase_point(q: &[f64]) -> (Phase, f64) {
+    (Phase { x: q[0], v: [q[1], q[2]] }, q[3])
+}
+
+#[test]
+fn a_struct_literal_variable_takes_a_calls_value() {
+    let q = [0.5, 1.0, -0.3, 0.1];
+    let (p, dt) = phase_point(&q);
+    let grad = |q: &[f64]| {
+        let (p, dt) = phase_point(q);
+        let (_, (g, gdt)) = stepped_literal_grad(p, dt);
+        vec![g.x, g.v[0], g.v[1], gdt]
+    };
+    let (value, _) = stepped_literal_grad(p, dt);
+    assert_eq!(value, stepped_literal(p, dt));
+    let f = |q: &[f64]| {
+        let (p, dt) = phase_point(q);
+        stepped_literal(p, dt)
+    };
+    check_gradient(f, &q, &grad(&q), Tolerance::default()).expect("stepped_literal_grad");
+    let d = [1.0, 0.0, 0.5, 0.2];
+    let (dp, ddt) = phase_point(&d);
+    let (_, _, (hp, hdt)) = stepped_literal_hvp(p, dt, dp, ddt);
+    check_hvp(grad, &q, &d, &[hp.x, hp.v[0], hp.v[1], hdt], Tolerance::default())
+        .expect("stepped_literal_hvp");
+    // The same steps started from a call: the same value and derivatives, to rounding.
+    let (twin, (tg, tdt)) = stepped_call_grad(p, dt);
+    assert_relative_eq!(twin, value, max_relative = 1e-15);
+    let g = grad(&q);
+    for (a, b) in g.iter().zip([tg.x, tg.v[0], tg.v[1], tdt]) {
+        assert_relative_eq!(*a, b, max_relative = 1e-14);
+    }
+    let (_, slope) = stepped_literal_jvp(p, dt, dp, ddt);
+    let dot: f64 = g.iter().zip(&d).map(|(a, b)| a * b).sum();
+    assert_relative_eq!(slope, dot, max_relative = 1e-14);
+}
+
+#[test]
+fn a_struct_fields_copy_carried_by_a_loop_is_checked_against_the_budget_by_rustc() {
+    // bug 66: five rotations by dt: v = R(5 dt) p.v, f = v₁ x + v₀.
+    let (p, dt) = (Phase { x: 0.5, v: [1.0, -0.3] }, 0.1_f64);
+    let (s, c) = (5.0 * dt).sin_cos();
+    let v = [c * p.v[0] - s * p.v[1], s * p.v[0] + c * p.v[1]];
+    let (value, (g, gdt)) = field_state_by_calls_grad(&p, dt);
+    assert_relative_eq!(value, v[1] * p.x + v[0], max_relative = 1e-14);
+    assert_relative_eq!(g.x, v[1], max_relative = 1e-14);
+    // ∂v₀/∂v = (c, s)·…: ∂f/∂p.v₀ = x s + c, ∂f/∂p.v₁ = x c − s; ∂f/∂dt = 5 (x v₀ − v₁).
+    assert_relative_eq!(g.v[0], p.x * s + c, max_relative = 1e-14);
+    assert_relative_eq!(g.v[1], p.x * c - s, max_relative = 1e-14);
+    assert_relative_eq!(gdt, 5.0 * (p.x * v[0] - v[1]), max_relative = 1e-13);
+    let (_, _, (_, hdt)) = field_state_by_calls_hvp(&p, dt, &Phase { x: 0.0, v: [0.0; 2] }, 1.0);
+    assert_relative_eq!(hdt, -25.0 * (p.x * v[1] + v[0]), max_relative = 1e-13);
+    // In place, against finite differences.
+    let q = [0.5, 1.0, -0.3, 0.1];
+    let grad = |q: &[f64]| {
+        let (p, dt) = phase_point(q);
+        let (_, (g, gdt)) = field_state_in_place_grad(&p, dt);
+        vec![g.x, g.v[0], g.v[1], gdt]
+    };
+    let f = |q: &[f64]| {
+        let (p, dt) = phase_point(q);
+        field_state_in_place(&p, dt)
+    };
+    check_gradient(f, &q, &grad(&q), Tolerance::default()).expect("field_state_in_place_grad");
+    let d = [0.3, 1.0, 0.5, 0.2];
+    let (dp, ddt) = phase_point(&d);
+    let (p, dt) = phase_point(&q);
+    let (_, _, (hp, hdt)) = field_state_in_place_hvp(&p, dt, &dp, ddt);
+    check_hvp(grad, &q, &d, &[hp.x, hp.v[0], hp.v[1], hdt], Tolerance::default())
+        .expect("field_state_in_place_hvp");
+}

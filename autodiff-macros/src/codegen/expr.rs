@@ -165,7 +165,15 @@ impl Renderer<'_> {
                     tokens.literal(x, true)
                 }
                 // A constant cast by the user (`i as f64`): its own tokens.
-                None => self.operand(args[0]),
+                None if matches!(args[0], Operand::Ext(e) if self.f.exts[e.0 as usize].other) => {
+                    self.operand(args[0])
+                }
+                // A constant of the scalar type (a cotangent `data[i]`), cast.
+                None => {
+                    let x = self.operand(args[0]).at_least(Prec::Cast);
+                    let t = super::signature::ty(self.f.ty(out), &self.scalar.ty);
+                    Expr::new(quote!(#x as #t), Prec::Cast)
+                }
             },
             Prim::Convert => {
                 let x = self.operand(args[0]).at_least(Prec::Cast);

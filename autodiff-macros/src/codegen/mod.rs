@@ -787,7 +787,10 @@ impl Context<'_> {
         if bytes.value.is_some() {
             return TokenStream::new();
         }
-        let bytes = bytes.render(&|_| quote!(_));
+        // A struct's array field's length is read at run time (`m.w.len()`), and in the `const`
+        // block from the struct's `Differentiable::TREE` (bug 66: it was read there as written,
+        // E0435).
+        let Some(bytes) = bytes.render_konst() else { return TokenStream::new() };
         let budget = proc_macro2::Literal::u64_unsuffixed(self.budget);
         quote::quote_spanned! {first.span=>
             const { ::autodiff_runtime::__private::check_stack(#bytes, #budget) };

@@ -165,6 +165,9 @@ impl Builder {
     /// conversion of it, which codegen writes as the literal with its type's suffix, or as the
     /// constant's own tokens (which cast it).
     pub fn typed_other(&mut self, c: Operand) -> Operand {
+        if let Operand::Ext(e) = c {
+            self.func.exts[e.0 as usize].other = true;
+        }
         let out = self.fresh(Name::temp(), Ty::Other);
         self.record_op(out, Prim::Convert, vec![c]);
         Operand::Var(out)

@@ -66,6 +66,10 @@ pub struct Int {
     /// where it goes (a call's parameter, a returned struct's field) by rustc's inference
     /// (`shaped`), and a partial of that type laid flat again.
     pub flat: bool,
+    /// For an expression reading an [`Int::inferred`] length, the same expression with each such
+    /// length as a constant rustc evaluates from the struct's `Differentiable::TREE`
+    /// (`field_dim::<Model>(&["w"], 0)`), for a `const` block; `None` where one has no such form.
+    pub konst: Option<TokenStream>,
 }
 
 impl Int {
@@ -86,6 +90,7 @@ impl Int {
             inferred: false,
             witness: None,
             flat: false,
+            konst: None,
         }
     }
 
@@ -105,6 +110,7 @@ impl Int {
             inferred: false,
             witness: None,
             flat: false,
+            konst: None,
         }
     }
 
@@ -124,12 +130,41 @@ impl Int {
             inferred: false,
             witness: None,
             flat: false,
+            konst: None,
         }
     }
 
-    /// A length read at run time from `tokens` (`m.w.len()`), written `_` in types.
-    pub fn inferred(tokens: TokenStream, params: Vec<String>) -> Self {
-        Int { inferred: true, params, ..Int::tokens(tokens, true) }
+    /// A length read at run time from `tokens` (`m.w.len()`), written `_` in types, and `konst`
+    /// in a `const` block.
+    pub fn inferred(tokens: TokenStream, params: Vec<String>, konst: TokenStream) -> Self {
+        Int { inferred: true, params, konst: Some(konst), ..Int::tokens(tokens, true) }
+    }
+
+    /// The expression as an operand in a `const` block: [`Int::konst`] for one reading an
+    /// inferred length, parenthesised.
+    fn const_operand(&self) -> Option<TokenStream> {
+        match (&self.konst, self.inferred) {
+            (Some(k), true) => Some(quote!((#k))),
+            (None, true) => None,
+            (_, false) => Some(self.operand(&|_| quote!(_))),
+        }
+    }
+
+    /// The expression in a `const` block (`None` where a length read in it has no constant
+    /// form).
+    pub fn render_konst(&self) -> Option<TokenStream> {
+        match self.inferred {
+            true => self.konst.clone(),
+            false => Some(self.render(&|_| quote!(_))),
+        }
+    }
+
+    /// `out`, made from `self` and `other` as `op` joins them, with its constant form.
+    fn with_konst(mut out: Int, a: &Int, b: &Int, op: TokenStream) -> Int {
+        if out.inferred {
+            out.konst = a.const_operand().zip(b.const_operand()).map(|(x, y)| quote!(#x #op #y));
+        }
+        out
     }
 
     /// Whether this is one name (a path of one identifier), such as a const generic parameter:
@@ -163,6 +198,7 @@ impl Int {
         let lhs = self.operand(&|_| quote!(_));
         let k_tok = Literal::u64_unsuffixed(k);
         let mut out = self.combine(self, quote!(#lhs + #k_tok));
+        out = Int::with_konst(out, self, &Int::lit(k), quote!(+));
         out.value = self.value.and_then(|v| v.checked_add(k));
         out.affine = self.affine.and_then(|a| a.shifted(i64::try_from(k).ok()?));
         out.linear = self.linear.as_ref().zip(Linear::constant(k)).and_then(|(a, b)| a.add(&b));
@@ -180,6 +216,7 @@ impl Int {
         let lhs = self.operand(&|_| quote!(_));
         let k_tok = Literal::u64_unsuffixed(k);
         let mut out = self.combine(self, quote!(#lhs - #k_tok));
+        out = Int::with_konst(out, self, &Int::lit(k), quote!(-));
         out.value = self.value.and_then(|v| v.checked_sub(k));
         out.affine = self.affine.and_then(|a| a.shifted(i64::try_from(k).ok()?.checked_neg()?));
         out.linear = self.linear.as_ref().zip(Linear::constant(k)).and_then(|(a, b)| a.sub(&b));
@@ -195,7 +232,7 @@ impl Int {
             _ => {}
         }
         let (a, b) = (self.operand(&|_| quote!(_)), other.operand(&|_| quote!(_)));
-        let mut out = self.combine(other, quote!(#a + #b));
+        let mut out = Int::with_konst(self.combine(other, quote!(#a + #b)), self, other, quote!(+));
         out.value = self.value.zip(other.value).and_then(|(a, b)| a.checked_add(b));
         out.affine = match (self.affine, other.affine) {
             (Some(a), None) => other.value.and_then(|v| a.shifted(i64::try_from(v).ok()?)),
@@ -215,7 +252,7 @@ impl Int {
             _ => {}
         }
         let (a, b) = (self.operand(&|_| quote!(_)), other.operand(&|_| quote!(_)));
-        let mut out = self.combine(other, quote!(#a * #b));
+        let mut out = Int::with_konst(self.combine(other, quote!(#a * #b)), self, other, quote!(*));
         out.value = self.value.zip(other.value).and_then(|(a, b)| a.checked_mul(b));
         out.poly = self.poly.as_ref().zip(other.poly.as_ref()).and_then(|(a, b)| a.mul(b));
         out.folded()
@@ -229,6 +266,9 @@ impl Int {
         }
         let (a, k_tok) = (self.render(&|_| quote!(_)), Literal::u64_unsuffixed(k));
         let mut out = self.combine(self, quote!(::core::cmp::min(#a, #k_tok)));
+        if let (true, Some(x)) = (out.inferred, self.render_konst()) {
+            out.konst = Some(quote!(if #x < #k_tok { #x } else { #k_tok }));
+        }
         out.form = Form::Tokens { tokens: out.render(&|_| quote!(_)), atom: true };
         out.at_most = Some(k);
         out
@@ -298,6 +338,7 @@ impl Int {
             inferred: self.inferred || other.inferred,
             witness: None,
             flat: false,
+            konst: None,
         }
     }
 

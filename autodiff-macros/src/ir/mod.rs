@@ -201,6 +201,11 @@ pub struct Ext {
     pub params: Vec<String>,
     /// The loop indices it reads.
     pub loops: Vec<LoopId>,
+    /// Whether its tokens compute a value of the other float type, a cast the user wrote
+    /// (`i as f64` in an `f32` function, read through [`Builder::typed_other`]): a
+    /// [`Prim::Convert`] of it is its tokens. Otherwise it is of the function's scalar type, and
+    /// a conversion of it (the adjoint of a cast, when the cotangent is this constant) casts it.
+    pub other: bool,
 }
 
 /// A loop's index variable.

@@ -448,7 +448,8 @@ mod tests {
         let mut b = Builder::literal();
         let x = Operand::Var(b.input(Name::user("x"), Ty::F64));
         let tokens = quote::quote!(n);
-        let n = Ext { tokens, prec: Prec::Atom, params: Vec::new(), loops: Vec::new() };
+        let n =
+            Ext { tokens, prec: Prec::Atom, params: Vec::new(), loops: Vec::new(), other: false };
         b.func_mut().exts.push(n);
         let y = b.push(Prim::PowiInt(0), &[x, Operand::Ext(ExtId(0))]);
         assert_eq!(verify(&b.finish(vec![y])), Ok(()));

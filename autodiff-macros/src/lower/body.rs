@@ -84,6 +84,8 @@ impl Lower<'_> {
     /// Lowers the function body; returns its outputs.
     pub(super) fn body(&mut self, block: &Block, returns: &Returns) -> Vec<Operand> {
         let zero = super::sugar::zero_of(returns);
+        let tailed = super::sugar::exits::tail_returns(block);
+        let block = tailed.as_ref().unwrap_or(block);
         let rewritten = zero.and_then(|z| self.early_returns(block, z));
         let block = rewritten.as_ref().unwrap_or(block);
         let mut value = None;
@@ -310,10 +312,17 @@ impl Lower<'_> {
             self.flat_field_uses(pat, rest);
             return;
         }
-        let Some((name, mutable)) = simple else {
+        // A struct parameter copied whole (`let mut s = p;`) is refused at `p`, and `s` poisoned,
+        // so that its uses report nothing more.
+        let whole = matches!(super::value::peel(&init.expr), Expr::Path(p)
+        if p.path.get_ident().is_some_and(|id| {
+            matches!(self.lookup(&symbol::unraw(id)), Some(Binding::Struct(_)))
+        }));
+        if simple.is_none() || whole {
             let v = self.value(&init.expr);
             return self.bind(&local.pat, v);
-        };
+        }
+        let Some((name, mutable)) = simple else { return };
         let annotated = ty.map(|ty| self.annotation(ty));
         let kind = match annotated {
             Some(Some(Kind::Int)) => Kind::Int,
@@ -538,6 +547,7 @@ impl Lower<'_> {
                     Binding::Tuple(parts) => {
                         self.tuple_type(parts).and_then(|want| self.typed_call(rhs, &want))
                     }
+                    _ if self.assign_record_call(rhs, &b) => return,
                     _ => None,
                 };
                 let v = v.unwrap_or_else(|| self.value(rhs));
@@ -563,6 +573,10 @@ impl Lower<'_> {
 
     /// `q.w = rhs`, `q.v[i] op= rhs`, `q.inner = rhs` for a struct value `q` of the body.
     fn assign_field(&mut self, e: &Expr, target: &Expr, op: Option<Prim>, rhs: &Expr) {
+        let root = target_root(target).map(symbol::unraw);
+        if matches!(root.and_then(|r| self.lookup(&r)), Some(Binding::Poison)) {
+            return; // reported where the variable was bound
+        }
         let (base, indices) = super::arrays::index_chain(target);
         match self.tuple_component(base) {
             Some(Binding::Slot(s)) => {
@@ -681,6 +695,11 @@ impl Lower<'_> {
         Some(super::returned::Returned::Tuple(tys))
     }
 
+    /// A part of a struct value of the body assigned `v`, a field of a call's value.
+    pub(super) fn assign_record_part(&mut self, rhs: &Expr, part: &Binding, v: Operand) {
+        self.assign_parts(rhs, part, Value::real(v));
+    }
+
     /// `t = rhs` for a tuple `t`: each part of the value to the slot of that part.
     fn assign_parts(&mut self, rhs: &Expr, b: &Binding, v: Value) {
         match (b, v) {
@@ -705,6 +724,16 @@ impl Lower<'_> {
                 }
             }
             (_, Value::Int(None)) | (Binding::Poison, _) => {}
+            (Binding::Record(shape, _), _) => {
+                let ty = quote::ToTokens::to_token_stream(&shape.path).to_string().replace(' ', "");
+                let fields = shape.members.iter().map(super::structs::record::member_text);
+                let fields: Vec<String> = fields.map(|m| format!("{m}: r.{m}")).collect();
+                let fields = fields.join(", ");
+                self.cx.error_spanned(
+                    rhs,
+                    format!("`#[grad]` holds a variable made from a struct literal as its fields, and assigns to it only a struct literal or another struct value of the body (`{ty} {{ .. }}`), not the value of a call; start the variable from a call instead (`let mut s = p.step(..);`, then `s = s.step(..);`), or bind the call's value to a new variable `r` and assign its fields (`s = {ty} {{ {fields} }};`)"),
+                );
+            }
             _ => self.cx.error_spanned(
                 rhs,
                 "`#[grad]` supports assigning to a tuple variable only a tuple of `f64` values or arrays of the same shape",

@@ -587,7 +587,8 @@ impl Lower<'_> {
     /// `k` as a constant of the function.
     pub(super) fn ext_id(&mut self, k: Konst) -> ExtId {
         let id = ExtId(u32::try_from(self.b.func().exts.len()).unwrap_or(u32::MAX));
-        let ext = Ext { tokens: k.tokens, prec: k.prec, params: k.params, loops: k.loops };
+        let ext =
+            Ext { tokens: k.tokens, prec: k.prec, params: k.params, loops: k.loops, other: false };
         self.b.func_mut().exts.push(ext);
         id
     }

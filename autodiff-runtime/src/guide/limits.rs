@@ -38,7 +38,14 @@
 //!   reports generic `Self` in a constant: bind the field with its type). A struct generic over
 //!   a type (`P<T>`) is refused in a function over `T: Float` (structs are differentiated in
 //!   `f64` functions), and `P<f64>`, a type with type arguments, is taken for data: write the
-//!   struct over `f64`. See [`structs`](super::structs).
+//!   struct over `f64`. A struct parameter is read through its fields and methods, not copied
+//!   whole: `let mut s = p;` is refused at `p`, saying to write a struct literal of its fields
+//!   (`let mut s = P { x: p.x, v: p.v };`) or to start from a method's value
+//!   (`let mut s = p.step(0.0);`). See [`structs`](super::structs).
+//! - An array or a slice of structs (`ps: [P; 3]`, `&[P]`) is not differentiated: it is a
+//!   constant, like any parameter of a type the macro does not differentiate (a function with no
+//!   other parameter is "has no `f64` parameter to differentiate"). Pass the fields as arrays
+//!   (`xs: [f64; 3]`) or the structs one by one.
 //! - Functions with lifetime parameters, type parameters other than one bounded by `Float`,
 //!   `where` clauses on anything but that parameter, or attributes on parameters are refused. A
 //!   generic scalar is recognised by its `Float` bound only (not `Real`, `RealField`, ...).

@@ -123,7 +123,10 @@
 //! - **Calls of a function returning a struct** are written as in Rust:
 //!   `q.mul(&p).mul(&q.conj())`, `let r = q.mul(&p); r.w`, `q.mul(&p).w`, `q.mul(&p).v[i]`
 //!   (read as `let r = q.mul(&p); r.v[i]` is, bit for bit), `p.dot(&u.conj())`,
-//!   `Quat::mul(&u, &p)`, `let mut acc = q.normalized();` then `acc = acc.mul(q);`. The macro
+//!   `Quat::mul(&u, &p)`, `let mut acc = q.normalized();` then `acc = acc.mul(q);`, and a
+//!   variable made from a struct literal assigned a call's value
+//!   (`let mut s = P { x: p.x, v: p.v };` then `s = s.step(dt);`, each field read from the
+//!   call's value). The macro
 //!   sees tokens, not types, and needs the struct's name to hold its value; where a call's value
 //!   is read as a struct (a field read, a method called on it, lent with `&` to a call, or the
 //!   value of a function returning a struct) it takes, in order: the type of a typed `let`

@@ -17,7 +17,8 @@
 //!
 //! - `let` bindings (with or without a type: `f64`, arrays of `f64`, integers), `let mut` with
 //!   reassignment and `+= -= *= /=`, shadowing, parentheses, a final expression or one final
-//!   `return`;
+//!   `return` (a `return` in tail position, in the last `if`'s or `match`'s arms,
+//!   `if c { return a } else { b }`, is that arm's value);
 //! - float and integer literals, unary minus, `+ - * /` on `f64` values;
 //! - constants: paths such as `std::f64::consts::PI` or a `const` of yours, integer expressions
 //!   cast with `as f64`, and expressions over non-differentiated parameters such as `data[i]`,
@@ -60,7 +61,8 @@
 //!   too), `.rev()`, `.skip(k)`, `.take(k)`, `.step_by(k)`, `.windows(k)`, `.chunks(k)`,
 //!   `.chunks_exact(k)`, `.map(f)`, `.filter(p)` (a branch, as `if` is), ending in `.sum()`,
 //!   `.product()`, `.fold(init, f)` (a tuple accumulator too;
-//!   `fold(f64::NEG_INFINITY, f64::max)`) or `.for_each(f)`, and ranges `(a..b).map(..)`. Each
+//!   `fold(f64::NEG_INFINITY, f64::max)`) or `.for_each(f)`, and ranges `(a..b).map(..)`; a
+//!   float method on a consumer's value (`.sum::<f64>().sqrt()`, `.fold(..).ln()`) too. Each
 //!   is rewritten in front of the IR into the `for` loop over an integer range it means (`sum`
 //!   starting from `-0.0` and `product` from `1.0`, as the standard library's, so the values
 //!   are the same to the bit), so the expansion is a loop, as fast as the index form
@@ -151,7 +153,8 @@
 //! Everything else is a compile error at the offending construct that says what is supported
 //! and, where there is one, what to write instead: `match` on `f64`s or on tuples (use `if`),
 //! `while let` (a `while` with a comparison), a `loop` used as a value and `break` with a value
-//! (assign a variable declared before the loop), loop labels and labelled `break`/`continue`
+//! (assign a variable declared with a value before the loop, `let mut r = 0.0;`: one declared
+//! without, `let r;`, and assigned only in the loop is refused), loop labels and labelled `break`/`continue`
 //! (set a variable and test it after the inner loop; a label names a loop for
 //! `implicit(...)`), `break`/`continue` inside an expression (write it as a statement,
 //! `if done { break; }`), a `loop` without `break`, an integer counter advanced in a loop that

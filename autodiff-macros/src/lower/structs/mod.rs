@@ -20,7 +20,7 @@ mod calls;
 mod copies;
 mod flat;
 mod infer;
-mod record;
+pub(super) mod record;
 mod rows;
 mod scan;
 mod whole;
@@ -144,7 +144,10 @@ impl Lower<'_> {
                 _ if rows => self.rows_field_ty(k, &u.path, &u.first),
                 _ if flat => self.flat_field_ty(k, &u.path, &u.first),
                 0 => Ty::F64,
-                d => Ty::array(Elem::F64, (0..d).map(|k| field_len(&base, k, &u.root)).collect()),
+                d => {
+                    let dim = |k| field_len(&base, k, &u.root, (&owned, &u.path));
+                    Ty::array(Elem::F64, (0..d).map(dim).collect())
+                }
             };
             let text = path_text(&u.path).replace('.', "_");
             let input = self.b.input(Name::user(&format!("{}_{text}", u.root)), ty);
@@ -264,7 +267,7 @@ impl Lower<'_> {
     pub(super) fn whole_struct(&mut self, e: &Expr, name: &str) {
         self.cx.error_spanned(
             e,
-            format!("`{name}` is a struct: `#[grad]` reads a struct parameter through its fields, as in `{name}.x`, and its methods (a macro sees no types: if `{name}`'s type is an alias of `f64`, write `f64`)"),
+            format!("`{name}` is a struct: `#[grad]` reads a struct parameter through its fields, as in `{name}.x`, and its methods, and does not copy it whole (a macro sees no types: if `{name}`'s type is an alias of `f64`, write `f64`); to start a variable from it, write a struct literal of its fields, as in `let mut s = Model {{ w: {name}.w, b: {name}.b }};`, or the value of a method called on it"),
         );
     }
 }
@@ -284,13 +287,21 @@ fn flat_len(owned: &TokenStream, path: &[Member], at: &TokenStream) -> TokenStre
 }
 
 /// The length of dimension `k` of the array field `base`, read at run time: `m.w.len()`, and
-/// `len_at(&m.w, 1)` for the next.
-fn field_len(base: &TokenStream, k: usize, root: &str) -> Int {
+/// `len_at(&m.w, 1)` for the next; in a `const` block, `field_dim::<Model>(&["w"], k)`, from the
+/// struct `owned` and the field's `path`.
+fn field_len(
+    base: &TokenStream,
+    k: usize,
+    root: &str,
+    (owned, path): (&TokenStream, &[Member]),
+) -> Int {
     let tokens = match k {
         0 => quote!(#base.len()),
         _ => quote!(::autodiff_runtime::__private::len_at(&#base, #k)),
     };
-    let mut len = Int::inferred(tokens, vec![root.to_owned()]);
+    let names: Vec<String> = path.iter().map(|m| m.to_token_stream().to_string()).collect();
+    let konst = quote!(::autodiff_runtime::__private::field_dim::<#owned>(&[#(#names),*], #k));
+    let mut len = Int::inferred(tokens, vec![root.to_owned()], konst);
     len.witness = Some((base.clone(), k));
     len
 }

@@ -25,7 +25,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote_spanned};
 use syn::{Expr, Member, Pat, Stmt};
 
-use super::super::Lower;
+use super::super::{Binding, Lower};
 use crate::ir::{Carry, Elem, Int, Loop, LoopInfo, Name, Operand, Range, Ty};
 use crate::symbol;
 
@@ -140,6 +140,58 @@ impl Lower<'_> {
         let mut int = Int::tokens(tokens, true);
         int.generic = super::mentions_any(&ty.to_token_stream(), &self.generics);
         int
+    }
+
+    /// `s = call(..)` for a variable `s` made from a struct literal (`let mut s = P { .. };`
+    /// then `s = s.step(dt);`): the call's value held laid flat, each of `s`'s fields read from
+    /// it in the type the field holds. Whether `rhs` is such a call.
+    pub(in crate::lower) fn assign_record_call(&mut self, rhs: &Expr, b: &Binding) -> bool {
+        let Binding::Record(shape, _) = b else { return false };
+        let path = &shape.path;
+        let ty: std::rc::Rc<syn::Type> = std::rc::Rc::new(syn::parse_quote!(#path));
+        let want = super::super::returned::Returned::Struct(Box::new((*ty).clone()));
+        let Some(super::super::value::Value::Real { op, .. }) = self.typed_call(rhs, &want) else {
+            return false;
+        };
+        let span = syn::spanned::Spanned::span(rhs);
+        let mut at =
+            FlatPath { slot: usize::MAX, ty, names: Vec::new(), span, members: Vec::new() };
+        self.assign_flat_fields(rhs, b, op, &mut at);
+        true
+    }
+
+    /// Each field of `b` (a struct literal's parts, nested ones too) assigned its value in the
+    /// struct laid flat in `array`, `at` the path down to `b`.
+    fn assign_flat_fields(&mut self, rhs: &Expr, b: &Binding, array: Operand, at: &mut FlatPath) {
+        match b {
+            Binding::Record(shape, parts) => {
+                for (m, part) in shape.members.iter().zip(parts) {
+                    at.names.push(member_name(m));
+                    self.assign_flat_fields(rhs, part, array, at);
+                    at.names.pop();
+                }
+            }
+            Binding::Slot(s) => {
+                let Some(current) = self.slots[*s].value else { return };
+                let v = match self.b.ty(current) {
+                    // The field's lengths are the part's: the literal it was made from has the
+                    // struct's type, which rustc checks (they may be read at run time,
+                    // `p.v.len()`, so only the rank is checked here).
+                    Ty::Array(shape) => {
+                        let rank = proc_macro2::Literal::usize_unsuffixed(shape.dims.len());
+                        let from =
+                            self.field_const(at, "field_array", Some(rank.to_token_stream()));
+                        self.flat_copy(array, &from, &shape.dims)
+                    }
+                    _ => {
+                        let from = self.field_const(at, "field_scalar", None);
+                        self.b.load(Name::temp(), array, vec![from])
+                    }
+                };
+                self.assign_record_part(rhs, b, v);
+            }
+            _ => {}
+        }
     }
 
     /// The first `rank` lengths of the array field `p`, from the struct.

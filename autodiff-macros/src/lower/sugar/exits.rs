@@ -124,6 +124,63 @@ pub(in crate::lower) fn returns_early(block: &Block) -> bool {
     last_ret || of_stmts(rest).ret
 }
 
+/// The function body `block` with each `return e` in tail position (the body's last
+/// expression, through the tails of its `if`s, `match` arms and blocks) written `e`, which is
+/// what it means there: `if c { return a } else { b }` is `if c { a } else { b }`. `None` when
+/// there is none.
+pub(in crate::lower) fn tail_returns(block: &Block) -> Option<Block> {
+    let mut out = block.clone();
+    let last = out.stmts.last_mut()?;
+    let Stmt::Expr(e, None) = last else { return None };
+    if matches!(e, Expr::Return(_)) {
+        return None; // the body's one final `return`, lowered as such
+    }
+    tail_expr(e).then_some(out)
+}
+
+/// Rewrites the `return`s in tail position of `e`; whether there was one.
+fn tail_expr(e: &mut Expr) -> bool {
+    match e {
+        Expr::Return(r) => match r.expr.take() {
+            Some(v) => {
+                *e = *v;
+                true
+            }
+            None => false,
+        },
+        Expr::If(i) => {
+            let then = tail_stmts(&mut i.then_branch.stmts);
+            let els = i.else_branch.as_mut().is_some_and(|(_, e)| tail_expr(e));
+            then || els
+        }
+        Expr::Block(b) if b.label.is_none() => tail_stmts(&mut b.block.stmts),
+        Expr::Match(m) => {
+            // Every arm is rewritten (no short circuit).
+            let mut any = false;
+            for a in &mut m.arms {
+                any |= tail_expr(&mut a.body);
+            }
+            any
+        }
+        Expr::Paren(p) => tail_expr(&mut p.expr),
+        _ => false,
+    }
+}
+
+/// Rewrites the `return`s in tail position of a block: its last expression, or its last
+/// statement `return e;` (a block of a function's value ending in a statement diverges).
+fn tail_stmts(stmts: &mut [Stmt]) -> bool {
+    let Some(Stmt::Expr(e, semi)) = stmts.last_mut() else { return false };
+    match e {
+        Expr::Return(_) if semi.is_some() => {
+            *semi = None;
+            tail_expr(e)
+        }
+        _ if semi.is_none() => tail_expr(e),
+        _ => false,
+    }
+}
+
 /// The names of the flags of a function whose `return`s are rewritten.
 struct Returns {
     /// Set when the function has its value.

@@ -154,6 +154,27 @@ pub(in crate::lower) fn is_plain_range(e: &Expr) -> bool {
     }
 }
 
+/// Whether `e` is a chain's consumer that gives one value: `sum`, `product` or `fold`.
+fn reduces(e: &Expr) -> bool {
+    matches!(peel(e), Expr::MethodCall(m)
+        if [symbol::SUM, symbol::PRODUCT, symbol::FOLD].contains(&m.method.to_string().as_str()))
+}
+
+/// The outermost iterator method of the chain `m` (`m`'s own method if none is), and its name.
+fn outermost_iter_method(m: &ExprMethodCall) -> (&syn::Ident, String) {
+    let mut at = m;
+    loop {
+        let name = at.method.to_string();
+        if symbol::ITER_METHODS.contains(&name.as_str()) {
+            return (&at.method, name);
+        }
+        match peel(&at.receiver) {
+            Expr::MethodCall(inner) => at = inner,
+            _ => return (&m.method, m.method.to_string()),
+        }
+    }
+}
+
 impl Seq {
     /// The same elements, visited forwards, the reversal folded into the positions.
     fn forwards(self) -> Seq {
@@ -239,10 +260,27 @@ impl Lower<'_> {
                 };
                 self.emit_loop(seq, &index, |x| quote!(let #pat = #x; #body;))
             }
+            // A float method on what a consumer gives (`.sum::<f64>().sqrt()`): the method on
+            // the block the consumer means.
+            _ if !symbol::ITER_METHODS.contains(&name.as_str()) && reduces(&m.receiver) => {
+                let inner = self.desugar_chain(&m.receiver)?;
+                let mut outer = m.clone();
+                outer.receiver = Box::new(parse(self.cx, &m.receiver, quote!((#inner)))?);
+                return Some(Expr::MethodCall(outer));
+            }
             _ => {
+                // Named at the iterator method that has no rewrite, not at a method applied to
+                // what it gives (`max_by` in `.max_by(..).unwrap()`).
+                let (at, name) = outermost_iter_method(m);
+                let hint = match name.as_str() {
+                    "max_by" | "min_by" | "reduce" => {
+                        "; for a largest or smallest value, fold: `.fold(f64::NEG_INFINITY, f64::max)`"
+                    }
+                    _ => "",
+                };
                 self.cx.error_spanned(
-                    &m.method,
-                    format!("`#[grad]` does not support the iterator method `{name}` here; it rewrites chains of `iter`, `copied`, `enumerate`, `zip`, `rev`, `skip`, `take`, `step_by`, `windows`, `chunks`, `chunks_exact`, `map` and `filter` that end in `sum`, `product`, `fold` or `for_each`, and `for` loops over them (an iterator that allocates, such as `collect`, has no place in a `#[grad]` function)"),
+                    at,
+                    format!("`#[grad]` does not support the iterator method `{name}` here; it rewrites chains of `iter`, `copied`, `enumerate`, `zip`, `rev`, `skip`, `take`, `step_by`, `windows`, `chunks`, `chunks_exact`, `map` and `filter` that end in `sum`, `product`, `fold` or `for_each`, and `for` loops over them (an iterator that allocates, such as `collect`, has no place in a `#[grad]` function){hint}"),
                 );
                 return None;
             }
