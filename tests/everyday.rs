@@ -275,27 +275,38 @@ fn verlet_energy(p: Particle, k: f64) -> f64 {
     s.energy(k)
 }
 
+/// A function of a particle and `k`, its `_grad` and its `_hvp`, for [`check_particle_fn`].
+type ParticleFns = (
+    fn(Particle, f64) -> f64,
+    fn(Particle, f64) -> (f64, (Particle, f64)),
+    fn(Particle, f64, Particle, f64) -> (f64, (Particle, f64), (Particle, f64)),
+);
+
+/// Checks `(f, f_grad, f_hvp)` at `p = (1, −0.3)`, `k = 0.8`: the value, the gradient against
+/// central differences (within `tol.0`), H·v along `(0.5, 1, 0.3)` against differences of the
+/// gradient (within `tol.1`).
+fn check_particle_fn(name: &str, (f, grad, hvp): ParticleFns, tol: (f64, f64)) {
+    let at = |q: &[f64]| (Particle { x: q[0], v: q[1] }, q[2]);
+    let (q, d) = ([1.0, -0.3, 0.8], [0.5, 1.0, 0.3]);
+    let (p, k) = at(&q);
+    let (v, (gp, gk)) = grad(p, k);
+    assert_eq!(v, f(p, k), "{name}");
+    let n = numeric_gradient(|q: &[f64]| f(at(q).0, at(q).1), &q);
+    close(name, &[gp.x, gp.v, gk], &n, tol.0);
+    let (dp, dk) = at(&d);
+    let (_, _, (hp, hk)) = hvp(p, k, dp, dk);
+    let g = |q: &[f64]| {
+        let (_, (g, k)) = grad(at(q).0, at(q).1);
+        vec![g.x, g.v, k]
+    };
+    let nh = autodiff_runtime::numeric_hvp(g, &q, &d);
+    close(&format!("{name} hvp"), &[hp.x, hp.v, hk], &nh, tol.1);
+}
+
 #[test]
 fn checks_verlet() {
-    let p = Particle { x: 1.0, v: -0.3 };
-    let (v, (gp, gk)) = verlet_energy_grad(p, 0.8);
-    assert_eq!(v, verlet_energy(p, 0.8));
-    let n = numeric_gradient(
-        |q: &[f64]| verlet_energy(Particle { x: q[0], v: q[1] }, q[2]),
-        &[1.0, -0.3, 0.8],
-    );
-    close("verlet", &[gp.x, gp.v, gk], &n, 1e-6);
-    let dir = Particle { x: 0.5, v: 1.0 };
-    let (_, _, (hp, hk)) = verlet_energy_hvp(p, 0.8, dir, 0.3);
-    let nh = autodiff_runtime::numeric_hvp(
-        |q: &[f64]| {
-            let (_, (g, k)) = verlet_energy_grad(Particle { x: q[0], v: q[1] }, q[2]);
-            vec![g.x, g.v, k]
-        },
-        &[1.0, -0.3, 0.8],
-        &[0.5, 1.0, 0.3],
-    );
-    close("verlet hvp", &[hp.x, hp.v, hk], &nh, 1e-5);
+    let fns: ParticleFns = (verlet_energy, verlet_energy_grad, verlet_energy_hvp);
+    check_particle_fn("verlet", fns, (1e-6, 1e-5));
 }
 
 // ---- 10. RK4 with array state and a closure for the rhs
@@ -1220,24 +1231,8 @@ fn long_orbit(p: Particle, k: f64) -> f64 {
 
 #[test]
 fn checks_long_orbit() {
-    let p = Particle { x: 1.0, v: -0.3 };
-    let (v, (gp, gk)) = long_orbit_grad(p, 0.8);
-    assert_eq!(v, long_orbit(p, 0.8));
-    let n = numeric_gradient(
-        |q: &[f64]| long_orbit(Particle { x: q[0], v: q[1] }, q[2]),
-        &[1.0, -0.3, 0.8],
-    );
-    close("orbit", &[gp.x, gp.v, gk], &n, 1e-5);
-    let (_, _, (hp, hk)) = long_orbit_hvp(p, 0.8, Particle { x: 0.5, v: 1.0 }, 0.3);
-    let nh = autodiff_runtime::numeric_hvp(
-        |q: &[f64]| {
-            let (_, (g, k)) = long_orbit_grad(Particle { x: q[0], v: q[1] }, q[2]);
-            vec![g.x, g.v, k]
-        },
-        &[1.0, -0.3, 0.8],
-        &[0.5, 1.0, 0.3],
-    );
-    close("orbit hvp", &[hp.x, hp.v, hk], &nh, 1e-4);
+    let fns: ParticleFns = (long_orbit, long_orbit_grad, long_orbit_hvp);
+    check_particle_fn("orbit", fns, (1e-5, 1e-4));
 }
 
 // ---- 39. a vector function by iterators: its Jacobian by rows and by columns, its VJP
