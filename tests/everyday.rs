@@ -457,6 +457,31 @@ fn fdh(name: &str, g: impl Fn(&[f64]) -> Vec<f64>, hv: &[f64], p: &[f64], v: &[f
     close(name, hv, &n, 1e-5);
 }
 
+/// A function of an array and a scalar, its `_grad` and its `_hvp`, for [`check_array_scalar`].
+type ArrayScalarFns<const N: usize> = (
+    fn([f64; N], f64) -> f64,
+    fn([f64; N], f64) -> (f64, ([f64; N], f64)),
+    fn([f64; N], f64, [f64; N], f64) -> (f64, ([f64; N], f64), ([f64; N], f64)),
+);
+
+/// `(x, s)` from `q = [x…, s]`.
+fn split<const N: usize>(q: &[f64]) -> ([f64; N], f64) {
+    (q[..N].try_into().unwrap(), q[N])
+}
+
+/// Checks `(f, f_grad, f_hvp)` at `p = [x…, s]`: the value, the gradient against central
+/// differences and H·d against differences of the gradient, each laid flat as `p` is.
+fn check_array_scalar<const N: usize>(name: &str, fns: ArrayScalarFns<N>, p: &[f64], d: &[f64]) {
+    let (f, grad, hvp) = fns;
+    let flat = |(a, b): ([f64; N], f64)| a.iter().copied().chain([b]).collect::<Vec<f64>>();
+    let at = |q: &[f64]| split::<N>(q);
+    let g = |q: &[f64]| flat(grad(at(q).0, at(q).1).1);
+    let ((x, s), (dx, ds)) = (split::<N>(p), split::<N>(d));
+    assert_eq!(grad(x, s).0, f(x, s), "{name}");
+    fd(name, |q: &[f64]| f(at(q).0, at(q).1), &g(p), p);
+    fdh(&format!("{name} hvp"), g, &flat(hvp(x, s, dx, ds).2), p, d);
+}
+
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
@@ -528,25 +553,9 @@ fn smooth_tv(x: [f64; 6], eps: f64) -> f64 {
 
 #[test]
 fn checks_windows() {
-    let x = [0.1, 0.5, 0.3, -0.2, 0.8, 0.9];
-    let (v, (g, ge)) = smooth_tv_grad(x, 0.1);
-    assert_eq!(v, smooth_tv(x, 0.1));
-    let p: Vec<f64> = x.iter().copied().chain([0.1]).collect();
-    let f = |q: &[f64]| smooth_tv(q[..6].try_into().unwrap(), q[6]);
-    let mut all = g.to_vec();
-    all.push(ge);
-    fd("tv", f, &all, &p);
-    let gg = |q: &[f64]| {
-        let (_, (g, e)) = smooth_tv_grad(q[..6].try_into().unwrap(), q[6]);
-        let mut v = g.to_vec();
-        v.push(e);
-        v
-    };
-    let dir = [1.0, -1.0, 0.5, 0.2, -0.3, 0.1, 0.4];
-    let (_, _, (hx, he)) = smooth_tv_hvp(x, 0.1, dir[..6].try_into().unwrap(), dir[6]);
-    let mut hv = hx.to_vec();
-    hv.push(he);
-    fdh("tv hvp", gg, &hv, &p, &dir);
+    let p = [0.1, 0.5, 0.3, -0.2, 0.8, 0.9, 0.1];
+    let fns: ArrayScalarFns<6> = (smooth_tv, smooth_tv_grad, smooth_tv_hvp);
+    check_array_scalar("tv", fns, &p, &[1.0, -1.0, 0.5, 0.2, -0.3, 0.1, 0.4]);
 }
 
 // ---- 16. logsumexp with a fold closure for the max
@@ -559,23 +568,9 @@ fn lse_closure(x: [f64; 5], t: f64) -> f64 {
 
 #[test]
 fn checks_lse() {
-    let x = [0.3, -1.2, 2.0, 0.7, 1.9];
-    let t = 0.8;
-    let mut p = x.to_vec();
-    p.push(t);
-    let f = |q: &[f64]| lse_closure(q[..5].try_into().unwrap(), q[5]);
-    let g = |q: &[f64]| {
-        let (_, (g, e)) = lse_closure_grad(q[..5].try_into().unwrap(), q[5]);
-        let mut v = g.to_vec();
-        v.push(e);
-        v
-    };
-    fd("lse", f, &g(&p), &p);
-    let dir = [1.0, -1.0, 0.5, 0.2, -0.3, 0.1];
-    let (_, _, (hx, he)) = lse_closure_hvp(x, t, dir[..5].try_into().unwrap(), dir[5]);
-    let mut hv = hx.to_vec();
-    hv.push(he);
-    fdh("lse hvp", g, &hv, &p, &dir);
+    let p = [0.3, -1.2, 2.0, 0.7, 1.9, 0.8];
+    let fns: ArrayScalarFns<5> = (lse_closure, lse_closure_grad, lse_closure_hvp);
+    check_array_scalar("lse", fns, &p, &[1.0, -1.0, 0.5, 0.2, -0.3, 0.1]);
 }
 
 // ---- 17. nested closures
@@ -972,24 +967,14 @@ fn first_crossing(x: [f64; 4], level: f64, n: i32) -> f64 {
 
 #[test]
 fn checks_first_crossing() {
-    let x = [0.3, 0.5, -0.2, 0.9];
+    let fns: ArrayScalarFns<4> = (
+        |x, level| first_crossing(x, level, 3),
+        |x, level| first_crossing_grad(x, level, 3),
+        |x, level, dx, dl| first_crossing_hvp(x, level, 3, dx, dl),
+    );
     for level in [0.2, 0.5, 100.0] {
-        let mut p = x.to_vec();
-        p.push(level);
-        let f = |q: &[f64]| first_crossing(q[..4].try_into().unwrap(), q[4], 3);
-        let g = |q: &[f64]| {
-            let (_, (a, b)) = first_crossing_grad(q[..4].try_into().unwrap(), q[4], 3);
-            let mut v = a.to_vec();
-            v.push(b);
-            v
-        };
-        fd("crossing", f, &g(&p), &p);
-        let dir = [1.0, -1.0, 0.5, 0.2, 0.3];
-        let (_, _, (hx, hl)) =
-            first_crossing_hvp(x, level, 3, dir[..4].try_into().unwrap(), dir[4]);
-        let mut hv = hx.to_vec();
-        hv.push(hl);
-        fdh("crossing hvp", g, &hv, &p, &dir);
+        let p = [0.3, 0.5, -0.2, 0.9, level];
+        check_array_scalar("crossing", fns, &p, &[1.0, -1.0, 0.5, 0.2, 0.3]);
     }
 }
 
@@ -1131,21 +1116,9 @@ fn loops_mix(x: [f64; 6], s0: f64) -> f64 {
 
 #[test]
 fn checks_loops_mix() {
+    let fns: ArrayScalarFns<6> = (loops_mix, loops_mix_grad, loops_mix_hvp);
     for p in [[0.3, 0.5, -0.2, 0.9, 1.1, 0.4, 0.2], [0.9, 0.5, 0.8, 0.9, 1.1, 0.4, 2.5]] {
-        let f = |q: &[f64]| loops_mix(q[..6].try_into().unwrap(), q[6]);
-        let g = |q: &[f64]| {
-            let (_, (a, b)) = loops_mix_grad(q[..6].try_into().unwrap(), q[6]);
-            let mut v = a.to_vec();
-            v.push(b);
-            v
-        };
-        fd("loops_mix", f, &g(&p), &p);
-        let d = [1.0, -1.0, 0.5, 0.2, -0.3, 0.1, 0.4];
-        let (_, _, (hx, hs)) =
-            loops_mix_hvp(p[..6].try_into().unwrap(), p[6], d[..6].try_into().unwrap(), d[6]);
-        let mut hv = hx.to_vec();
-        hv.push(hs);
-        fdh("loops_mix hvp", g, &hv, &p, &d);
+        check_array_scalar("loops_mix", fns, &p, &[1.0, -1.0, 0.5, 0.2, -0.3, 0.1, 0.4]);
     }
 }
 
@@ -1203,20 +1176,8 @@ fn ring_relax(x: [f64; 5], k: f64) -> f64 {
 #[test]
 fn checks_ring_relax() {
     let p = [0.3, -0.5, 1.2, 0.7, 0.1, 0.2];
-    let f = |q: &[f64]| ring_relax(q[..5].try_into().unwrap(), q[5]);
-    let g = |q: &[f64]| {
-        let (_, (a, b)) = ring_relax_grad(q[..5].try_into().unwrap(), q[5]);
-        let mut v = a.to_vec();
-        v.push(b);
-        v
-    };
-    fd("ring", f, &g(&p), &p);
-    let d = [1.0, -1.0, 0.5, 0.2, -0.3, 0.1];
-    let (_, _, (hx, hk)) =
-        ring_relax_hvp(p[..5].try_into().unwrap(), p[5], d[..5].try_into().unwrap(), d[5]);
-    let mut hv = hx.to_vec();
-    hv.push(hk);
-    fdh("ring hvp", g, &hv, &p, &d);
+    let fns: ArrayScalarFns<5> = (ring_relax, ring_relax_grad, ring_relax_hvp);
+    check_array_scalar("ring", fns, &p, &[1.0, -1.0, 0.5, 0.2, -0.3, 0.1]);
 }
 
 // ---- 38. long loop (checkpointed) with a struct state by method calls
