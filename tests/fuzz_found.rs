@@ -947,3 +947,101 @@ fn bug59_an_element_of_a_view_of_a_constant_array_passed_to_a_call() {
         assert!(same_bits(&[hv], &[hvi]), "{hv} {hvi}");
     }
 }
+
+// Bug 67 (fuzzer seed 1802 × 300, program 1995, one ulp): in a loop that may end early, a row
+// copied from an array and read by its elements (`let e = h[0]; .. e[0].hypot(0.5) .. e[0]`)
+// was not read from the array, as it is in a `for` loop (bug 56): its sweep summed the row's
+// cotangents first and added the row after, another order of additions than the `for` loop's.
+
+/// A loop over two steps that scales `s` and adds `√(h₀₀² + ¼)` (when `x₀ < ⅔`) and `h₀₀`,
+/// then `Σᵢ sin(i + s)` over a triangle of steps, by `for` loops.
+#[grad(jvp, hvp)]
+pub fn row_read_in_a_for(h: [[f64; 1]; 2], x: [f64; 3]) -> f64 {
+    let mut s = x[0] * x[1];
+    for r in 0..2 {
+        for j in 0..2 {
+            if x[j] <= 1.25 {
+                s *= 1.0 + 0.25 * (r as f64 * 0.25).atan2(x[2]).atan();
+            }
+        }
+        let e = h[0];
+        if x[0] * 3.0 < 2.0 {
+            s += e[0].hypot(0.5) + 1.125;
+        }
+        s += e[0];
+    }
+    for r in 1..3 {
+        let mut u = -0.0;
+        for j in 0..r {
+            u += (j as f64 + s).sin();
+        }
+        s += u;
+    }
+    s
+}
+
+/// [`row_read_in_a_for`] by loops that may end early.
+#[grad(jvp, hvp)]
+pub fn row_read_in_a_loop_that_may_end_early(h: [[f64; 1]; 2], x: [f64; 3]) -> f64 {
+    let mut s = x[0] * x[1];
+    for r in 0..5 {
+        if r >= 2 {
+            break;
+        }
+        for j in 0..2 {
+            if j >= 2 {
+                break;
+            }
+            if x[j] <= 1.25 {
+                s *= 1.0 + 0.25 * (r as f64 * 0.25).atan2(x[2]).atan();
+            }
+        }
+        let e = h[0];
+        if x[0] * 3.0 < 2.0 {
+            s += e[0].hypot(0.5) + 1.125;
+        }
+        s += e[0];
+    }
+    for r in 1..6 {
+        if r >= 3 {
+            break;
+        }
+        let mut u = -0.0;
+        for j in 0..r {
+            if j >= r {
+                break;
+            }
+            u += (j as f64 + s).sin();
+        }
+        s += u;
+    }
+    s
+}
+
+#[test]
+fn bug67_a_row_read_by_its_elements_in_a_loop_that_may_end_early() {
+    // Points near the fuzzer's: at some the two orders of additions round apart.
+    let mut points =
+        vec![(-0.13793608457613593, [-0.038306930696765606, 0.5281300558797009, 0.83])];
+    points.extend((0..20).map(|k| {
+        let t = f64::from(k);
+        ((0.37 * t).sin() * 0.9, [(0.71 * t).cos() + 0.3, (1.3 * t).sin() - 0.1, 0.4])
+    }));
+    for (h, x) in points {
+        let h = [[h], [0.0]];
+        let (y, (gh, gx)) = row_read_in_a_loop_that_may_end_early_grad(h, x);
+        let (yf, (fh, fx)) = row_read_in_a_for_grad(h, x);
+        assert!(same_bits(&[y, gh[0][0], gh[1][0]], &[yf, fh[0][0], fh[1][0]]), "{gh:?} {fh:?}");
+        assert!(same_bits(&gx, &fx), "{gx:?} {fx:?}");
+        // Against central differences in h₀₀.
+        let at = |v: f64| row_read_in_a_for([[v], [0.0]], x);
+        let e = 1e-6;
+        let fd = (at(h[0][0] + e) - at(h[0][0] - e)) / (2.0 * e);
+        assert!((gh[0][0] - fd).abs() < 1e-6 * (1.0 + fd.abs()), "{} {fd}", gh[0][0]);
+        let d = ([[1.0], [0.5]], [0.3, -0.2, 0.7]);
+        let (_, _, (hh, hx)) = row_read_in_a_loop_that_may_end_early_hvp(h, x, d.0, d.1);
+        let (_, _, (fhh, fhx)) = row_read_in_a_for_hvp(h, x, d.0, d.1);
+        assert!(same_bits(&[hh[0][0], hh[1][0]], &[fhh[0][0], fhh[1][0]]));
+        assert!(same_bits(&hx, &fhx), "{hx:?} {fhx:?}");
+    }
+}

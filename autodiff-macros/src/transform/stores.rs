@@ -35,6 +35,7 @@ fn collect(block: &Block, out: &mut HashMap<Var, (Vec<Int>, Operand)>) {
                 out.insert(*v, (index.clone(), *value));
             }
             Stmt::For(l) => collect(&l.body, out),
+            Stmt::While(w) => collect(&w.body, out),
             Stmt::If(b) => {
                 collect(&b.then, out);
                 collect(&b.otherwise, out);
@@ -77,6 +78,12 @@ fn forward(
             Stmt::For(l) => {
                 let body = forward(&l.body, stores, (map, rows));
                 Stmt::For(Box::new(crate::ir::Loop { body, ..(**l).clone() }))
+            }
+            // A loop that may end early too (bug 67: its rows' cotangents were summed first,
+            // another order of additions than the `for` loop's).
+            Stmt::While(w) => {
+                let body = forward(&w.body, stores, (map, rows));
+                Stmt::While(Box::new(crate::ir::While { body, ..(**w).clone() }))
             }
             Stmt::If(b) => {
                 let then = forward(&b.then, stores, (map, rows));
