@@ -66,7 +66,12 @@
 //!   is rewritten in front of the IR into the `for` loop over an integer range it means (`sum`
 //!   starting from `-0.0` and `product` from `1.0`, as the standard library's, so the values
 //!   are the same to the bit), so the expansion is a loop, as fast as the index form
-//!   (`BENCHMARKS.md`, "Iterator forms"). An adaptor that needs positions after `filter`
+//!   (`BENCHMARKS.md`, "Iterator forms"). A local array is updated through `.iter_mut()` or
+//!   `&mut y` in a `for` loop or a `for_each`, with `enumerate`, `zip`, `rev`, `skip`, `take`,
+//!   `step_by`, nested for rows (`for (i, v) in y.iter_mut().enumerate() { *v += x[i]; }`,
+//!   `y.iter_mut().for_each(|v| *v *= s)`): `*v` (and `v`, as in `v.sin()`) is `y[i]` in the
+//!   index loop it means; `map`, `filter` or a consumer after `iter_mut`, and a binding in the
+//!   body that shadows `v`, `y` or the index, are refused. An adaptor that needs positions after `filter`
 //!   (`enumerate`, `zip`, `skip`, ...), and `collect` or any consumer other than those, are
 //!   refused with what to write; `x.map(f)` and `std::array::from_fn(f)` build arrays
 //!   (`from_fn` needs the array's type where its value goes: a typed `let`, the return type, or
