@@ -1,5 +1,5 @@
 //! Everyday control flow that `#[grad]` rewrites in front of the IR: elements written through
-//! `iter_mut`, each function beside its twin written in the index form the rewrite means (the
+//! `iter_mut`, `loop`s used as values, each function beside its twin written in the index form the rewrite means (the
 //! same arithmetic in the same order), which `tests/control_sugar.rs` checks it against bit for
 //! bit, and both against finite differences.
 //!
@@ -101,4 +101,101 @@ pub fn rows_twin(x: [f64; N]) -> f64 {
         }
     }
     m[0][0] * m[1][1] - m[0][1] * m[1][0]
+}
+
+// ---------------------------------------------------------------------------------------------
+// A `loop` used as a value
+
+/// `loop`s used as values (`break v`): an `f64`, an array literal, a `let` without a value
+/// assigned in a loop.
+#[grad(jvp, hvp)]
+pub fn halved(x: [f64; N]) -> f64 {
+    let mut y = x[0] * x[0] + 2.0;
+    let r = loop {
+        y *= 0.5 + 0.1 * x[1].sin();
+        if y < 1.0 {
+            break y * x[2];
+        }
+    };
+    let pair = loop {
+        y *= 1.5;
+        if y > 2.0 {
+            break [y, y * x[3]];
+        }
+    };
+    let last;
+    let mut t = x[3] * x[3];
+    loop {
+        t = t * 2.0 + 1.0 + x[1] * 0.1;
+        if t > 3.0 {
+            last = t * x[0];
+            break;
+        }
+    }
+    r + pair[0] * pair[1] + last
+}
+
+/// [`halved`]'s twin.
+#[grad(jvp, hvp)]
+#[allow(unused_assignments)] // the starting values are overwritten before they are read
+pub fn halved_twin(x: [f64; N]) -> f64 {
+    let mut y = x[0] * x[0] + 2.0;
+    let mut r = 0.0;
+    loop {
+        y *= 0.5 + 0.1 * x[1].sin();
+        if y < 1.0 {
+            r = y * x[2];
+            break;
+        }
+    }
+    let mut pair = [0.0; 2];
+    loop {
+        y *= 1.5;
+        if y > 2.0 {
+            pair = [y, y * x[3]];
+            break;
+        }
+    }
+    let mut last = 0.0;
+    let mut t = x[3] * x[3];
+    loop {
+        t = t * 2.0 + 1.0 + x[1] * 0.1;
+        if t > 3.0 {
+            last = t * x[0];
+            break;
+        }
+    }
+    r + pair[0] * pair[1] + last
+}
+
+/// Newton's iteration for `√a`, the `loop` giving the function's value.
+#[grad(jvp, hvp)]
+pub fn root(x: [f64; N]) -> f64 {
+    let a = x[0] * x[0] + x[1] * x[1] + 1.0;
+    let mut g = a;
+    loop {
+        let next = 0.5 * (g + a / g);
+        if (next - g).abs() < 1e-12 * a {
+            break next * x[2] + x[3];
+        }
+        g = next;
+    }
+}
+
+/// [`root`]'s twin.
+#[grad(jvp, hvp)]
+#[allow(unused_assignments)] // the starting values are overwritten before they are read
+pub fn root_twin(x: [f64; N]) -> f64 {
+    let a = x[0] * x[0] + x[1] * x[1] + 1.0;
+    let mut g = a;
+    let mut value = 0.0;
+    loop {
+        let next = 0.5 * (g + a / g);
+        if (next - g).abs() < 1e-12 * a {
+            value = next * x[2] + x[3];
+            break;
+        }
+        g = next;
+    }
+    value
 }

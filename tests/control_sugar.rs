@@ -92,3 +92,26 @@ fn iter_mut_in_for_loops_and_for_each() {
         &SEEDS,
     );
 }
+
+#[test]
+fn a_loop_used_as_a_value() {
+    check(
+        "halved",
+        fns!(halved, halved_grad, halved_jvp, halved_hvp),
+        fns!(halved_twin, halved_twin_grad, halved_twin_jvp, halved_twin_hvp),
+        &SEEDS,
+    );
+    check(
+        "root",
+        fns!(root, root_grad, root_jvp, root_hvp),
+        fns!(root_twin, root_twin_grad, root_twin_jvp, root_twin_hvp),
+        &SEEDS,
+    );
+    // √a·x₂ + x₃ in closed form: ∂/∂x₀ = x₀ x₂ / √a, ∂/∂x₂ = √a, ∂/∂x₃ = 1.
+    for seed in SEEDS {
+        let x = point::<N>(seed);
+        let a = (x[0] * x[0] + x[1] * x[1] + 1.0).sqrt();
+        let want = [x[0] * x[2] / a, x[1] * x[2] / a, a, 1.0];
+        close("root: closed form", &root_grad(x).1, &want, 1e-12);
+    }
+}

@@ -116,6 +116,9 @@ pub const INT_METHODS: &[&str] = &["min", "max", "saturating_sub", "abs_diff", "
 pub const ITER_BY_REF: &[&str] = &["iter", "into_iter"];
 /// `y.iter_mut()`: the elements of an array, written through.
 pub const ITER_MUT: &str = "iter_mut";
+/// The variable that holds a `loop`'s value (`let r = loop { .. break v; }`) when it is not the
+/// user's own.
+pub const LOOP_VALUE: &str = "value";
 /// `.copied()`, `.cloned()`: the elements by value.
 pub const ITER_BY_VALUE: &[&str] = &["copied", "cloned"];
 /// The adaptors rewritten into a loop's index arithmetic.

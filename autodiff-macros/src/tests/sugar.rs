@@ -90,3 +90,64 @@ fn iter_mut_refusals_say_what_to_write() {
     );
     assert!(e[0].contains("an element of `iter_mut` bound to a name"), "{e:?}");
 }
+
+#[test]
+fn a_loop_value_is_a_variable_assigned_before_break() {
+    same(
+        "fn f(x: f64) -> f64 { let mut y = x * x + 2.0; let r = loop { y *= 0.5; if y < 1.0 { break y * x; } }; r + x }",
+        "fn f(x: f64) -> f64 { let mut y = x * x + 2.0; let mut r = 0.0; loop { y *= 0.5; if y < 1.0 { r = y * x; break; } } r + x }",
+    );
+    // The loop reads the name the `let` binds: a variable of its own, then the `let`.
+    same(
+        "fn f(x: f64) -> f64 { let y = x; let y = loop { if y < 1.0 { break y * 2.0; } }; y }",
+        "fn f(x: f64) -> f64 { let y = x; let mut value = 0.0; loop { if y < 1.0 { value = y * 2.0; break; } } let y = value; y }",
+    );
+    // Assigned.
+    same(
+        "fn f(x: f64) -> f64 { let mut r = x; let mut y = x; r = loop { y *= 0.5; if y < 1.0 { break y + r; } }; r }",
+        "fn f(x: f64) -> f64 { let mut r = x; let mut y = x; loop { y *= 0.5; if y < 1.0 { r = y + r; break; } } r }",
+    );
+}
+
+#[test]
+fn a_loop_value_of_the_function_an_array_a_tuple() {
+    same(
+        "fn f(x: f64) -> f64 { let mut g = x; loop { let n = 0.5 * (g + x / g); if (n - g).abs() < 1e-9 { break n; } g = n; } }",
+        "fn f(x: f64) -> f64 { let mut g = x; let mut value = 0.0; loop { let n = 0.5 * (g + x / g); if (n - g).abs() < 1e-9 { value = n; break; } g = n; } value }",
+    );
+    same(
+        "fn f(x: f64) -> f64 { let mut y = x; let z = loop { y *= 0.5; if y < 1.0 { break [y, 2.0 * y]; } }; z[0] * z[1] }",
+        "fn f(x: f64) -> f64 { let mut y = x; let mut z = [0.0; 2]; loop { y *= 0.5; if y < 1.0 { z = [y, 2.0 * y]; break; } } z[0] * z[1] }",
+    );
+    same(
+        "fn f(x: [f64; 2]) -> f64 { let mut y = x; let z: [f64; 2] = loop { y[0] *= 0.5; if y[0] < 1.0 { break y; } }; z[1] }",
+        "fn f(x: [f64; 2]) -> f64 { let mut y = x; let mut z: [f64; 2] = [0.0; 2]; loop { y[0] *= 0.5; if y[0] < 1.0 { z = y; break; } } z[1] }",
+    );
+    same(
+        "fn f(x: f64) -> f64 { let mut y = x; let (a, b) = loop { y *= 0.5; if y < 1.0 { break (y, y * y); } }; a + b }",
+        "fn f(x: f64) -> f64 { let mut y = x; let mut value = (0.0, 0.0); loop { y *= 0.5; if y < 1.0 { value = (y, y * y); break; } } let (a, b) = value; a + b }",
+    );
+}
+
+#[test]
+fn a_let_without_a_value_assigned_in_a_loop() {
+    same(
+        "fn f(x: f64) -> f64 { let mut y = x; let r; loop { y *= 0.5; if y < 1.0 { r = y * x; break; } } r }",
+        "fn f(x: f64) -> f64 { let mut y = x; let mut r = 0.0; loop { y *= 0.5; if y < 1.0 { r = y * x; break; } } r }",
+    );
+}
+
+#[test]
+fn a_loop_value_of_no_known_type_is_refused() {
+    let e = refused("fn f(x: f64) -> f64 { let n = loop { if x > 1.0 { break 3; } }; x }");
+    assert!(e[0].contains("needs the type of the value this `loop` gives"), "{e:?}");
+    let e = refused(
+        "fn f(x: f64) -> f64 { let mut y = x; let z = loop { y *= 0.5; let t = [y, y]; if y < 1.0 { break t; } }; z[0] }",
+    );
+    assert!(
+        e[0].contains(
+            "write the type of the `loop`'s value on the `let`, as in `let z: [f64; 2] = loop"
+        ),
+        "{e:?}"
+    );
+}

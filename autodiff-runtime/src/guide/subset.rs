@@ -91,6 +91,15 @@
 //!   length is decided while it runs is checkpointed online, in bounded stack memory (see
 //!   [`memory`](super::memory#loops-of-unknown-length-online-checkpointing)). Its carried values
 //!   are the variables declared before it that it assigns, as for a `for` loop;
+//! - a `loop` used as a value, its `break v`s giving it: `let r = loop { … break v; … };`,
+//!   `r = loop { … };`, or the value of the function or of a block. It is rewritten in front of
+//!   the IR into a variable assigned before each `break` (`let mut r = 0.0; loop { … r = v;
+//!   break; … }`), started from a zero of the value's type: the type written on the `let`, the
+//!   function's return type, or else the shape of a `break`'s value (`0.0`, `[0.0; 2]` for
+//!   `[a, b]`, an array variable's type, a tuple of these; a value whose type the macro cannot
+//!   see, such as a variable of the loop's body, is taken as an `f64`). A `let r;` declared
+//!   without a value and assigned in a `loop` after it (Rust checks that it is assigned before it
+//!   is read) starts from the same zero;
 //! - integer counters, as code ported from C keeps them: `let mut idx = 0;` advanced with
 //!   `idx += 1`, `idx += k` or `idx -= k` in loops (nested ones too, and triangular nests such as
 //!   ADBench's GMM, `for j in 0..d { for i in j + 1..d { ... l[idx] ...; idx += 1; } }`), set
@@ -157,9 +166,10 @@
 //!
 //! Everything else is a compile error at the offending construct that says what is supported
 //! and, where there is one, what to write instead: `match` on `f64`s or on tuples (use `if`),
-//! `while let` (a `while` with a comparison), a `loop` used as a value and `break` with a value
-//! (assign a variable declared with a value before the loop, `let mut r = 0.0;`: one declared
-//! without, `let r;`, and assigned only in the loop is refused), loop labels and labelled `break`/`continue`
+//! `while let` (a `while` with a comparison), a `loop` used as a value inside an expression
+//! (`2.0 * loop { … }`: bind it with `let` first), or giving an integer, or an array whose type
+//! the macro cannot see (a variable of the loop's body: write the type on the `let`,
+//! `let r: [f64; 3] = loop { … };`), loop labels and labelled `break`/`continue`
 //! (set a variable and test it after the inner loop; a label names a loop for
 //! `implicit(...)`), `break`/`continue` inside an expression (write it as a statement,
 //! `if done { break; }`), a `loop` without `break`, an integer counter advanced in a loop that

@@ -1,6 +1,6 @@
 //! Sugar: idiomatic forms rewritten, syn to syn, into the subset that lowering reads, each idiom
 //! in its own file (`match` into `if` chains, iterator chains into `for` loops over integer
-//! ranges, early exits into flags, the elements of `iter_mut` into the places they are). The IR never learns of them: what they become is lowered as if the user had
+//! ranges, early exits into flags, a `loop`'s value into a variable, the elements of `iter_mut` into the places they are). The IR never learns of them: what they become is lowered as if the user had
 //! written it, with the user's spans on the user's tokens.
 
 mod build;
@@ -8,6 +8,7 @@ pub(super) mod exits;
 mod iter;
 mod matches;
 mod places;
+mod values;
 
 pub(super) use iter::is_plain_range;
 
