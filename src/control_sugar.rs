@@ -1,5 +1,5 @@
 //! Everyday control flow that `#[grad]` rewrites in front of the IR: elements written through
-//! `iter_mut`, `loop`s used as values, each function beside its twin written in the index form the rewrite means (the
+//! `iter_mut`, `loop`s used as values, labelled `break` and `continue`, each function beside its twin written in the index form the rewrite means (the
 //! same arithmetic in the same order), which `tests/control_sugar.rs` checks it against bit for
 //! bit, and both against finite differences.
 //!
@@ -198,4 +198,124 @@ pub fn root_twin(x: [f64; N]) -> f64 {
         g = next;
     }
     value
+}
+
+// ---------------------------------------------------------------------------------------------
+// Labelled `break` and `continue`
+
+/// `break 'rows` and `continue 'rows` out of an inner `for`, and `continue 'grow` out of a
+/// `for` in a `while`.
+#[grad(jvp, hvp)]
+#[allow(clippy::needless_range_loop)]
+pub fn first_pairs(x: [f64; N]) -> f64 {
+    let mut s = 0.0;
+    'rows: for i in 0..N {
+        for j in 0..N {
+            if x[i] * x[j] > 1.0 {
+                break 'rows;
+            }
+            if x[j] < -0.5 {
+                continue 'rows;
+            }
+            s += x[i] * x[j];
+        }
+        s *= 1.1;
+    }
+    let mut t = x[0] * x[0];
+    'grow: while t < 10.0 {
+        for v in x {
+            if v < 0.0 {
+                t += 1.0 + s * 0.01;
+                continue 'grow;
+            }
+            t *= 1.0 + v * v;
+        }
+        t += 0.5;
+    }
+    s + t.sqrt()
+}
+
+/// [`first_pairs`]'s twin, its flags written by hand (as `f64`s: `#[grad]` refuses the user's
+/// own `bool` variables).
+#[grad(jvp, hvp)]
+#[allow(clippy::needless_range_loop)]
+pub fn first_pairs_twin(x: [f64; N]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..N {
+        let mut done = 0.0;
+        let mut skip = 0.0;
+        for j in 0..N {
+            if x[i] * x[j] > 1.0 {
+                done = 1.0;
+                break;
+            }
+            if x[j] < -0.5 {
+                skip = 1.0;
+                break;
+            }
+            s += x[i] * x[j];
+        }
+        if done > 0.5 {
+            break;
+        }
+        if skip > 0.5 {
+            continue;
+        }
+        s *= 1.1;
+    }
+    let mut t = x[0] * x[0];
+    while t < 10.0 {
+        let mut skip = 0.0;
+        for i in 0..N {
+            if x[i] < 0.0 {
+                t += 1.0 + s * 0.01;
+                skip = 1.0;
+                break;
+            }
+            t *= 1.0 + x[i] * x[i];
+        }
+        if skip > 0.5 {
+            continue;
+        }
+        t += 0.5;
+    }
+    s + t.sqrt()
+}
+
+/// A labelled `loop` whose value a `break` gives from the loop inside it.
+#[grad(jvp, hvp)]
+pub fn search(x: [f64; N]) -> f64 {
+    let mut y = 0.25 + x[3] * x[3];
+    let r = 'search: loop {
+        for v in x.iter() {
+            if y * v.abs() > 1.0 {
+                break 'search y * v;
+            }
+        }
+        y *= 1.5;
+    };
+    r + y
+}
+
+/// [`search`]'s twin.
+#[grad(jvp, hvp)]
+#[allow(clippy::needless_range_loop, unused_assignments)]
+pub fn search_twin(x: [f64; N]) -> f64 {
+    let mut y = 0.25 + x[3] * x[3];
+    let mut r = 0.0;
+    loop {
+        let mut done = 0.0;
+        for i in 0..N {
+            if y * x[i].abs() > 1.0 {
+                r = y * x[i];
+                done = 1.0;
+                break;
+            }
+        }
+        if done > 0.5 {
+            break;
+        }
+        y *= 1.5;
+    }
+    r + y
 }

@@ -115,3 +115,24 @@ fn a_loop_used_as_a_value() {
         close("root: closed form", &root_grad(x).1, &want, 1e-12);
     }
 }
+
+#[test]
+fn labelled_break_and_continue() {
+    check(
+        "first_pairs",
+        fns!(first_pairs, first_pairs_grad, first_pairs_jvp, first_pairs_hvp),
+        fns!(first_pairs_twin, first_pairs_twin_grad, first_pairs_twin_jvp, first_pairs_twin_hvp),
+        &SEEDS,
+    );
+    check(
+        "search",
+        fns!(search, search_grad, search_jvp, search_hvp),
+        fns!(search_twin, search_twin_grad, search_twin_jvp, search_twin_hvp),
+        &SEEDS,
+    );
+    // At these points `break 'rows` is taken (at each), `continue 'rows` (at -2.3 and 2.9) and
+    // `continue 'grow` (at all but 0.2): a point where `x[j] < -0.5` and one with no `x[i] < 0`.
+    let xs = SEEDS.map(point::<N>);
+    assert!(xs.iter().filter(|x| x.iter().any(|&v| v < -0.5)).count() >= 2, "{xs:?}");
+    assert!(xs.iter().any(|x| x.iter().all(|&v| v >= 0.0)), "{xs:?}");
+}

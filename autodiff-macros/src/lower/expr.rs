@@ -85,10 +85,10 @@ fn hint(e: &Expr) -> &'static str {
             "bind its value first, as in `let r = loop { … break v; … };`, or assign it, `r = loop { … };`"
         }
         Expr::Break(b) if b.label.is_some() => {
-            "`break` leaves the innermost loop; to leave an outer one too, set a variable and test it after the inner loop"
+            "a label names a loop around it, as in `'outer: for … { for … { break 'outer; } }` (labelled blocks are not supported)"
         }
         Expr::Continue(c) if c.label.is_some() => {
-            "`continue` goes on with the innermost loop; to skip the rest of an outer one, set a variable and test it after the inner loop"
+            "a label names a loop around it, as in `'outer: for … { for … { continue 'outer; } }`"
         }
         Expr::Break(b) if b.expr.is_some() => {
             "a `break` with a value leaves a `loop` whose value is bound by `let r = loop { … };`, assigned, or the value of the function or of a block"

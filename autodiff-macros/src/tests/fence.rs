@@ -77,10 +77,9 @@ fn break_continue_labels_closures_and_iterator_chains() {
             s + t + u
         }",
         expect![[r#"
-            `#[grad]` does not support loop labels; `break` and `continue` leave the innermost loop (to leave an outer one too, set a variable and test it after the inner loop) @ `'outer:`
             `#[grad]` does not support labelled blocks; use a block without a label @ `'b:`
-            `#[grad]` does not support `break` with a label; `break` leaves the innermost loop; to leave an outer one too, set a variable and test it after the inner loop @ `break`
-            `#[grad]` does not support `continue` with a label; `continue` goes on with the innermost loop; to skip the rest of an outer one, set a variable and test it after the inner loop @ `continue`
+            `#[grad]` does not support `break` with a label; a label names a loop around it, as in `'outer: for … { for … { break 'outer; } }` (labelled blocks are not supported) @ `break`
+            `#[grad]` does not support `continue` with a label; a label names a loop around it, as in `'outer: for … { for … { continue 'outer; } }` @ `continue`
             `#[grad]` does not support `break` inside an expression; write it as a statement of the loop's body (or of an `if` there), as in `if done { break; }` @ `break`
         "#]],
     );

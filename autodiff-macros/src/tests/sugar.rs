@@ -1,6 +1,10 @@
 //! The sugar in front of the IR, each idiom against the form it means written by hand: the IR
 //! that lowering makes of both is the same, text for text (so every transform sees the same
-//! function), and the refusals name what to write.
+//! function), the labelled exits compute what Rust computes (the IR interpreter against
+//! the function compiled), and the refusals name what to write.
+
+// The functions run natively are written as the IR is tested on them, with index loops.
+#![allow(clippy::needless_range_loop)]
 
 use crate::ctxt::Ctxt;
 use crate::ir::{print, verify};
@@ -149,5 +153,138 @@ fn a_loop_value_of_no_known_type_is_refused() {
             "write the type of the `loop`'s value on the `let`, as in `let z: [f64; 2] = loop"
         ),
         "{e:?}"
+    );
+}
+
+/// The outputs of `src` (a function of one `[f64; 3]`) run by the IR interpreter at `x`.
+fn interpreted(src: &str, x: [f64; 3]) -> f64 {
+    use super::interp::{Consts, Val, run};
+    let mut cx = Ctxt::new();
+    let args = crate::args::parse(&mut cx, proc_macro2::TokenStream::new());
+    let item: syn::ItemFn = syn::parse_str(src).expect("test input is a function");
+    let l = lower(&mut cx, &item, &args);
+    let errors: Vec<String> = cx.errors().iter().map(ToString::to_string).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(verify(&l.func), Ok(()));
+    let input = Val::A(x.iter().map(|v| Val::F(*v)).collect());
+    match run(&l.func, &[input], &Consts::default()).as_slice() {
+        [Val::F(v)] => *v,
+        other => panic!("not one f64: {other:?}"),
+    }
+}
+
+/// Defines `f` as a Rust function and checks that the IR lowered from the same source
+/// computes what Rust does, bit for bit, at `points`.
+macro_rules! as_rust_does {
+    ($points:expr, $($item:tt)*) => {{
+        $($item)*
+        let src = stringify!($($item)*);
+        for x in $points {
+            assert_eq!(interpreted(src, x).to_bits(), f(x).to_bits(), "at {x:?}: {src}");
+        }
+    }};
+}
+
+const POINTS: [[f64; 3]; 6] = [
+    [0.3, 0.5, 0.2],
+    [0.9, 1.5, -0.2],
+    [-0.5, 0.4, 1.2],
+    [1.3, -1.2, 0.7],
+    [0.1, -0.3, -1.5],
+    [2.0, 0.2, 0.4],
+];
+
+#[test]
+fn labelled_break_and_continue_out_of_nested_loops() {
+    as_rust_does!(
+        POINTS,
+        fn f(x: [f64; 3]) -> f64 {
+            let mut s = 0.0;
+            'rows: for i in 0..3 {
+                for j in 0..3 {
+                    if x[i] * x[j] > 1.0 {
+                        break 'rows;
+                    }
+                    if x[j] < 0.0 {
+                        continue 'rows;
+                    }
+                    s += x[i] * x[j];
+                }
+                s *= 1.1;
+            }
+            s
+        }
+    );
+    // Three loops deep, `continue 'a` and `break 'a` from the innermost.
+    as_rust_does!(
+        POINTS,
+        fn f(x: [f64; 3]) -> f64 {
+            let mut s = 0.0;
+            'a: for i in 0..3 {
+                for j in 0..3 {
+                    for k in 0..3 {
+                        if x[i] + x[j] + x[k] > 2.0 {
+                            continue 'a;
+                        }
+                        if x[k] < -1.0 {
+                            break 'a;
+                        }
+                        s += x[i] * x[j] * x[k];
+                    }
+                    s *= 0.9;
+                }
+                s += 1.0;
+            }
+            s
+        }
+    );
+}
+
+#[test]
+fn labelled_exits_of_while_and_loop() {
+    as_rust_does!(
+        POINTS,
+        fn f(x: [f64; 3]) -> f64 {
+            let mut t = x[0] * x[0];
+            'outer: while t < 10.0 {
+                for i in 0..3 {
+                    if x[i] < 0.0 {
+                        t += 1.0;
+                        continue 'outer;
+                    }
+                    t *= 1.0 + x[i] * x[i];
+                }
+                t += 0.5;
+            }
+            t
+        }
+    );
+    // A labelled `loop` whose value a `break` gives from a loop inside it.
+    as_rust_does!(
+        POINTS,
+        fn f(x: [f64; 3]) -> f64 {
+            let mut y = 0.25;
+            let r = 'search: loop {
+                for i in 0..3 {
+                    if y * x[i].abs() > 1.0 {
+                        break 'search y * x[i];
+                    }
+                }
+                y *= 1.5;
+            };
+            r + y
+        }
+    );
+    // A label no exit names is only a name.
+    as_rust_does!(
+        POINTS,
+        #[allow(unused_labels)]
+        fn f(x: [f64; 3]) -> f64 {
+            let mut s = 0.0;
+            'unused: for i in 0..3 {
+                s += x[i];
+            }
+            s
+        }
     );
 }

@@ -85,7 +85,9 @@
 //!   loops are differentiated: [`loops`](super::loops);
 //! - loops that stop when they are done: `while cond { … }`, `loop { … }` with a `break`, and
 //!   `break`, `continue` and `return` inside `for` and `while` loops (under `if`s, in nested
-//!   loops, leaving the innermost loop). They are rewritten in front of the IR into flags tested
+//!   loops, leaving the innermost loop), and `break 'outer` / `continue 'outer` naming a loop
+//!   around the innermost (`'rows: for i in 0..n { for j in 0..n { if c { continue 'rows; } } }`:
+//!   a flag of `'rows` set, the loops inside left, `'rows` left or continued). They are rewritten in front of the IR into flags tested
 //!   where the exit is, so the derivatives are those of the iterations that actually ran, in
 //!   every mode (`hvp` is `forward(reverse(f))` through them as through any loop). A loop whose
 //!   length is decided while it runs is checkpointed online, in bounded stack memory (see
@@ -169,9 +171,8 @@
 //! `while let` (a `while` with a comparison), a `loop` used as a value inside an expression
 //! (`2.0 * loop { … }`: bind it with `let` first), or giving an integer, or an array whose type
 //! the macro cannot see (a variable of the loop's body: write the type on the `let`,
-//! `let r: [f64; 3] = loop { … };`), loop labels and labelled `break`/`continue`
-//! (set a variable and test it after the inner loop; a label names a loop for
-//! `implicit(...)`), `break`/`continue` inside an expression (write it as a statement,
+//! `let r: [f64; 3] = loop { … };`), labelled blocks (`'b: { … }`),
+//! `break`/`continue` inside an expression (write it as a statement,
 //! `if done { break; }`), a `loop` without `break`, an integer counter advanced in a loop that
 //! may end early, iterator adaptors and consumers other than the ones above (`collect`,
 //! `flat_map`, ...), `bool` variables, assignments to integer variables not declared `mut`,
