@@ -164,6 +164,44 @@
 //! assert_eq!(check_gradient(f, &p, &grad, Tolerance::default()), Ok(()));
 //! ```
 //!
+//! Elements written through `iter_mut`, a `loop`'s value and a labelled `break`, each the
+//! index loop or the flags it is rewritten into:
+//!
+//! ```
+//! use autodiff_runtime::{Tolerance, check_gradient, grad};
+//!
+//! #[grad]
+//! fn flow(x: [f64; 3]) -> f64 {
+//!     let mut y = x;
+//!     for (i, v) in y.iter_mut().enumerate() {
+//!         *v = v.sin() * (i as f64 + 1.0);
+//!     }
+//!     let mut t = 1.0;
+//!     let r = loop {
+//!         t *= 1.5 + y[0] * y[0];
+//!         if t > 5.0 {
+//!             break t * y[1];
+//!         }
+//!     };
+//!     let mut s = 0.0;
+//!     'rows: for i in 0..3 {
+//!         for j in 0..3 {
+//!             if y[i] * y[j] > 2.0 {
+//!                 break 'rows;
+//!             }
+//!             s += y[i] * y[j];
+//!         }
+//!     }
+//!     r + s
+//! }
+//!
+//! let p = [0.3, -0.5, 0.8];
+//! let f = |q: &[f64]| flow([q[0], q[1], q[2]]);
+//! let (value, grad) = flow_grad([p[0], p[1], p[2]]);
+//! assert_eq!(value, f(&p));
+//! assert_eq!(check_gradient(f, &p, &grad, Tolerance::default()), Ok(()));
+//! ```
+//!
 //! # Refused
 //!
 //! Everything else is a compile error at the offending construct that says what is supported
