@@ -288,3 +288,37 @@ fn labelled_exits_of_while_and_loop() {
         }
     );
 }
+
+#[test]
+fn more_forms_are_accepted() {
+    for src in [
+        "fn f(mut y: [f64; 3]) -> f64 { for v in y.iter_mut() { *v *= 2.0; } y[0] }",
+        "fn f(x: [f64; 3]) -> f64 { let mut y = x; y.iter_mut().for_each(|v: &mut f64| *v *= 2.0); y[0] }",
+        "fn f(x: [f64; 3]) -> f64 { let mut y = x; for v in y.iter_mut().take(2).step_by(1) { *v = -*v; } y[0] }",
+        "fn f(x: f64) -> f64 { let mut y = x; let r: f64; loop { y *= 0.5; if y < 1.0 { r = y; break; } } r }",
+    ] {
+        assert!(ir(src).is_ok(), "{src}: {:?}", ir(src));
+    }
+    // A labelled `loop`'s value given from a `loop` inside it.
+    as_rust_does!(
+        POINTS,
+        fn f(x: [f64; 3]) -> f64 {
+            let mut y = x[0] * x[0] + 2.0;
+            let mut k = 0.0;
+            let r = 'a: loop {
+                loop {
+                    y *= 0.5 + 0.1 * x[1];
+                    if y < 1.0 {
+                        break 'a y * x[2] + k;
+                    }
+                    if y < 1.5 {
+                        break;
+                    }
+                }
+                k += 1.0;
+                y += 0.3;
+            };
+            r * 2.0
+        }
+    );
+}
