@@ -14,6 +14,7 @@ pub mod branch_sides;
 pub mod calls;
 pub mod casts;
 pub mod checkpoint;
+pub mod control_sugar;
 pub mod counters;
 pub mod floats;
 pub mod hunt;

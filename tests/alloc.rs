@@ -195,6 +195,27 @@ fn derivatives_of_slices_f32_and_generic_functions_do_not_allocate() {
 }
 
 #[test]
+fn derivatives_of_rewritten_control_flow_do_not_allocate() {
+    use autodiff_suite::control_sugar::{
+        first_pairs_grad, first_pairs_hvp, halved_grad, halved_hvp, root_jvp, rows_hvp, search_hvp,
+        written_grad, written_hvp,
+    };
+    let (x, v) = black_box(([0.4, 1.1, -0.6, 0.9], [0.5, -1.0, 0.25, 2.0]));
+    let w = black_box([0.5, -1.5, 2.0, 0.75]);
+    assert_no_allocation("control_sugar (iter_mut, loop values, labelled exits)", || {
+        black_box(written_grad(x, &w));
+        black_box(written_hvp(x, &w, v));
+        black_box(rows_hvp(x, v));
+        black_box(halved_grad(x));
+        black_box(halved_hvp(x, v));
+        black_box(root_jvp(x, v));
+        black_box(first_pairs_grad(x));
+        black_box(first_pairs_hvp(x, v));
+        black_box(search_hvp(x, v));
+    });
+}
+
+#[test]
 fn a_million_steps_of_a_while_loop_in_a_small_stack_without_the_heap() {
     use autodiff_suite::whiles::{pendulum, pendulum_grad, pendulum_hvp, pendulum_steps};
     // The loop's length is decided while it runs: about 10⁶ steps of 1e-6 up to t = 1.

@@ -114,6 +114,11 @@ pub const SATURATING_SUB: &str = "saturating_sub";
 pub const INT_METHODS: &[&str] = &["min", "max", "saturating_sub", "abs_diff", "pow", "div_ceil"];
 /// `x.iter()`, `x.into_iter()`: the elements of an array or a slice, by reference.
 pub const ITER_BY_REF: &[&str] = &["iter", "into_iter"];
+/// `y.iter_mut()`: the elements of an array, written through.
+pub const ITER_MUT: &str = "iter_mut";
+/// The variable that holds a `loop`'s value (`let r = loop { .. break v; }`) when it is not the
+/// user's own.
+pub const LOOP_VALUE: &str = "value";
 /// `.copied()`, `.cloned()`: the elements by value.
 pub const ITER_BY_VALUE: &[&str] = &["copied", "cloned"];
 /// The adaptors rewritten into a loop's index arithmetic.

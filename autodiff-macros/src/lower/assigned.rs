@@ -203,7 +203,16 @@ impl Walker {
             }
             Expr::Loop(l) => self.block(&l.body, &[]),
             Expr::Let(l) => self.expr(&l.expr),
+            // `&mut y` and `y.iter_mut()` write `y` (in the loop they become, `sugar::places`).
+            Expr::Reference(r) if r.mutability.is_some() => {
+                self.assign(&r.expr, e);
+                self.expr(&r.expr);
+            }
             Expr::Reference(r) => self.expr(&r.expr),
+            Expr::MethodCall(m) if m.method == symbol::ITER_MUT && m.args.is_empty() => {
+                self.assign(&m.receiver, e);
+                self.expr(&m.receiver);
+            }
             Expr::Field(f) => self.expr(&f.base),
             Expr::Paren(p) => self.expr(&p.expr),
             Expr::Group(g) => self.expr(&g.expr),

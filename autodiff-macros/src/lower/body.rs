@@ -84,6 +84,9 @@ impl Lower<'_> {
     /// Lowers the function body; returns its outputs.
     pub(super) fn body(&mut self, block: &Block, returns: &Returns) -> Vec<Operand> {
         let zero = super::sugar::zero_of(returns);
+        // A final `loop` giving the function's value: a variable assigned before its `break`s.
+        let looped = self.loop_value_tail(block, zero.clone());
+        let block = looped.as_ref().unwrap_or(block);
         let tailed = super::sugar::exits::tail_returns(block);
         let block = tailed.as_ref().unwrap_or(block);
         let rewritten = zero.and_then(|z| self.early_returns(block, z));
@@ -250,6 +253,9 @@ impl Lower<'_> {
 
     /// The statements of `block`, its final expression (if it gives one) as its value.
     pub(super) fn block_value(&mut self, block: &Block) -> Option<Value> {
+        if let Some(looped) = self.loop_value_tail(block, None) {
+            return self.block_value(&looped);
+        }
         let n = block.stmts.len();
         for (i, stmt) in block.stmts.iter().enumerate() {
             match stmt {
@@ -272,7 +278,7 @@ impl Lower<'_> {
 
     /// One statement, followed by `rest` in its block (where a `let mut` may be seen to be an
     /// integer counter).
-    fn statement_before(&mut self, stmt: &Stmt, rest: &[Stmt]) {
+    pub(super) fn statement_before(&mut self, stmt: &Stmt, rest: &[Stmt]) {
         match stmt {
             Stmt::Local(local) => self.local(local, rest),
             other => self.statement(other),
@@ -283,6 +289,9 @@ impl Lower<'_> {
     /// `let (a, b) = (x + y, x - y);`, followed by `rest` in its block.
     fn local(&mut self, local: &Local, rest: &[Stmt]) {
         let top = std::mem::take(&mut self.top_let);
+        if self.let_loop(local, rest) {
+            return;
+        }
         let (pat, ty) = match &local.pat {
             Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
             other => (other, None),
@@ -296,7 +305,23 @@ impl Lower<'_> {
         };
         let Some(init) = &local.init else {
             match simple {
-                Some((Some(name), _)) => self.declare(&name, None, Aliases::default(), 0),
+                Some((Some(name), _)) => match self.deferred_zero(&name, ty, rest) {
+                    // `let r;` assigned in a loop: it starts from a zero (Rust has checked
+                    // that it is assigned before it is read).
+                    Some(zero) => {
+                        let ty = ty.map(|t| quote::quote!(: #t));
+                        let id = match pat {
+                            Pat::Ident(pi) => pi.ident.clone(),
+                            _ => proc_macro2::Ident::new(&name, proc_macro2::Span::call_site()),
+                        };
+                        let tokens = quote::quote!(let mut #id #ty = #zero;);
+                        match syn::parse2::<Stmt>(tokens) {
+                            Ok(Stmt::Local(l)) => self.local(&l, rest),
+                            _ => self.declare(&name, None, Aliases::default(), 0),
+                        }
+                    }
+                    None => self.declare(&name, None, Aliases::default(), 0),
+                },
                 Some((None, _)) => {}
                 None => {
                     self.cx.error_spanned(pat, "`#[grad]` needs a value to bind this pattern to; write `let (a, b) = ...;`");
@@ -488,7 +513,11 @@ impl Lower<'_> {
     /// error.
     fn effect(&mut self, e: &Expr) {
         match e {
-            Expr::Assign(a) => self.assign(e, &a.left, None, &a.right),
+            Expr::Assign(a) => match self.assign_loop(&a.left, &a.right) {
+                // `x = loop { .. };`: `x` assigned before each `break`.
+                Some(lp) => self.effect(&lp),
+                None => self.assign(e, &a.left, None, &a.right),
+            },
             Expr::Binary(b) if compound(&b.op).is_some() => {
                 self.assign(e, &b.left, compound(&b.op), &b.right);
             }
@@ -635,6 +664,10 @@ impl Lower<'_> {
         if let Some(old) = old.filter(|o| value.var().is_some() && *o != new) {
             let literal = current.is_some_and(|c| c.var().is_none());
             let hint = match same_shape(&old, &new) {
+                false if self.loop_values.contains(name) => format!(
+                    "; write the type of the `loop`'s value on the `let`, as in `let {name}: {} = loop {{ … }};`",
+                    self.ty_text(&new)
+                ),
                 true => "; write the lengths the same way".to_owned(),
                 false if literal && old.is_float() && new.is_float() => format!(
                     "; give the literal the type of what is assigned later, as in `0.0_{}`",

@@ -73,7 +73,13 @@ impl Lower<'_> {
             }
             return;
         }
-        self.no_label(f.label.as_ref());
+        if let Some(label) = &f.label {
+            // `break 'a` and `continue 'a` in the loops inside: flags of this loop.
+            let mut plain = f.clone();
+            plain.label = None;
+            plain.body = self.unlabel(label, &f.body);
+            return self.for_loop(&plain);
+        }
         if super::sugar::exits::of_block(&f.body).any() {
             // `break`, `continue` or `return` in the body: flags in their place; a loop that may
             // end early is a loop of unknown length over its range.

@@ -78,17 +78,20 @@ pub(super) const SUBSET: &str = "the body may contain `let`, assignments, `for` 
 fn hint(e: &Expr) -> &'static str {
     match e {
         Expr::Match(_) => "use `if` and `else if`",
-        Expr::While(_) | Expr::Loop(_) => {
+        Expr::While(_) => {
             "assign the value to a variable declared before the loop, and run the loop as a statement"
         }
+        Expr::Loop(_) => {
+            "bind its value first, as in `let r = loop { … break v; … };`, or assign it, `r = loop { … };`"
+        }
         Expr::Break(b) if b.label.is_some() => {
-            "`break` leaves the innermost loop; to leave an outer one too, set a variable and test it after the inner loop"
+            "a label names a loop around it, as in `'outer: for … { for … { break 'outer; } }` (labelled blocks are not supported)"
         }
         Expr::Continue(c) if c.label.is_some() => {
-            "`continue` goes on with the innermost loop; to skip the rest of an outer one, set a variable and test it after the inner loop"
+            "a label names a loop around it, as in `'outer: for … { for … { continue 'outer; } }`"
         }
         Expr::Break(b) if b.expr.is_some() => {
-            "assign the value to a variable declared before the loop, then `break;`"
+            "a `break` with a value leaves a `loop` whose value is bound by `let r = loop { … };`, assigned, or the value of the function or of a block"
         }
         Expr::Break(_) | Expr::Continue(_) => {
             "write it as a statement of the loop's body (or of an `if` there), as in `if done { break; }`"

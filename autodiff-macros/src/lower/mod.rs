@@ -276,6 +276,8 @@ struct Lower<'a> {
     /// The `bool` variables that the rewrite of early exits declares (the user's own are
     /// refused).
     flags: std::collections::HashSet<String>,
+    /// The variables that hold a `loop`'s value (`sugar::values`), for messages.
+    loop_values: std::collections::HashSet<String>,
     /// The labels of the loops differentiated implicitly (`implicit('solve)`), and those found.
     implicit: Vec<Ident>,
     implicit_found: std::collections::HashSet<String>,
@@ -317,6 +319,7 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         param_structs: HashMap::new(),
         top_let: false,
         flags: std::collections::HashSet::new(),
+        loop_values: std::collections::HashSet::new(),
         implicit: args.implicit.clone(),
         implicit_found: std::collections::HashSet::new(),
         calls: HashMap::new(),

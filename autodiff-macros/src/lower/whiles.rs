@@ -41,7 +41,8 @@ impl Lower<'_> {
             );
             return;
         }
-        let body = self.loop_body(&w.body);
+        let body = self.labelled_body(w.label.as_ref(), &w.body);
+        let body = self.loop_body(&body);
         let parts = Parts {
             range: None,
             test: Some(&w.cond),
@@ -55,7 +56,8 @@ impl Lower<'_> {
     /// `loop { body }`, which needs a `break` (or a `return`).
     pub(super) fn loop_loop(&mut self, l: &ExprLoop) {
         let implicit = self.implicit_label(l.label.as_ref());
-        let body = self.loop_body(&l.body);
+        let block = self.labelled_body(l.label.as_ref(), &l.body);
+        let body = self.loop_body(&block);
         if body.exit.is_none() {
             self.cx.error_spanned(
                 l.loop_token,
@@ -63,7 +65,7 @@ impl Lower<'_> {
             );
             // What else is wrong in the body (a `break` with a label, ...).
             self.b.begin();
-            self.scoped(|lo| lo.block_effects(&l.body));
+            self.scoped(|lo| lo.block_effects(&block));
             self.b.end();
             return;
         }
@@ -84,8 +86,7 @@ impl Lower<'_> {
         self.lower_while(parts);
     }
 
-    /// Whether the label of a `loop` or `while` loop names it for `implicit(...)` (any other
-    /// label is reported).
+    /// Whether the label of a `loop` or `while` loop names it for `implicit(...)`.
     fn implicit_label(&mut self, label: Option<&syn::Label>) -> bool {
         let Some(label) = label else { return false };
         let name = label.name.ident.to_string();
@@ -93,8 +94,15 @@ impl Lower<'_> {
             self.implicit_found.insert(name);
             return true;
         }
-        self.no_label(Some(label));
         false
+    }
+
+    /// The body of a loop with the exits naming its label (if it has one) rewritten into flags.
+    fn labelled_body(&mut self, label: Option<&syn::Label>, body: &syn::Block) -> syn::Block {
+        match label {
+            Some(label) => self.unlabel(label, body),
+            None => body.clone(),
+        }
     }
 
     /// Reports the labels `implicit(...)` names that no `loop` or `while` loop has.
@@ -106,16 +114,6 @@ impl Lower<'_> {
                     format!("`implicit('{label})` names no loop: label the `loop` or `while` loop to differentiate at its fixed point, as in `'{label}: loop {{ … }}`"),
                 );
             }
-        }
-    }
-
-    /// Reports a loop label: loops are left one at a time.
-    pub(super) fn no_label(&mut self, label: Option<&syn::Label>) {
-        if let Some(label) = label {
-            self.cx.error_spanned(
-                label,
-                "`#[grad]` does not support loop labels; `break` and `continue` leave the innermost loop (to leave an outer one too, set a variable and test it after the inner loop)",
-            );
         }
     }
 

@@ -33,7 +33,7 @@ fn loops_other_than_for_over_a_range() {
             let mut y = x;
             while let Some(v) = again { y *= v; }
             loop { y *= 0.5; }
-            let w = loop { break 2.0; };
+            let w = 2.0 * loop { break 2.0; };
             for v in data.iter() { y += v; }
             for v in &data { y += v; }
             for v in data { y += v; }
@@ -46,7 +46,7 @@ fn loops_other_than_for_over_a_range() {
         expect![[r#"
             `#[grad]` does not support `while let`; write `while` with a comparison as the condition @ `let`
             this `loop` never ends: `#[grad]` needs a `break` in it, as in `if done { break; }` @ `loop`
-            `#[grad]` does not support a `loop` as a value; assign the value to a variable declared before the loop, and run the loop as a statement @ `loop`
+            `#[grad]` does not support a `loop` as a value; bind its value first, as in `let r = loop { … break v; … };`, or assign it, `r = loop { … };` @ `loop`
             `#[grad]` supports only ranges with both bounds, such as `0..N` or `1..=n` @ `0..`
         "#]],
     );
@@ -77,10 +77,9 @@ fn break_continue_labels_closures_and_iterator_chains() {
             s + t + u
         }",
         expect![[r#"
-            `#[grad]` does not support loop labels; `break` and `continue` leave the innermost loop (to leave an outer one too, set a variable and test it after the inner loop) @ `'outer:`
             `#[grad]` does not support labelled blocks; use a block without a label @ `'b:`
-            `#[grad]` does not support `break` with a label; `break` leaves the innermost loop; to leave an outer one too, set a variable and test it after the inner loop @ `break`
-            `#[grad]` does not support `continue` with a label; `continue` goes on with the innermost loop; to skip the rest of an outer one, set a variable and test it after the inner loop @ `continue`
+            `#[grad]` does not support `break` with a label; a label names a loop around it, as in `'outer: for … { for … { break 'outer; } }` (labelled blocks are not supported) @ `break`
+            `#[grad]` does not support `continue` with a label; a label names a loop around it, as in `'outer: for … { for … { continue 'outer; } }` @ `continue`
             `#[grad]` does not support `break` inside an expression; write it as a statement of the loop's body (or of an `if` there), as in `if done { break; }` @ `break`
         "#]],
     );

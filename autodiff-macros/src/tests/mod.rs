@@ -26,6 +26,7 @@ mod sink;
 mod size;
 mod snapshots;
 mod structs;
+mod sugar;
 mod vcalls;
 mod whiles;
 mod widen;

@@ -66,7 +66,12 @@
 //!   is rewritten in front of the IR into the `for` loop over an integer range it means (`sum`
 //!   starting from `-0.0` and `product` from `1.0`, as the standard library's, so the values
 //!   are the same to the bit), so the expansion is a loop, as fast as the index form
-//!   (`BENCHMARKS.md`, "Iterator forms"). An adaptor that needs positions after `filter`
+//!   (`BENCHMARKS.md`, "Iterator forms"). A local array is updated through `.iter_mut()` or
+//!   `&mut y` in a `for` loop or a `for_each`, with `enumerate`, `zip`, `rev`, `skip`, `take`,
+//!   `step_by`, nested for rows (`for (i, v) in y.iter_mut().enumerate() { *v += x[i]; }`,
+//!   `y.iter_mut().for_each(|v| *v *= s)`): `*v` (and `v`, as in `v.sin()`) is `y[i]` in the
+//!   index loop it means; `map`, `filter` or a consumer after `iter_mut`, and a binding in the
+//!   body that shadows `v`, `y` or the index, are refused. An adaptor that needs positions after `filter`
 //!   (`enumerate`, `zip`, `skip`, ...), and `collect` or any consumer other than those, are
 //!   refused with what to write; `x.map(f)` and `std::array::from_fn(f)` build arrays
 //!   (`from_fn` needs the array's type where its value goes: a typed `let`, the return type, or
@@ -80,12 +85,23 @@
 //!   loops are differentiated: [`loops`](super::loops);
 //! - loops that stop when they are done: `while cond { … }`, `loop { … }` with a `break`, and
 //!   `break`, `continue` and `return` inside `for` and `while` loops (under `if`s, in nested
-//!   loops, leaving the innermost loop). They are rewritten in front of the IR into flags tested
+//!   loops, leaving the innermost loop), and `break 'outer` / `continue 'outer` naming a loop
+//!   around the innermost (`'rows: for i in 0..n { for j in 0..n { if c { continue 'rows; } } }`:
+//!   a flag of `'rows` set, the loops inside left, `'rows` left or continued). They are rewritten in front of the IR into flags tested
 //!   where the exit is, so the derivatives are those of the iterations that actually ran, in
 //!   every mode (`hvp` is `forward(reverse(f))` through them as through any loop). A loop whose
 //!   length is decided while it runs is checkpointed online, in bounded stack memory (see
 //!   [`memory`](super::memory#loops-of-unknown-length-online-checkpointing)). Its carried values
 //!   are the variables declared before it that it assigns, as for a `for` loop;
+//! - a `loop` used as a value, its `break v`s giving it: `let r = loop { … break v; … };`,
+//!   `r = loop { … };`, or the value of the function or of a block. It is rewritten in front of
+//!   the IR into a variable assigned before each `break` (`let mut r = 0.0; loop { … r = v;
+//!   break; … }`), started from a zero of the value's type: the type written on the `let`, the
+//!   function's return type, or else the shape of a `break`'s value (`0.0`, `[0.0; 2]` for
+//!   `[a, b]`, an array variable's type, a tuple of these; a value whose type the macro cannot
+//!   see, such as a variable of the loop's body, is taken as an `f64`). A `let r;` declared
+//!   without a value and assigned in a `loop` after it (Rust checks that it is assigned before it
+//!   is read) starts from the same zero;
 //! - integer counters, as code ported from C keeps them: `let mut idx = 0;` advanced with
 //!   `idx += 1`, `idx += k` or `idx -= k` in loops (nested ones too, and triangular nests such as
 //!   ADBench's GMM, `for j in 0..d { for i in j + 1..d { ... l[idx] ...; idx += 1; } }`), set
@@ -148,15 +164,53 @@
 //! assert_eq!(check_gradient(f, &p, &grad, Tolerance::default()), Ok(()));
 //! ```
 //!
+//! Elements written through `iter_mut`, a `loop`'s value and a labelled `break`, each the
+//! index loop or the flags it is rewritten into:
+//!
+//! ```
+//! use autodiff_runtime::{Tolerance, check_gradient, grad};
+//!
+//! #[grad]
+//! fn flow(x: [f64; 3]) -> f64 {
+//!     let mut y = x;
+//!     for (i, v) in y.iter_mut().enumerate() {
+//!         *v = v.sin() * (i as f64 + 1.0);
+//!     }
+//!     let mut t = 1.0;
+//!     let r = loop {
+//!         t *= 1.5 + y[0] * y[0];
+//!         if t > 5.0 {
+//!             break t * y[1];
+//!         }
+//!     };
+//!     let mut s = 0.0;
+//!     'rows: for i in 0..3 {
+//!         for j in 0..3 {
+//!             if y[i] * y[j] > 2.0 {
+//!                 break 'rows;
+//!             }
+//!             s += y[i] * y[j];
+//!         }
+//!     }
+//!     r + s
+//! }
+//!
+//! let p = [0.3, -0.5, 0.8];
+//! let f = |q: &[f64]| flow([q[0], q[1], q[2]]);
+//! let (value, grad) = flow_grad([p[0], p[1], p[2]]);
+//! assert_eq!(value, f(&p));
+//! assert_eq!(check_gradient(f, &p, &grad, Tolerance::default()), Ok(()));
+//! ```
+//!
 //! # Refused
 //!
 //! Everything else is a compile error at the offending construct that says what is supported
 //! and, where there is one, what to write instead: `match` on `f64`s or on tuples (use `if`),
-//! `while let` (a `while` with a comparison), a `loop` used as a value and `break` with a value
-//! (assign a variable declared with a value before the loop, `let mut r = 0.0;`: one declared
-//! without, `let r;`, and assigned only in the loop is refused), loop labels and labelled `break`/`continue`
-//! (set a variable and test it after the inner loop; a label names a loop for
-//! `implicit(...)`), `break`/`continue` inside an expression (write it as a statement,
+//! `while let` (a `while` with a comparison), a `loop` used as a value inside an expression
+//! (`2.0 * loop { … }`: bind it with `let` first), or giving an integer, or an array whose type
+//! the macro cannot see (a variable of the loop's body: write the type on the `let`,
+//! `let r: [f64; 3] = loop { … };`), labelled blocks (`'b: { … }`),
+//! `break`/`continue` inside an expression (write it as a statement,
 //! `if done { break; }`), a `loop` without `break`, an integer counter advanced in a loop that
 //! may end early, iterator adaptors and consumers other than the ones above (`collect`,
 //! `flat_map`, ...), `bool` variables, assignments to integer variables not declared `mut`,

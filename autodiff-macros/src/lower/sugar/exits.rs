@@ -21,8 +21,9 @@
 //!
 //! Exits are rewritten where they are statements: directly in a loop's body, or in the blocks
 //! of `if`, `else`, `match` arms and plain blocks there (and `return` inside nested loops too).
-//! A `break` with a label or a value, or an exit inside an expression (`let x = if c { break }
-//! else { 1.0 };`), is left as it is, and reported by lowering.
+//! A `break` with a label or a value has been rewritten before (`labels`, `values`); an exit
+//! inside an expression (`let x = if c { break } else { 1.0 };`) is left as it is, and reported
+//! by lowering.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, quote};

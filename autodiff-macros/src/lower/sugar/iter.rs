@@ -15,7 +15,10 @@
 //! included. Elements are references where the standard library's are (`&x[i]`): a reference to
 //! a value is the value to lowering, and `*` undoes a `&` in the constants it keeps as tokens.
 //!
-//! What this does not know: an adaptor that needs positions (`enumerate`, `zip`, `skip`, `take`,
+//! `y.iter_mut()` (and `&mut y`) gives the places `y[p]`, which a `for` loop or a `for_each`
+//! binds by substitution (`sugar::places`), so `*v = ..` writes `y[p]`.
+//!
+//! What this does not know: `map`, `filter` or a consumer after `iter_mut`, an adaptor that needs positions (`enumerate`, `zip`, `skip`, `take`,
 //! `step_by`) after a `filter`, and consumers that are not sums, products, folds or `for_each`
 //! (`collect`, `count`, `max_by`, ...): those are refused with what to write instead.
 
@@ -30,17 +33,33 @@ use crate::lower::value::peel;
 use crate::lower::{Kind, Lower};
 use crate::symbol;
 
-/// An element: an expression, or a tuple of elements (`zip`, `enumerate`).
+/// An element: an expression, an element written through (`iter_mut`), or a tuple of elements
+/// (`zip`, `enumerate`).
 #[derive(Clone)]
-enum Tree {
+pub(super) enum Tree {
     Expr(TokenStream),
+    /// The place `y[p]` an element of `y.iter_mut()` is: the loop's body reads and writes it
+    /// where it reads `*v`.
+    Place(TokenStream),
     Tuple(Vec<Tree>),
+}
+
+impl Tree {
+    /// Whether an element of it is written through.
+    pub(super) fn writes(&self) -> bool {
+        match self {
+            Tree::Expr(_) => false,
+            Tree::Place(_) => true,
+            Tree::Tuple(parts) => parts.iter().any(Tree::writes),
+        }
+    }
 }
 
 impl ToTokens for Tree {
     fn to_tokens(&self, out: &mut TokenStream) {
         match self {
             Tree::Expr(t) => out.extend(t.clone()),
+            Tree::Place(t) => out.extend(quote!(&mut #t)),
             Tree::Tuple(parts) => out.extend(quote!((#(#parts),*))),
         }
     }
@@ -176,6 +195,11 @@ fn outermost_iter_method(m: &ExprMethodCall) -> (&syn::Ident, String) {
 }
 
 impl Seq {
+    /// Whether its elements are written through (`iter_mut`).
+    fn writes(&self) -> bool {
+        (self.elem)(&quote!(0)).writes()
+    }
+
     /// The same elements, visited forwards, the reversal folded into the positions.
     fn forwards(self) -> Seq {
         if !self.backward {
@@ -202,7 +226,12 @@ impl Lower<'_> {
         let seq = self.seq(&f.expr)?;
         let index = self.loop_index(&f.pat, &f.expr);
         let (pat, stmts) = (&f.pat, &f.body.stmts);
-        let lp = self.emit_loop(seq, &index, |e| quote!(let #pat = #e; #(#stmts)*));
+        let mut refused = None;
+        let lp = self.emit_loop(seq, &index, |e| super::places::bind(pat, e, stmts, &mut refused));
+        if let Some((at, message)) = refused {
+            self.cx.error_spanned(at, message);
+            return None;
+        }
         let label = &f.label;
         parse(self.cx, &f.expr, quote!(#label #lp))
     }
@@ -225,6 +254,7 @@ impl Lower<'_> {
                     return None;
                 }
                 let seq = self.seq(&m.receiver)?;
+                self.reads_only(&seq, &m.method)?;
                 let (init, op) = match name.as_str() {
                     symbol::SUM => (quote!(-0.0), quote!(+=)),
                     _ => (quote!(1.0), quote!(*=)),
@@ -236,10 +266,11 @@ impl Lower<'_> {
             }
             (symbol::FOLD, [init, f]) => {
                 let seq = self.seq(&m.receiver)?;
+                self.reads_only(&seq, &m.method)?;
                 let acc = self.names.fresh(symbol::ACC);
                 let index = self.names.fresh(symbol::INDEX_NAMES[0]);
                 let lp = self.emit_loop(seq, &index, |x| {
-                    let step = call(f, &[acc.to_token_stream(), x]);
+                    let step = call(f, &[acc.to_token_stream(), x.into_token_stream()]);
                     quote!(#acc = #step;)
                 });
                 quote!({ let mut #acc = #init; #lp #acc })
@@ -258,7 +289,15 @@ impl Lower<'_> {
                     self.cx.error_spanned(f, "`#[grad]` supports `for_each` with a closure of one parameter written in place, such as `.for_each(|v| s += v)`");
                     return None;
                 };
-                self.emit_loop(seq, &index, |x| quote!(let #pat = #x; #body;))
+                let stmts = [syn::Stmt::Expr(*body, Some(Default::default()))];
+                let mut refused = None;
+                let lp = self
+                    .emit_loop(seq, &index, |x| super::places::bind(&pat, x, &stmts, &mut refused));
+                if let Some((at, message)) = refused {
+                    self.cx.error_spanned(at, message);
+                    return None;
+                }
+                lp
             }
             // A float method on what a consumer gives (`.sum::<f64>().sqrt()`): the method on
             // the block the consumer means.
@@ -280,7 +319,7 @@ impl Lower<'_> {
                 };
                 self.cx.error_spanned(
                     at,
-                    format!("`#[grad]` does not support the iterator method `{name}` here; it rewrites chains of `iter`, `copied`, `enumerate`, `zip`, `rev`, `skip`, `take`, `step_by`, `windows`, `chunks`, `chunks_exact`, `map` and `filter` that end in `sum`, `product`, `fold` or `for_each`, and `for` loops over them (an iterator that allocates, such as `collect`, has no place in a `#[grad]` function){hint}"),
+                    format!("`#[grad]` does not support the iterator method `{name}` here; it rewrites chains of `iter`, `iter_mut`, `copied`, `enumerate`, `zip`, `rev`, `skip`, `take`, `step_by`, `windows`, `chunks`, `chunks_exact`, `map` and `filter` that end in `sum`, `product`, `fold` or `for_each`, and `for` loops over them (an iterator that allocates, such as `collect`, has no place in a `#[grad]` function){hint}"),
                 );
                 return None;
             }
@@ -352,13 +391,13 @@ impl Lower<'_> {
         &mut self,
         seq: Seq,
         index: &proc_macro2::Ident,
-        tail: impl FnOnce(TokenStream) -> TokenStream,
+        tail: impl FnOnce(Tree) -> TokenStream,
     ) -> TokenStream {
         let len = &seq.len;
         let (range, elem) = match &seq.range {
             // The integers of a range: the loop runs over the range itself.
-            Some(r) => (r.clone(), index.to_token_stream()),
-            None => (quote!(0..#len), (seq.elem)(&index.to_token_stream()).into_token_stream()),
+            Some(r) => (r.clone(), Tree::Expr(index.to_token_stream())),
+            None => (quote!(0..#len), (seq.elem)(&index.to_token_stream())),
         };
         let range = match seq.backward {
             true => quote!((#range).rev()),
@@ -372,19 +411,19 @@ impl Lower<'_> {
     fn stages(
         &mut self,
         stages: &[Stage],
-        elem: TokenStream,
-        tail: impl FnOnce(TokenStream) -> TokenStream,
+        elem: Tree,
+        tail: impl FnOnce(Tree) -> TokenStream,
     ) -> TokenStream {
         match stages.split_first() {
             None => tail(elem),
             Some((Stage::Map(f), rest)) => {
-                let mapped = call(f, &[elem]);
-                self.stages(rest, mapped, tail)
+                let mapped = call(f, &[elem.into_token_stream()]);
+                self.stages(rest, Tree::Expr(mapped), tail)
             }
             Some((Stage::Filter(g), rest)) => {
                 let t = self.names.fresh(symbol::ELEM);
                 let test = call(g, &[quote!(&#t)]);
-                let inner = self.stages(rest, t.to_token_stream(), tail);
+                let inner = self.stages(rest, Tree::Expr(t.to_token_stream()), tail);
                 quote!(let #t = #elem; if #test { #inner })
             }
         }
@@ -407,6 +446,7 @@ impl Lower<'_> {
                 })
             }
             Expr::Reference(r) if r.mutability.is_none() => self.seq(&r.expr),
+            Expr::Reference(r) => Some(Self::places(&r.expr)),
             other => Some(self.source(other)),
         }
     }
@@ -422,6 +462,32 @@ impl Lower<'_> {
             stages: Vec::new(),
             range: None,
         }
+    }
+
+    /// The elements of an array `e`, written through: `for v in y.iter_mut()`, `for v in &mut y`.
+    fn places(e: &Expr) -> Seq {
+        let e = atom(e);
+        let at = e.clone();
+        Seq {
+            len: quote!(#e.len()),
+            elem: Rc::new(move |p| Tree::Place(quote!(#at[#p]))),
+            backward: false,
+            stages: Vec::new(),
+            range: None,
+        }
+    }
+
+    /// `Some` if the elements of `seq` are not written through; `None` after reporting `at`,
+    /// a `map`, `filter` or consumer applied to those of `iter_mut`.
+    fn reads_only(&mut self, seq: &Seq, at: &syn::Ident) -> Option<()> {
+        if !seq.writes() {
+            return Some(());
+        }
+        self.cx.error_spanned(
+            at,
+            format!("`#[grad]` rewrites `iter_mut` in a `for` loop or a `for_each` only, not followed by `{at}`; write each element in the loop's body, as in `for v in y.iter_mut() {{ *v = v.sin(); }}`"),
+        );
+        None
     }
 
     /// The integers of `lo..hi` or `lo..=hi`.
@@ -496,6 +562,7 @@ impl Lower<'_> {
             (n, []) if symbol::ITER_BY_REF.contains(&n) => self.seq(&m.receiver),
             (n, []) if symbol::ITER_BY_VALUE.contains(&n) => {
                 let mut seq = self.seq(&m.receiver)?;
+                self.reads_only(&seq, at)?;
                 if seq.stages.is_empty() {
                     let elem = seq.elem;
                     seq.elem = Rc::new(move |p| match elem(p) {
@@ -510,13 +577,16 @@ impl Lower<'_> {
                 seq.backward = !seq.backward;
                 Some(seq)
             }
+            (symbol::ITER_MUT, []) => Some(Self::places(&m.receiver)),
             (symbol::MAP, [f]) => {
                 let mut seq = self.seq(&m.receiver)?;
+                self.reads_only(&seq, at)?;
                 seq.stages.push(Stage::Map((*f).clone()));
                 Some(seq)
             }
             (symbol::FILTER, [g]) => {
                 let mut seq = self.seq(&m.receiver)?;
+                self.reads_only(&seq, at)?;
                 seq.stages.push(Stage::Filter((*g).clone()));
                 Some(seq)
             }
@@ -607,7 +677,7 @@ impl Lower<'_> {
             _ => {
                 self.cx.error_spanned(
                     at,
-                    format!("`#[grad]` does not support the iterator adaptor `{name}`; it rewrites `iter`, `into_iter`, `copied`, `cloned`, `enumerate`, `zip`, `rev`, `skip`, `take`, `step_by`, `map` and `filter`"),
+                    format!("`#[grad]` does not support the iterator adaptor `{name}`; it rewrites `iter`, `iter_mut`, `into_iter`, `copied`, `cloned`, `enumerate`, `zip`, `rev`, `skip`, `take`, `step_by`, `map` and `filter`"),
                 );
                 None
             }
