@@ -890,3 +890,33 @@ mod tests {
         assert!(Tangent::get(&empty, 0).is_nan());
     }
 }
+
+/// The field that `field` reads of each element of `elements`, as one array: an array of structs
+/// (`ps: &[P; N]`) is read as a struct of arrays, each field of the elements an array
+/// (`gather(ps, |e| e.x)` is `[ps[0].x, ps[1].x, ...]`).
+#[doc(hidden)]
+pub fn gather<P, T, const N: usize>(elements: &[P; N], field: impl Fn(&P) -> T) -> [T; N] {
+    core::array::from_fn(|i| field(&elements[i]))
+}
+
+/// Writes `values[i]` into the field that `field` reaches of each element `i` of `elements`:
+/// the gradient of an array of structs, written field by field from the arrays its fields are
+/// ([`gather`]'s reverse).
+#[doc(hidden)]
+pub fn scatter<P, T: Copy, const N: usize>(
+    elements: &mut [P; N],
+    values: &[T; N],
+    field: impl Fn(&mut P) -> &mut T,
+) {
+    for (e, v) in elements.iter_mut().zip(values) {
+        *field(e) = *v;
+    }
+}
+
+/// Adds `v`, scalars laid flat, to those of `x` (an array of structs, or any [`Tangent`]).
+#[doc(hidden)]
+pub fn add_flat_all<T: Tangent>(x: &mut T, v: &[f64]) {
+    for (k, e) in v.iter().enumerate() {
+        x.set(k, x.get(k) + e);
+    }
+}

@@ -37,9 +37,30 @@ fn trait_path_at(span: proc_macro2::Span) -> TokenStream {
 /// type: rustc reports a struct that does not derive the trait there.
 fn qualified(p: &Param) -> TokenStream {
     let span = type_span(p);
-    let tr = trait_path_at(span);
+    let tr = trait_of(p, span);
     let owned = p.strukt.as_ref().map(|s| s.owned.to_token_stream());
     quote_spanned!(span=> <#owned as #tr>)
+}
+
+/// The trait that `p`'s type is asked its derivatives through, spanned at `span`:
+/// `Differentiable` for a struct, `Tangent` for an array of structs (whose elements are asked
+/// through `Differentiable` by it).
+fn trait_of(p: &Param, span: proc_macro2::Span) -> TokenStream {
+    match is_array(p) {
+        true => quote_spanned!(span=> ::autodiff_runtime::__private::Tangent),
+        false => trait_path_at(span),
+    }
+}
+
+/// Whether the struct parameter `p` is an array of structs.
+pub(super) fn is_array(p: &Param) -> bool {
+    p.strukt.as_ref().is_some_and(|s| s.array)
+}
+
+/// `gather(from, |e| e.a.b)`: the field `path` of every element of the array of structs `from`.
+fn gather(from: &TokenStream, path: &[syn::Member]) -> TokenStream {
+    let e = Ident::new("e", proc_macro2::Span::mixed_site());
+    quote!(::autodiff_runtime::__private::gather(#from, |#e| #e #(.#path)*))
 }
 
 /// The span of struct parameter `p`'s type (`Model` in `m: &Model`, `self` for a receiver): where
@@ -190,6 +211,10 @@ impl Context<'_> {
                 let (id, ty) = (&idents[v.index()], field_type(f.ty(*v)));
                 let path = &field.path;
                 let value = match f.ty(*v) {
+                    _ if is_array(p) => {
+                        let g = gather(&quote!(#dir), path);
+                        quote!(&#g)
+                    }
                     Ty::Array(_) => quote!(&#dir #(.#path)*),
                     _ => quote!(#dir #(.#path)*),
                 };
@@ -282,6 +307,12 @@ impl Context<'_> {
         for (field, k) in fields.iter().filter(|(x, _)| !x.flat) {
             let path = &field.path;
             let value = &values[*k];
+            if is_array(p) {
+                let e = Ident::new("e", proc_macro2::Span::mixed_site());
+                let p = quote!(::autodiff_runtime::__private);
+                out.extend(quote!(#p::scatter(&mut #id, &#value, |#e| &mut #e #(.#path)*);));
+                continue;
+            }
             out.extend(quote!(#id #(.#path)* = #value;));
         }
         // Fields passed whole, added after the fields of theirs written above.
@@ -369,7 +400,7 @@ impl Context<'_> {
             Component::Input(k) => super::flat_size(f.ty(f.active[*k])),
             Component::Struct(p, _) => {
                 let owned = p.strukt.as_ref().map(|s| s.owned.to_token_stream());
-                let tr = trait_path_at(type_span(p));
+                let tr = trait_of(p, type_span(p));
                 let mut n = Int::tokens(quote!(<#owned as #tr>::LEN), true);
                 n.generic = mentions(&owned.unwrap_or_default(), &self.generics());
                 n

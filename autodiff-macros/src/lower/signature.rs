@@ -346,6 +346,20 @@ impl Lower<'_> {
         let owned = crate::aggregate::owned(ty);
         let type_param = matches!(owned, Type::Path(p) if p.path.get_ident()
             .is_some_and(|id| self.type_params.contains(&symbol::unraw(id))));
+        if differentiate
+            && let Some(elements) = super::structs::arrays::elements_of(ty, &self.type_params)
+        {
+            if self.scalar.kind != Scalar::F64 {
+                self.cx.error_spanned(
+                    ty,
+                    format!("`#[grad]` differentiates arrays of structs in functions that compute in `f64`, and this one computes in `{s}`; write the function over `f64`, or leave `{ident}` out of `wrt(...)` to pass it through as a constant"),
+                );
+                self.bind_name(&name, Binding::Poison);
+                return (None, false, None);
+            }
+            let p = self.struct_array_param(ident, ty, selected, elements);
+            return (None, by_ref, Some(p));
+        }
         if is_struct(ty) && !type_param {
             if !differentiate {
                 self.param_structs.insert(name.clone(), owned.clone());

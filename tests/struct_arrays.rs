@@ -1,0 +1,137 @@
+//! Arrays of structs (`ps: &[Particle; 4]`, `ps: [Particle; 4]`): the gradient, a
+//! `[Particle; 4]`, against the same function over separate field arrays (bit for bit) and
+//! against central differences; H·v against differences of the gradient; the directional
+//! derivative against gradient · direction; the Hessian against H·v.
+
+use autodiff_runtime::{Differentiable, Tolerance, check_close, check_gradient, check_hvp};
+use autodiff_suite::struct_arrays::*;
+
+fn close(what: &str, values: &[f64], reference: &[f64], tol: f64) {
+    let tol = Tolerance { epsilon: tol, max_relative: tol };
+    if let Err(e) = check_close(values, reference, tol) {
+        panic!("{what}: {e}");
+    }
+}
+
+/// The differentiated scalars of the particles, element by element in `Differentiable`'s order
+/// (x, v, w[0], w[1]).
+fn scalars<const N: usize>(ps: &[Particle; N]) -> Vec<f64> {
+    ps.iter().flat_map(|p| (0..Particle::LEN).map(|k| p.get(k))).collect()
+}
+
+/// `like` with its differentiated scalars replaced by `s`.
+fn with_scalars<const N: usize>(like: &[Particle; N], s: &[f64]) -> [Particle; N] {
+    let mut out = *like;
+    for (k, v) in s.iter().enumerate() {
+        out[k / Particle::LEN].set(k % Particle::LEN, *v);
+    }
+    out
+}
+
+fn particles() -> [Particle; 4] {
+    std::array::from_fn(|i| {
+        let t = i as f64;
+        Particle {
+            x: 0.3 * t - 0.4,
+            v: 0.7 - 0.2 * t,
+            w: [0.1 * t + 0.2, 0.5 - 0.15 * t],
+            m: 1.0 + t,
+        }
+    })
+}
+
+fn direction() -> [Particle; 4] {
+    std::array::from_fn(|i| {
+        let t = i as f64;
+        Particle { x: (t * 0.9).cos(), v: (t * 1.3).sin() + 0.2, w: [0.3 - t * 0.1, 0.4], m: 50.0 }
+    })
+}
+
+#[test]
+fn energy_is_its_separate_arrays_twin_to_the_bit() {
+    let ps = particles();
+    let (xs, vs, ms) = (ps.map(|p| p.x), ps.map(|p| p.v), ps.map(|p| p.m));
+    let k = 1.7;
+    let (v, (g, gk)) = energy_grad(&ps, k);
+    let (vf, (gx, gv)) = energy_flat_grad(&xs, &vs, &ms, k);
+    assert_eq!(v.to_bits(), vf.to_bits());
+    assert_eq!(v.to_bits(), energy(&ps, k).to_bits());
+    assert_eq!(g.map(|p| p.x.to_bits()), gx.map(f64::to_bits));
+    assert_eq!(g.map(|p| p.v.to_bits()), gv.map(f64::to_bits));
+    assert!(g.iter().all(|p| p.m == 0.0 && p.w == [0.0; 2]), "no gradient of m, w is not read");
+    // ∂/∂k of Σ ½ k d²: Σ ½ d².
+    let mut dk = 0.0;
+    for i in 0..4 {
+        for j in i + 1..4 {
+            dk += 0.5 * (ps[i].x - ps[j].x) * (ps[i].x - ps[j].x);
+        }
+    }
+    close("∂k", &[gk], &[dk], 1e-14);
+    let d = direction();
+    let (_, slope) = energy_jvp(&ps, k, &d, 0.0);
+    let (_, slope_flat) = energy_flat_jvp(&xs, &vs, &ms, k, &d.map(|p| p.x), &d.map(|p| p.v));
+    assert_eq!(slope.to_bits(), slope_flat.to_bits(), "a #[no_grad] field's direction is not read");
+    let (_, _, (hv, _)) = energy_hvp(&ps, k, &d, 0.0);
+    let (_, _, (hx, hvv)) = energy_flat_hvp(&xs, &vs, &ms, k, &d.map(|p| p.x), &d.map(|p| p.v));
+    assert_eq!(hv.map(|p| p.x.to_bits()), hx.map(f64::to_bits));
+    assert_eq!(hv.map(|p| p.v.to_bits()), hvv.map(f64::to_bits));
+    assert!(hv.iter().all(|p| p.m == 0.0));
+}
+
+#[test]
+fn energy_against_finite_differences() {
+    let ps = particles();
+    let k = 1.7;
+    let n = 4 * Particle::LEN;
+    let f = |s: &[f64]| energy(&with_scalars(&ps, &s[..n]), s[n]);
+    let grad = |s: &[f64]| {
+        let (_, (g, gk)) = energy_grad(&with_scalars(&ps, &s[..n]), s[n]);
+        let mut out = scalars(&g);
+        out.push(gk);
+        out
+    };
+    let mut s = scalars(&ps);
+    s.push(k);
+    check_gradient(f, &s, &grad(&s), Tolerance::default()).expect("gradient");
+    let d = direction();
+    let mut dir = scalars(&d);
+    dir.push(0.6);
+    let (_, _, (hv, hk)) = energy_hvp(&ps, k, &d, 0.6);
+    let mut hv = scalars(&hv);
+    hv.push(hk);
+    check_hvp(grad, &s, &dir, &hv, Tolerance::default()).expect("H·v");
+    let (_, slope) = energy_jvp(&ps, k, &d, 0.6);
+    let g = grad(&s);
+    let dot: f64 = g.iter().zip(&dir).map(|(a, b)| a * b).sum();
+    close("jvp = ∇f·v", &[slope], &[dot], 1e-13);
+    let h = energy_hessian(&ps, k);
+    assert_eq!(h.len(), n + 1);
+    for (i, row) in h.iter().enumerate() {
+        let e: Vec<f64> = (0..=n).map(|j| if j == i { 1.0 } else { 0.0 }).collect();
+        let (_, _, (col, ck)) = energy_hvp(&ps, k, &with_scalars(&ps, &e[..n]), e[n]);
+        let mut col = scalars(&col);
+        col.push(ck);
+        close("Hessian row = H·eᵢ", row, &col, 1e-14);
+    }
+}
+
+#[test]
+fn loops_over_the_elements_against_finite_differences() {
+    let ps = particles();
+    let c = [0.3, -0.2, 0.9, 0.4];
+    let n = 4 * Particle::LEN;
+    let f = |s: &[f64]| features(with_scalars(&ps, s), &c);
+    let grad = |s: &[f64]| scalars(&features_grad(with_scalars(&ps, s), &c).1);
+    let s = scalars(&ps);
+    assert_eq!(s.len(), n);
+    check_gradient(f, &s, &grad(&s), Tolerance::default()).expect("gradient");
+    let d = direction();
+    let (_, _, hv) = features_hvp(ps, &c, d);
+    check_hvp(grad, &s, &scalars(&d), &scalars(&hv), Tolerance::default()).expect("H·v");
+    let (v, slope) = features_jvp(ps, &c, d);
+    assert_eq!(v.to_bits(), features(ps, &c).to_bits());
+    let dot: f64 = grad(&s).iter().zip(scalars(&d)).map(|(a, b)| a * b).sum();
+    close("jvp = ∇f·v", &[slope], &[dot], 1e-13);
+    let g = features_grad(ps, &c).1;
+    assert!(g.iter().all(|p| p.m == 0.0), "a #[no_grad] field has no gradient");
+}
