@@ -135,3 +135,106 @@ fn loops_over_the_elements_against_finite_differences() {
     let g = features_grad(ps, &c).1;
     assert!(g.iter().all(|p| p.m == 0.0), "a #[no_grad] field has no gradient");
 }
+
+#[test]
+fn element_idioms_are_their_index_twin() {
+    let ps = particles();
+    let xs = [0.5, -1.1, 0.8, 0.25];
+    let (x, v, w) = (ps.map(|p| p.x), ps.map(|p| p.v), ps.map(|p| p.w));
+    let (value, g) = idioms_grad(ps, &xs);
+    let (value_flat, (gx, gv, gw)) = idioms_flat_grad(&x, &v, &w, &xs);
+    assert_eq!(value.to_bits(), value_flat.to_bits());
+    assert_eq!(value.to_bits(), idioms(ps, &xs).to_bits());
+    close("∂x", &g.map(|p| p.x), &gx, 1e-14);
+    close("∂v", &g.map(|p| p.v), &gv, 1e-14);
+    close("∂w", g.map(|p| p.w).as_flattened(), gw.as_flattened(), 1e-14);
+    let f = |s: &[f64]| idioms(with_scalars(&ps, s), &xs);
+    let grad = |s: &[f64]| scalars(&idioms_grad(with_scalars(&ps, s), &xs).1);
+    let s = scalars(&ps);
+    check_gradient(f, &s, &grad(&s), Tolerance::default()).expect("gradient");
+    let d = direction();
+    let (_, _, hv) = idioms_hvp(ps, &xs, d);
+    check_hvp(grad, &s, &scalars(&d), &scalars(&hv), Tolerance::default()).expect("H·v");
+}
+
+fn mixture() -> [Gaussian; 3] {
+    [
+        Gaussian { mu: -1.0, log_sigma: -0.2, log_w: 0.1 },
+        Gaussian { mu: 0.4, log_sigma: 0.3, log_w: -0.4 },
+        Gaussian { mu: 1.5, log_sigma: -0.5, log_w: 0.2 },
+    ]
+}
+
+fn mixture_scalars(g: &[Gaussian; 3]) -> Vec<f64> {
+    g.iter().flat_map(|c| [c.mu, c.log_sigma, c.log_w]).collect()
+}
+
+fn mixture_of(s: &[f64]) -> [Gaussian; 3] {
+    std::array::from_fn(|k| Gaussian { mu: s[3 * k], log_sigma: s[3 * k + 1], log_w: s[3 * k + 2] })
+}
+
+#[test]
+fn a_gaussian_mixture_over_a_const_generic_array() {
+    let data: Vec<f64> = (0..17).map(|k| (k as f64 * 0.77).sin() * 2.0).collect();
+    let g = mixture();
+    // The value against the mixture's density written out.
+    let mut reference = 0.0;
+    let z: f64 = g.iter().map(|c| c.log_w.exp()).sum();
+    for x in &data {
+        let p: f64 = g
+            .iter()
+            .map(|c| {
+                let s = c.log_sigma.exp();
+                c.log_w.exp() / z * (-0.5 * ((x - c.mu) / s).powi(2)).exp() / s
+            })
+            .sum();
+        reference -= p.ln();
+    }
+    close("value", &[mixture_nll(&g, &data)], &[reference], 1e-12);
+    let f = |s: &[f64]| mixture_nll(&mixture_of(s), &data);
+    let grad = |s: &[f64]| mixture_scalars(&mixture_nll_grad(&mixture_of(s), &data).1);
+    let s = mixture_scalars(&g);
+    check_gradient(f, &s, &grad(&s), Tolerance::default()).expect("gradient");
+    let v: Vec<f64> = (0..9).map(|k| (k as f64 * 0.4).cos()).collect();
+    let (_, _, hv) = mixture_nll_hvp(&g, &data, &mixture_of(&v));
+    check_hvp(grad, &s, &v, &mixture_scalars(&hv), Tolerance::default()).expect("H·v");
+}
+
+fn bodies() -> [Body; 3] {
+    [
+        Body { at: Point { x: 0.0, y: 0.1 }, q: 1.0 },
+        Body { at: Point { x: 0.8, y: -0.3 }, q: -0.5 },
+        Body { at: Point { x: -0.4, y: 0.6 }, q: 0.7 },
+    ]
+}
+
+fn body_scalars(bs: &[Body; 3]) -> Vec<f64> {
+    bs.iter().flat_map(|b| [b.at.x, b.at.y, b.q]).collect()
+}
+
+fn bodies_of(s: &[f64]) -> [Body; 3] {
+    std::array::from_fn(|k| Body { at: Point { x: s[3 * k], y: s[3 * k + 1] }, q: s[3 * k + 2] })
+}
+
+#[test]
+fn forces_jacobian_and_vjp_against_differences() {
+    let bs = bodies();
+    let s = body_scalars(&bs);
+    let (value, j) = forces_jacobian(&bs);
+    assert_eq!(value, forces(&bs));
+    let h = 1e-6;
+    for col in 0..9 {
+        let (mut up, mut down) = (s.clone(), s.clone());
+        up[col] += h;
+        down[col] -= h;
+        let (fu, fd) = (forces(&bodies_of(&up)), forces(&bodies_of(&down)));
+        for row in 0..3 {
+            close("∂fᵢ/∂sⱼ", &[j[row][col]], &[(fu[row] - fd[row]) / (2.0 * h)], 1e-7);
+        }
+    }
+    let cot = [0.3, -1.2, 0.7];
+    let (value, g) = forces_vjp(&bs, cot);
+    assert_eq!(value, forces(&bs));
+    let vjp: Vec<f64> = (0..9).map(|c| (0..3).map(|r| cot[r] * j[r][c]).sum()).collect();
+    close("vjp = cᵀJ", &body_scalars(&g), &vjp, 1e-13);
+}

@@ -196,6 +196,7 @@ impl Lower<'_> {
             params.push(Param { ident, ty: ty.clone(), input, by_ref, strukt });
         }
         self.check_wrt(sig, args, &params);
+        self.generic_arrays(args, &params);
         self.struct_inputs(body);
         let structs = params.iter().any(|p| p.strukt.is_some());
         if self.cx.is_ok() && self.b.func().active.is_empty() && !structs {
@@ -203,6 +204,25 @@ impl Lower<'_> {
         }
         self.b.func_mut().user_inputs = self.b.func().inputs.len();
         (params, returns)
+    }
+
+    /// Refuses `hessian` and `jacobian` for an array of structs of a const generic length: they
+    /// number its scalars in arrays of `<[P; N] as Tangent>::LEN`, a length stable Rust does not
+    /// compute from a generic parameter.
+    fn generic_arrays(&mut self, args: &Args, params: &[Param]) {
+        if !args.hessian && args.jacobian.is_none() {
+            return;
+        }
+        for p in params.iter().filter(|p| p.strukt.as_ref().is_some_and(|s| s.array)) {
+            let tokens = quote::ToTokens::to_token_stream(&p.ty);
+            if super::structs::mentions_any(&tokens, &self.generics) {
+                let (ty, id) = (type_text(&p.ty), &p.ident);
+                self.cx.error_spanned(
+                    &p.ty,
+                    format!("`#[grad(hessian)]` and `#[grad(jacobian)]` number the scalars of `{id}: {ty}` in arrays of `<[P; N] as Tangent>::LEN` of them, a length stable Rust does not compute from a const generic parameter (`generic_const_exprs`); use `hvp` (one H·v per direction), or an array of a length written as a constant"),
+                );
+            }
+        }
     }
 
     /// Refuses attributes on a parameter: the generated signatures copy the parameter without
@@ -403,6 +423,19 @@ impl Lower<'_> {
                 });
                 self.bind_name(&name, Binding::Slot(self.slots.len() - 1));
                 (Some(v), by_ref)
+            }
+            ParamTy::Other(_)
+                if listed.is_some()
+                    && super::structs::arrays::slice_of_structs(ty, &self.type_params) =>
+            {
+                let at = listed.unwrap_or(ident);
+                let ty = type_text(ty);
+                self.cx.error_spanned(
+                    at,
+                    format!("`wrt` names `{ident}`, a slice of structs `{ty}`, which `#[grad]` does not differentiate (its elements' fields would be arrays of a length known only at run time, held without the heap); take an array of structs `&[P; N]` (its gradient a `[P; N]`), or the fields as slices `&[f64]`"),
+                );
+                self.bind_name(&name, Binding::Poison);
+                (None, false)
             }
             ParamTy::Float | ParamTy::Other(_) | ParamTy::Slice(_) if listed.is_some() => {
                 let at = listed.unwrap_or(ident);

@@ -56,6 +56,15 @@ pub(in crate::lower) fn elements_of<'a>(
     (strukt && !param).then_some((&*a.elem, &a.len))
 }
 
+/// Whether `ty` is a slice of structs of the user's (`&[P]`), which is not differentiated.
+pub(in crate::lower) fn slice_of_structs(ty: &Type, type_params: &[String]) -> bool {
+    let Type::Reference(r) = ty else { return false };
+    let Type::Slice(s) = &*r.elem else { return false };
+    let Type::Path(p) = &*s.elem else { return false };
+    let param = p.path.get_ident().is_some_and(|id| type_params.contains(&symbol::unraw(id)));
+    crate::aggregate::kind(&s.elem) == crate::aggregate::TypeKind::Struct && !param
+}
+
 /// The arrays of structs of `sig` that are differentiated (`wrt` absent, or naming them or
 /// fields of theirs).
 pub(in crate::lower) fn differentiated(sig: &Signature, args: &crate::args::Args) -> Vec<Elements> {
