@@ -208,3 +208,22 @@ pub fn forces(bs: &[Body; 3]) -> [f64; 3] {
     }
     f
 }
+
+/// A struct parameter next to an array of structs, the array's fields selected by `wrt(ps.v)`,
+/// a name bound to an element shadowed in the loop body (`let p = p.x;`), user names that the
+/// generated code could take (`ps_x`, `e`, `ps_bar`), and a loop over `ps` (a reference).
+#[grad(hvp, wrt(ps.v, c))]
+pub fn mixed(ps: &[Particle; 4], c: &Point) -> f64 {
+    let mut ps_x = 0.0;
+    let e = 2.0;
+    for p in ps {
+        let q = p.v * c.x;
+        let p = p.x * e;
+        ps_x += p * q;
+    }
+    let mut ps_bar = c.y;
+    for (i, p) in ps.iter().enumerate() {
+        ps_bar += p.v * p.v * (i as f64 + c.y);
+    }
+    ps_x + ps_bar
+}
