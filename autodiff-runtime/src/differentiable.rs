@@ -913,10 +913,42 @@ pub fn scatter<P, T: Copy, const N: usize>(
     }
 }
 
-/// Adds `v`, scalars laid flat, to those of `x` (an array of structs, or any [`Tangent`]).
+/// The zero of the derivatives of an array of structs, element by element (see
+/// [`Differentiable::zero_like`]); the bound names the element, where a struct that does not
+/// derive `Differentiable` is reported.
 #[doc(hidden)]
-pub fn add_flat_all<T: Tangent>(x: &mut T, v: &[f64]) {
+pub fn zero_elements<P: Differentiable, const N: usize>(elements: &[P; N]) -> [P; N] {
+    core::array::from_fn(|i| elements[i].zero_like())
+}
+
+/// The part of a direction of an array of structs that the derivatives read (see
+/// [`Differentiable::tangent`]).
+#[doc(hidden)]
+pub fn tangent_elements<P: Differentiable, const N: usize>(elements: &[P; N]) -> [P; N] {
+    core::array::from_fn(|i| elements[i].tangent())
+}
+
+/// Clears the fields that are not differentiated of every element (see
+/// [`Differentiable::clear_constants`]).
+#[doc(hidden)]
+pub fn clear_elements<P: Differentiable, const N: usize>(elements: &mut [P; N]) {
+    elements.iter_mut().for_each(Differentiable::clear_constants);
+}
+
+/// How many differentiated scalars an array of `n` structs `P` holds.
+#[doc(hidden)]
+pub const fn elements_len<P: Differentiable>(n: usize) -> usize {
+    n * P::LEN
+}
+
+/// Adds `v`, scalars laid flat element by element, to those of the array of structs `x`.
+#[doc(hidden)]
+pub fn add_flat_elements<P: Differentiable, const N: usize>(x: &mut [P; N], v: &[f64]) {
+    let Some(len) = core::num::NonZeroUsize::new(P::LEN) else { return };
     for (k, e) in v.iter().enumerate() {
-        x.set(k, x.get(k) + e);
+        if let Some(p) = x.get_mut(k / len.get()) {
+            let j = k % len.get();
+            p.set(j, p.get(j) + e);
+        }
     }
 }

@@ -921,9 +921,12 @@ impl Context<'_> {
                     let span = syn::spanned::Spanned::span(&s.owned);
                     let owned = &s.owned;
                     // At the struct's type: a struct without the derive is reported there.
-                    let z = match s.array {
-                        true => quote_spanned!(span=> <#owned as ::autodiff_runtime::__private::Tangent>::zero_like),
-                        false => quote_spanned!(span=> <#owned as ::autodiff_runtime::Differentiable>::zero_like),
+                    let z = match structs::elements(p) {
+                        Some((elem, _)) => {
+                            let span = syn::spanned::Spanned::span(elem);
+                            quote_spanned!(span=> ::autodiff_runtime::__private::zero_elements::<#elem, _>)
+                        }
+                        None => quote_spanned!(span=> <#owned as ::autodiff_runtime::Differentiable>::zero_like),
                     };
                     (quote!(#z(#lent)), span)
                 });

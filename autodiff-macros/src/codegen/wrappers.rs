@@ -72,7 +72,7 @@ impl Call<'_> {
                     views.push(quote!(&mut #flat));
                     let z = d.zero.clone().unwrap_or_else(|| zero(ty, self.scalar));
                     let add = match of_structs(ty) {
-                        true => quote!(add_flat_all),
+                        true => quote!(add_flat_elements),
                         false => quote!(add_flat),
                     };
                     after.push(quote! {
@@ -173,11 +173,15 @@ impl Dir {
     }
 }
 
-/// `<T as Differentiable>::LEN`, spanned at `T` (`Tangent` for an array of structs).
+/// `<T as Differentiable>::LEN`, spanned at `T` (`elements_len::<P>(N)` for an array of
+/// structs `[P; N]`).
 fn flat_len(ty: &TokenStream, span: proc_macro2::Span) -> TokenStream {
-    match of_structs(ty) {
-        true => quote_spanned!(span=> <#ty as ::autodiff_runtime::__private::Tangent>::LEN),
-        false => quote_spanned!(span=> <#ty as ::autodiff_runtime::Differentiable>::LEN),
+    match syn::parse2::<syn::Type>(ty.clone()) {
+        Ok(syn::Type::Array(a)) => {
+            let (elem, len) = (&a.elem, &a.len);
+            quote_spanned!(span=> ::autodiff_runtime::__private::elements_len::<#elem>(#len))
+        }
+        _ => quote_spanned!(span=> <#ty as ::autodiff_runtime::Differentiable>::LEN),
     }
 }
 

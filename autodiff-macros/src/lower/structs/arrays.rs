@@ -289,6 +289,8 @@ impl Indexed<'_> {
             (_, other) => {
                 let what = "`#[grad]` binds an element of an array of structs to one name (`for p in ps.iter()`, `|(i, p)|`) and reads its fields through it (`p.x`); destructure it in the body instead (`let x = p.x;`)".to_owned();
                 self.errors.push((other.to_token_stream(), what));
+                // A name in its place, so that nothing more is reported of the pattern.
+                *pat = syn::parse_quote_spanned!(pat.span()=> _);
             }
         }
     }
@@ -350,27 +352,30 @@ impl Indexed<'_> {
     /// `let p = &ps[i];` (or `ps[i]`) as `let p = i;`: the name of the element and its array.
     fn element_local(&mut self, stmt: &mut Stmt) -> Option<(String, String)> {
         let Stmt::Local(l) = stmt else { return None };
-        let init = l.init.as_mut().filter(|i| i.diverge.is_none())?;
+        let init = l.init.as_ref().filter(|i| i.diverge.is_none())?;
         let (k, index) = self.element(&init.expr)?;
         let index = index.clone();
-        let pat = match &mut l.pat {
-            Pat::Type(t) => &mut *t.pat,
+        let at = l.to_token_stream();
+        let pat = match &l.pat {
+            Pat::Type(t) => &*t.pat,
             other => other,
         };
         let Pat::Ident(pi) = pat else { return None };
+        let ps = &self.arrays[k].name;
         if pi.mutability.is_some() || pi.by_ref.is_some() || pi.subpat.is_some() {
             let what = format!(
-                "`#[grad]` reads the elements of the array of structs `{}` through their fields (`{}[i].x`) and does not copy one into a variable to change it; compute with the fields in variables of their own (`let mut x = {}[i].x;`)",
-                self.arrays[k].name, self.arrays[k].name, self.arrays[k].name
+                "`#[grad]` reads the elements of the array of structs `{ps}` through their fields (`{ps}[i].x`) and does not copy one into a variable to change it; compute with the fields in variables of their own (`let mut x = {ps}[i].x;`)"
             );
-            self.errors.push((l.to_token_stream(), what));
-            return None;
+            // Read on as the element, so that nothing more is reported of it.
+            self.errors.push((at, what));
         }
-        let name = symbol::unraw(&pi.ident);
-        let ident = pi.ident.clone();
+        let (name, ident) = (symbol::unraw(&pi.ident), pi.ident.clone());
+        let array = ps.clone();
         l.pat = syn::parse_quote!(#ident);
-        *init.expr = index;
-        Some((name, self.arrays[k].name.clone()))
+        if let Some(init) = &mut l.init {
+            *init.expr = index;
+        }
+        Some((name, array))
     }
 }
 
