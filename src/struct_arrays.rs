@@ -227,3 +227,19 @@ pub fn mixed(ps: &[Particle; 4], c: &Point) -> f64 {
     }
     ps_x + ps_bar
 }
+
+/// An array field's row iterated (`p.w.iter()`), indexed by a loop over its length
+/// (`p.w.len()`), and `take` over the elements.
+#[grad(jvp)]
+pub fn rows(ps: &[Particle; 4]) -> f64 {
+    let mut s = 0.0;
+    for p in ps.iter().take(3) {
+        for w in p.w.iter() {
+            s += w * p.x;
+        }
+        for j in 0..p.w.len() {
+            s += p.w[j] * p.w[j] * p.v;
+        }
+    }
+    s
+}

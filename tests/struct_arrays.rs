@@ -265,3 +265,38 @@ fn fields_selected_next_to_a_struct_with_names_the_generated_code_could_take() {
     let hy: f64 = ps.iter().zip(&d).map(|(p, q)| 2.0 * p.v * q.v).sum();
     close("H·v (c)", &[hc.x, hc.y], &[hx, hy], 1e-14);
 }
+
+#[test]
+fn rows_of_an_array_field_against_closed_forms() {
+    let ps = particles();
+    let (value, g) = rows_grad(&ps);
+    let mut want = 0.0;
+    for p in &ps[..3] {
+        want += (p.w[0] + p.w[1]) * p.x + (p.w[0] * p.w[0] + p.w[1] * p.w[1]) * p.v;
+    }
+    close("value", &[value], &[want], 1e-14);
+    for (i, p) in ps.iter().enumerate() {
+        let on = if i < 3 { 1.0 } else { 0.0 };
+        close("∂x", &[g[i].x], &[on * (p.w[0] + p.w[1])], 1e-14);
+        close("∂v", &[g[i].v], &[on * (p.w[0] * p.w[0] + p.w[1] * p.w[1])], 1e-14);
+        let dw = p.w.map(|w| on * (p.x + 2.0 * w * p.v));
+        close("∂w", &g[i].w, &dw, 1e-14);
+    }
+    let d = direction();
+    let (_, slope) = rows_jvp(&ps, &d);
+    let dot: f64 = scalars(&g).iter().zip(scalars(&d)).map(|(a, b)| a * b).sum();
+    close("jvp = ∇f·v", &[slope], &[dot], 1e-13);
+}
+
+#[test]
+fn forces_jvp_is_the_jacobian_times_the_direction() {
+    let bs = bodies();
+    let (_, j) = forces_jacobian(&bs);
+    let d = bodies_of(&[0.3, -0.1, 0.5, 0.2, 0.9, -0.4, 0.6, 0.1, -0.7]);
+    let (value, dot) = forces_jvp(&bs, &d);
+    assert_eq!(value, forces(&bs));
+    let ds = body_scalars(&d);
+    let want: Vec<f64> =
+        j.iter().map(|row| row.iter().zip(&ds).map(|(a, b)| a * b).sum()).collect();
+    close("jvp = J·d", &dot, &want, 1e-13);
+}
