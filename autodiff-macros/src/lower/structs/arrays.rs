@@ -488,7 +488,10 @@ impl VisitMut for Fields<'_> {
             Expr::MethodCall(m) if m.method == symbol::LEN && m.args.is_empty() => {
                 if let Some(k) = self.array(&m.receiver) {
                     let len = &self.arrays[k].len;
-                    *e = syn::parse_quote_spanned!(e.span()=> (#len));
+                    *e = match len {
+                        Expr::Lit(_) | Expr::Path(_) => len.clone(),
+                        _ => syn::parse_quote_spanned!(e.span()=> (#len)),
+                    };
                     return;
                 }
             }
