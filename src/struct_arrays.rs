@@ -22,6 +22,7 @@ pub struct Particle {
 
 /// Kinetic energy plus a spring between every pair, read by index.
 #[grad(jvp, hvp, hessian)]
+#[allow(clippy::needless_range_loop)] // the same loops as the twin's
 pub fn energy(ps: &[Particle; 4], k: f64) -> f64 {
     let mut e = 0.0;
     for i in 0..4 {
@@ -113,7 +114,7 @@ pub fn idioms_flat(x: &[f64; 4], v: &[f64; 4], w: &[[f64; 2]; 4], xs: &[f64; 4])
     }
     let mut acc = 0.0;
     for i in 0..4 {
-        acc = acc + w[i][0] * x[i];
+        acc += w[i][0] * x[i];
     }
     s += acc;
     for i in 0..4 {
