@@ -244,3 +244,12 @@ pub fn rows(ps: &[Particle; 4]) -> f64 {
     }
     s
 }
+
+/// `filter` over the elements, after `enumerate` too, then `map` and `sum`.
+#[grad(hvp)]
+pub fn filtered(ps: &[Particle; 4]) -> f64 {
+    let fast = ps.iter().filter(|p| p.v > 0.4).map(|p| p.v * p.x).sum::<f64>();
+    let even =
+        ps.iter().enumerate().filter(|(i, _)| i % 2 == 0).map(|(_, p)| p.w[0] * p.x).sum::<f64>();
+    fast + even
+}

@@ -300,3 +300,27 @@ fn forces_jvp_is_the_jacobian_times_the_direction() {
         j.iter().map(|row| row.iter().zip(&ds).map(|(a, b)| a * b).sum()).collect();
     close("jvp = J·d", &dot, &want, 1e-13);
 }
+
+#[test]
+fn filter_over_the_elements_against_closed_forms() {
+    let ps = particles();
+    let (value, g) = filtered_grad(&ps);
+    let fast: f64 = ps.iter().filter(|p| p.v > 0.4).map(|p| p.v * p.x).sum();
+    let even: f64 = ps.iter().step_by(2).map(|p| p.w[0] * p.x).sum();
+    close("value", &[value], &[fast + even], 1e-14);
+    for (i, p) in ps.iter().enumerate() {
+        let (on, ev) = (if p.v > 0.4 { 1.0 } else { 0.0 }, if i % 2 == 0 { 1.0 } else { 0.0 });
+        close("∂x", &[g[i].x], &[on * p.v + ev * p.w[0]], 1e-14);
+        close("∂v", &[g[i].v], &[on * p.x], 1e-14);
+        close("∂w", &g[i].w, &[ev * p.x, 0.0], 1e-14);
+    }
+    assert!(ps.iter().any(|p| p.v > 0.4) && ps.iter().any(|p| p.v <= 0.4), "both sides");
+    let d = direction();
+    let (_, _, hv) = filtered_hvp(&ps, &d);
+    for (i, p) in ps.iter().enumerate() {
+        let (on, ev) = (if p.v > 0.4 { 1.0 } else { 0.0 }, if i % 2 == 0 { 1.0 } else { 0.0 });
+        close("H·v (x)", &[hv[i].x], &[on * d[i].v + ev * d[i].w[0]], 1e-14);
+        close("H·v (v)", &[hv[i].v], &[on * d[i].x], 1e-14);
+        close("H·v (w)", &hv[i].w, &[ev * d[i].x, 0.0], 1e-14);
+    }
+}

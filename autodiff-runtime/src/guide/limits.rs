@@ -46,9 +46,10 @@
 //!   (`ps[i].x`, `p.x` in `for p in ps.iter()`; see [`structs`](super::structs)). Refused, each
 //!   with what to write: a method called on an element (`ps[i].energy(k)`: write its
 //!   computation with the fields), an element or the array taken whole (an argument of a call,
-//!   `let mut q = ps[i];`), an element destructured by a pattern, `filter` over the elements, a
-//!   field read where an integer goes, `hessian` and `jacobian` for a const generic length
-//!   (use `hvp`). A slice of structs (`&[P]`) is not differentiated: constant data, and refused
+//!   `let mut q = ps[i];`), an element destructured by a pattern, an iterator adaptor over the
+//!   elements other than `iter`, `enumerate`, `zip`, `rev`, `skip`, `take`, `step_by`, `map`,
+//!   `filter`, `fold`, `for_each` and `sum`, a field read where an integer goes, `hessian` and
+//!   `jacobian` for a const generic length (use `hvp`). A slice of structs (`&[P]`) is not differentiated: constant data, and refused
 //!   when `wrt(...)` names it (its fields would be arrays of a run-time length, held without
 //!   the heap); take `&[P; N]` or the fields as slices `&[f64]`. An array of arrays of structs
 //!   (`[[P; K]; N]`) is still a constant, like any parameter of a type the macro does not

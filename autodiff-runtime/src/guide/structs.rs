@@ -183,17 +183,17 @@
 //!   element, each in its struct's order. The body reads an element through its fields:
 //!   `ps[i].x`, `ps[i].w[j]`, `ps[i].inner.c`, an element bound to a name (`let p = &ps[i];`,
 //!   `for p in ps.iter()`, `for p in ps`, `for (i, p) in ps.iter().enumerate()`,
-//!   `xs.iter().zip(&ps)`, `.rev()`, `.skip(k)`, and the closures of `map`, `fold` and
-//!   `for_each`), `ps.len()`. The macro reads the array as a struct of arrays: each field of
+//!   `xs.iter().zip(&ps)`, `.rev()`, `.skip(k)`, and the closures of `map`, `filter`, `fold`
+//!   and `for_each`), `ps.len()`. The macro reads the array as a struct of arrays: each field of
 //!   the elements that the body reads is one array, `ps[i].x` a read of its `i`-th value (the
 //!   generated code gathers it, `let ps_x: &[f64; 3] = &gather(ps, |e| e.x);`, and writes the
 //!   gradient back field by field, `scatter(&mut ps_bar, &ps_x_bar, |e| &mut e.x);`); a loop
 //!   over the elements runs over their indices. Not supported, each a compile error that says
 //!   what to write: a method called on an element (`ps[i].energy(k)`, `p.energy(k)`), an
 //!   element taken whole (an argument of a call, `let mut q = ps[i];`), the array passed whole,
-//!   an element destructured by a pattern, `filter` over the elements, a field read where an
-//!   integer goes, and `hessian` or `jacobian` for a const generic length. A slice of structs
-//!   `&[Particle]` is constant data (as a slice of `f64` is until `wrt(...)` names it); named in
+//!   an element destructured by a pattern, an adaptor other than those above over the elements
+//!   (`skip_while`), a field read where an integer goes, and `hessian` or `jacobian` for a
+//!   const generic length. A slice of structs `&[Particle]` is constant data (as a slice of `f64` is until `wrt(...)` names it); named in
 //!   `wrt(...)`, it is refused. `tests/struct_arrays.rs` checks a particle system, a Gaussian
 //!   mixture and a force field in every mode against the same functions over separate field
 //!   arrays (bit for bit) and against finite differences.

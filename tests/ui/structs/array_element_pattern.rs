@@ -1,5 +1,6 @@
-// Checks that an element of an array of structs destructured by a pattern, and `filter` over the
-// elements, are reported with what to write instead.
+// Checks that an element of an array of structs destructured by a pattern, and an adaptor that
+// `#[grad]` does not rewrite over the elements (`skip_while`), are reported with what to write
+// instead.
 use autodiff_runtime::{Differentiable, grad};
 
 #[derive(Clone, Copy, Differentiable)]
@@ -14,7 +15,7 @@ pub fn total(ps: &[Particle; 3]) -> f64 {
     for Particle { x, v } in ps.iter() {
         e += x * v;
     }
-    e + ps.iter().filter(|p| p.x > 0.0).map(|p| p.v).sum::<f64>()
+    e + ps.iter().skip_while(|p| p.x < 0.0).map(|p| p.v).sum::<f64>()
 }
 
 fn main() {}

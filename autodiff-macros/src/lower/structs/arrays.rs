@@ -8,15 +8,15 @@
 //!
 //! An element is named only by its index: a loop over the elements (`for p in ps.iter()`,
 //! `for (i, p) in ps.iter().enumerate()`, `ps.iter().zip(&xs)`, and the closures of `map`,
-//! `fold` and `for_each` over them) runs over the indices instead, `(0..N)`, and its pattern
-//! binds the index, each read of the element's name in its scope rewritten `ps[p]`; so does a
-//! local bound to an element (`let p = &ps[i];` is `let p = i;`). The rest is the iterator
-//! sugar's and lowering's.
+//! `filter` (its pattern then binding the index through `&`), `fold` and `for_each` over
+//! them) runs over the indices instead, `(0..N)`, and its pattern binds the index, each read
+//! of the element's name in its scope rewritten `ps[p]`; so does a local bound to an element
+//! (`let p = &ps[i];` is `let p = i;`). The rest is the iterator sugar's and lowering's.
 //!
 //! What this does not know: an element read whole (a method called on it, `ps[i].energy(k)`, an
 //! argument of a call, a copy `let mut q = ps[i];`), the array read whole (`g(ps)`), a field
-//! read where an integer goes, an element destructured by a pattern (`for P { x, .. } in ps`),
-//! and `filter` over the elements: each is reported with what to write instead. Arrays of
+//! read where an integer goes, and an element destructured by a pattern
+//! (`for P { x, .. } in ps`): each is reported with what to write instead. Arrays of
 //! arrays of structs (`[[P; K]; N]`) are not recognised (constants, as before).
 
 use proc_macro2::{Ident, Span, TokenStream};
@@ -214,14 +214,23 @@ impl Indexed<'_> {
                 }
                 Shape::Other
             }
-            _ if !shape.has_element() => Shape::Other,
-            _ => {
-                let what = format!(
-                    "`#[grad]` rewrites a loop over an array of structs, and `iter`, `enumerate`, `zip`, `rev`, `skip`, `take`, `step_by`, `map`, `fold`, `for_each` and `sum` over its elements, not `{name}`; test a condition in a `for` loop's body (`for p in ps.iter() {{ if p.x > 0.0 {{ ... }} }}`)"
-                );
-                self.errors.push((m.method.to_token_stream(), what));
-                Shape::Other
+            // The test is given a reference to the element: its pattern binds the index
+            // through `&`.
+            (symbol::FILTER, 1) => {
+                if let Some(f) = out.args.iter_mut().next() {
+                    self.closure(f, 0, &shape);
+                    if let Expr::Closure(c) = f
+                        && shape.has_element()
+                        && let Some(pat) = c.inputs.iter_mut().next()
+                    {
+                        let inner = pat.clone();
+                        *pat = syn::parse_quote_spanned!(inner.span()=> &#inner);
+                    }
+                }
+                shape
             }
+            // Another adaptor: the iterator sugar reports it.
+            _ => Shape::Other,
         };
         Some((Expr::MethodCall(out), shape))
     }
