@@ -253,3 +253,15 @@ pub fn filtered(ps: &[Particle; 4]) -> f64 {
         ps.iter().enumerate().filter(|(i, _)| i % 2 == 0).map(|(_, p)| p.w[0] * p.x).sum::<f64>();
     fast + even
 }
+
+/// Elements destructured by struct patterns: a loop (`for &Particle { x, v, .. } in ps`) and a
+/// closure (`|Particle { x, w, .. }|`), with the same names as the user's locals elsewhere.
+#[grad(jvp)]
+pub fn destructured(ps: &[Particle; 4]) -> f64 {
+    let mut s = 0.0;
+    for &Particle { x, v, .. } in ps.iter() {
+        s += x * v;
+    }
+    let x = 2.0;
+    s * x + ps.iter().map(|Particle { x, w, .. }| x * w[0]).sum::<f64>()
+}

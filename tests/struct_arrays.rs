@@ -324,3 +324,22 @@ fn filter_over_the_elements_against_closed_forms() {
         close("H·v (w)", &hv[i].w, &[ev * d[i].x, 0.0], 1e-14);
     }
 }
+
+#[test]
+fn destructured_elements_against_closed_forms() {
+    let ps = particles();
+    let (value, g) = destructured_grad(&ps);
+    let want: f64 = 2.0 * ps.iter().map(|p| p.x * p.v).sum::<f64>()
+        + ps.iter().map(|p| p.x * p.w[0]).sum::<f64>();
+    close("value", &[value], &[want], 1e-14);
+    assert_eq!(value.to_bits(), destructured(&ps).to_bits());
+    for (i, p) in ps.iter().enumerate() {
+        close("∂x", &[g[i].x], &[2.0 * p.v + p.w[0]], 1e-14);
+        close("∂v", &[g[i].v], &[2.0 * p.x], 1e-14);
+        close("∂w", &g[i].w, &[p.x, 0.0], 1e-14);
+    }
+    let d = direction();
+    let (_, slope) = destructured_jvp(&ps, &d);
+    let dot: f64 = scalars(&g).iter().zip(scalars(&d)).map(|(a, b)| a * b).sum();
+    close("jvp = ∇f·v", &[slope], &[dot], 1e-13);
+}

@@ -334,7 +334,7 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
     // Arrays of structs read as structs of arrays (`ps[i].x` as `ps.x[i]`), then copies of
     // fields (`let w = m.w;`) read as the fields, before the fields are typed.
     let arrays = structs::arrays::differentiated(&item.sig, args);
-    let block = structs::arrays::rewrite(lower.cx, &arrays, &item.block);
+    let block = structs::arrays::rewrite(lower.cx, &mut lower.names, &arrays, &item.block);
     let block = structs::inline_copies(&item.sig, &block);
     let (mut params, returns) = lower.signature(&item.sig, &block, args);
     let outputs = lower.body(&block, &returns);

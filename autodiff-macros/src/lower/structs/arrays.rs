@@ -15,8 +15,9 @@
 //!
 //! What this does not know: an element read whole (a method called on it, `ps[i].energy(k)`, an
 //! argument of a call, a copy `let mut q = ps[i];`), the array read whole (`g(ps)`), a field
-//! read where an integer goes, and an element destructured by a pattern
-//! (`for P { x, .. } in ps`): each is reported with what to write instead. Arrays of
+//! read where an integer goes, and an element matched by another pattern than a name or a
+//! struct pattern of names (`for &P { x, v, .. } in ps.iter()`, whose fields are bound by
+//! `let`s at the start of the loop's body): each is reported with what to write instead. Arrays of
 //! arrays of structs (`[[P; K]; N]`) are not recognised (constants, as before).
 
 use proc_macro2::{Ident, Span, TokenStream};
@@ -89,12 +90,17 @@ pub(in crate::lower) fn differentiated(sig: &Signature, args: &crate::args::Args
 /// `body` with every element of the arrays `arrays` named by its index and every read of an
 /// element's field rewritten as a read of the array that field is (`ps[i].x` is `ps.x[i]`);
 /// what stays refused is reported in `cx`.
-pub(in crate::lower) fn rewrite(cx: &mut Ctxt, arrays: &[Elements], body: &Block) -> Block {
+pub(in crate::lower) fn rewrite(
+    cx: &mut Ctxt,
+    names: &mut crate::lower::sugar::Names,
+    arrays: &[Elements],
+    body: &Block,
+) -> Block {
     let mut out = body.clone();
     if arrays.is_empty() {
         return out;
     }
-    let mut indexed = Indexed { arrays, errors: Vec::new() };
+    let mut indexed = Indexed { arrays, names, errors: Vec::new() };
     indexed.visit_block_mut(&mut out);
     let mut fields = Fields { arrays, errors: indexed.errors };
     fields.visit_block_mut(&mut out);
@@ -155,7 +161,18 @@ fn binds(pat: &Pat, name: &str) -> bool {
 /// The first step: elements named by their indices.
 struct Indexed<'a> {
     arrays: &'a [Elements],
+    /// The function's names, and fresh ones for the index of an element destructured.
+    names: &'a mut crate::lower::sugar::Names,
     errors: Vec<(TokenStream, String)>,
+}
+
+/// What a pattern over elements binds: the names given to elements (each with its array), and
+/// the `let`s of the fields of elements destructured (`Particle { x, v, .. }`), for the start of
+/// the scope.
+#[derive(Default)]
+struct Bound {
+    names: Vec<(String, usize)>,
+    lets: Vec<Stmt>,
 }
 
 impl Indexed<'_> {
@@ -259,50 +276,81 @@ impl Indexed<'_> {
             return;
         };
         let Some(pat) = c.inputs.iter_mut().nth(param) else { return };
-        let mut names = Vec::new();
-        self.pattern(pat, shape, &mut names);
-        for (name, k) in names {
+        let mut bound = Bound::default();
+        self.pattern(pat, shape, &mut bound);
+        for (name, k) in bound.names {
             let mut s = Subst { name, array: self.arrays[k].name.clone() };
             s.visit_expr_mut(&mut c.body);
+        }
+        if !bound.lets.is_empty() {
+            let (lets, body) = (&bound.lets, &c.body);
+            *c.body = syn::parse_quote_spanned!(body.span()=> { #(#lets)* #body });
         }
     }
 
     /// Rewrites `pat`, which binds the values that `shape` describes, so that it binds the
-    /// indices of the elements of arrays of structs; collects the names given to them.
-    fn pattern(&mut self, pat: &mut Pat, shape: &Shape, names: &mut Vec<(String, usize)>) {
+    /// indices of the elements of arrays of structs; collects the names given to them, and the
+    /// `let`s of the fields of an element destructured.
+    fn pattern(&mut self, pat: &mut Pat, shape: &Shape, bound: &mut Bound) {
         match (shape, &mut *pat) {
             (Shape::Other, _) => {}
-            (_, Pat::Paren(p)) => self.pattern(&mut p.pat, shape, names),
+            (_, Pat::Paren(p)) => self.pattern(&mut p.pat, shape, bound),
             (_, Pat::Reference(r)) => {
                 let inner = (*r.pat).clone();
                 *pat = inner;
-                self.pattern(pat, shape, names);
+                self.pattern(pat, shape, bound);
             }
             (_, Pat::Type(t)) => {
                 let inner = (*t.pat).clone();
                 *pat = inner;
-                self.pattern(pat, shape, names);
+                self.pattern(pat, shape, bound);
             }
             (Shape::Element(k), Pat::Ident(pi)) if pi.subpat.is_none() && pi.by_ref.is_none() => {
                 pi.mutability = None;
-                names.push((symbol::unraw(&pi.ident), *k));
+                bound.names.push((symbol::unraw(&pi.ident), *k));
             }
             (Shape::Element(_), Pat::Wild(_)) => {}
+            (Shape::Element(k), Pat::Struct(s)) if destructured(s) => {
+                let (array, span) = (&self.arrays[*k].name, s.span());
+                let index = self.names.fresh(&format!("{array}_i"));
+                let index = Ident::new(&index.to_string(), span);
+                let root = path_expr(array, span);
+                for f in &s.fields {
+                    let (member, fp) = (&f.member, &f.pat);
+                    if matches!(**fp, Pat::Wild(_)) {
+                        continue;
+                    }
+                    bound.lets.push(
+                        syn::parse_quote_spanned!(fp.span()=> let #fp = #root[#index].#member;),
+                    );
+                }
+                *pat = syn::parse_quote_spanned!(span=> #index);
+            }
             (Shape::Pair(a, b), Pat::Tuple(t)) if t.elems.len() == 2 => {
                 let mut elems = t.elems.iter_mut();
                 if let (Some(x), Some(y)) = (elems.next(), elems.next()) {
-                    self.pattern(x, a, names);
-                    self.pattern(y, b, names);
+                    self.pattern(x, a, bound);
+                    self.pattern(y, b, bound);
                 }
             }
             (_, other) => {
-                let what = "`#[grad]` binds an element of an array of structs to one name (`for p in ps.iter()`, `|(i, p)|`) and reads its fields through it (`p.x`); destructure it in the body instead (`let x = p.x;`)".to_owned();
+                let what = "`#[grad]` binds an element of an array of structs to a name (`for p in ps.iter()`, `|(i, p)|`) or destructures its fields into names (`for &P { x, v, .. } in ps.iter()`), and reads its fields through them; write one of those".to_owned();
                 self.errors.push((other.to_token_stream(), what));
                 // A name in its place, so that nothing more is reported of the pattern.
                 *pat = syn::parse_quote_spanned!(pat.span()=> _);
             }
         }
     }
+}
+
+/// Whether the struct pattern `s` binds each field it names to a plain name (or `_`).
+fn destructured(s: &syn::PatStruct) -> bool {
+    s.qself.is_none()
+        && s.fields.iter().all(|f| match &*f.pat {
+            Pat::Ident(pi) => pi.by_ref.is_none() && pi.subpat.is_none(),
+            Pat::Wild(_) => true,
+            _ => false,
+        })
 }
 
 impl VisitMut for Indexed<'_> {
@@ -324,12 +372,13 @@ impl VisitMut for Indexed<'_> {
             Expr::ForLoop(f) => {
                 if let Some((seq, shape)) = self.seq(&f.expr) {
                     *f.expr = seq;
-                    let mut names = Vec::new();
-                    self.pattern(&mut f.pat, &shape, &mut names);
-                    for (name, k) in names {
+                    let mut bound = Bound::default();
+                    self.pattern(&mut f.pat, &shape, &mut bound);
+                    for (name, k) in bound.names {
                         let mut s = Subst { name, array: self.arrays[k].name.clone() };
                         s.visit_block_mut(&mut f.body);
                     }
+                    f.body.stmts.splice(0..0, bound.lets);
                 }
             }
             Expr::MethodCall(m) => {
