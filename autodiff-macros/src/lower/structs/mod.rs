@@ -9,7 +9,10 @@
 //! scalars (`[f64; field_value_len(|s: &Model| &s.x)]`, differentiated or not), each row copied
 //! out of it at its call (see `rows.rs`). A copy of a field (`let w = m.w;`) is read as the field
 //! (see `copies.rs`). Codegen reads the inputs from the struct, and writes the gradient back
-//! into a value of the struct's type.
+//! into a value of the struct's type. An array of structs (`ps: &[P; N]`) is one too, read as a
+//! struct of arrays: its body is rewritten first (`ps[i].x` as `ps.x[i]`, see `arrays.rs`), and
+//! each field read is one input `[f64; N]` (of more dimensions for an array field), gathered
+//! from the elements and its gradient scattered back into a `[P; N]`.
 //!
 //! What this does not know: the struct's definition. A field's type comes from its uses (an
 //! array's lengths are read at run time, `m.w.len()`, and written `_` in types), and whether a
