@@ -821,6 +821,68 @@ pub fn scalar_field<T: ScalarField>(x: T) -> f64 {
     x.value()
 }
 
+/// The field that `field` reads of each element of `elements`, as one array: an array of structs
+/// (`ps: &[P; N]`) is read as a struct of arrays, each field of the elements an array
+/// (`gather(ps, |e| e.x)` is `[ps[0].x, ps[1].x, ...]`).
+#[doc(hidden)]
+pub fn gather<P, T, const N: usize>(elements: &[P; N], field: impl Fn(&P) -> T) -> [T; N] {
+    core::array::from_fn(|i| field(&elements[i]))
+}
+
+/// Writes `values[i]` into the field that `field` reaches of each element `i` of `elements`:
+/// the gradient of an array of structs, written field by field from the arrays its fields are
+/// ([`gather`]'s reverse).
+#[doc(hidden)]
+pub fn scatter<P, T: Copy, const N: usize>(
+    elements: &mut [P; N],
+    values: &[T; N],
+    field: impl Fn(&mut P) -> &mut T,
+) {
+    for (e, v) in elements.iter_mut().zip(values) {
+        *field(e) = *v;
+    }
+}
+
+/// The zero of the derivatives of an array of structs, element by element (see
+/// [`Differentiable::zero_like`]); the bound names the element, where a struct that does not
+/// derive `Differentiable` is reported.
+#[doc(hidden)]
+pub fn zero_elements<P: Differentiable, const N: usize>(elements: &[P; N]) -> [P; N] {
+    core::array::from_fn(|i| elements[i].zero_like())
+}
+
+/// The part of a direction of an array of structs that the derivatives read (see
+/// [`Differentiable::tangent`]).
+#[doc(hidden)]
+pub fn tangent_elements<P: Differentiable, const N: usize>(elements: &[P; N]) -> [P; N] {
+    core::array::from_fn(|i| elements[i].tangent())
+}
+
+/// Clears the fields that are not differentiated of every element (see
+/// [`Differentiable::clear_constants`]).
+#[doc(hidden)]
+pub fn clear_elements<P: Differentiable, const N: usize>(elements: &mut [P; N]) {
+    elements.iter_mut().for_each(Differentiable::clear_constants);
+}
+
+/// How many differentiated scalars an array of `n` structs `P` holds.
+#[doc(hidden)]
+pub const fn elements_len<P: Differentiable>(n: usize) -> usize {
+    n * P::LEN
+}
+
+/// Adds `v`, scalars laid flat element by element, to those of the array of structs `x`.
+#[doc(hidden)]
+pub fn add_flat_elements<P: Differentiable, const N: usize>(x: &mut [P; N], v: &[f64]) {
+    let Some(len) = core::num::NonZeroUsize::new(P::LEN) else { return };
+    for (k, e) in v.iter().enumerate() {
+        if let Some(p) = x.get_mut(k / len.get()) {
+            let j = k % len.get();
+            p.set(j, p.get(j) + e);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Differentiable, Dims, FieldTree, Tangent};

@@ -49,11 +49,12 @@ pub mod __private {
     pub use crate::buffer::zero_outside;
     pub use crate::differentiable::{
         ArrayField, Dims, FieldTree, Filled, FlatField, MAX_RANK, Rows, ScalarField, Shape,
-        Tangent, ZeroLike, add_field_flat, add_flat, add_flat_at, array_field, field, field_array,
-        field_at, field_dim, field_element, field_flat_at, field_flat_len, field_index, field_len,
-        field_path, field_path_at, field_path_len, field_row_dim, field_row_len, field_scalar,
-        field_shaped, field_value_len, filled_at, flat, flat_at, len_at, rebuildable, rebuilt,
-        scalar_field, shaped, unflat,
+        Tangent, ZeroLike, add_field_flat, add_flat, add_flat_at, add_flat_elements, array_field,
+        clear_elements, elements_len, field, field_array, field_at, field_dim, field_element,
+        field_flat_at, field_flat_len, field_index, field_len, field_path, field_path_at,
+        field_path_len, field_row_dim, field_row_len, field_scalar, field_shaped, field_value_len,
+        filled_at, flat, flat_at, gather, len_at, rebuildable, rebuilt, scalar_field, scatter,
+        shaped, tangent_elements, unflat, zero_elements,
     };
     pub use crate::flat::{Flat, Zeros, scalar, set_unit, write_parts, zero, zeros};
     pub use crate::missing::{HvpGenerated, JvpGenerated, ScalarCallee};

@@ -921,7 +921,13 @@ impl Context<'_> {
                     let span = syn::spanned::Spanned::span(&s.owned);
                     let owned = &s.owned;
                     // At the struct's type: a struct without the derive is reported there.
-                    let z = quote_spanned!(span=> <#owned as ::autodiff_runtime::Differentiable>::zero_like);
+                    let z = match structs::elements(p) {
+                        Some((elem, _)) => {
+                            let span = syn::spanned::Spanned::span(elem);
+                            quote_spanned!(span=> ::autodiff_runtime::__private::zero_elements::<#elem, _>)
+                        }
+                        None => quote_spanned!(span=> <#owned as ::autodiff_runtime::Differentiable>::zero_like),
+                    };
                     (quote!(#z(#lent)), span)
                 });
                 let (zero, span) = (zero.as_ref().map(|z| z.0.clone()), zero.map(|z| z.1));

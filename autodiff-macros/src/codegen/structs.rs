@@ -42,6 +42,46 @@ fn qualified(p: &Param) -> TokenStream {
     quote_spanned!(span=> <#owned as #tr>)
 }
 
+/// The function that does `op` (`zero_like`, `tangent`, `clear_constants`) on the struct
+/// parameter `p`: `<Model as Differentiable>::zero_like`, and for an array of structs
+/// `zero_elements::<P, _>` (`tangent_elements`, `clear_elements`), spanned at the element's
+/// type, where a struct that does not derive `Differentiable` is reported.
+fn op(p: &Param, op: &str) -> TokenStream {
+    let Some((elem, _)) = elements(p) else {
+        let (tr, op) = (qualified(p), Ident::new(op, proc_macro2::Span::call_site()));
+        return quote!(#tr::#op);
+    };
+    use syn::spanned::Spanned;
+    let span = elem.span();
+    let name = match op {
+        "zero_like" => "zero_elements",
+        "tangent" => "tangent_elements",
+        _ => "clear_elements",
+    };
+    let f = Ident::new(name, span);
+    quote_spanned!(span=> ::autodiff_runtime::__private::#f::<#elem, _>)
+}
+
+/// The element type and the length of the array of structs `p`, if it is one.
+pub(super) fn elements(p: &Param) -> Option<(&syn::Type, &syn::Expr)> {
+    let s = p.strukt.as_ref().filter(|s| s.array)?;
+    match &s.owned {
+        syn::Type::Array(a) => Some((&a.elem, &a.len)),
+        _ => None,
+    }
+}
+
+/// Whether the struct parameter `p` is an array of structs.
+pub(super) fn is_array(p: &Param) -> bool {
+    p.strukt.as_ref().is_some_and(|s| s.array)
+}
+
+/// `gather(from, |e| e.a.b)`: the field `path` of every element of the array of structs `from`.
+fn gather(from: &TokenStream, path: &[syn::Member]) -> TokenStream {
+    let e = Ident::new("e", proc_macro2::Span::mixed_site());
+    quote!(::autodiff_runtime::__private::gather(#from, |#e| #e #(.#path)*))
+}
+
 /// The span of struct parameter `p`'s type (`Model` in `m: &Model`, `self` for a receiver): where
 /// the code asking the struct for its derivatives is spanned, so that a struct that does not
 /// derive `Differentiable` is reported there, once.
@@ -168,12 +208,12 @@ impl Context<'_> {
             if !used {
                 continue;
             }
-            let (span, tr) = (type_span(p), qualified(p));
+            let (span, tangent) = (type_span(p), op(p, "tangent"));
             let lent = match direction_by_ref(p) {
                 true => dir.to_token_stream(),
                 false => quote!(&#dir),
             };
-            out.extend(quote_spanned!(span=> let #dir = &#tr::tangent(#lent);));
+            out.extend(quote_spanned!(span=> let #dir = &#tangent(#lent);));
             for (field, k) in &fields {
                 let Some(v) = f.inputs.get(f.user_inputs + at + k) else { continue };
                 if !read.contains(v) {
@@ -190,6 +230,10 @@ impl Context<'_> {
                 let (id, ty) = (&idents[v.index()], field_type(f.ty(*v)));
                 let path = &field.path;
                 let value = match f.ty(*v) {
+                    _ if is_array(p) => {
+                        let g = gather(&quote!(#dir), path);
+                        quote!(&#g)
+                    }
                     Ty::Array(_) => quote!(&#dir #(.#path)*),
                     _ => quote!(#dir #(.#path)*),
                 };
@@ -275,13 +319,19 @@ impl Context<'_> {
     ) -> (TokenStream, Ident) {
         let id = namer.local(&format!("{}_{suffix}", symbol::unraw(&p.ident)));
         let span = type_span(p);
-        let tr = qualified(p);
+        let (zero, clear) = (op(p, "zero_like"), op(p, "clear_constants"));
         let param = p.ident.to_token_stream();
         let lent = borrowed(p, &param);
-        let mut out = quote_spanned!(span=> let mut #id = #tr::zero_like(#lent););
+        let mut out = quote_spanned!(span=> let mut #id = #zero(#lent););
         for (field, k) in fields.iter().filter(|(x, _)| !x.flat) {
             let path = &field.path;
             let value = &values[*k];
+            if is_array(p) {
+                let e = Ident::new("e", proc_macro2::Span::mixed_site());
+                let p = quote!(::autodiff_runtime::__private);
+                out.extend(quote!(#p::scatter(&mut #id, &#value, |#e| &mut #e #(.#path)*);));
+                continue;
+            }
             out.extend(quote!(#id #(.#path)* = #value;));
         }
         // Fields passed whole, added after the fields of theirs written above.
@@ -301,7 +351,7 @@ impl Context<'_> {
             let value = &values[k];
             out.extend(quote!(::autodiff_runtime::__private::add_flat(&mut #id, &#value);));
         }
-        out.extend(quote_spanned!(span=> #tr::clear_constants(&mut #id);));
+        out.extend(quote_spanned!(span=> #clear(&mut #id);));
         (out, id)
     }
 
@@ -370,7 +420,13 @@ impl Context<'_> {
             Component::Struct(p, _) => {
                 let owned = p.strukt.as_ref().map(|s| s.owned.to_token_stream());
                 let tr = trait_path_at(type_span(p));
-                let mut n = Int::tokens(quote!(<#owned as #tr>::LEN), true);
+                let mut n = match elements(p) {
+                    Some((elem, len)) => {
+                        let f = quote!(::autodiff_runtime::__private::elements_len);
+                        Int::tokens(quote!(#f::<#elem>(#len)), true)
+                    }
+                    None => Int::tokens(quote!(<#owned as #tr>::LEN), true),
+                };
                 n.generic = mentions(&owned.unwrap_or_default(), &self.generics());
                 n
             }

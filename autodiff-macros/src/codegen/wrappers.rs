@@ -71,9 +71,13 @@ impl Call<'_> {
                     bind.push(quote!(let mut #flat = [0.0_f64; #len];));
                     views.push(quote!(&mut #flat));
                     let z = d.zero.clone().unwrap_or_else(|| zero(ty, self.scalar));
+                    let add = match of_structs(ty) {
+                        true => quote!(add_flat_elements),
+                        false => quote!(add_flat),
+                    };
                     after.push(quote! {
                         let mut #n: #ty = #z;
-                        ::autodiff_runtime::__private::add_flat(&mut #n, &#flat);
+                        ::autodiff_runtime::__private::#add(&mut #n, &#flat);
                     });
                 }
                 None => {
@@ -169,9 +173,21 @@ impl Dir {
     }
 }
 
-/// `<T as Differentiable>::LEN`, spanned at `T`.
+/// `<T as Differentiable>::LEN`, spanned at `T` (`elements_len::<P>(N)` for an array of
+/// structs `[P; N]`).
 fn flat_len(ty: &TokenStream, span: proc_macro2::Span) -> TokenStream {
-    quote_spanned!(span=> <#ty as ::autodiff_runtime::Differentiable>::LEN)
+    match syn::parse2::<syn::Type>(ty.clone()) {
+        Ok(syn::Type::Array(a)) => {
+            let (elem, len) = (&a.elem, &a.len);
+            quote_spanned!(span=> ::autodiff_runtime::__private::elements_len::<#elem>(#len))
+        }
+        _ => quote_spanned!(span=> <#ty as ::autodiff_runtime::Differentiable>::LEN),
+    }
+}
+
+/// Whether the struct type `ty` is an array of structs (`[P; N]`).
+fn of_structs(ty: &TokenStream) -> bool {
+    matches!(syn::parse2::<syn::Type>(ty.clone()), Ok(syn::Type::Array(_)))
 }
 
 /// The part `v` seen as a slice of scalars: a view of an array, or a struct's scalars laid flat

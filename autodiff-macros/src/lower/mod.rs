@@ -75,6 +75,9 @@ pub struct StructParam {
     pub fields: Vec<FieldInput>,
     /// The whole struct as one input, its scalars laid flat, when it is passed whole to a call.
     pub whole: Option<Var>,
+    /// Whether it is an array of structs (`ps: &[P; N]`, `owned` the array's type), each field
+    /// input the field of every element, an array (see `structs/arrays.rs`).
+    pub array: bool,
 }
 
 /// A field of a struct parameter that is an input of the IR.
@@ -331,8 +334,11 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         branches: 0,
         facts: Vec::new(),
     };
-    // Copies of fields (`let w = m.w;`) read as the fields, before the fields are typed.
-    let block = structs::inline_copies(&item.sig, &item.block);
+    // Arrays of structs read as structs of arrays (`ps[i].x` as `ps.x[i]`), then copies of
+    // fields (`let w = m.w;`) read as the fields, before the fields are typed.
+    let arrays = structs::arrays::differentiated(&item.sig, args);
+    let block = structs::arrays::rewrite(lower.cx, &mut lower.names, &arrays, &item.block);
+    let block = structs::inline_copies(&item.sig, &block);
     let (mut params, returns) = lower.signature(&item.sig, &block, args);
     let outputs = lower.body(&block, &returns);
     for p in &mut params {

@@ -196,6 +196,7 @@ impl Lower<'_> {
             params.push(Param { ident, ty: ty.clone(), input, by_ref, strukt });
         }
         self.check_wrt(sig, args, &params);
+        self.generic_arrays(args, &params);
         self.struct_inputs(body);
         let structs = params.iter().any(|p| p.strukt.is_some());
         if self.cx.is_ok() && self.b.func().active.is_empty() && !structs {
@@ -203,6 +204,25 @@ impl Lower<'_> {
         }
         self.b.func_mut().user_inputs = self.b.func().inputs.len();
         (params, returns)
+    }
+
+    /// Refuses `hessian` and `jacobian` for an array of structs of a const generic length: they
+    /// number its scalars in arrays of `<[P; N] as Tangent>::LEN`, a length stable Rust does not
+    /// compute from a generic parameter.
+    fn generic_arrays(&mut self, args: &Args, params: &[Param]) {
+        if !args.hessian && args.jacobian.is_none() {
+            return;
+        }
+        for p in params.iter().filter(|p| p.strukt.as_ref().is_some_and(|s| s.array)) {
+            let tokens = quote::ToTokens::to_token_stream(&p.ty);
+            if super::structs::mentions_any(&tokens, &self.generics) {
+                let (ty, id) = (type_text(&p.ty), &p.ident);
+                self.cx.error_spanned(
+                    &p.ty,
+                    format!("`#[grad(hessian)]` and `#[grad(jacobian)]` number the scalars of `{id}: {ty}` in arrays of `<[P; N] as Tangent>::LEN` of them, a length stable Rust does not compute from a const generic parameter (`generic_const_exprs`); use `hvp` (one H·v per direction), or an array of a length written as a constant"),
+                );
+            }
+        }
     }
 
     /// Refuses attributes on a parameter: the generated signatures copy the parameter without
@@ -346,6 +366,20 @@ impl Lower<'_> {
         let owned = crate::aggregate::owned(ty);
         let type_param = matches!(owned, Type::Path(p) if p.path.get_ident()
             .is_some_and(|id| self.type_params.contains(&symbol::unraw(id))));
+        if differentiate
+            && let Some(elements) = super::structs::arrays::elements_of(ty, &self.type_params)
+        {
+            if self.scalar.kind != Scalar::F64 {
+                self.cx.error_spanned(
+                    ty,
+                    format!("`#[grad]` differentiates arrays of structs in functions that compute in `f64`, and this one computes in `{s}`; write the function over `f64`, or leave `{ident}` out of `wrt(...)` to pass it through as a constant"),
+                );
+                self.bind_name(&name, Binding::Poison);
+                return (None, false, None);
+            }
+            let p = self.struct_array_param(ident, ty, selected, elements);
+            return (None, by_ref, Some(p));
+        }
         if is_struct(ty) && !type_param {
             if !differentiate {
                 self.param_structs.insert(name.clone(), owned.clone());
@@ -389,6 +423,19 @@ impl Lower<'_> {
                 });
                 self.bind_name(&name, Binding::Slot(self.slots.len() - 1));
                 (Some(v), by_ref)
+            }
+            ParamTy::Other(_)
+                if listed.is_some()
+                    && super::structs::arrays::slice_of_structs(ty, &self.type_params) =>
+            {
+                let at = listed.unwrap_or(ident);
+                let ty = type_text(ty);
+                self.cx.error_spanned(
+                    at,
+                    format!("`wrt` names `{ident}`, a slice of structs `{ty}`, which `#[grad]` does not differentiate (its elements' fields would be arrays of a length known only at run time, held without the heap); take an array of structs `&[P; N]` (its gradient a `[P; N]`), or the fields as slices `&[f64]`"),
+                );
+                self.bind_name(&name, Binding::Poison);
+                (None, false)
             }
             ParamTy::Float | ParamTy::Other(_) | ParamTy::Slice(_) if listed.is_some() => {
                 let at = listed.unwrap_or(ident);

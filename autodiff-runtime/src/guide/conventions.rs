@@ -4,7 +4,8 @@
 //! # Which parameters are differentiated
 //!
 //! Every `f64`, `[f64; N]` and `&[f64; N]` parameter (nested arrays too), and every struct
-//! parameter deriving `Differentiable` (`m: Model`, `m: &Model`, `self`, `&self`), is
+//! parameter deriving `Differentiable` (`m: Model`, `m: &Model`, `self`, `&self`), and every
+//! array of such structs (`ps: [P; N]`, `ps: &[P; N]`, see [`structs`](super::structs)), is
 //! differentiated unless `wrt(...)` says otherwise (`f32` or `T` in their place in a function
 //! over those, see [`numbers`](super::numbers); a function with struct parameters computes in
 //! `f64`). A slice `&[f64]`, `&[[f64; K]]` or `&Vec<f64>` is differentiated when `wrt(...)`
@@ -26,11 +27,12 @@
 //!
 //! - The gradient mirrors the differentiated parameters: a bare value for one, a tuple in
 //!   parameter order for several; each component has its parameter's shape, as an owned value
-//!   (`[f64; N]` for `x: [f64; N]` and for `x: &[f64; N]`, `Model` for `m: &Model`). `H·v` has
-//!   the gradient's shape.
+//!   (`[f64; N]` for `x: [f64; N]` and for `x: &[f64; N]`, `Model` for `m: &Model`,
+//!   `[P; N]` for `ps: &[P; N]`). `H·v` has the gradient's shape.
 //! - Direction arguments (`x1_dot`, `x2_dot`) come after all the original arguments, one per
 //!   differentiated parameter, each of its parameter's type (`&[f64; N]` for `&[f64; N]`,
-//!   `&Model` for `&Model`; `&Self` for a receiver, `self` and `&self` alike). `f_vjp`'s
+//!   `&Model` for `&Model`, `&[P; N]` for `&[P; N]`; `&Self` for a receiver, `self` and `&self`
+//!   alike). `f_vjp`'s
 //!   `out_bar` has `f`'s return type.
 //! - A differentiated slice's gradient goes into a buffer the caller passes, after every other
 //!   argument (see [`numbers`](super::numbers#slices)).

@@ -42,10 +42,20 @@
 //!   whole: `let mut s = p;` is refused at `p`, saying to write a struct literal of its fields
 //!   (`let mut s = P { x: p.x, v: p.v };`) or to start from a method's value
 //!   (`let mut s = p.step(0.0);`). See [`structs`](super::structs).
-//! - An array or a slice of structs (`ps: [P; 3]`, `&[P]`) is not differentiated: it is a
-//!   constant, like any parameter of a type the macro does not differentiate (a function with no
-//!   other parameter is "has no `f64` parameter to differentiate"). Pass the fields as arrays
-//!   (`xs: [f64; 3]`) or the structs one by one.
+//! - An array of structs (`ps: &[P; N]`, `[P; N]`) is read through its elements' fields (`ps[i].x`,
+//!   `p.x` in `for p in ps.iter()`; see [`structs`](super::structs)). Refused, each with what to
+//!   write: a method called on an element (`ps[i].energy(k)`: write its computation with the
+//!   fields), an element or the array taken whole (an argument of a call, `let mut q = ps[i];`), an
+//!   element matched by another pattern than a name or a struct pattern of names (`ref x`), an
+//!   iterator adaptor over the elements other than `iter`, `enumerate`, `zip`, `rev`, `skip`,
+//!   `take`, `step_by`, `map`, `filter`, `fold`, `for_each` and `sum`, a field read where an
+//!   integer goes, `hessian` and `jacobian` for a const generic length (use `hvp`). A slice of
+//!   structs (`&[P]`) is not differentiated: constant data, and refused when `wrt(...)` names it
+//!   (its fields would be arrays of a run-time length, held without the heap); take `&[P; N]` or
+//!   the fields as slices `&[f64]`. An array of arrays of structs (`[[P; K]; N]`) is still a
+//!   constant, like any parameter of a type the macro does not differentiate. A name bound to an
+//!   element is rewritten where it is read, by its text: a `macro_rules!` macro's own name of the
+//!   same text would be taken for it.
 //! - Functions with lifetime parameters, type parameters other than one bounded by `Float`,
 //!   `where` clauses on anything but that parameter, or attributes on parameters are refused. A
 //!   generic scalar is recognised by its `Float` bound only (not `Real`, `RealField`, ...).

@@ -176,6 +176,69 @@
 //!   type shows (`let r: [f64; 4] = qp.times(&c);`, `let [w, x, y, z] = self.times(&p);`). A
 //!   method call whose arguments are all constants (`p.scale()` on a struct left out of `wrt`)
 //!   is a constant, and needs no derivative functions.
+//! - **Arrays of structs** (`ps: &[Particle; N]`, or `[Particle; N]` by value, `N` a literal, a
+//!   `const` or a const generic) are differentiated as struct parameters are: the gradient is a
+//!   `[Particle; N]`, a direction (`f_jvp`, `f_hvp`) a `&[Particle; N]` (`[Particle; N]` for one
+//!   taken by value), and `f_hessian` and `f_jacobian` number the scalars element by element, each
+//!   in its struct's order. The body reads an element through its fields: `ps[i].x`, `ps[i].w[j]`,
+//!   `ps[i].inner.c`, an element bound to a name (`let p = &ps[i];`, `for p in ps.iter()`,
+//!   `for p in ps`, `for (i, p) in ps.iter().enumerate()`, `for &Particle { x, v, .. } in ps`,
+//!   `xs.iter().zip(&ps)`, `.rev()`, `.skip(k)`, and the closures of `map`, `filter`, `fold` and
+//!   `for_each`), `ps.len()`. The macro reads the array as a struct of arrays: each field of the
+//!   elements that the body reads is one array, `ps[i].x` a read of its `i`-th value (the generated
+//!   code gathers it, `let ps_x: &[f64; 3] = &gather(ps, |e| e.x);`, and writes the gradient back
+//!   field by field, `scatter(&mut ps_bar, &ps_x_bar, |e| &mut e.x);`); a loop over the elements
+//!   runs over their indices. Not supported, each a compile error that says what to write: a method
+//!   called on an element (`ps[i].energy(k)`, `p.energy(k)`), an element taken whole (an argument
+//!   of a call, `let mut q = ps[i];`), the array passed whole, an element matched by another
+//!   pattern than a name or a struct pattern of names (`&P { ref x, .. }`), an adaptor other than
+//!   those above over the elements (`skip_while`), a field read where an integer goes, and
+//!   `hessian` or `jacobian` for a const generic length. A slice of structs `&[Particle]` is
+//!   constant data (as a slice of `f64` is until `wrt(...)` names it); named in `wrt(...)`, it is
+//!   refused. `tests/struct_arrays.rs` checks a particle system, a Gaussian mixture and a force
+//!   field in every mode against the same functions over separate field arrays (bit for bit) and
+//!   against finite differences.
+//!
+//!   ```
+//!   use autodiff_runtime::{Differentiable, grad};
+//!
+//!   #[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+//!   pub struct Particle {
+//!       pub x: f64,
+//!       pub v: f64,
+//!       #[no_grad]
+//!       pub m: f64,
+//!   }
+//!
+//!   /// Kinetic energy plus a spring between every pair.
+//!   #[grad(jvp, hvp, hessian)]
+//!   pub fn energy(ps: &[Particle; 3], k: f64) -> f64 {
+//!       let kinetic = ps.iter().map(|p| 0.5 * p.m * p.v * p.v).sum::<f64>();
+//!       let mut springs = 0.0;
+//!       for i in 0..ps.len() {
+//!           for j in i + 1..ps.len() {
+//!               let d = ps[i].x - ps[j].x;
+//!               springs += 0.5 * k * d * d;
+//!           }
+//!       }
+//!       kinetic + springs
+//!   }
+//!
+//!   let ps = [
+//!       Particle { x: 0.0, v: 1.0, m: 2.0 },
+//!       Particle { x: 1.0, v: -0.5, m: 1.0 },
+//!       Particle { x: 3.0, v: 0.0, m: 1.0 },
+//!   ];
+//!   let (_, (g, gk)): (f64, ([Particle; 3], f64)) = energy_grad(&ps, 2.0);
+//!   assert_eq!(g[0].v, 2.0); // m v
+//!   assert_eq!(g[0].x, 2.0 * ((0.0 - 1.0) + (0.0 - 3.0))); // k Σⱼ (x₀ − xⱼ)
+//!   assert_eq!(g[0].m, 0.0); // #[no_grad]: left at its Default
+//!   assert_eq!(gk, 0.5 * (1.0 + 9.0 + 4.0)); // Σ d² / 2
+//!
+//!   // Numbered ps[0].x, ps[0].v, ps[1].x, ps[1].v, ps[2].x, ps[2].v, then k.
+//!   let h: [[f64; 7]; 7] = energy_hessian(&ps, 2.0);
+//!   assert_eq!((h[0][0], h[0][2], h[1][1]), (4.0, -2.0, 2.0));
+//!   ```
 //! - **Operators on structs** (`a * b` with `impl Mul for Quat`) are refused with a message to
 //!   call the method (`a.mul(&b)`): the macro sees no types, so it cannot find the operator's
 //!   `impl`.

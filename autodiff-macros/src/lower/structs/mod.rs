@@ -9,13 +9,17 @@
 //! scalars (`[f64; field_value_len(|s: &Model| &s.x)]`, differentiated or not), each row copied
 //! out of it at its call (see `rows.rs`). A copy of a field (`let w = m.w;`) is read as the field
 //! (see `copies.rs`). Codegen reads the inputs from the struct, and writes the gradient back
-//! into a value of the struct's type.
+//! into a value of the struct's type. An array of structs (`ps: &[P; N]`) is one too, read as a
+//! struct of arrays: its body is rewritten first (`ps[i].x` as `ps.x[i]`, see `arrays.rs`), and
+//! each field read is one input `[f64; N]` (of more dimensions for an array field), gathered
+//! from the elements and its gradient scattered back into a `[P; N]`.
 //!
 //! What this does not know: the struct's definition. A field's type comes from its uses (an
 //! array's lengths are read at run time, `m.w.len()`, and written `_` in types), and whether a
 //! field is `#[no_grad]` is left to the generated code, which asks the struct (through
 //! `Differentiable`) to clear such fields of a gradient and of a direction.
 
+pub(super) mod arrays;
 mod calls;
 mod copies;
 mod flat;
@@ -58,6 +62,19 @@ pub(super) struct StructState {
     /// The fields read only whole and left out of `wrt`: constants of the calls they are passed
     /// to.
     pub constant_wholes: Vec<Vec<Member>>,
+    /// For an array of structs (`ps: &[P; N]`): what its field inputs need.
+    pub array: Option<ArrayState>,
+}
+
+/// An array of structs as lowering knows it (see `arrays.rs`).
+#[derive(Clone)]
+pub(super) struct ArrayState {
+    /// The element's type.
+    pub elem: Type,
+    /// The array's length.
+    pub len: Int,
+    /// Whether it is taken by reference.
+    pub by_ref: bool,
 }
 
 /// Whether `tokens` name any of `names`.
@@ -98,10 +115,70 @@ impl Lower<'_> {
             owned: owned.clone(),
             whole: None,
             constant_wholes: Vec::new(),
+            array: None,
         };
         self.structs.push(state);
         self.bind_name(&name, Binding::Struct(self.structs.len() - 1));
-        super::StructParam { owned, fields: Vec::new(), whole: None }
+        super::StructParam { owned, fields: Vec::new(), whole: None, array: false }
+    }
+
+    /// Binds the differentiated array of structs `ident` (of type `ty`, `[elem; len]` or a
+    /// reference to one), read as a struct of arrays (see `arrays.rs`).
+    pub(super) fn struct_array_param(
+        &mut self,
+        ident: &Ident,
+        ty: &Type,
+        selected: Option<Vec<Vec<Member>>>,
+        (elem, len): (&Type, &Expr),
+    ) -> super::StructParam {
+        let mut p = self.struct_param(ident, ty, selected);
+        let len = super::types::length(len, &self.generics);
+        let by_ref = matches!(ty, Type::Reference(_));
+        if let Some(s) = self.structs.last_mut() {
+            s.array = Some(ArrayState { elem: elem.clone(), len, by_ref });
+        }
+        p.array = true;
+        p
+    }
+
+    /// The input of the field `u` of the elements of the array of structs `k` (`ps[i].x`,
+    /// rewritten `ps.x[i]`): an array `[f64; N]`, of as many more dimensions as the body indexes
+    /// the field with, each the field's own (`field_row_dim(|e: &P| &e.w, 0)`).
+    fn element_field(&mut self, k: usize, u: scan::FieldUse, wanted: bool, a: &ArrayState) {
+        let (root, text) = (&u.root, path_text(&u.path));
+        if !u.value {
+            return self.cx.error_spanned(
+                &u.first,
+                format!("`#[grad]` reads the fields of the elements of the array of structs `{root}` as `f64` values and arrays of them, and `{root}[i].{text}` is read here where an integer goes (an index, a bound, a cast); read it from a constant parameter instead, or leave `{root}` out of `wrt(...)`"),
+            );
+        }
+        let elem = &a.elem;
+        let generic = mentions_any(&elem.to_token_stream(), &self.generics)
+            || mentions_any(&elem.to_token_stream(), &self.type_params);
+        if generic && u.depth > 1 {
+            return self.cx.error_spanned(
+                &u.first,
+                format!("`#[grad]` holds the array field `{text}` of the elements of `{root}` as an array whose lengths it asks the struct for (`field_row_dim`), and stable Rust does not compute such a length from a generic parameter (`generic_const_exprs`); take an array of a struct over concrete lengths, or pass the field as an array parameter"),
+            );
+        }
+        let path = &u.path;
+        let mut dims = vec![a.len.clone()];
+        for d in 0..u.depth.saturating_sub(1) {
+            let p = quote!(::autodiff_runtime::__private);
+            let len = quote!(#p::field_row_dim(|e: &#elem| &e #(.#path)*, #d));
+            dims.push(Int::tokens(len, true));
+        }
+        let name = format!("{root}_{}", text.replace('.', "_"));
+        let input = self.b.input(Name::user(&name), Ty::array(Elem::F64, dims));
+        if wanted {
+            self.b.func_mut().active.push(input);
+        }
+        let span =
+            u.first.clone().into_iter().next().map_or(proc_macro2::Span::call_site(), |t| t.span());
+        let at = arrays::gather(root, a.by_ref, path, span);
+        let field =
+            super::FieldInput { path: u.path, input, at, guessed: false, flat: false, rows: false };
+        self.structs[k].fields.push(field);
     }
 
     /// Makes an input of the IR for each field of a differentiated struct parameter that `body`
@@ -119,6 +196,10 @@ impl Lower<'_> {
             };
             // A field read only whole and left out of `wrt`: a constant of the calls (a zero
             // direction built from it, `Tangent::zero_like`), not an input.
+            if let Some(a) = self.structs[k].array.clone() {
+                self.element_field(k, u, wanted, &a);
+                continue;
+            }
             if u.only_whole() && !wanted {
                 self.structs[k].constant_wholes.push(u.path);
                 continue;

@@ -1,0 +1,595 @@
+//! Arrays of structs (`ps: &[P; N]`, `ps: [P; N]`), read as a struct of arrays: before the body
+//! is scanned, each read of an element's field, `ps[i].x`, is rewritten `ps.x[i]`, a read of
+//! the field `x` of every element, an array `[f64; N]` (`ps[i].w[j]` is `ps.w[i][j]`, the field
+//! `w` of every element an array of one dimension more). The parameter is then a struct
+//! parameter whose fields are those arrays (see `mod.rs`), and codegen reads them from the
+//! elements and writes a gradient back into an array of the struct (`gather`, `scatter` in
+//! `autodiff_runtime::__private`).
+//!
+//! An element is named only by its index: a loop over the elements (`for p in ps.iter()`,
+//! `for (i, p) in ps.iter().enumerate()`, `ps.iter().zip(&xs)`, and the closures of `map`,
+//! `filter` (its pattern then binding the index through `&`), `fold` and `for_each` over
+//! them) runs over the indices instead, `(0..N)`, and its pattern binds the index, each read
+//! of the element's name in its scope rewritten `ps[p]`; so does a local bound to an element
+//! (`let p = &ps[i];` is `let p = i;`). The rest is the iterator sugar's and lowering's.
+//!
+//! What this does not know: an element read whole (a method called on it, `ps[i].energy(k)`, an
+//! argument of a call, a copy `let mut q = ps[i];`), the array read whole (`g(ps)`), a field
+//! read where an integer goes, and an element matched by another pattern than a name or a
+//! struct pattern of names (`for &P { x, v, .. } in ps.iter()`, whose fields are bound by
+//! `let`s at the start of the loop's body): each is reported with what to write instead. Arrays of
+//! arrays of structs (`[[P; K]; N]`) are not recognised (constants, as before).
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::visit_mut::VisitMut;
+use syn::{Block, Expr, FnArg, Member, Pat, Signature, Stmt, Type};
+
+use crate::ctxt::Ctxt;
+use crate::symbol;
+
+/// A differentiated array of structs among the parameters.
+#[derive(Clone)]
+pub(in crate::lower) struct Elements {
+    /// The parameter's name.
+    pub name: String,
+    /// The array's length, as its type writes it.
+    pub len: Expr,
+}
+
+/// The element type and the length of `ty` when it is an array of structs of the user's
+/// (`[P; N]`, `&[P; N]`), `type_params` naming the function's type parameters (no struct).
+pub(in crate::lower) fn elements_of<'a>(
+    ty: &'a Type,
+    type_params: &[String],
+) -> Option<(&'a Type, &'a Expr)> {
+    let inner = match ty {
+        Type::Reference(r) if r.mutability.is_none() => &*r.elem,
+        Type::Paren(p) => return elements_of(&p.elem, type_params),
+        Type::Group(g) => return elements_of(&g.elem, type_params),
+        other => other,
+    };
+    let Type::Array(a) = inner else { return None };
+    let Type::Path(p) = &*a.elem else { return None };
+    let param = p.path.get_ident().is_some_and(|id| type_params.contains(&symbol::unraw(id)));
+    let strukt = crate::aggregate::kind(&a.elem) == crate::aggregate::TypeKind::Struct;
+    (strukt && !param).then_some((&*a.elem, &a.len))
+}
+
+/// Whether `ty` is a slice of structs of the user's (`&[P]`), which is not differentiated.
+pub(in crate::lower) fn slice_of_structs(ty: &Type, type_params: &[String]) -> bool {
+    let Type::Reference(r) = ty else { return false };
+    let Type::Slice(s) = &*r.elem else { return false };
+    let Type::Path(p) = &*s.elem else { return false };
+    let param = p.path.get_ident().is_some_and(|id| type_params.contains(&symbol::unraw(id)));
+    crate::aggregate::kind(&s.elem) == crate::aggregate::TypeKind::Struct && !param
+}
+
+/// The arrays of structs of `sig` that are differentiated (`wrt` absent, or naming them or
+/// fields of theirs).
+pub(in crate::lower) fn differentiated(sig: &Signature, args: &crate::args::Args) -> Vec<Elements> {
+    let type_params: Vec<String> =
+        sig.generics.type_params().map(|t| symbol::unraw(&t.ident)).collect();
+    let mut out = Vec::new();
+    for arg in &sig.inputs {
+        let FnArg::Typed(pt) = arg else { continue };
+        let Pat::Ident(pi) = &*pt.pat else { continue };
+        let Some((_, len)) = elements_of(&pt.ty, &type_params) else { continue };
+        let name = symbol::unraw(&pi.ident);
+        let listed =
+            args.wrt.as_deref().is_none_or(|w| w.iter().any(|id| symbol::unraw(id) == name));
+        let fields = args.wrt_fields.iter().any(|f| symbol::unraw(&f.root) == name);
+        if listed || fields {
+            out.push(Elements { name, len: len.clone() });
+        }
+    }
+    out
+}
+
+/// `body` with every element of the arrays `arrays` named by its index and every read of an
+/// element's field rewritten as a read of the array that field is (`ps[i].x` is `ps.x[i]`);
+/// what stays refused is reported in `cx`.
+pub(in crate::lower) fn rewrite(
+    cx: &mut Ctxt,
+    names: &mut crate::lower::sugar::Names,
+    arrays: &[Elements],
+    body: &Block,
+) -> Block {
+    let mut out = body.clone();
+    if arrays.is_empty() {
+        return out;
+    }
+    let mut indexed = Indexed { arrays, names, errors: Vec::new() };
+    indexed.visit_block_mut(&mut out);
+    let mut fields = Fields { arrays, errors: indexed.errors };
+    fields.visit_block_mut(&mut out);
+    for (at, message) in fields.errors {
+        cx.error_spanned(&at, message);
+    }
+    out
+}
+
+/// What a position of a sequence holds: an element of an array of structs (its index, once
+/// rewritten), something else, or a pair (`enumerate`, `zip`).
+#[derive(Clone)]
+enum Shape {
+    Element(usize),
+    Other,
+    Pair(Box<Shape>, Box<Shape>),
+}
+
+impl Shape {
+    fn has_element(&self) -> bool {
+        match self {
+            Shape::Element(_) => true,
+            Shape::Other => false,
+            Shape::Pair(a, b) => a.has_element() || b.has_element(),
+        }
+    }
+}
+
+fn peel(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => peel(&p.expr),
+        Expr::Group(g) => peel(&g.expr),
+        other => other,
+    }
+}
+
+/// The one name `e` is, if it is a name.
+fn name_of(e: &Expr) -> Option<String> {
+    match peel(e) {
+        Expr::Path(p) if p.qself.is_none() && p.attrs.is_empty() => {
+            p.path.get_ident().map(symbol::unraw)
+        }
+        _ => None,
+    }
+}
+
+/// `name` as an expression, spanned at `span`.
+fn path_expr(name: &str, span: Span) -> Expr {
+    let id = Ident::new(name, span);
+    syn::parse_quote_spanned!(span=> #id)
+}
+
+/// Whether `pat` binds `name`.
+fn binds(pat: &Pat, name: &str) -> bool {
+    super::mentions_any(&pat.to_token_stream(), &[name.to_owned()])
+}
+
+/// The first step: elements named by their indices.
+struct Indexed<'a> {
+    arrays: &'a [Elements],
+    /// The function's names, and fresh ones for the index of an element destructured.
+    names: &'a mut crate::lower::sugar::Names,
+    errors: Vec<(TokenStream, String)>,
+}
+
+/// What a pattern over elements binds: the names given to elements (each with its array), and
+/// the `let`s of the fields of elements destructured (`Particle { x, v, .. }`), for the start of
+/// the scope.
+#[derive(Default)]
+struct Bound {
+    names: Vec<(String, usize)>,
+    lets: Vec<Stmt>,
+}
+
+impl Indexed<'_> {
+    /// The array of structs `e` names, if it names one.
+    fn array(&self, e: &Expr) -> Option<usize> {
+        let name = name_of(e)?;
+        self.arrays.iter().position(|a| a.name == name)
+    }
+
+    /// The element `ps[E]` that `e` is (`&ps[E]` too), as the array and the index.
+    fn element<'e>(&self, e: &'e Expr) -> Option<(usize, &'e Expr)> {
+        match peel(e) {
+            Expr::Reference(r) if r.mutability.is_none() => self.element(&r.expr),
+            Expr::Index(i) => Some((self.array(&i.expr)?, &*i.index)),
+            _ => None,
+        }
+    }
+
+    /// `e` as a sequence of positions whose elements of arrays of structs are their indices:
+    /// `ps.iter().enumerate()` is `(0..N).enumerate()`, its second part an element of `ps`.
+    /// `None` when no position holds such an element.
+    fn seq(&mut self, e: &Expr) -> Option<(Expr, Shape)> {
+        if let Some(k) = self.array(e) {
+            let (len, span) = (&self.arrays[k].len, e.span());
+            return Some((syn::parse_quote_spanned!(span=> (0..#len)), Shape::Element(k)));
+        }
+        let m = match peel(e) {
+            Expr::Reference(r) if r.mutability.is_none() => return self.seq(&r.expr),
+            Expr::MethodCall(m) => m,
+            _ => return None,
+        };
+        let Some((receiver, shape)) = self.seq(&m.receiver) else { return self.zipped(m) };
+        let name = m.method.to_string();
+        let mut out = m.clone();
+        out.receiver = Box::new(receiver);
+        let by_ref = symbol::ITER_BY_REF.contains(&name.as_str());
+        let by_value = symbol::ITER_BY_VALUE.contains(&name.as_str());
+        let shape = match (name.as_str(), m.args.len()) {
+            // `(0..N).iter()` is no range: the positions are the sequence.
+            (_, 0) if by_ref || by_value => return Some((*out.receiver, shape)),
+            (symbol::REV, 0) | (symbol::SKIP | symbol::TAKE | symbol::STEP_BY, 1) => shape,
+            (symbol::ENUMERATE, 0) => Shape::Pair(Box::new(Shape::Other), Box::new(shape)),
+            (symbol::ZIP, 1) => {
+                let other = match self.seq(&m.args[0]) {
+                    Some((arg, s)) => {
+                        out.args[0] = arg;
+                        s
+                    }
+                    None => Shape::Other,
+                };
+                Shape::Pair(Box::new(shape), Box::new(other))
+            }
+            (symbol::MAP, 1) => {
+                if let Some(f) = out.args.iter_mut().next() {
+                    self.closure(f, 0, &shape);
+                }
+                Shape::Other
+            }
+            // The test is given a reference to the element: its pattern binds the index
+            // through `&`.
+            (symbol::FILTER, 1) => {
+                if let Some(f) = out.args.iter_mut().next() {
+                    self.closure(f, 0, &shape);
+                    if let Expr::Closure(c) = f
+                        && shape.has_element()
+                        && let Some(pat) = c.inputs.iter_mut().next()
+                    {
+                        let inner = pat.clone();
+                        *pat = syn::parse_quote_spanned!(inner.span()=> &#inner);
+                    }
+                }
+                shape
+            }
+            // Another adaptor: the iterator sugar reports it.
+            _ => Shape::Other,
+        };
+        Some((Expr::MethodCall(out), shape))
+    }
+
+    /// A `zip` whose receiver holds no element of an array of structs but whose argument does
+    /// (`xs.iter().zip(ps.iter())`).
+    fn zipped(&mut self, m: &syn::ExprMethodCall) -> Option<(Expr, Shape)> {
+        if m.method != symbol::ZIP || m.args.len() != 1 {
+            return None;
+        }
+        let (arg, shape) = self.seq(&m.args[0])?;
+        let mut out = m.clone();
+        out.args[0] = arg;
+        Some((Expr::MethodCall(out), Shape::Pair(Box::new(Shape::Other), Box::new(shape))))
+    }
+
+    /// Names the elements that the `param`-th parameter of the closure `f` receives (as
+    /// `shape` says) by their indices, in its pattern and its body.
+    fn closure(&mut self, f: &mut Expr, param: usize, shape: &Shape) {
+        if !shape.has_element() {
+            return;
+        }
+        let Expr::Closure(c) = f else {
+            let what = "`#[grad]` passes the elements of an array of structs to a closure written in place (`.map(|p| p.x * p.v)`), whose body reads their fields; a function given by name would take an element whole".to_owned();
+            self.errors.push((f.to_token_stream(), what));
+            return;
+        };
+        let Some(pat) = c.inputs.iter_mut().nth(param) else { return };
+        let mut bound = Bound::default();
+        self.pattern(pat, shape, &mut bound);
+        for (name, k) in bound.names {
+            let mut s = Subst { name, array: self.arrays[k].name.clone() };
+            s.visit_expr_mut(&mut c.body);
+        }
+        if !bound.lets.is_empty() {
+            let (lets, body) = (&bound.lets, &c.body);
+            *c.body = syn::parse_quote_spanned!(body.span()=> { #(#lets)* #body });
+        }
+    }
+
+    /// Rewrites `pat`, which binds the values that `shape` describes, so that it binds the
+    /// indices of the elements of arrays of structs; collects the names given to them, and the
+    /// `let`s of the fields of an element destructured.
+    fn pattern(&mut self, pat: &mut Pat, shape: &Shape, bound: &mut Bound) {
+        match (shape, &mut *pat) {
+            (Shape::Other, _) => {}
+            (_, Pat::Paren(p)) => self.pattern(&mut p.pat, shape, bound),
+            (_, Pat::Reference(r)) => {
+                let inner = (*r.pat).clone();
+                *pat = inner;
+                self.pattern(pat, shape, bound);
+            }
+            (_, Pat::Type(t)) => {
+                let inner = (*t.pat).clone();
+                *pat = inner;
+                self.pattern(pat, shape, bound);
+            }
+            (Shape::Element(k), Pat::Ident(pi)) if pi.subpat.is_none() && pi.by_ref.is_none() => {
+                pi.mutability = None;
+                bound.names.push((symbol::unraw(&pi.ident), *k));
+            }
+            (Shape::Element(_), Pat::Wild(_)) => {}
+            (Shape::Element(k), Pat::Struct(s)) if destructured(s) => {
+                let (array, span) = (&self.arrays[*k].name, s.span());
+                let index = self.names.fresh(&format!("{array}_i"));
+                let index = Ident::new(&index.to_string(), span);
+                let root = path_expr(array, span);
+                for f in &s.fields {
+                    let (member, fp) = (&f.member, &f.pat);
+                    if matches!(**fp, Pat::Wild(_)) {
+                        continue;
+                    }
+                    bound.lets.push(
+                        syn::parse_quote_spanned!(fp.span()=> let #fp = #root[#index].#member;),
+                    );
+                }
+                *pat = syn::parse_quote_spanned!(span=> #index);
+            }
+            (Shape::Pair(a, b), Pat::Tuple(t)) if t.elems.len() == 2 => {
+                let mut elems = t.elems.iter_mut();
+                if let (Some(x), Some(y)) = (elems.next(), elems.next()) {
+                    self.pattern(x, a, bound);
+                    self.pattern(y, b, bound);
+                }
+            }
+            (_, other) => {
+                let what = "`#[grad]` binds an element of an array of structs to a name (`for p in ps.iter()`, `|(i, p)|`) or destructures its fields into names (`for &P { x, v, .. } in ps.iter()`), and reads its fields through them; write one of those".to_owned();
+                self.errors.push((other.to_token_stream(), what));
+                // A name in its place, so that nothing more is reported of the pattern.
+                *pat = syn::parse_quote_spanned!(pat.span()=> _);
+            }
+        }
+    }
+}
+
+/// Whether the struct pattern `s` binds each field it names to a plain name (or `_`).
+fn destructured(s: &syn::PatStruct) -> bool {
+    s.qself.is_none()
+        && s.fields.iter().all(|f| match &*f.pat {
+            Pat::Ident(pi) => pi.by_ref.is_none() && pi.subpat.is_none(),
+            Pat::Wild(_) => true,
+            _ => false,
+        })
+}
+
+impl VisitMut for Indexed<'_> {
+    fn visit_block_mut(&mut self, b: &mut Block) {
+        for k in 0..b.stmts.len() {
+            if let Some((name, array)) = self.element_local(&mut b.stmts[k]) {
+                let mut s = Subst { name, array };
+                let rest = Block { brace_token: b.brace_token, stmts: b.stmts.split_off(k + 1) };
+                let mut rest = rest;
+                s.visit_block_mut(&mut rest);
+                b.stmts.extend(rest.stmts);
+            }
+            self.visit_stmt_mut(&mut b.stmts[k]);
+        }
+    }
+
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        match e {
+            Expr::ForLoop(f) => {
+                if let Some((seq, shape)) = self.seq(&f.expr) {
+                    *f.expr = seq;
+                    let mut bound = Bound::default();
+                    self.pattern(&mut f.pat, &shape, &mut bound);
+                    for (name, k) in bound.names {
+                        let mut s = Subst { name, array: self.arrays[k].name.clone() };
+                        s.visit_block_mut(&mut f.body);
+                    }
+                    f.body.stmts.splice(0..0, bound.lets);
+                }
+            }
+            Expr::MethodCall(m) => {
+                let name = m.method.to_string();
+                let consumer = match (name.as_str(), m.args.len()) {
+                    (symbol::SUM | symbol::PRODUCT, 0) => Some(None),
+                    (symbol::FOLD, 2) => Some(Some((1, 1))),
+                    (symbol::FOR_EACH, 1) => Some(Some((0, 0))),
+                    _ => None,
+                };
+                if let Some(closure) = consumer
+                    && let Some((seq, shape)) = self.seq(&m.receiver)
+                {
+                    *m.receiver = seq;
+                    if let Some((arg, param)) = closure
+                        && let Some(f) = m.args.iter_mut().nth(arg)
+                    {
+                        self.closure(f, param, &shape);
+                    }
+                }
+            }
+            _ => {}
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
+}
+
+impl Indexed<'_> {
+    /// `let p = &ps[i];` (or `ps[i]`) as `let p = i;`: the name of the element and its array.
+    fn element_local(&mut self, stmt: &mut Stmt) -> Option<(String, String)> {
+        let Stmt::Local(l) = stmt else { return None };
+        let init = l.init.as_ref().filter(|i| i.diverge.is_none())?;
+        let (k, index) = self.element(&init.expr)?;
+        let index = index.clone();
+        let at = l.to_token_stream();
+        let pat = match &l.pat {
+            Pat::Type(t) => &*t.pat,
+            other => other,
+        };
+        let Pat::Ident(pi) = pat else { return None };
+        let ps = &self.arrays[k].name;
+        if pi.mutability.is_some() || pi.by_ref.is_some() || pi.subpat.is_some() {
+            let what = format!(
+                "`#[grad]` reads the elements of the array of structs `{ps}` through their fields (`{ps}[i].x`) and does not copy one into a variable to change it; compute with the fields in variables of their own (`let mut x = {ps}[i].x;`)"
+            );
+            // Read on as the element, so that nothing more is reported of it.
+            self.errors.push((at, what));
+        }
+        let (name, ident) = (symbol::unraw(&pi.ident), pi.ident.clone());
+        let array = ps.clone();
+        l.pat = syn::parse_quote!(#ident);
+        if let Some(init) = &mut l.init {
+            *init.expr = index;
+        }
+        Some((name, array))
+    }
+}
+
+/// Replaces each read of the name `name` in its scope by the element of `array` it indexes,
+/// `array[name]`; stops where the name is bound again.
+struct Subst {
+    name: String,
+    array: String,
+}
+
+impl VisitMut for Subst {
+    fn visit_block_mut(&mut self, b: &mut Block) {
+        for stmt in &mut b.stmts {
+            if let Stmt::Local(l) = stmt
+                && binds(&l.pat, &self.name)
+            {
+                if let Some(init) = &mut l.init {
+                    self.visit_expr_mut(&mut init.expr);
+                    if let Some((_, e)) = &mut init.diverge {
+                        self.visit_expr_mut(e);
+                    }
+                }
+                return;
+            }
+            self.visit_stmt_mut(stmt);
+        }
+    }
+
+    fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
+        if !c.inputs.iter().any(|p| binds(p, &self.name)) {
+            self.visit_expr_mut(&mut c.body);
+        }
+    }
+
+    fn visit_expr_for_loop_mut(&mut self, f: &mut syn::ExprForLoop) {
+        self.visit_expr_mut(&mut f.expr);
+        if !binds(&f.pat, &self.name) {
+            self.visit_block_mut(&mut f.body);
+        }
+    }
+
+    fn visit_arm_mut(&mut self, arm: &mut syn::Arm) {
+        if !binds(&arm.pat, &self.name) {
+            syn::visit_mut::visit_arm_mut(self, arm);
+        }
+    }
+
+    fn visit_macro_mut(&mut self, _: &mut syn::Macro) {}
+
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if name_of(e).is_some_and(|n| n == self.name) && !matches!(e, Expr::Paren(_)) {
+            let span = e.span();
+            let (array, index) = (path_expr(&self.array, span), e.clone());
+            *e = syn::parse_quote_spanned!(span=> #array[#index]);
+            return;
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
+}
+
+/// The second step: an element's field read as the array of that field.
+struct Fields<'a> {
+    arrays: &'a [Elements],
+    errors: Vec<(TokenStream, String)>,
+}
+
+impl Fields<'_> {
+    fn array(&self, e: &Expr) -> Option<usize> {
+        let name = name_of(e)?;
+        self.arrays.iter().position(|a| a.name == name)
+    }
+
+    /// `ps[E].a.b` as the array, the index `E` and the fields `[a, b]`.
+    fn field_read(&self, e: &Expr) -> Option<(usize, Expr, Vec<Member>)> {
+        let Expr::Field(f) = peel(e) else { return None };
+        match peel(&f.base) {
+            Expr::Index(i) => {
+                let k = self.array(&i.expr)?;
+                Some((k, (*i.index).clone(), vec![f.member.clone()]))
+            }
+            inner @ Expr::Field(_) => {
+                let (k, index, mut path) = self.field_read(inner)?;
+                path.push(f.member.clone());
+                Some((k, index, path))
+            }
+            _ => None,
+        }
+    }
+
+    fn refuse(&mut self, e: &mut Expr, what: String) {
+        self.errors.push((e.to_token_stream(), what));
+        // A placeholder, so that lowering reports nothing more here.
+        *e = syn::parse_quote_spanned!(e.span()=> 0.0);
+    }
+}
+
+impl VisitMut for Fields<'_> {
+    fn visit_macro_mut(&mut self, _: &mut syn::Macro) {}
+
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Some((k, mut index, path)) = self.field_read(e) {
+            self.visit_expr_mut(&mut index);
+            let span = e.span();
+            let root = path_expr(&self.arrays[k].name, span);
+            *e = syn::parse_quote_spanned!(span=> #root #(.#path)* [#index]);
+            return;
+        }
+        let name = |k: usize| self.arrays[k].name.clone();
+        match peel(e) {
+            Expr::MethodCall(m) if m.method == symbol::LEN && m.args.is_empty() => {
+                if let Some(k) = self.array(&m.receiver) {
+                    let len = &self.arrays[k].len;
+                    *e = match len {
+                        Expr::Lit(_) | Expr::Path(_) => len.clone(),
+                        _ => syn::parse_quote_spanned!(e.span()=> (#len)),
+                    };
+                    return;
+                }
+            }
+            Expr::MethodCall(m) if matches!(peel(&m.receiver), Expr::Index(i) if self.array(&i.expr).is_some()) =>
+            {
+                let Expr::Index(i) = peel(&m.receiver) else { return };
+                let Some(k) = self.array(&i.expr) else { return };
+                let (ps, method) = (name(k), m.method.to_string());
+                let what = format!(
+                    "`#[grad]` does not call methods on an element of the array of structs `{ps}` (`{method}`): it reads the elements through their fields (`{ps}[i].x`, `p.x` in `for p in {ps}.iter()`); write the method's computation with the fields, or a `#[grad]` function taking them"
+                );
+                return self.refuse(e, what);
+            }
+            Expr::Index(i) if self.array(&i.expr).is_some() => {
+                let Some(k) = self.array(&i.expr) else { return };
+                let ps = name(k);
+                let what = format!(
+                    "`#[grad]` reads an element of the array of structs `{ps}` through its fields (`{ps}[i].x`) and does not take it whole (an argument of a call, a copy, a value); pass the fields it needs"
+                );
+                return self.refuse(e, what);
+            }
+            Expr::Path(_) if self.array(e).is_some() => {
+                let Some(k) = self.array(e) else { return };
+                let ps = name(k);
+                let what = format!(
+                    "`#[grad]` reads the array of structs `{ps}` through its elements' fields (`{ps}[i].x`), in loops over its indices or its elements (`for p in {ps}.iter()`), and its length (`{ps}.len()`); it does not take it whole here"
+                );
+                return self.refuse(e, what);
+            }
+            _ => {}
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
+}
+
+/// `::autodiff_runtime::__private::gather(ps, |e| e.a.b)` (`&ps` for an array taken by value),
+/// spanned at `at`: the field `a.b` of every element, an array.
+pub(in crate::lower) fn gather(name: &str, by_ref: bool, path: &[Member], at: Span) -> TokenStream {
+    let ps = Ident::new(name, at);
+    let e = Ident::new("e", Span::mixed_site());
+    let lent = if by_ref { quote!(#ps) } else { quote!(&#ps) };
+    quote_spanned!(at=> ::autodiff_runtime::__private::gather(#lent, |#e| #e #(.#path)*))
+}
