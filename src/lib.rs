@@ -27,6 +27,7 @@ pub mod programs;
 mod quiet;
 pub mod regressions;
 pub mod slices;
+pub mod solvers;
 pub mod struct_calls;
 pub mod struct_chains;
 pub mod struct_fields;

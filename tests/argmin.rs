@@ -101,7 +101,8 @@ fn lbfgs() -> LBFGS<LineSearch, Vec<f64>, Vec<f64>, f64> {
 /// within 1e-8 of `(1, …, 1)` in fewer than `most` iterations.
 fn lbfgs_reaches_the_ones<P>(problem: P, most: u64)
 where
-    P: CostFunction<Param = Vec<f64>, Output = f64> + Gradient<Param = Vec<f64>, Gradient = Vec<f64>>,
+    P: CostFunction<Param = Vec<f64>, Output = f64>
+        + Gradient<Param = Vec<f64>, Gradient = Vec<f64>>,
 {
     let result = Executor::new(problem, lbfgs())
         .configure(|state| state.param(start()).max_iters(1000))

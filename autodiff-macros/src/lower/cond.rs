@@ -81,6 +81,11 @@ impl Lower<'_> {
     fn compare(&mut self, cmp: Cmp, l: &Expr, r: &Expr) -> Cond {
         let (kl, kr) = (self.kind(l), self.kind(r));
         let int = kl != Kind::Real && kr != Kind::Real && (kl == Kind::Int || kr == Kind::Int);
+        if int && (self.reads_held(l) || self.reads_held(r)) {
+            // A counter held as a number: compared as numbers.
+            let (a, b) = (self.held_int(l, IntCtx::Compare), self.held_int(r, IntCtx::Compare));
+            return Cond::F64(cmp, a, b);
+        }
         if int || (kl == Kind::Unknown && kr == Kind::Unknown) {
             let (a, b) = (self.int_expr(l, IntCtx::Compare), self.int_expr(r, IntCtx::Compare));
             return Cond::Int(cmp, Box::new(a), Box::new(b));

@@ -134,7 +134,11 @@ impl Lower<'_> {
         };
         let block = syn::Block { brace_token: Default::default(), stmts: p.body.stmts.clone() };
         let names = assigned::in_block(&block);
-        self.no_counters(&names, p.span);
+        // A counter the loop updates has no closed form there: it is held as a number.
+        match self.holds_counters() {
+            true => self.hold_counters(&names),
+            false => self.no_counters(&names, p.span),
+        }
         let assigned = self.outer_slots(&names);
         let (slots, unset): (Vec<usize>, Vec<usize>) =
             assigned.into_iter().partition(|&s| self.slots[s].value.is_some());
@@ -183,13 +187,14 @@ impl Lower<'_> {
     }
 
     /// Reports the integer counters among `names` (assigned in a loop of unknown length, whose
-    /// closed forms need the trip count of each loop around them), and poisons them.
+    /// closed forms need the trip count of each loop around them), and poisons them: in a
+    /// function that cannot hold them as numbers.
     fn no_counters(&mut self, names: &[String], span: Span) {
         for name in names {
             if matches!(self.lookup(name), Some(Binding::Counter(_))) {
                 self.cx.error_at(
                     span,
-                    format!("`#[grad]` does not support updating the integer counter `{name}` in a loop that may end early (`while`, `loop`, or a `for` loop with `break` or `return`): its value there has no closed form; in a `for` loop over a range without `break`, compute the index from the loop variable"),
+                    format!("`#[grad]` does not support updating the integer counter `{name}` in a loop that may end early (`while`, `loop`, or a `for` loop with `break` or `return`) in a function over `f32` or a generic float: its value there has no closed form, and the function's scalar type cannot hold every count; in a `for` loop over a range without `break`, compute the index from the loop variable, or count in an `f64` variable"),
                 );
                 self.bind_name(name, Binding::Poison);
             }

@@ -47,8 +47,10 @@ fn a_counter_advanced_in_a_branch() {
             s + x[idx] + x[k]
         }",
         expect![[r#"
-            `#[grad]` does not support updating the integer counter `idx` inside an `if` or a `match`: its value after the branch would depend on the branch taken; update it on every path, or compute the index from the loop variables instead @ `idx += 1`
-            `#[grad]` does not support updating the integer counter `k` inside an `if` or a `match`: its value after the branch would depend on the branch taken; update it on every path, or compute the index from the loop variables instead @ `k += 2`
+            `#[grad]` holds the integer counter `idx` as a number from its update inside an `if` or a `match`, or in a loop that may end early (where it has no closed form): it supports comparing it, `+`, `-` and `*` on it, and reading it as `idx as f64`, not reading it as an index, a bound or another integer, nor dividing it; compute such an index from the loop variables @ `idx`
+            `#[grad]` holds the integer counter `k` as a number from its update inside an `if` or a `match`, or in a loop that may end early (where it has no closed form): it supports comparing it, `+`, `-` and `*` on it, and reading it as `k as f64`, not reading it as an index, a bound or another integer, nor dividing it; compute such an index from the loop variables @ `k`
+            `#[grad]` holds the integer counter `idx` as a number from its update inside an `if` or a `match`, or in a loop that may end early (where it has no closed form): it supports comparing it, `+`, `-` and `*` on it, and reading it as `idx as f64`, not reading it as an index, a bound or another integer, nor dividing it; compute such an index from the loop variables @ `idx`
+            `#[grad]` holds the integer counter `k` as a number from its update inside an `if` or a `match`, or in a loop that may end early (where it has no closed form): it supports comparing it, `+`, `-` and `*` on it, and reading it as `k as f64`, not reading it as an index, a bound or another integer, nor dividing it; compute such an index from the loop variables @ `k`
         "#]],
     );
 }

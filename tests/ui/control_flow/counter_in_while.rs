@@ -1,5 +1,5 @@
-// Checks that an integer counter advanced in a loop of unknown length (a `while` loop) is refused
-// at the loop: its value there has no closed form.
+// Checks that an integer counter advanced in a loop of unknown length (a `while` loop), which has
+// no closed form there and is held as a number, is refused where it is read as an index.
 use autodiff_runtime::grad;
 
 #[grad]
