@@ -59,6 +59,20 @@ impl Lower<'_> {
             Expr::Binary(b) if matches!(b.op, BinOp::And(_) | BinOp::Or(_)) => {
                 self.short_circuit(matches!(b.op, BinOp::And(_)), &b.left, &b.right)
             }
+            Expr::Binary(b)
+                if comparison(&b.op).is_some()
+                    && (self.kind(&b.left) == Kind::Bool || self.kind(&b.right) == Kind::Bool) =>
+            {
+                self.cx.error_spanned(
+                    e,
+                    "`#[grad]` does not compare `bool` values; write the `bool` itself or its negation as the condition (`if done`, `if !done`), and combine conditions with `&&` and `||`",
+                );
+                Cond::Int(
+                    Cmp::Eq,
+                    Box::new(crate::ir::Int::lit(0)),
+                    Box::new(crate::ir::Int::lit(0)),
+                )
+            }
             Expr::Binary(b) if comparison(&b.op).is_some() => {
                 let cmp = comparison(&b.op).unwrap_or(Cmp::Eq);
                 self.compare(cmp, &b.left, &b.right)
@@ -71,7 +85,7 @@ impl Lower<'_> {
     fn not_a_condition(&mut self, e: &Expr) -> Cond {
         self.cx.error_spanned(
             e,
-            "`#[grad]` supports as conditions only comparisons (`<`, `<=`, `>`, `>=`, `==`, `!=`) of `f64` values or of integers, combined with `&&`, `||` and `!`",
+            "`#[grad]` supports as conditions only comparisons (`<`, `<=`, `>`, `>=`, `==`, `!=`) of `f64` values or of integers and the body's `bool` variables (`let done = err < tol;`), combined with `&&`, `||` and `!`",
         );
         Cond::Int(Cmp::Eq, Box::new(crate::ir::Int::lit(0)), Box::new(crate::ir::Int::lit(0)))
     }

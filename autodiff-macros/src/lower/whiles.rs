@@ -2,8 +2,8 @@
 //! `for` loops with `break` (or `return`), each one [`While`] region. Their early exits are
 //! first rewritten into flags (`sugar::exits`); what reaches here is a body that runs whole in
 //! every iteration, its exit test at its end, and for `while` the condition, tested before the
-//! first iteration and again after each. The flags are `bool` variables that only the rewrite
-//! declares.
+//! first iteration and again after each. The flags are `bool` variables, as the user's own are:
+//! slots holding a boolean of the IR.
 
 use std::rc::Rc;
 
@@ -13,7 +13,7 @@ use syn::{Expr, ExprForLoop, ExprLoop, ExprWhile, Pat};
 use super::konst::Konst;
 use super::sugar::exits::LoopBody;
 use super::{Aliases, Binding, Lower, assigned};
-use crate::ir::{Carry, Cond, LoopInfo, Name, Operand, Var, While};
+use crate::ir::{Carry, Cond, LoopInfo, Name, Operand, Ty, Var, While};
 use crate::symbol;
 
 /// A loop of unknown length, as lowering reads it.
@@ -214,7 +214,7 @@ impl Lower<'_> {
         let Expr::Path(p) = super::value::peel(e) else { return None };
         let name = symbol::unraw(p.path.get_ident()?);
         match self.lookup(&name) {
-            Some(Binding::Slot(s)) if self.flags.contains(&name) => self.slots[*s].value,
+            Some(Binding::Slot(s)) => self.slots[*s].value.filter(|v| self.b.ty(*v) == Ty::Bool),
             _ => None,
         }
     }
@@ -243,7 +243,8 @@ impl Lower<'_> {
         }
     }
 
-    /// `let mut done = false;`, a flag of the rewrite of early exits.
+    /// `let mut done = false;`, a flag of the rewrite of early exits, or a `bool` variable of
+    /// the user's (`let inside = x > 0.0 && x < 1.0;`): the condition evaluated here.
     pub(super) fn declare_flag(&mut self, name: &str, init: &Expr) {
         let value = self.condition_or_literal(init);
         let since = self.mark();
@@ -257,7 +258,7 @@ impl Lower<'_> {
     }
 
     /// A `bool` literal, a flag, or a condition.
-    fn condition_or_literal(&mut self, e: &Expr) -> Operand {
+    pub(super) fn condition_or_literal(&mut self, e: &Expr) -> Operand {
         match super::value::peel(e) {
             Expr::Lit(l) => match &l.lit {
                 syn::Lit::Bool(b) => Operand::Bool(b.value),
@@ -267,9 +268,9 @@ impl Lower<'_> {
         }
     }
 
-    /// Whether the slot holds a flag.
+    /// Whether the slot holds a flag (a boolean).
     pub(super) fn is_flag_slot(&self, slot: usize) -> bool {
-        self.flags.contains(&self.slots[slot].name)
+        self.slots[slot].value.is_some_and(|v| self.b.ty(v) == Ty::Bool)
     }
 
     /// The flag variable `v`'s condition, for `if done`, `!done`, `done || skip`.

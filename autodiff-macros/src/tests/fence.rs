@@ -150,8 +150,7 @@ fn branches_and_assignments_of_different_types() {
         expect![[r#"
             `#[grad]` needs both branches of this `if` to give the same type; they give `[f64; 2]` and `f64` @ `if`
             `z` holds a value of type `f64`; this assigns a value of type `[f64; 2]` @ `x`
-            `#[grad]` supports as conditions only comparisons (`<`, `<=`, `>`, `>=`, `==`, `!=`) of `f64` values or of integers, combined with `&&`, `||` and `!` @ `c`
-            `#[grad]` does not support `bool` variables; write the comparison as the condition of the `if` @ `y > 0.0`
+            `#[grad]` supports as conditions only comparisons (`<`, `<=`, `>`, `>=`, `==`, `!=`) of `f64` values or of integers and the body's `bool` variables (`let done = err < tol;`), combined with `&&`, `||` and `!` @ `c`
             this `if` is used as a value, so it needs an `else` branch giving a value too @ `if`
             expected an `f64` value, found an array `[f64; 2]`; index it, as in `x[i]` @ `x`
         "#]],

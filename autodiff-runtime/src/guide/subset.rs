@@ -110,6 +110,13 @@
 //!   both sides giving the same type. Conditions compare `f64` values or integers
 //!   (`< <= > >= == !=`), combined with `&&`, `||` and `!` (how branches are differentiated:
 //!   [`nondiff`](super::nondiff));
+//! - `bool` variables of the body, holding a condition evaluated where it is assigned (so a
+//!   later assignment to what it compared does not change it), read as conditions or in them:
+//!   `let done = err < tol; if done { break; }`, `let inside = x > 0.0 && x < 1.0;` (with or
+//!   without `: bool`), `let mut converged = false;` set in a branch or a loop and read after
+//!   it (`while !converged && it < 100 { … }`). `bool` parameters are constants passed
+//!   through, not read as conditions, and `bool`s are not compared with `==` or `!=` (write
+//!   `if done` or `if !done`);
 //! - calls of other functions returning an `f64`, an array or a tuple, by a plain path (`g(x)`,
 //!   `module::g(x)`, `Self::g(x)` in an `impl`), inside loops and branches too, with `f64`s,
 //!   arrays and structs (by value or by `&`), values or constants, and constants of other types
@@ -168,7 +175,8 @@
 //! `implicit(...)`), `break`/`continue` inside an expression (write it as a statement,
 //! `if done { break; }`), a `loop` without `break`, an integer counter held as a number read as
 //! an index (see above), iterator adaptors and consumers other than the ones above (`collect`,
-//! `flat_map`, ...), `bool` variables, assignments to integer variables not declared `mut`,
+//! `flat_map`, ...), comparisons of `bool`s and `bool` parameters read as conditions,
+//! assignments to integer variables not declared `mut`,
 //! closures that assign to what they capture or are passed on, macros in the body, `unsafe`,
 //! `async`, lifetime generics and type parameters other than one `T: Float`, `&mut`
 //! parameters, `return` inside a closure or an expression, unknown methods, unknown options,
