@@ -199,3 +199,30 @@ pub fn counted_rows(x: [[f64; 3]; 2], t: f64, step: usize) -> f64 {
     }
     s
 }
+
+/// `s ← s / 2 + xₖ` for `k = 0, 1, …` while `s > 1` and `k < 8`, plus the number of steps: a
+/// counter stepped once per iteration of a `while`, read as an index in the loop (its closed
+/// form in the iteration's index) and as a number after it.
+#[grad(jvp, hvp)]
+pub fn halvings(x: [f64; 8], y: f64) -> f64 {
+    let mut s = y;
+    let mut k = 0;
+    while s > 1.0 && k < 8 {
+        s = 0.5 * s + x[k];
+        k += 1;
+    }
+    s + k as f64
+}
+
+/// `Σ sin(w dᵢ)` over the leading positive elements of `data`, times their number: an index
+/// advanced in a `while` that scans, as C code does.
+#[grad(jvp, hvp, wrt(w))]
+pub fn leading_positive(w: f64, data: &[f64]) -> f64 {
+    let mut i = 0;
+    let mut s = 0.0;
+    while i < data.len() && data[i] > 0.0 {
+        s += (w * data[i]).sin();
+        i += 1;
+    }
+    s * i as f64
+}

@@ -270,3 +270,52 @@ fn counters_declared_in_a_loop_and_captured_by_a_closure() {
     let (_, _, (hx, ht)) = counted_rows_hvp(x, t, step, v, vt);
     assert_eq!((hx, ht), ([[0.0; 3]; 2], 0.0), "linear in x and t");
 }
+
+#[test]
+fn a_counter_stepped_in_a_while_is_an_index_in_the_loop() {
+    let x = [0.4, 0.3, 0.2, 0.6, 0.1, 0.05, 0.5, 0.25];
+    for y in [10.0, 3.0, 0.5, 1e6] {
+        // Plain Rust: the steps and the value.
+        let (mut s, mut k) = (y, 0);
+        while s > 1.0 && k < 8 {
+            s = 0.5 * s + x[k];
+            k += 1;
+        }
+        let (value, (g, gy)) = halvings_grad(x, y);
+        assert_eq!(value.to_bits(), (s + k as f64).to_bits());
+        assert_eq!(value.to_bits(), halvings(x, y).to_bits());
+        // s = y / 2ᵏ + Σ_{j<k} xⱼ / 2^(k−1−j).
+        let want: Vec<f64> =
+            (0..8).map(|j| if j < k { 0.5_f64.powi((k - 1 - j) as i32) } else { 0.0 }).collect();
+        assert_eq!(g.to_vec(), want);
+        assert_eq!(gy, 0.5_f64.powi(k as i32));
+        let v = [1.0, -1.0, 0.5, 2.0, 0.0, 1.0, -2.0, 0.25];
+        let (_, t) = halvings_jvp(x, y, v, 0.5);
+        let want_t: f64 = g.iter().zip(&v).map(|(g, v)| g * v).sum::<f64>() + gy * 0.5;
+        close("jvp", &[t], &[want_t], 1e-15);
+        let (_, _, (hx, hy)) = halvings_hvp(x, y, v, 0.5);
+        assert_eq!((hx, hy), ([0.0; 8], 0.0), "affine in x and y");
+    }
+}
+
+#[test]
+fn an_index_advanced_in_a_scanning_while() {
+    let data = [0.5, 1.5, 2.0, -1.0, 3.0];
+    let w = 0.7;
+    let (value, g) = leading_positive_grad(w, &data);
+    assert_eq!(value.to_bits(), leading_positive(w, &data).to_bits());
+    let s: f64 = data[..3].iter().map(|d| (w * d).sin()).sum();
+    close("value", &[value], &[3.0 * s], 1e-15);
+    let ds: f64 = data[..3].iter().map(|d| d * (w * d).cos()).sum();
+    close("gradient", &[g], &[3.0 * ds], 1e-14);
+    let (_, t) = leading_positive_jvp(w, &data, -0.4);
+    close("jvp", &[t], &[-0.4 * g], 1e-15);
+    let (_, _, hv) = leading_positive_hvp(w, &data, -0.4);
+    let d2s: f64 = data[..3].iter().map(|d| -d * d * (w * d).sin()).sum();
+    close("H·v", &[hv], &[-0.4 * 3.0 * d2s], 1e-14);
+    // All positive: the scan stops at the end.
+    let all = [0.5, 1.5];
+    let (value, _) = leading_positive_grad(w, &all);
+    close("value", &[value], &[2.0 * ((w * 0.5).sin() + (w * 1.5).sin())], 1e-15);
+    assert_eq!(leading_positive_grad(w, &[]), (0.0, 0.0));
+}

@@ -3,7 +3,9 @@
 //! first rewritten into flags (`sugar::exits`); what reaches here is a body that runs whole in
 //! every iteration, its exit test at its end, and for `while` the condition, tested before the
 //! first iteration and again after each. The flags are `bool` variables, as the user's own are:
-//! slots holding a boolean of the IR.
+//! slots holding a boolean of the IR. The integer counters the body updates are held as numbers,
+//! or, stepped once per iteration of a `while` or a `loop`, read from the iteration's index in
+//! the body (`counter/held.rs`).
 
 use std::rc::Rc;
 
@@ -120,7 +122,7 @@ impl Lower<'_> {
     }
 
     fn lower_while(&mut self, p: Parts) {
-        let (range, ident) = match p.range {
+        let (range, mut ident) = match p.range {
             Some((e, pat)) => {
                 let range = Self::range(self.bounds(e).as_ref());
                 let ident = if range.is_some() { self.loop_pattern(pat) } else { None };
@@ -134,15 +136,29 @@ impl Lower<'_> {
         };
         let block = syn::Block { brace_token: Default::default(), stmts: p.body.stmts.clone() };
         let names = assigned::in_block(&block);
-        // A counter the loop updates has no closed form there: it is held as a number.
+        // A counter stepped once per iteration of a `while` or a `loop` is a closed form in
+        // the iteration's index there (not in a loop differentiated at its fixed point, whose
+        // body must not depend on the iteration); any other counter the loop updates has none,
+        // and is held as a number.
+        let stepped = match self.holds_counters() && p.range.is_none() && !p.implicit {
+            true => self.stepped_counters(&p.body.stmts, &names),
+            false => Vec::new(),
+        };
+        let stepped_name = |n: &String| stepped.iter().any(|s| self.slots[s.slot].name == *n);
+        let others: Vec<String> = names.iter().filter(|n| !stepped_name(n)).cloned().collect();
         match self.holds_counters() {
-            true => self.hold_counters(&names),
+            true => self.hold_counters(&others),
             false => self.no_counters(&names, p.span),
         }
+        if !stepped.is_empty() && ident.is_none() {
+            ident = Some(self.names.fresh(symbol::INDEX_NAMES[0]));
+        }
         let assigned = self.outer_slots(&names);
-        let (slots, unset): (Vec<usize>, Vec<usize>) =
+        let (mut slots, unset): (Vec<usize>, Vec<usize>) =
             assigned.into_iter().partition(|&s| self.slots[s].value.is_some());
+        slots.extend(stepped.iter().map(|s| s.slot));
         let index = self.b.new_loop(LoopInfo { ident: ident.clone(), span: p.span });
+        let k = ident.as_ref().map(|id| Konst::index(id, index));
         let mut carried = Vec::new();
         for &s in &slots {
             let init = self.slots[s].value.unwrap_or(Operand::Lit(0.0));
@@ -161,9 +177,15 @@ impl Lower<'_> {
             } else if let Some((_, pat)) = p.range {
                 l.poison(pat);
             }
+            if let Some(k) = &k {
+                l.stepped_top(&stepped, k);
+            }
             p.body.stmts.iter().for_each(|s| l.statement(s));
             p.body.exit.as_ref().map(|e| l.condition(e))
         });
+        if let Some(k) = &k {
+            self.stepped_bottom(&stepped, k, p.span);
+        }
         // The condition again, on the values at the end of the iteration (outside the body's
         // scope: its names are the loop's own); what is wrong with it was reported before.
         let again = p.test.map(|c| self.probe(|l| l.condition(c)));
@@ -180,6 +202,7 @@ impl Lower<'_> {
         for s in unset {
             self.slots[s].value = None;
         }
+        self.stepped_after(&stepped);
         let implicit = p.implicit;
         let w =
             While { index, range, first, carried, body, yields, cond, outs, tape: None, implicit };

@@ -102,10 +102,13 @@
 //!   on as a number (exact up to 2⁵³), carried by the loops and branches around it like any
 //!   variable, with zero derivative. It may be compared and read as `n as f64`, with `+ - *` on
 //!   it: `while (x * x - a).abs() > 1e-12 && it < max_iter { …; it += 1; }`, a `for` with
-//!   `break` counting the steps that ran, `if v > 0.0 { n += 1; }` then `s / n as f64`. Refused,
-//!   with a message at the use: reading it as an index, a bound or an integer `let`, dividing
-//!   it, calling a method on it; and, in a function over `f32` or `T: Float` (whose scalar does
-//!   not hold every count), updating a counter there at all;
+//!   `break` counting the steps that ran, `if v > 0.0 { n += 1; }` then `s / n as f64`. One that
+//!   a `while` or a `loop` advances by a literal in one statement of its body and nowhere else
+//!   (`k += 1`) is an integer inside the loop, its value read from the iteration's index, so it
+//!   may be an index there too: `while i < data.len() && data[i] > 0.0 { …; i += 1; }`.
+//!   Refused, with a message at the use: reading a held counter as an index, a bound or an
+//!   integer `let`, dividing it, calling a method on it; and, in a function over `f32` or
+//!   `T: Float` (whose scalar does not hold every count), updating a counter there at all;
 //! - `if` / `else if` / `else`, as an expression or a statement, inside and outside loops, with
 //!   both sides giving the same type. Conditions compare `f64` values or integers
 //!   (`< <= > >= == !=`), combined with `&&`, `||` and `!` (how branches are differentiated:
