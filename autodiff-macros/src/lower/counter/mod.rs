@@ -461,7 +461,7 @@ fn var_text(f: &ExprForLoop) -> Option<String> {
 /// The message for a counter advanced in a branch.
 pub(super) fn in_branch(name: &str) -> String {
     format!(
-        "`#[grad]` does not support updating the integer counter `{name}` inside an `if` or a `match`: its value after the branch would depend on the branch taken; update it on every path, or compute the index from the loop variables instead"
+        "`#[grad]` does not support updating the integer counter `{name}` inside an `if` or a `match` in a function over `f32` or a generic float: its value after the branch would depend on the branch taken, and the function's scalar type cannot hold every count; update it on every path, compute the index from the loop variables, or count in an `f64` variable"
     )
 }
 
