@@ -28,6 +28,7 @@ pub mod programs;
 mod quiet;
 pub mod regressions;
 pub mod slices;
+pub mod solvers;
 pub mod struct_arrays;
 pub mod struct_calls;
 pub mod struct_chains;

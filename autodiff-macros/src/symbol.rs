@@ -78,6 +78,8 @@ pub const RANGE_LOOP_LINT: &str = "needless_range_loop";
 pub const FOR: &str = "for";
 /// The scalar type `#[grad]` differentiates by default.
 pub const F64: &str = "f64";
+/// The boolean type.
+pub const BOOL: &str = "bool";
 /// The other primitive scalar type `#[grad]` differentiates (a function's one scalar type).
 pub const F32: &str = "f32";
 /// The primitive float types: a parameter of one that is not the function's scalar type is not

@@ -16,6 +16,15 @@ pub(super) fn in_block(block: &Block) -> Vec<String> {
     w.out
 }
 
+/// The names assigned in `block` that it does not declare, where a closed form of a counter
+/// cannot follow them: inside an `if`, a `match`, or a loop that may end early (`while`, `loop`,
+/// a `for` with `break`, `continue` or `return`), at any depth.
+pub(super) fn conditional(block: &Block) -> Vec<String> {
+    let mut w = Walker::default();
+    w.block(block, &[]);
+    w.conditional
+}
+
 /// Where `e` first assigns `name` (an assignment that is not to a variable `e` declares): the
 /// assignment's tokens.
 pub(super) fn first_assignment(e: &Expr, name: &str) -> Option<TokenStream> {
@@ -84,6 +93,10 @@ struct Walker {
     at: Vec<TokenStream>,
     /// The names an integer literal is added to or subtracted from (`k += 1`).
     int_steps: Vec<String>,
+    /// How many branches and loops that may end early are open here.
+    cond: usize,
+    /// The names assigned where one is open.
+    conditional: Vec<String>,
 }
 
 impl Walker {
@@ -107,7 +120,13 @@ impl Walker {
     fn assign(&mut self, target: &Expr, whole: &Expr) {
         let Some(id) = target_root(target) else { return };
         let name = symbol::unraw(id);
-        if !self.scopes.iter().any(|s| s.contains(&name)) && !self.out.contains(&name) {
+        if self.scopes.iter().any(|s| s.contains(&name)) {
+            return;
+        }
+        if self.cond > 0 && !self.conditional.contains(&name) {
+            self.conditional.push(name.clone());
+        }
+        if !self.out.contains(&name) {
             self.out.push(name);
             self.at.push(whole.to_token_stream());
         }
@@ -169,18 +188,25 @@ impl Walker {
             }
             Expr::ForLoop(f) => {
                 self.expr(&f.expr);
+                // A `filter` in the loop's chain is an `if` around the body.
+                let exits = super::sugar::exits::of_block(&f.body).any() || filters(&f.expr);
+                self.cond += usize::from(exits);
                 self.block(&f.body, &[&f.pat]);
+                self.cond -= usize::from(exits);
             }
             Expr::If(i) => {
                 self.expr(&i.cond);
+                self.cond += 1;
                 self.block(&i.then_branch, &[]);
                 if let Some((_, els)) = &i.else_branch {
                     self.expr(els);
                 }
+                self.cond -= 1;
             }
             Expr::Block(b) => self.block(&b.block, &[]),
             Expr::Match(m) => {
                 self.expr(&m.expr);
+                self.cond += 1;
                 for arm in &m.arms {
                     self.scopes.push(HashSet::new());
                     self.declare_pat(&arm.pat);
@@ -190,6 +216,7 @@ impl Walker {
                     self.expr(&arm.body);
                     self.scopes.pop();
                 }
+                self.cond -= 1;
             }
             Expr::Closure(c) => {
                 self.scopes.push(HashSet::new());
@@ -198,10 +225,16 @@ impl Walker {
                 self.scopes.pop();
             }
             Expr::While(w) => {
+                self.cond += 1;
                 self.expr(&w.cond);
                 self.block(&w.body, &[]);
+                self.cond -= 1;
             }
-            Expr::Loop(l) => self.block(&l.body, &[]),
+            Expr::Loop(l) => {
+                self.cond += 1;
+                self.block(&l.body, &[]);
+                self.cond -= 1;
+            }
             Expr::Let(l) => self.expr(&l.expr),
             // `&mut y` and `y.iter_mut()` write `y` (in the loop they become, `sugar::places`).
             Expr::Reference(r) if r.mutability.is_some() => {
@@ -243,6 +276,15 @@ impl Walker {
             self.indices(&i.expr);
             self.expr(&i.index);
         }
+    }
+}
+
+/// Whether the chain of method calls `e` has a `filter`.
+fn filters(e: &Expr) -> bool {
+    match e {
+        Expr::MethodCall(m) => m.method == symbol::FILTER || filters(&m.receiver),
+        Expr::Paren(p) => filters(&p.expr),
+        _ => false,
     }
 }
 

@@ -351,6 +351,7 @@ impl Lower<'_> {
         let annotated = ty.map(|ty| self.annotation(ty));
         let kind = match annotated {
             Some(Some(Kind::Int)) => Kind::Int,
+            Some(Some(Kind::Bool)) => Kind::Bool,
             Some(Some(_)) => Kind::Real,
             Some(None) => Kind::Unknown,
             None => self.kind(&init.expr),
@@ -379,18 +380,14 @@ impl Lower<'_> {
                     (None, _) => {}
                 }
             }
-            Kind::Bool if name.as_ref().is_some_and(|n| self.flags.contains(n)) => {
-                self.declare_flag(name.as_deref().unwrap_or_default(), &init.expr);
-            }
-            Kind::Bool => {
-                self.cx.error_spanned(
-                    &init.expr,
-                    "`#[grad]` does not support `bool` variables; write the comparison as the condition of the `if`",
-                );
-                if let Some(name) = name {
-                    self.bind_name(&name, Binding::Poison);
+            // A `bool` variable (a flag of the rewrite of early exits, or the user's): its
+            // condition, evaluated here.
+            Kind::Bool => match name {
+                Some(name) => self.declare_flag(&name, &init.expr),
+                None => {
+                    let _ = self.condition_or_literal(&init.expr);
                 }
-            }
+            },
             _ => {
                 let expected = ty
                     .and_then(|t| self.scalar.array(super::pattern::strip_refs(t), &self.generics));
@@ -465,6 +462,8 @@ impl Lower<'_> {
             Some(Kind::Real)
         } else if is_int(ty) {
             Some(Kind::Int)
+        } else if super::types::is_bool(ty) {
+            Some(Kind::Bool)
         } else if self.scalar.array(ty, &self.generics).is_some() {
             Some(Kind::Array)
         } else if crate::aggregate::kind(ty) == crate::aggregate::TypeKind::Struct {
@@ -582,7 +581,12 @@ impl Lower<'_> {
                 let v = v.unwrap_or_else(|| self.value(rhs));
                 return self.assign_parts(rhs, &b, v);
             }
-            (Some(_), Some(Binding::Slot(s))) if op.is_none() && self.is_flag_slot(s) => {
+            // A `bool` variable, or one declared without a value and assigned a condition.
+            (Some(_), Some(Binding::Slot(s)))
+                if op.is_none()
+                    && (self.is_flag_slot(s)
+                        || (self.slots[s].value.is_none() && self.kind(rhs) == Kind::Bool)) =>
+            {
                 return self.assign_flag(s, rhs);
             }
             (Some(name), Some(Binding::Slot(s))) => (name, s),

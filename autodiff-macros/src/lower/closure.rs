@@ -64,26 +64,34 @@ impl Lower<'_> {
             let Some(bound) = env.get_mut(&name) else { continue };
             if let Binding::Counter(c) = bound.binding {
                 // A counter's value where the closure is written (the one it can capture).
-                let pinned = self.counters[c].pinned();
+                let mut pinned = self.counters[c].pinned();
+                if let Some(s) = self.held_slot(c) {
+                    pinned.state = super::counter::State::Held(self.pin_slot(s));
+                }
                 self.counters.push(pinned);
                 bound.binding = Binding::Counter(self.counters.len() - 1);
                 continue;
             }
             let Binding::Slot(s) = bound.binding else { continue };
-            let old = &self.slots[s];
-            let pinned = Slot {
-                name: old.name.clone(),
-                value: old.value,
-                alias: old.alias.clone(),
-                int_alias: old.int_alias.clone(),
-                ty: old.ty.clone(),
-                strukt: old.strukt.clone(),
-                field_depths: old.field_depths.clone(),
-            };
-            self.slots.push(pinned);
-            bound.binding = Binding::Slot(self.slots.len() - 1);
+            bound.binding = Binding::Slot(self.pin_slot(s));
         }
         Some(Closure { expr: c.clone(), env })
+    }
+
+    /// A copy of slot `s` holding what it holds now: a new slot.
+    fn pin_slot(&mut self, s: usize) -> usize {
+        let old = &self.slots[s];
+        let pinned = Slot {
+            name: old.name.clone(),
+            value: old.value,
+            alias: old.alias.clone(),
+            int_alias: old.int_alias.clone(),
+            ty: old.ty.clone(),
+            strukt: old.strukt.clone(),
+            field_depths: old.field_depths.clone(),
+        };
+        self.slots.push(pinned);
+        self.slots.len() - 1
     }
 
     /// Whether `func`, the callee of a call, is a name whose definition was refused (a call of it

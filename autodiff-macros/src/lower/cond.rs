@@ -59,6 +59,20 @@ impl Lower<'_> {
             Expr::Binary(b) if matches!(b.op, BinOp::And(_) | BinOp::Or(_)) => {
                 self.short_circuit(matches!(b.op, BinOp::And(_)), &b.left, &b.right)
             }
+            Expr::Binary(b)
+                if comparison(&b.op).is_some()
+                    && (self.kind(&b.left) == Kind::Bool || self.kind(&b.right) == Kind::Bool) =>
+            {
+                self.cx.error_spanned(
+                    e,
+                    "`#[grad]` does not compare `bool` values; write the `bool` itself or its negation as the condition (`if done`, `if !done`), and combine conditions with `&&` and `||`",
+                );
+                Cond::Int(
+                    Cmp::Eq,
+                    Box::new(crate::ir::Int::lit(0)),
+                    Box::new(crate::ir::Int::lit(0)),
+                )
+            }
             Expr::Binary(b) if comparison(&b.op).is_some() => {
                 let cmp = comparison(&b.op).unwrap_or(Cmp::Eq);
                 self.compare(cmp, &b.left, &b.right)
@@ -71,7 +85,7 @@ impl Lower<'_> {
     fn not_a_condition(&mut self, e: &Expr) -> Cond {
         self.cx.error_spanned(
             e,
-            "`#[grad]` supports as conditions only comparisons (`<`, `<=`, `>`, `>=`, `==`, `!=`) of `f64` values or of integers, combined with `&&`, `||` and `!`",
+            "`#[grad]` supports as conditions only comparisons (`<`, `<=`, `>`, `>=`, `==`, `!=`) of `f64` values or of integers and the body's `bool` variables (`let done = err < tol;`), combined with `&&`, `||` and `!`",
         );
         Cond::Int(Cmp::Eq, Box::new(crate::ir::Int::lit(0)), Box::new(crate::ir::Int::lit(0)))
     }
@@ -81,6 +95,11 @@ impl Lower<'_> {
     fn compare(&mut self, cmp: Cmp, l: &Expr, r: &Expr) -> Cond {
         let (kl, kr) = (self.kind(l), self.kind(r));
         let int = kl != Kind::Real && kr != Kind::Real && (kl == Kind::Int || kr == Kind::Int);
+        if int && (self.reads_held(l) || self.reads_held(r)) {
+            // A counter held as a number: compared as numbers.
+            let (a, b) = (self.held_int(l, IntCtx::Compare), self.held_int(r, IntCtx::Compare));
+            return Cond::F64(cmp, a, b);
+        }
         if int || (kl == Kind::Unknown && kr == Kind::Unknown) {
             let (a, b) = (self.int_expr(l, IntCtx::Compare), self.int_expr(r, IntCtx::Compare));
             return Cond::Int(cmp, Box::new(a), Box::new(b));

@@ -57,8 +57,15 @@ impl Lower<'_> {
         }
         let mut slots = Vec::new();
         for name in names {
-            if let Some(b) = self.lookup(name) {
-                add(b, &mut slots);
+            match self.lookup(name) {
+                // A counter held as a number is a variable.
+                Some(Binding::Counter(c)) => {
+                    if let Some(s) = self.held_slot(*c).filter(|s| !slots.contains(s)) {
+                        slots.push(s);
+                    }
+                }
+                Some(b) => add(b, &mut slots),
+                None => {}
             }
         }
         slots
@@ -100,10 +107,15 @@ impl Lower<'_> {
             None => None,
         };
         let names = assigned::in_block(&f.body);
+        // A counter updated in a branch or an inner loop that may end early is held as a
+        // number from here on (the loop carries it).
+        self.hold_counters(&assigned::conditional(&f.body));
         // A counter advanced in `for _ in ...` is read through the loop's index: it gets a name.
         if ident.is_none()
             && matches!(&*f.pat, Pat::Wild(_))
-            && names.iter().any(|n| matches!(self.lookup(n), Some(Binding::Counter(_))))
+            && names.iter().any(|n| {
+                matches!(self.lookup(n), Some(Binding::Counter(c)) if self.held_slot(*c).is_none())
+            })
         {
             ident = Some(self.names.fresh(symbol::INDEX_NAMES[0]));
         }
@@ -256,7 +268,10 @@ impl Lower<'_> {
     /// its value when `value` is wanted (then returned).
     pub(super) fn branch(&mut self, i: &ExprIf, value: bool) -> Option<Value> {
         let cond = self.cond_var(&i.cond);
-        let slots = self.outer_slots(&assigned::in_if(i));
+        let names = assigned::in_if(i);
+        // A counter updated in a branch is held as a number from here on.
+        self.hold_counters(&names);
+        let slots = self.outer_slots(&names);
         let before: Vec<Option<Operand>> = slots.iter().map(|&s| self.slots[s].value).collect();
         self.b.begin();
         self.branches += 1;

@@ -405,6 +405,14 @@ impl Lower<'_> {
     fn cast(&mut self, e: &Expr, c: &syn::ExprCast) -> Operand {
         let s = self.scalar.text();
         let (to_scalar, to_other) = (self.scalar.is(&c.ty), self.scalar.is_other(&c.ty));
+        if (to_scalar || to_other) && self.reads_held(&c.expr) {
+            // `n as f64` of a counter held as a number: the number.
+            let v = self.held_int(&c.expr, super::int::IntCtx::Let);
+            return match to_other {
+                true => self.b.push(Prim::Convert, &[v]),
+                false => v,
+            };
+        }
         if (to_scalar || to_other) && self.is_constant(e) {
             let c = self.passive(e, "casts");
             return match to_other && c.var().is_none() {

@@ -276,9 +276,6 @@ struct Lower<'a> {
     /// Whether the statement being lowered is a `let` of the body of a function returning a
     /// struct (not of a block inside it): one whose variable may be the function's value.
     top_let: bool,
-    /// The `bool` variables that the rewrite of early exits declares (the user's own are
-    /// refused).
-    flags: std::collections::HashSet<String>,
     /// The variables that hold a `loop`'s value (`sugar::values`), for messages.
     loop_values: std::collections::HashSet<String>,
     /// The labels of the loops differentiated implicitly (`implicit('solve)`), and those found.
@@ -321,7 +318,6 @@ pub fn lower(cx: &mut Ctxt, item: &ItemFn, args: &Args) -> Lowered {
         param_tys: HashMap::new(),
         param_structs: HashMap::new(),
         top_let: false,
-        flags: std::collections::HashSet::new(),
         loop_values: std::collections::HashSet::new(),
         implicit: args.implicit.clone(),
         implicit_found: std::collections::HashSet::new(),

@@ -20,6 +20,14 @@ pub(super) fn is_int(ty: &Type) -> bool {
     }
 }
 
+/// Whether `ty` is `bool`.
+pub(super) fn is_bool(ty: &Type) -> bool {
+    match peel(ty) {
+        Type::Path(p) if p.qself.is_none() => p.path.is_ident(symbol::BOOL),
+        _ => false,
+    }
+}
+
 /// `ty` without parentheses and invisible groups.
 fn peel(ty: &Type) -> &Type {
     match ty {

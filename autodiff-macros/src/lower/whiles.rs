@@ -2,8 +2,10 @@
 //! `for` loops with `break` (or `return`), each one [`While`] region. Their early exits are
 //! first rewritten into flags (`sugar::exits`); what reaches here is a body that runs whole in
 //! every iteration, its exit test at its end, and for `while` the condition, tested before the
-//! first iteration and again after each. The flags are `bool` variables that only the rewrite
-//! declares.
+//! first iteration and again after each. The flags are `bool` variables, as the user's own are:
+//! slots holding a boolean of the IR. The integer counters the body updates are held as numbers,
+//! or, stepped once per iteration of a `while` or a `loop`, read from the iteration's index in
+//! the body (`counter/held.rs`).
 
 use std::rc::Rc;
 
@@ -13,7 +15,7 @@ use syn::{Expr, ExprForLoop, ExprLoop, ExprWhile, Pat};
 use super::konst::Konst;
 use super::sugar::exits::LoopBody;
 use super::{Aliases, Binding, Lower, assigned};
-use crate::ir::{Carry, Cond, LoopInfo, Name, Operand, Var, While};
+use crate::ir::{Carry, Cond, LoopInfo, Name, Operand, Ty, Var, While};
 use crate::symbol;
 
 /// A loop of unknown length, as lowering reads it.
@@ -118,7 +120,7 @@ impl Lower<'_> {
     }
 
     fn lower_while(&mut self, p: Parts) {
-        let (range, ident) = match p.range {
+        let (range, mut ident) = match p.range {
             Some((e, pat)) => {
                 let range = Self::range(self.bounds(e).as_ref());
                 let ident = if range.is_some() { self.loop_pattern(pat) } else { None };
@@ -132,11 +134,29 @@ impl Lower<'_> {
         };
         let block = syn::Block { brace_token: Default::default(), stmts: p.body.stmts.clone() };
         let names = assigned::in_block(&block);
-        self.no_counters(&names, p.span);
+        // A counter stepped once per iteration of a `while` or a `loop` is a closed form in
+        // the iteration's index there (not in a loop differentiated at its fixed point, whose
+        // body must not depend on the iteration); any other counter the loop updates has none,
+        // and is held as a number.
+        let stepped = match self.holds_counters() && p.range.is_none() && !p.implicit {
+            true => self.stepped_counters(&p.body.stmts, &names),
+            false => Vec::new(),
+        };
+        let stepped_name = |n: &String| stepped.iter().any(|s| self.slots[s.slot].name == *n);
+        let others: Vec<String> = names.iter().filter(|n| !stepped_name(n)).cloned().collect();
+        match self.holds_counters() {
+            true => self.hold_counters(&others),
+            false => self.no_counters(&names, p.span),
+        }
+        if !stepped.is_empty() && ident.is_none() {
+            ident = Some(self.names.fresh(symbol::INDEX_NAMES[0]));
+        }
         let assigned = self.outer_slots(&names);
-        let (slots, unset): (Vec<usize>, Vec<usize>) =
+        let (mut slots, unset): (Vec<usize>, Vec<usize>) =
             assigned.into_iter().partition(|&s| self.slots[s].value.is_some());
+        slots.extend(stepped.iter().map(|s| s.slot));
         let index = self.b.new_loop(LoopInfo { ident: ident.clone(), span: p.span });
+        let k = ident.as_ref().map(|id| Konst::index(id, index));
         let mut carried = Vec::new();
         for &s in &slots {
             let init = self.slots[s].value.unwrap_or(Operand::Lit(0.0));
@@ -155,9 +175,15 @@ impl Lower<'_> {
             } else if let Some((_, pat)) = p.range {
                 l.poison(pat);
             }
+            if let Some(k) = &k {
+                l.stepped_top(&stepped, k);
+            }
             p.body.stmts.iter().for_each(|s| l.statement(s));
             p.body.exit.as_ref().map(|e| l.condition(e))
         });
+        if let Some(k) = &k {
+            self.stepped_bottom(&stepped, k, p.span);
+        }
         // The condition again, on the values at the end of the iteration (outside the body's
         // scope: its names are the loop's own); what is wrong with it was reported before.
         let again = p.test.map(|c| self.probe(|l| l.condition(c)));
@@ -174,6 +200,7 @@ impl Lower<'_> {
         for s in unset {
             self.slots[s].value = None;
         }
+        self.stepped_after(&stepped);
         let implicit = p.implicit;
         let w =
             While { index, range, first, carried, body, yields, cond, outs, tape: None, implicit };
@@ -181,13 +208,14 @@ impl Lower<'_> {
     }
 
     /// Reports the integer counters among `names` (assigned in a loop of unknown length, whose
-    /// closed forms need the trip count of each loop around them), and poisons them.
+    /// closed forms need the trip count of each loop around them), and poisons them: in a
+    /// function that cannot hold them as numbers.
     fn no_counters(&mut self, names: &[String], span: Span) {
         for name in names {
             if matches!(self.lookup(name), Some(Binding::Counter(_))) {
                 self.cx.error_at(
                     span,
-                    format!("`#[grad]` does not support updating the integer counter `{name}` in a loop that may end early (`while`, `loop`, or a `for` loop with `break` or `return`): its value there has no closed form; in a `for` loop over a range without `break`, compute the index from the loop variable"),
+                    format!("`#[grad]` does not support updating the integer counter `{name}` in a loop that may end early (`while`, `loop`, or a `for` loop with `break` or `return`) in a function over `f32` or a generic float: its value there has no closed form, and the function's scalar type cannot hold every count; in a `for` loop over a range without `break`, compute the index from the loop variable, or count in an `f64` variable"),
                 );
                 self.bind_name(name, Binding::Poison);
             }
@@ -207,7 +235,7 @@ impl Lower<'_> {
         let Expr::Path(p) = super::value::peel(e) else { return None };
         let name = symbol::unraw(p.path.get_ident()?);
         match self.lookup(&name) {
-            Some(Binding::Slot(s)) if self.flags.contains(&name) => self.slots[*s].value,
+            Some(Binding::Slot(s)) => self.slots[*s].value.filter(|v| self.b.ty(*v) == Ty::Bool),
             _ => None,
         }
     }
@@ -236,7 +264,8 @@ impl Lower<'_> {
         }
     }
 
-    /// `let mut done = false;`, a flag of the rewrite of early exits.
+    /// `let mut done = false;`, a flag of the rewrite of early exits, or a `bool` variable of
+    /// the user's (`let inside = x > 0.0 && x < 1.0;`): the condition evaluated here.
     pub(super) fn declare_flag(&mut self, name: &str, init: &Expr) {
         let value = self.condition_or_literal(init);
         let since = self.mark();
@@ -250,7 +279,7 @@ impl Lower<'_> {
     }
 
     /// A `bool` literal, a flag, or a condition.
-    fn condition_or_literal(&mut self, e: &Expr) -> Operand {
+    pub(super) fn condition_or_literal(&mut self, e: &Expr) -> Operand {
         match super::value::peel(e) {
             Expr::Lit(l) => match &l.lit {
                 syn::Lit::Bool(b) => Operand::Bool(b.value),
@@ -260,9 +289,9 @@ impl Lower<'_> {
         }
     }
 
-    /// Whether the slot holds a flag.
+    /// Whether the slot holds a flag (a boolean).
     pub(super) fn is_flag_slot(&self, slot: usize) -> bool {
-        self.flags.contains(&self.slots[slot].name)
+        self.slots[slot].value.is_some_and(|v| self.b.ty(v) == Ty::Bool)
     }
 
     /// The flag variable `v`'s condition, for `if done`, `!done`, `done || skip`.

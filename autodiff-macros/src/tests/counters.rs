@@ -47,8 +47,33 @@ fn a_counter_advanced_in_a_branch() {
             s + x[idx] + x[k]
         }",
         expect![[r#"
-            `#[grad]` does not support updating the integer counter `idx` inside an `if` or a `match`: its value after the branch would depend on the branch taken; update it on every path, or compute the index from the loop variables instead @ `idx += 1`
-            `#[grad]` does not support updating the integer counter `k` inside an `if` or a `match`: its value after the branch would depend on the branch taken; update it on every path, or compute the index from the loop variables instead @ `k += 2`
+            `#[grad]` holds the integer counter `idx` as a number from its update inside an `if` or a `match`, or in a loop that may end early (where it has no closed form): it supports comparing it, `+`, `-` and `*` on it, and reading it as `idx as f64`, not reading it as an index, a bound or another integer, nor dividing it; compute such an index from the loop variables @ `idx`
+            `#[grad]` holds the integer counter `k` as a number from its update inside an `if` or a `match`, or in a loop that may end early (where it has no closed form): it supports comparing it, `+`, `-` and `*` on it, and reading it as `k as f64`, not reading it as an index, a bound or another integer, nor dividing it; compute such an index from the loop variables @ `k`
+            `#[grad]` holds the integer counter `idx` as a number from its update inside an `if` or a `match`, or in a loop that may end early (where it has no closed form): it supports comparing it, `+`, `-` and `*` on it, and reading it as `idx as f64`, not reading it as an index, a bound or another integer, nor dividing it; compute such an index from the loop variables @ `idx`
+            `#[grad]` holds the integer counter `k` as a number from its update inside an `if` or a `match`, or in a loop that may end early (where it has no closed form): it supports comparing it, `+`, `-` and `*` on it, and reading it as `k as f64`, not reading it as an index, a bound or another integer, nor dividing it; compute such an index from the loop variables @ `k`
+        "#]],
+    );
+}
+
+/// Where the function's scalar type cannot hold every count, a counter is not held as a number:
+/// updating one in a branch, or in a loop that may end early, is refused at the update.
+#[test]
+fn a_counter_in_a_branch_of_an_f32_function() {
+    expect_errors(
+        "fn f(x: [f32; 8]) -> f32 {
+            let mut s = 0.0;
+            let mut n = 0;
+            for i in 0..8 {
+                if x[i] > 0.0 { n += 1; }
+                s += x[i];
+            }
+            let mut k = 0;
+            while s > 1.0 { s *= 0.5; k += 1; }
+            s / n as f32 + k as f32
+        }",
+        expect![[r#"
+            `#[grad]` does not support updating the integer counter `n` inside an `if` or a `match` in a function over `f32` or a generic float: its value after the branch would depend on the branch taken, and the function's scalar type cannot hold every count; update it on every path, compute the index from the loop variables, or count in an `f64` variable @ `n += 1`
+            `#[grad]` does not support updating the integer counter `k` in a loop that may end early (`while`, `loop`, or a `for` loop with `break` or `return`) in a function over `f32` or a generic float: its value there has no closed form, and the function's scalar type cannot hold every count; in a `for` loop over a range without `break`, compute the index from the loop variable, or count in an `f64` variable @ `while`
         "#]],
     );
 }

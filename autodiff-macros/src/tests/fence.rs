@@ -102,8 +102,9 @@ fn early_return_and_integer_variables() {
             s
         }",
         expect![[r#"
-            `#[grad]` does not support updating the integer counter `k` in a loop that may end early (`while`, `loop`, or a `for` loop with `break` or `return`): its value there has no closed form; in a `for` loop over a range without `break`, compute the index from the loop variable @ `for`
+            `#[grad]` cannot assign an `f64` value to the integer variable `k`; declare an `f64` variable instead, such as `let mut k = 0.0;` @ `k = y`
             `i` is an integer; convert it with `i as f64` to use it as an `f64` @ `i`
+            `#[grad]` holds the integer counter `k` as a number from its update inside an `if` or a `match`, or in a loop that may end early (where it has no closed form): it supports comparing it, `+`, `-` and `*` on it, and reading it as `k as f64`, not reading it as an index, a bound or another integer, nor dividing it; compute such an index from the loop variables @ `k`
         "#]],
     );
 }
@@ -148,8 +149,7 @@ fn branches_and_assignments_of_different_types() {
         expect![[r#"
             `#[grad]` needs both branches of this `if` to give the same type; they give `[f64; 2]` and `f64` @ `if`
             `z` holds a value of type `f64`; this assigns a value of type `[f64; 2]` @ `x`
-            `#[grad]` supports as conditions only comparisons (`<`, `<=`, `>`, `>=`, `==`, `!=`) of `f64` values or of integers, combined with `&&`, `||` and `!` @ `c`
-            `#[grad]` does not support `bool` variables; write the comparison as the condition of the `if` @ `y > 0.0`
+            `#[grad]` supports as conditions only comparisons (`<`, `<=`, `>`, `>=`, `==`, `!=`) of `f64` values or of integers and the body's `bool` variables (`let done = err < tol;`), combined with `&&`, `||` and `!` @ `c`
             this `if` is used as a value, so it needs an `else` branch giving a value too @ `if`
             expected an `f64` value, found an array `[f64; 2]`; index it, as in `x[i]` @ `x`
         "#]],

@@ -109,14 +109,33 @@
 //!   `as f64`). A counter never reaches the derivatives: each use reads its closed form in the
 //!   loop variables (`l[d + d * j + i - 2 * j - j * j.saturating_sub(1) / 2 - 1]` above), written
 //!   so that `usize` arithmetic cannot underflow. Refused, each with what to write instead: a
-//!   counter updated inside an `if` or a `match`, set or multiplied inside a loop it is declared
-//!   outside of, advanced by an amount that reads `f64` values or variables the loop changes, or
-//!   by one of the second degree in the loop variable; and read after a loop whose range may run
-//!   backwards (`1..n`) when the amount depends on the loop variable;
+//!   counter set or multiplied inside a `for` loop it is declared outside of, advanced by an
+//!   amount that reads `f64` values or variables the loop changes, or by one of the second
+//!   degree in the loop variable; and read after a loop whose range may run backwards (`1..n`)
+//!   when the amount depends on the loop variable;
+//! - iteration counters and counts, as solvers keep them: a counter updated inside an `if` or a
+//!   `match`, or in a loop that may end early, has no closed form there, and is held from there
+//!   on as a number (exact up to 2⁵³), carried by the loops and branches around it like any
+//!   variable, with zero derivative. It may be compared and read as `n as f64`, with `+ - *` on
+//!   it: `while (x * x - a).abs() > 1e-12 && it < max_iter { …; it += 1; }`, a `for` with
+//!   `break` counting the steps that ran, `if v > 0.0 { n += 1; }` then `s / n as f64`. One that
+//!   a `while` or a `loop` advances by a literal in one statement of its body and nowhere else
+//!   (`k += 1`) is an integer inside the loop, its value read from the iteration's index, so it
+//!   may be an index there too: `while i < data.len() && data[i] > 0.0 { …; i += 1; }`.
+//!   Refused, with a message at the use: reading a held counter as an index, a bound or an
+//!   integer `let`, dividing it, calling a method on it; and, in a function over `f32` or
+//!   `T: Float` (whose scalar does not hold every count), updating a counter there at all;
 //! - `if` / `else if` / `else`, as an expression or a statement, inside and outside loops, with
 //!   both sides giving the same type. Conditions compare `f64` values or integers
 //!   (`< <= > >= == !=`), combined with `&&`, `||` and `!` (how branches are differentiated:
 //!   [`nondiff`](super::nondiff));
+//! - `bool` variables of the body, holding a condition evaluated where it is assigned (so a
+//!   later assignment to what it compared does not change it), read as conditions or in them:
+//!   `let done = err < tol; if done { break; }`, `let inside = x > 0.0 && x < 1.0;` (with or
+//!   without `: bool`), `let mut converged = false;` set in a branch or a loop and read after
+//!   it (`while !converged && it < 100 { … }`). `bool` parameters are constants passed
+//!   through, not read as conditions, and `bool`s are not compared with `==` or `!=` (write
+//!   `if done` or `if !done`);
 //! - calls of other functions returning an `f64`, an array or a tuple, by a plain path (`g(x)`,
 //!   `module::g(x)`, `Self::g(x)` in an `impl`), inside loops and branches too, with `f64`s,
 //!   arrays and structs (by value or by `&`), values or constants, and constants of other types
@@ -211,9 +230,10 @@
 //! the macro cannot see (a variable of the loop's body: write the type on the `let`,
 //! `let r: [f64; 3] = loop { … };`), labelled blocks (`'b: { … }`),
 //! `break`/`continue` inside an expression (write it as a statement,
-//! `if done { break; }`), a `loop` without `break`, an integer counter advanced in a loop that
-//! may end early, iterator adaptors and consumers other than the ones above (`collect`,
-//! `flat_map`, ...), `bool` variables, assignments to integer variables not declared `mut`,
+//! `if done { break; }`), a `loop` without `break`, an integer counter held as a number read as
+//! an index (see above), iterator adaptors and consumers other than the ones above (`collect`,
+//! `flat_map`, ...), comparisons of `bool`s and `bool` parameters read as conditions,
+//! assignments to integer variables not declared `mut`,
 //! closures that assign to what they capture or are passed on, macros in the body, `unsafe`,
 //! `async`, lifetime generics and type parameters other than one `T: Float`, `&mut`
 //! parameters, `return` inside a closure or an expression, unknown methods, unknown options,

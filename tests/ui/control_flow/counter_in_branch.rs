@@ -1,5 +1,6 @@
-// Checks that an integer counter advanced inside an `if` is refused at the update: its value
-// after the branch would depend on the branch taken.
+// Checks that an integer counter advanced inside an `if`, which has no closed form there (its
+// value depends on the branches taken) and is held as a number, is refused where it is read as an
+// index.
 use autodiff_runtime::grad;
 
 #[grad]

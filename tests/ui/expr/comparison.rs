@@ -1,11 +1,11 @@
-// Checks that a comparison outside the condition of an `if` (a `bool` variable) is rejected at
-// the comparison.
+// Checks that a comparison of `bool` values (`above == true`) is rejected at the comparison: the
+// `bool` itself, or its negation, is the condition.
 use autodiff_runtime::grad;
 
 #[grad]
 fn compare(x: f64) -> f64 {
-    let _above = x > 1.0;
-    x * x
+    let above = x > 1.0;
+    if above == true { x } else { x * x }
 }
 
 fn main() {}

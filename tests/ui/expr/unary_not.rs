@@ -1,5 +1,5 @@
-// Checks that a unary operator other than `-` (here `!`, which makes a `bool` variable) is
-// rejected at the expression.
+// Checks that a `bool` variable made from a `bool` parameter (`!on`) is rejected at the
+// parameter: conditions read comparisons and the body's own `bool` variables.
 use autodiff_runtime::grad;
 
 #[grad]

@@ -41,8 +41,13 @@ impl Renderer<'_> {
             None => (TokenStream::new(), TokenStream::new()),
         };
         let id = &self.loops[w.index.0 as usize];
+        // The exit test, written inline, may read the index too (`k + 1 < n` for a counter).
+        let exit = match w.cond {
+            Operand::Bool(_) => None,
+            cond => Some(self.negated(cond)),
+        };
         let reads_index = super::reads_index(self.f, &w.as_loop())
-            && body.iter().chain([&yields]).any(|t| super::mentions(t, id));
+            && body.iter().chain([&yields]).chain(&exit).any(|t| super::mentions(t, id));
         let index = if reads_index { quote!(#id) } else { quote!(_) };
         let head = match &w.range {
             Some(r) => {
@@ -57,7 +62,7 @@ impl Renderer<'_> {
             Operand::Bool(false) => quote!({ #push #(#body)* #yields }),
             Operand::Bool(true) => quote!(#head { #push #(#body)* #yields }),
             cond => {
-                let exit = self.negated(cond);
+                let exit = exit.unwrap_or_default();
                 // The test reads the values before the carried variables are assigned.
                 let overwritten: Vec<usize> = w
                     .carried

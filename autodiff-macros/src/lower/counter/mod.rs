@@ -12,14 +12,17 @@
 //! Lowering the body then rebinds the counter statement by statement as outside loops; that it
 //! ends the iteration at the top form plus `Δ` is checked (an internal error otherwise).
 //!
-//! What it does not know, and refuses with a message at the construct: a counter advanced in an
-//! `if` or a `match` (its value would depend on the branch), set (`=`, `*=`) inside a loop it
-//! was declared outside of, advanced by an amount read from `f64` values or from variables the
+//! A counter updated where it has no closed form, in an `if` or a `match` (its value would
+//! depend on the branch) or in a loop that may end early, is held as a number from there on
+//! ([`held`]). What it does not know, and refuses with a message at the construct: (in a
+//! function over `f32` or `T: Float`, which holds no counter) a counter advanced in an `if`, a
+//! `match` or a loop that may end early; set (`=`, `*=`) inside a loop it was declared outside of, advanced by an amount read from `f64` values or from variables the
 //! loop declares, or by an amount whose sum has no closed form here (see [`poly`]). After a
 //! loop whose range it cannot tell is not reversed (`1..n` when the amount depends on the
 //! index), reading the counter is refused.
 
 mod advance;
+mod held;
 mod poly;
 #[cfg(test)]
 mod tests;
@@ -133,6 +136,8 @@ pub(super) enum State {
     /// Not known: reading it is refused with this message, or reports nothing more (`None`)
     /// after an error.
     Unknown(Option<Rc<str>>),
+    /// Held as a number, in this slot ([`held`]).
+    Held(usize),
 }
 
 /// What lowering needs after a loop to give the counters it advances their values there.
@@ -243,9 +248,9 @@ impl Lower<'_> {
         self.bind_name(name, Binding::Counter(self.counters.len() - 1));
     }
 
-    /// Whether the value of counter `c` is known here.
+    /// Whether the value of counter `c` is known here (as a closed form, or held).
     pub(super) fn counter_known(&self, c: usize) -> bool {
-        matches!(self.counters[c].state, State::Known(_))
+        !matches!(self.counters[c].state, State::Unknown(_))
     }
 
     /// The counter `c` read at `id`: its closed form.
@@ -258,6 +263,11 @@ impl Lower<'_> {
                 self.cx.error_spanned(id, why);
                 return Err(Bad::Reported);
             }
+            State::Held(_) => {
+                let name = self.counters[c].name.clone();
+                self.cx.error_spanned(id, held::held_use(&name));
+                return Err(Bad::Reported);
+            }
         };
         let k = self.render(&p);
         self.check_deps(id, &k)?;
@@ -266,6 +276,9 @@ impl Lower<'_> {
 
     /// `name = rhs` or `name op= rhs` for the counter `c`: its new closed form.
     pub(super) fn assign_counter(&mut self, e: &Expr, c: usize, op: Option<Prim>, rhs: &Expr) {
+        if let State::Held(s) = self.counters[c].state {
+            return self.assign_held(e, c, s, op, rhs);
+        }
         let name = self.counters[c].name.clone();
         if let State::Unknown(None) = self.counters[c].state {
             return;
@@ -287,6 +300,7 @@ impl Lower<'_> {
         let state = match (op, &self.counters[c].state) {
             (None, _) => State::Known(poly_of(&amount)),
             (Some(_), State::Unknown(why)) => State::Unknown(why.clone()),
+            (Some(_), State::Held(s)) => State::Held(*s),
             (Some(prim), State::Known(now)) => {
                 let a = poly_of(&amount);
                 let next = match prim {
@@ -331,6 +345,7 @@ impl Lower<'_> {
         for name in names {
             if let Some(Binding::Counter(c)) = self.lookup(name)
                 && !counters.contains(c)
+                && self.held_slot(*c).is_none()
             {
                 counters.push(*c);
             }
@@ -446,7 +461,7 @@ fn var_text(f: &ExprForLoop) -> Option<String> {
 /// The message for a counter advanced in a branch.
 pub(super) fn in_branch(name: &str) -> String {
     format!(
-        "`#[grad]` does not support updating the integer counter `{name}` inside an `if` or a `match`: its value after the branch would depend on the branch taken; update it on every path, or compute the index from the loop variables instead"
+        "`#[grad]` does not support updating the integer counter `{name}` inside an `if` or a `match` in a function over `f32` or a generic float: its value after the branch would depend on the branch taken, and the function's scalar type cannot hold every count; update it on every path, compute the index from the loop variables, or count in an `f64` variable"
     )
 }
 

@@ -347,8 +347,6 @@ impl Lower<'_> {
             declared.extend(syn::parse2::<Stmt>(quote!(let mut #skip = false;)));
         }
         let exit = taken.brk.then(|| syn::parse2::<Expr>(quote!(#done)).ok());
-        let (done, skip) = (flags.done.to_string(), flags.skip.to_string());
-        self.flags.extend([done, skip]);
         declared.extend(stmts);
         LoopBody { stmts: declared, exit: exit.flatten() }
     }
@@ -368,7 +366,6 @@ impl Lower<'_> {
             returned: self.names.fresh(crate::symbol::FLAG_RETURNED),
             value: self.names.fresh(crate::symbol::RETURN_VALUE),
         };
-        self.flags.insert(returns.returned.to_string());
         let (returned, value) = (&returns.returned, &returns.value);
         let stmts = function_stmts(&block.stmts, &returns);
         let tokens = quote!({ let mut #value = #zero; let mut #returned = false; #(#stmts)* });

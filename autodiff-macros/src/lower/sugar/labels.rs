@@ -173,11 +173,9 @@ impl Lower<'_> {
         let mut declared: Vec<Stmt> = Vec::new();
         if l.used.0 {
             declared.extend(syn::parse2::<Stmt>(quote!(let mut #done = false;)));
-            self.flags.insert(done.to_string());
         }
         if l.used.1 {
             declared.extend(syn::parse2::<Stmt>(quote!(let mut #skip = false;)));
-            self.flags.insert(skip.to_string());
         }
         declared.append(&mut out.stmts);
         out.stmts = declared;
