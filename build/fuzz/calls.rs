@@ -541,11 +541,27 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
         }
         false
     };
+    // And the other way (seed 4411 × 1, bug 68): the piece reads `x` and a copy of it made
+    // before the piece (`let s3 = s1;`) is read after it: to the macro those are reads of `x`,
+    // which `f`'s sweep sums with the piece's own reads of `x`.
+    let copy_read_after = |n: &str| {
+        copies.keys().any(|c| {
+            let mut at = *c;
+            for _ in 0..copies.len() {
+                match copies.get(at) {
+                    Some(src) if *src == n => return after.contains(*c),
+                    Some(src) => at = src,
+                    None => return false,
+                }
+            }
+            false
+        })
+    };
     let once = floats.iter().all(|n| {
         let many = count.get(*n).is_some_and(|r| repeated(r)) || looped.contains(*n);
         let fresh = match in_loop {
             true => carried.contains(*n),
-            false => !after.contains(*n) || fresh_after(n),
+            false => (!after.contains(*n) || fresh_after(n)) && !copy_read_after(n),
         };
         // A loop's sweep sums the cotangent of a value it does not update in an accumulator of
         // its own, added to the value's after the loop; through the call, each iteration adds.
