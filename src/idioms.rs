@@ -98,6 +98,37 @@ pub fn extremes_twin(x: [f64; N]) -> f64 {
     hi * hi - lo
 }
 
+/// `reduce(f)` unwrapped: a largest element, a product after a `filter`, and a closure folding
+/// a log-sum-exp, with a method on what it gives.
+#[grad(jvp, hvp)]
+pub fn reduced(x: [f64; N]) -> f64 {
+    let hi = x.iter().copied().reduce(f64::max).unwrap();
+    let below = x.iter().copied().filter(|v| *v < hi).reduce(|a, b| a * b).expect("N > 1");
+    let soft = x.iter().map(|v| v * 0.5).reduce(|a, b| (a.exp() + b.exp()).ln()).unwrap().exp();
+    hi * below + soft
+}
+
+/// [`reduced`]'s twin, as written by hand.
+#[grad(jvp, hvp)]
+#[allow(clippy::needless_range_loop)]
+pub fn reduced_twin(x: [f64; N]) -> f64 {
+    let mut hi = x[0];
+    for i in 1..N {
+        hi = hi.max(x[i]);
+    }
+    let mut below = 1.0;
+    for i in 0..N {
+        if x[i] < hi {
+            below *= x[i];
+        }
+    }
+    let mut soft = x[0] * 0.5;
+    for i in 1..N {
+        soft = (soft.exp() + (x[i] * 0.5).exp()).ln();
+    }
+    hi * below + soft.exp()
+}
+
 /// Mean and variance by a `fold` carrying a tuple.
 #[grad(jvp, hvp, hessian)]
 pub fn moments(x: [f64; N]) -> f64 {
@@ -337,6 +368,50 @@ pub fn matches_twin(x: [f64; 2], mode: usize) -> f64 {
         s *= 2.0;
     }
     if x[0] > 0.0 { s + x[0].sqrt() } else { s }
+}
+
+/// `match` on a float: guards reading the bound name, a range of floats, a literal, `_`, a
+/// computed scrutinee (evaluated once), as a value and as a statement.
+#[grad(jvp, hvp, hessian)]
+pub fn float_matches(x: [f64; 2]) -> f64 {
+    let r = match x[0] * x[1] {
+        v if v > 1.0 => v.ln() + x[0],
+        v if v < -0.1 => -v * x[1],
+        0.0 => x[1],
+        -0.1..=0.5 => x[0].sin() * x[1],
+        v => v * v,
+    };
+    let mut s = r;
+    match x[1] {
+        t if t > 0.0 => s += t.sqrt(),
+        _ => s *= 2.0,
+    }
+    s
+}
+
+/// [`float_matches()`]'s twin.
+#[grad(jvp, hvp, hessian)]
+#[allow(clippy::manual_range_contains)]
+pub fn float_matches_twin(x: [f64; 2]) -> f64 {
+    let v = x[0] * x[1];
+    let r = if v > 1.0 {
+        v.ln() + x[0]
+    } else if v < -0.1 {
+        -v * x[1]
+    } else if v == 0.0 {
+        x[1]
+    } else if v >= -0.1 && v <= 0.5 {
+        x[0].sin() * x[1]
+    } else {
+        v * v
+    };
+    let mut s = r;
+    if x[1] > 0.0 {
+        s += x[1].sqrt();
+    } else {
+        s *= 2.0;
+    }
+    s
 }
 
 /// Tuple and array patterns, tuples from `if` and `match`, a swap, a block expression, a

@@ -40,6 +40,12 @@ fn reductions_sum_product_fold_filter() {
         &SEEDS,
     );
     check(
+        "reduce",
+        fns!(reduced, reduced_grad, reduced_jvp, reduced_hvp),
+        fns!(reduced_twin, reduced_twin_grad, reduced_twin_jvp, reduced_twin_hvp),
+        &SEEDS,
+    );
+    check(
         "moments",
         fns!(moments, moments_grad, moments_jvp, moments_hvp),
         fns!(moments_twin, moments_twin_grad, moments_twin_jvp, moments_twin_hvp),
@@ -107,6 +113,27 @@ fn closures_matches_and_patterns() {
             &SEEDS,
         );
     }
+    // Seeds on each arm of the float `match` but the literal: v = x₀x₁ above 1 (1.1, −2.3),
+    // below −0.1 (−0.6), in [−0.1, 0.5] (0.2, 2.5), between 0.5 and 1 (0.35, 5.0), with x₁ of
+    // either sign.
+    check(
+        "float matches",
+        fns!(float_matches, float_matches_grad, float_matches_jvp, float_matches_hvp),
+        fns!(
+            float_matches_twin,
+            float_matches_twin_grad,
+            float_matches_twin_jvp,
+            float_matches_twin_hvp
+        ),
+        &[1.1, -2.3, -0.6, 0.2, 2.5, 0.35, 5.0],
+    );
+    // The literal arm in closed form: x = (0, 4), v = 0, f = x₁ + √x₁, ∇f = (0, 1 + 1/(2√x₁)).
+    let (value, grad) = float_matches_grad([0.0, 4.0]);
+    assert_eq!((value, grad), (6.0, [0.0, 1.25]));
+    // Closed form on the first arm: x = (2, 1), v = 2, f = ln 2 + 2 + 1, ∇f = (1/2 + 1, 1 + 1/2).
+    let (value, grad) = float_matches_grad([2.0, 1.0]);
+    assert!((value - (2f64.ln() + 3.0)).abs() < 1e-15);
+    assert!((grad[0] - 1.5).abs() < 1e-15 && (grad[1] - 1.5).abs() < 1e-15, "{grad:?}");
     for flip in 0..2 {
         let offsets = (0.25, -1.5);
         let idiom = fns!(patterns, patterns_grad, patterns_jvp, patterns_hvp; offsets, flip);

@@ -130,7 +130,7 @@ use proc_macro::TokenStream;
 /// # The body
 ///
 /// `let` and `let mut` with compound assignment, arithmetic and the float methods, `if`/`else`,
-/// `match` on integers and `bool`s, patterns, closures, iterator chains, `for` loops over ranges,
+/// `match` on integers, floats and `bool`s, patterns, closures, iterator chains, `for` loops over ranges,
 /// `while`, `loop` with `break`, calls of other differentiated functions and methods, struct
 /// values: see [`guide::subset`](https://docs.rs/autodiff-runtime/latest/autodiff_runtime/guide/subset/index.html) for the list and what is refused. Every
 /// unsupported construct is a compile error at its span that says what to write instead; all of

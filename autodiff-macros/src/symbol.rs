@@ -151,6 +151,10 @@ pub const PRODUCT: &str = "product";
 pub const FOLD: &str = "fold";
 /// See [`SUM`].
 pub const FOR_EACH: &str = "for_each";
+/// `reduce(f)`, a fold from the first element, rewritten when its `Option` is unwrapped.
+pub const REDUCE: &str = "reduce";
+/// The flag of a rewritten `reduce`: whether the next element is the first.
+pub const FIRST: &str = "first";
 /// `std::array::from_fn`, an array built from a closure of the index.
 pub const FROM_FN: &str = "from_fn";
 /// The accumulator of a rewritten reduction, and the element bound by a rewritten `filter`.

@@ -276,17 +276,28 @@ impl Renderer<'_> {
         }
     }
 
-    /// `x >= lo && x <= hi` (or `< hi`) on integers, as `(lo..=hi).contains(&x)`: how clippy
-    /// wants a range test written (a `match` arm `lo..=hi` becomes one).
+    /// `x >= lo && x <= hi` (or `< hi`) on integers or floats, as `(lo..=hi).contains(&x)`: how
+    /// clippy wants a range test written (a `match` arm `lo..=hi` becomes one). On floats the
+    /// two agree on NaN too: neither holds.
     fn range_test(&self, a: &Cond, b: &Cond) -> Option<Expr> {
-        let (Cond::Int(Cmp::Ge, x, lo), Cond::Int(upper @ (Cmp::Le | Cmp::Lt), y, hi)) = (a, b)
-        else {
-            return None;
+        let (x, lo, hi, upper) = match (a, b) {
+            (Cond::Int(Cmp::Ge, x, lo), Cond::Int(upper @ (Cmp::Le | Cmp::Lt), y, hi))
+                if x.key() == y.key() =>
+            {
+                (self.int_operand(x), self.int_operand(lo), self.int_operand(hi), upper)
+            }
+            (Cond::F64(Cmp::Ge, x, lo), Cond::F64(upper @ (Cmp::Le | Cmp::Lt), y, hi))
+                if x == y =>
+            {
+                let other = [x, lo, hi].iter().any(|o| o.var().is_some_and(|v| self.is_other(v)));
+                let (x, lo, hi) = self.literals_of(other, || {
+                    let t = |o: &Operand| self.operand(*o).at_least(Prec::Unary);
+                    (t(x), t(lo), t(hi))
+                });
+                (x, lo, hi, upper)
+            }
+            _ => return None,
         };
-        if x.key() != y.key() {
-            return None;
-        }
-        let (x, lo, hi) = (self.int_operand(x), self.int_operand(lo), self.int_operand(hi));
         let dots = if *upper == Cmp::Le { quote!(..=) } else { quote!(..) };
         Some(Expr::new(quote!((#lo #dots #hi).contains(&#x)), Prec::Atom))
     }

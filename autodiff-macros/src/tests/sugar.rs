@@ -322,3 +322,35 @@ fn more_forms_are_accepted() {
         }
     );
 }
+
+#[test]
+fn a_match_on_a_float_is_its_if_chain() {
+    same(
+        "fn f(x: f64, y: f64) -> f64 { match x * y { v if v > 1.0 => v.ln(), 0.0 => y, -0.5..=0.5 => x, v => v * v } }",
+        "fn f(x: f64, y: f64) -> f64 { let m = x * y; if (m) > 1.0 { let v = m; v.ln() } else if m == 0.0 { y } else if m >= -0.5 && m <= 0.5 { x } else { let v = m; v * v } }",
+    );
+    same(
+        "fn f(x: f64) -> f64 { match x { t if t > 0.0 => t.sqrt(), _ => -x } }",
+        "fn f(x: f64) -> f64 { if (x) > 0.0 { let t = x; t.sqrt() } else { -x } }",
+    );
+    let errors = refused("fn f(x: [f64; 2]) -> f64 { match x { _ => x[0] } }");
+    assert!(errors[0].contains("not on arrays"), "{errors:?}");
+}
+
+#[test]
+fn an_unwrapped_reduce_is_a_fold_from_the_first_element() {
+    same(
+        "fn f(x: [f64; 3]) -> f64 { x.iter().copied().reduce(f64::max).unwrap() }",
+        "fn f(x: [f64; 3]) -> f64 { let mut acc = 0.0; let mut first = true; for i in 0..x.len() { if first { acc = x[i]; first = false; } else { acc = f64::max(acc, x[i]); } } acc }",
+    );
+    same(
+        "fn f(x: [f64; 3]) -> f64 { x.iter().map(|v| v * v).filter(|v| *v > 0.5).reduce(|a, b| a * b).expect(\"one\").sqrt() }",
+        "fn f(x: [f64; 3]) -> f64 { let mut acc = 0.0; let mut first = true; for i in 0..x.len() { let v = x[i]; let elem = v * v; if elem > 0.5 { if first { acc = elem; first = false; } else { acc = acc * elem; } } } acc.sqrt() }",
+    );
+    let errors =
+        refused("fn f(x: [f64; 3]) -> f64 { x.iter().copied().reduce(f64::max).unwrap_or(0.0) }");
+    assert!(
+        errors[0].contains("`reduce(f)` is rewritten when its `Option` is unwrapped"),
+        "{errors:?}"
+    );
+}

@@ -38,9 +38,10 @@
 //!   shadowed later), returning tuples, passed to iterator adaptors. A closure is inlined where
 //!   it is called; one that assigns to what it captures (an `FnMut`), or is used other than by
 //!   calling it, is refused;
-//! - `match` on integers and `bool`s, as an expression or a statement: literals, ranges
-//!   `3..=5`, `|`, `_`, names and `n @ pat`, constants, guards (comparing `f64`s too). It means
-//!   the `if` chain it is rewritten to (the scrutinee evaluated once);
+//! - `match` on integers, floats and `bool`s, as an expression or a statement: literals, ranges
+//!   `3..=5` or `-0.5..=0.5`, `|`, `_`, names and `n @ pat`, constants, guards (comparing
+//!   `f64`s too: `match x * y { v if v > 1.0 => v.ln(), v => v }`). It means the `if` chain it
+//!   is rewritten to (the scrutinee evaluated once); a `match` on an array is refused;
 //! - the exponent of `powi` is an integer literal or an integer constant: an `i32` parameter, a
 //!   `const`, a loop variable or a `usize` parameter cast with `as i32`, and integer arithmetic
 //!   on them (`x.powi(n)`, `x.powi(K - 1)`, `x.powi(i as i32 + 1)`, `x.powi(-k)`). The
@@ -61,8 +62,11 @@
 //!   too), `.rev()`, `.skip(k)`, `.take(k)`, `.step_by(k)`, `.windows(k)`, `.chunks(k)`,
 //!   `.chunks_exact(k)`, `.map(f)`, `.filter(p)` (a branch, as `if` is), ending in `.sum()`,
 //!   `.product()`, `.fold(init, f)` (a tuple accumulator too;
-//!   `fold(f64::NEG_INFINITY, f64::max)`) or `.for_each(f)`, and ranges `(a..b).map(..)`; a
-//!   float method on a consumer's value (`.sum::<f64>().sqrt()`, `.fold(..).ln()`) too. Each
+//!   `fold(f64::NEG_INFINITY, f64::max)`), `.reduce(f)` unwrapped at once
+//!   (`.reduce(f64::max).unwrap()`, `.expect(..)`: a fold from the first element, which a flag
+//!   tells; on no element at all `f` panics and its derivatives read 0) or `.for_each(f)`, and
+//!   ranges `(a..b).map(..)`; a float method on a consumer's value (`.sum::<f64>().sqrt()`,
+//!   `.fold(..).ln()`) too. Each
 //!   is rewritten in front of the IR into the `for` loop over an integer range it means (`sum`
 //!   starting from `-0.0` and `product` from `1.0`, as the standard library's, so the values
 //!   are the same to the bit), so the expansion is a loop, as fast as the index form

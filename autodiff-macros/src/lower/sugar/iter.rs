@@ -18,9 +18,13 @@
 //! `y.iter_mut()` (and `&mut y`) gives the places `y[p]`, which a `for` loop or a `for_each`
 //! binds by substitution (`sugar::places`), so `*v = ..` writes `y[p]`.
 //!
+//! `reduce(f)` unwrapped at once (`.reduce(f64::max).unwrap()`) is a fold whose accumulator
+//! starts as the first element: a flag `first` tells which element that is.
+//!
 //! What this does not know: `map`, `filter` or a consumer after `iter_mut`, an adaptor that needs positions (`enumerate`, `zip`, `skip`, `take`,
-//! `step_by`) after a `filter`, and consumers that are not sums, products, folds or `for_each`
-//! (`collect`, `count`, `max_by`, ...): those are refused with what to write instead.
+//! `step_by`) after a `filter`, and consumers that are not sums, products, folds, unwrapped
+//! `reduce`s or `for_each` (`collect`, `count`, `max_by`, ...): those are refused with what to
+//! write instead.
 
 use std::rc::Rc;
 
@@ -173,10 +177,26 @@ pub(in crate::lower) fn is_plain_range(e: &Expr) -> bool {
     }
 }
 
-/// Whether `e` is a chain's consumer that gives one value: `sum`, `product` or `fold`.
+/// Whether `e` is a chain's consumer that gives one value: `sum`, `product`, `fold`, or
+/// `reduce` unwrapped.
 fn reduces(e: &Expr) -> bool {
     matches!(peel(e), Expr::MethodCall(m)
         if [symbol::SUM, symbol::PRODUCT, symbol::FOLD].contains(&m.method.to_string().as_str()))
+        || unwrapped_reduce(e).is_some()
+}
+
+/// The `reduce(f)` call whose `Option` `e` unwraps (`.reduce(f64::max).unwrap()`, or
+/// `.expect(..)`), and its `f`.
+fn unwrapped_reduce(e: &Expr) -> Option<(&ExprMethodCall, &Expr)> {
+    let Expr::MethodCall(m) = peel(e) else { return None };
+    let unwraps = (m.method == symbol::UNWRAP && m.args.is_empty())
+        || (m.method == symbol::EXPECT && m.args.len() == 1);
+    match peel(&m.receiver) {
+        Expr::MethodCall(r) if unwraps && r.method == symbol::REDUCE && r.args.len() == 1 => {
+            Some((r, &r.args[0]))
+        }
+        _ => None,
+    }
 }
 
 /// The outermost iterator method of the chain `m` (`m`'s own method if none is), and its name.
@@ -275,6 +295,23 @@ impl Lower<'_> {
                 });
                 quote!({ let mut #acc = #init; #lp #acc })
             }
+            // `reduce(f).unwrap()`: a fold whose accumulator is the first element, told by a
+            // flag so that a `filter` before it keeps its meaning. An empty sequence, where
+            // `unwrap` panics in `f`, gives 0 in the derivatives.
+            _ if unwrapped_reduce(e).is_some() => {
+                let (r, f) = unwrapped_reduce(e)?;
+                let seq = self.seq(&r.receiver)?;
+                self.reads_only(&seq, &r.method)?;
+                let acc = self.names.fresh(symbol::ACC);
+                let first = self.names.fresh(symbol::FIRST);
+                let index = self.names.fresh(symbol::INDEX_NAMES[0]);
+                let lp = self.emit_loop(seq, &index, |x| {
+                    let x = x.into_token_stream();
+                    let step = call(f, &[acc.to_token_stream(), x.clone()]);
+                    quote!(if #first { #acc = #x; #first = false; } else { #acc = #step; })
+                });
+                quote!({ let mut #acc = 0.0; let mut #first = true; #lp #acc })
+            }
             (symbol::FOR_EACH, [f]) => {
                 let seq = self.seq(&m.receiver)?;
                 let index = self.names.fresh(symbol::INDEX_NAMES[0]);
@@ -312,14 +349,17 @@ impl Lower<'_> {
                 // what it gives (`max_by` in `.max_by(..).unwrap()`).
                 let (at, name) = outermost_iter_method(m);
                 let hint = match name.as_str() {
-                    "max_by" | "min_by" | "reduce" => {
-                        "; for a largest or smallest value, fold: `.fold(f64::NEG_INFINITY, f64::max)`"
+                    "max_by" | "min_by" => {
+                        "; for a largest or smallest value, fold: `.fold(f64::NEG_INFINITY, f64::max)`, or reduce: `.reduce(f64::max).unwrap()`"
+                    }
+                    "reduce" => {
+                        "; `reduce(f)` is rewritten when its `Option` is unwrapped at once: `.reduce(f64::max).unwrap()`"
                     }
                     _ => "",
                 };
                 self.cx.error_spanned(
                     at,
-                    format!("`#[grad]` does not support the iterator method `{name}` here; it rewrites chains of `iter`, `iter_mut`, `copied`, `enumerate`, `zip`, `rev`, `skip`, `take`, `step_by`, `windows`, `chunks`, `chunks_exact`, `map` and `filter` that end in `sum`, `product`, `fold` or `for_each`, and `for` loops over them (an iterator that allocates, such as `collect`, has no place in a `#[grad]` function){hint}"),
+                    format!("`#[grad]` does not support the iterator method `{name}` here; it rewrites chains of `iter`, `iter_mut`, `copied`, `enumerate`, `zip`, `rev`, `skip`, `take`, `step_by`, `windows`, `chunks`, `chunks_exact`, `map` and `filter` that end in `sum`, `product`, `fold`, `reduce(..).unwrap()` or `for_each`, and `for` loops over them (an iterator that allocates, such as `collect`, has no place in a `#[grad]` function){hint}"),
                 );
                 return None;
             }

@@ -1,4 +1,4 @@
-//! `match` on an integer or a `bool`, rewritten as the `if` chain it means:
+//! `match` on an integer, a `bool` or a float, rewritten as the `if` chain it means:
 //!
 //! ```text
 //! match k { 0 => a, 1 | 2 => b, 3..=5 if x > 0.0 => c, n => d(n) }
@@ -11,7 +11,9 @@
 //! The scrutinee is bound once (unless it is a name or a literal). rustc has checked that the
 //! user's `match` is exhaustive, so the last arm is the final `else`. Patterns: literals,
 //! ranges, `|`, `_`, names (`n`, `n @ 1..=3`) and paths to constants; guards may compare
-//! `f64` values.
+//! `f64` values. On a float (`match x { v if v > 1.0 => v.ln(), 0.0..=1.0 => x, _ => -x }`)
+//! the chain is the `if`/`else if` a user would write: the scrutinee is a value like any other
+//! and the tests are comparisons, which have no derivative.
 
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
@@ -25,15 +27,15 @@ use crate::symbol;
 
 /// The patterns a `match` arm may have, for messages.
 const PATTERNS: &str =
-    "integer and `bool` literals, ranges (`1..=3`), `|`, `_`, names and constants";
+    "integer, float and `bool` literals, ranges (`1..=3`), `|`, `_`, names and constants";
 
 impl Lower<'_> {
     /// `m` as the `if` chain it means, or `None` after reporting why it cannot be.
     pub(in crate::lower) fn desugar_match(&mut self, m: &ExprMatch) -> Option<Expr> {
-        if self.kind(&m.expr) == Kind::Real || self.kind(&m.expr) == Kind::Array {
+        if self.kind(&m.expr) == Kind::Array {
             self.cx.error_spanned(
                 m.match_token,
-                "`#[grad]` supports `match` on integers and `bool`s; compare `f64` values with `if` and `else if`",
+                "`#[grad]` supports `match` on integers, floats and `bool`s, not on arrays; index the array and compare its elements with `if` and `else if`",
             );
             return None;
         }
