@@ -414,6 +414,43 @@ pub fn float_matches_twin(x: [f64; 2]) -> f64 {
     s
 }
 
+/// Destructuring assignment: a recurrence `(a, b) = (b, ..)`, a rotation of two elements
+/// `[y[0], y[1]] = [..]`, and nested parts with `_`.
+#[grad(jvp, hvp, hessian)]
+pub fn destructured(x: [f64; N]) -> f64 {
+    let (mut a, mut b) = (x[0], x[1]);
+    let mut y = [x[2], x[3]];
+    for _ in 0..3 {
+        (a, b) = (b, a * b + 0.5);
+        let (c, s) = (a.cos(), a.sin());
+        [y[0], y[1]] = [c * y[0] - s * y[1], s * y[0] + c * y[1]];
+        ((a, _), y[0]) = ((a * 0.9, b), y[0] + a);
+    }
+    a + b * y[0] - y[1]
+}
+
+/// [`destructured()`]'s twin, with the temporaries written by hand.
+#[grad(jvp, hvp, hessian)]
+pub fn destructured_twin(x: [f64; N]) -> f64 {
+    let mut a = x[0];
+    let mut b = x[1];
+    let mut y = [x[2], x[3]];
+    for _ in 0..3 {
+        let t = a * b + 0.5;
+        a = b;
+        b = t;
+        let c = a.cos();
+        let s = a.sin();
+        let y0 = c * y[0] - s * y[1];
+        y[1] = s * y[0] + c * y[1];
+        y[0] = y0;
+        let y0 = y[0] + a;
+        a *= 0.9;
+        y[0] = y0;
+    }
+    a + b * y[0] - y[1]
+}
+
 /// Tuple and array patterns, tuples from `if` and `match`, a swap, a block expression, a
 /// constant tuple destructured, and a loop bound from a `const fn`.
 #[grad(jvp, hvp, hessian, wrt(x))]

@@ -134,6 +134,18 @@ fn closures_matches_and_patterns() {
     let (value, grad) = float_matches_grad([2.0, 1.0]);
     assert!((value - (2f64.ln() + 3.0)).abs() < 1e-15);
     assert!((grad[0] - 1.5).abs() < 1e-15 && (grad[1] - 1.5).abs() < 1e-15, "{grad:?}");
+    check(
+        "destructuring assignment",
+        fns!(destructured, destructured_grad, destructured_jvp, destructured_hvp),
+        fns!(
+            destructured_twin,
+            destructured_twin_grad,
+            destructured_twin_jvp,
+            destructured_twin_hvp
+        ),
+        &SEEDS,
+    );
+    assert_eq!(destructured_hessian(point(0.4)), destructured_twin_hessian(point(0.4)));
     for flip in 0..2 {
         let offsets = (0.25, -1.5);
         let idiom = fns!(patterns, patterns_grad, patterns_jvp, patterns_hvp; offsets, flip);

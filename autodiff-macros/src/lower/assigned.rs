@@ -172,8 +172,11 @@ impl Walker {
     fn expr(&mut self, e: &Expr) {
         match e {
             Expr::Assign(a) => {
-                self.assign(&a.left, e);
-                self.indices(&a.left);
+                // `(a, b) = ..` assigns each place (`sugar::destructure`).
+                for place in super::sugar::destructure::places(&a.left) {
+                    self.assign(place, e);
+                    self.indices(place);
+                }
                 self.expr(&a.right);
             }
             Expr::Binary(b) if is_compound(&b.op) => {

@@ -512,6 +512,11 @@ impl Lower<'_> {
     /// error.
     fn effect(&mut self, e: &Expr) {
         match e {
+            Expr::Assign(a) if super::sugar::destructure::destructures(&a.left) => {
+                if let Some(plain) = self.desugar_destructure(a) {
+                    self.effect(&plain);
+                }
+            }
             Expr::Assign(a) => match self.assign_loop(&a.left, &a.right) {
                 // `x = loop { .. };`: `x` assigned before each `break`.
                 Some(lp) => self.effect(&lp),

@@ -354,3 +354,15 @@ fn an_unwrapped_reduce_is_a_fold_from_the_first_element() {
         "{errors:?}"
     );
 }
+
+#[test]
+fn a_destructuring_assignment_is_a_let_and_one_assignment_per_place() {
+    same(
+        "fn f(x: [f64; 2]) -> f64 { let (mut a, mut b) = (x[0], x[1]); for _ in 0..3 { (a, b) = (b, a * b); } a + b }",
+        "fn f(x: [f64; 2]) -> f64 { let (mut a, mut b) = (x[0], x[1]); for _ in 0..3 { let (a_1, b_1) = (b, a * b); a = a_1; b = b_1; } a + b }",
+    );
+    same(
+        "fn f(x: [f64; 2]) -> f64 { let mut y = x; let mut a = 0.0; ([y[1], _], a) = ([y[0] * 2.0, 0.0], y[1]); y[1] + a }",
+        "fn f(x: [f64; 2]) -> f64 { let mut y = x; let mut a = 0.0; let ([y_1, _], a_1) = ([y[0] * 2.0, 0.0], y[1]); y[1] = y_1; a = a_1; y[1] + a }",
+    );
+}

@@ -19,6 +19,9 @@
 //!   reassignment and `+= -= *= /=`, shadowing, parentheses, a final expression or one final
 //!   `return` (a `return` in tail position, in the last `if`'s or `match`'s arms,
 //!   `if c { return a } else { b }`, is that arm's value);
+//! - destructuring assignment, `(a, b) = (b, a + b);`, `[y[0], y[1]] = [c * y[0] - s * y[1],
+//!   s * y[0] + c * y[1]];`, nested, with `_`: the `let` of fresh names it means, then one
+//!   assignment per place (the whole right side first, as in Rust);
 //! - float and integer literals, unary minus, `+ - * /` on `f64` values;
 //! - constants: paths such as `std::f64::consts::PI` or a `const` of yours, integer expressions
 //!   cast with `as f64`, and expressions over non-differentiated parameters such as `data[i]`,
