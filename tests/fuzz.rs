@@ -102,8 +102,8 @@
 //!   `#[derive(Differentiable)] struct FAo { a: f64, b: f64 }`, every read `x1[i]` printed
 //!   `ps0[i].a`. Its value and every derivative are `f`'s to the bit, the gradient's `[FAo; R]`
 //!   read back field by field into `f_grad`'s components, the Hessian and Jacobian renumbered from
-//!   `Differentiable`'s order (element by element). Its names are varied as `f`'s are, but no
-//!   local shadows the array (macro bug 70, an ignored test in `tests/fuzz_found.rs`);
+//!   `Differentiable`'s order (element by element). Its names are varied as `f`'s are, locals
+//!   shadowing the array included (bug 70);
 //! - the call twin `f_call` (a quarter of the programs, where a piece fits,
 //!   `build/fuzz/calls.rs`): a run of top-level `let`s and assignments, or the body of a top-level
 //!   loop (not one over `data.len()`, which must stay a reduction), moved into a

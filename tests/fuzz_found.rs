@@ -533,7 +533,6 @@ fn bug55_a_residual_named_with_a_leading_underscore() {
 }
 
 #[test]
-#[ignore = "bug 70: an array of structs shadowed by a local of its name is refused"]
 fn bug70_an_array_of_structs_shadowed_by_a_local() {
     compiles("shadowed_array_of_structs");
 }

@@ -222,10 +222,8 @@ fn plan(prog: &Program) -> Option<(Packing, String)> {
 pub fn twin(prog: &Program) -> Option<String> {
     let (pk, text) = plan(prog)?;
     let consts: Vec<String> = prog.consts.iter().map(|(c, _)| c.clone()).collect();
-    // The array's length is a `const` item, which a const generic parameter would shadow; a
-    // local shadowing the array is macro bug 70 (`tests/fuzz_found.rs`), printed by no twin
-    // until it is fixed.
-    let vary = Vary { generic: false, shadow: false, ..prog.vary };
+    // The array's length is a `const` item, which a const generic parameter would shadow.
+    let vary = Vary { generic: false, ..prog.vary };
     Some(pk.definition() + &vary.apply(&text, "f_ao", &consts))
 }
 
