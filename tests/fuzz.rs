@@ -96,6 +96,14 @@
 //!   A parameter the body copies whole, passes by value, or reads by row is not packed (the macro
 //!   types a field from its uses and gets those wrong, see the report); its names are
 //!   varied as `f`'s are, locals shadowing the struct and named like its direction included;
+//! - the array-of-structs twin `f_ao` (a quarter of the programs, `build/fuzz/arrays.rs`): one or
+//!   two differentiated one-dimensional arrays of the same length, read only by element with one
+//!   index and never written, packed into `ps0: [FAo; R]` or `ps0: &[FAo; R]` with
+//!   `#[derive(Differentiable)] struct FAo { a: f64, b: f64 }`, every read `x1[i]` printed
+//!   `ps0[i].a`. Its value and every derivative are `f`'s to the bit, the gradient's `[FAo; R]`
+//!   read back field by field into `f_grad`'s components, the Hessian and Jacobian renumbered from
+//!   `Differentiable`'s order (element by element). Its names are varied as `f`'s are, locals
+//!   shadowing the array included (bug 70);
 //! - the call twin `f_call` (a quarter of the programs, where a piece fits,
 //!   `build/fuzz/calls.rs`): a run of top-level `let`s and assignments, or the body of a top-level
 //!   loop (not one over `data.len()`, which must stay a reduction), moved into a
@@ -234,8 +242,10 @@ pub enum Fns {
         iterated: Option<Iterated>,
         optioned: Option<Optioned>,
         exited: Option<Exited>,
-        /// The struct twin `f_st` and the call twin `f_call` (`fuzz/twins.rs`).
+        /// The struct twin `f_st`, the array-of-structs twin `f_ao` and the call twin `f_call`
+        /// (`fuzz/twins.rs`).
         structed: Option<fuzz::twins::Twin>,
+        arrayed: Option<fuzz::twins::Twin>,
         called: Option<fuzz::twins::Twin>,
         /// The fusion twin `f_nf`, its loops not fused (`build/fuzz/unfused.rs`).
         unfused: Option<fuzz::twins::Twin>,
@@ -255,6 +265,7 @@ pub enum Fns {
         optioned: Option<OptionedVector>,
         exited: Option<ExitedVector>,
         structed: Option<fuzz::twins::TwinVector>,
+        arrayed: Option<fuzz::twins::TwinVector>,
         called: Option<fuzz::twins::TwinVector>,
         unfused: Option<fuzz::twins::TwinVector>,
     },

@@ -532,6 +532,11 @@ fn bug55_a_residual_named_with_a_leading_underscore() {
     compiles("residual_with_an_underscore");
 }
 
+#[test]
+fn bug70_an_array_of_structs_shadowed_by_a_local() {
+    compiles("shadowed_array_of_structs");
+}
+
 /// The length of the rings of bugs 41 to 43: a `const` item, which the macro cannot read, so
 /// that a ring reduction over it is split at its wrap-around (`transform/wrap.rs`).
 const RING: usize = 3;

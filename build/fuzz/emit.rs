@@ -230,10 +230,11 @@ fn functions(prog: &Program) -> String {
     s + &super::floats::functions(prog)
 }
 
-/// The twins written in files of their own: the struct twin `f_st`, the call twin `f_call` and
-/// the fusion twin `f_nf`.
+/// The twins written in files of their own: the struct twin `f_st`, the array-of-structs twin
+/// `f_ao`, the call twin `f_call` and the fusion twin `f_nf`.
 fn twins(prog: &Program) -> String {
     super::structs::twin(prog).unwrap_or_default()
+        + &super::arrays::twin(prog).unwrap_or_default()
         + &super::calls::twin(prog).unwrap_or_default()
         + &super::unfused::twin(prog).unwrap_or_default()
 }
@@ -389,10 +390,11 @@ fn scalar_glue(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> Strin
     let optioned = scalar_optioned(prog, g, s);
     let exited = super::emit_while::scalar(prog, g, hessian != "None", s);
     let structed = super::emit_structs::scalar(prog, g, hessian != "None", s);
+    let arrayed = super::arrays::scalar(prog, g, hessian != "None", s);
     let called = super::emit_calls::scalar(prog, g, hessian != "None", s);
     let unfused = super::unfused::scalar(prog, g, hessian != "None", s);
     format!(
-        "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited}, structed: {structed}, called: {called}, unfused: {unfused} }}"
+        "Fns::Scalar {{ value, grad, jvp, hvp, hessian: {hessian}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited}, structed: {structed}, arrayed: {arrayed}, called: {called}, unfused: {unfused} }}"
     )
 }
 
@@ -446,10 +448,11 @@ fn vector_glue(prog: &Program, g: &Glue, m: usize, s: &mut String) -> String {
     let optioned = vector_optioned(prog, g, m, s);
     let exited = super::emit_while::vector(prog, g, m, s);
     let structed = super::emit_structs::vector(prog, g, m, s);
+    let arrayed = super::arrays::vector(prog, g, m, s);
     let called = super::emit_calls::vector(prog, g, m, s);
     let unfused = super::unfused::vector(prog, g, m, s);
     format!(
-        "Fns::Vector {{ value, vjp, jvp, jacobian, mode: {mode}, forced: {forced}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited}, structed: {structed}, called: {called}, unfused: {unfused} }}",
+        "Fns::Vector {{ value, vjp, jvp, jacobian, mode: {mode}, forced: {forced}, dual, checkpointed: {checkpointed}, iterated: {iterated}, optioned: {optioned}, exited: {exited}, structed: {structed}, arrayed: {arrayed}, called: {called}, unfused: {unfused} }}",
         mode = mode_fn(prog, "f", &function(prog, Flavor::Macro, "f", None)),
     )
 }

@@ -2,8 +2,10 @@
 //! program as a small tree (`ast`), made by `generate`, printed by `print` as the `#[grad]`
 //! function and its hyper-dual twin, wrapped by `emit` into the test's modules (with the twins:
 //! `print_while` and `emit_while` the loop-exit twin, `floats`, `print_float` and `sliced` the
-//! number-type twins, `unfused` the fusion twin).
+//! number-type twins, `unfused` the fusion twin, `structs` and `emit_structs` the struct twin,
+//! `arrays` the array-of-structs twin).
 
+mod arrays;
 mod ast;
 mod calls;
 mod emit;

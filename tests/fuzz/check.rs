@@ -43,6 +43,8 @@ pub struct Stats {
     pub exits_checkpointed: usize,
     /// Points where the struct twin was compared; the call twin, and of those, to rounding.
     pub structs: usize,
+    /// Points where the array-of-structs twin was compared.
+    pub arrays: usize,
     pub calls: usize,
     pub calls_rounding: usize,
     /// Points where the fusion twin was compared.
@@ -55,7 +57,7 @@ impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} points, {} checked ({} without finite differences, near a kink), {} derivative components, {} against the iterator form ({} of them to rounding), {} against the options twin ({} of them a one-pass Jacobian against row by row), {} against the loop-exit twin ({} of them checkpointed), {} against the struct twin, {} against the call twin ({} of them to rounding), {} against the fusion twin",
+            "{} points, {} checked ({} without finite differences, near a kink), {} derivative components, {} against the iterator form ({} of them to rounding), {} against the options twin ({} of them a one-pass Jacobian against row by row), {} against the loop-exit twin ({} of them checkpointed), {} against the struct twin, {} against the array-of-structs twin, {} against the call twin ({} of them to rounding), {} against the fusion twin",
             self.points,
             self.checked,
             self.fd_skipped,
@@ -67,6 +69,7 @@ impl fmt::Display for Stats {
             self.exits,
             self.exits_checkpointed,
             self.structs,
+            self.arrays,
             self.calls,
             self.calls_rounding,
             self.unfused
@@ -372,6 +375,7 @@ fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
         optioned,
         exited,
         structed,
+        arrayed,
         called,
         unfused,
     } = &prog.fns
@@ -442,6 +446,10 @@ fn scalar(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
         stats.structs += 1;
         super::twins::scalar(t, &prog.fns, &p, &s.v, &s.w)?;
     }
+    if let Some(t) = arrayed {
+        stats.arrays += 1;
+        super::twins::scalar(t, &prog.fns, &p, &s.v, &s.w)?;
+    }
     if let Some(t) = called {
         stats.calls += 1;
         stats.calls_rounding += usize::from(!t.exact || !t.exact_second);
@@ -471,6 +479,7 @@ fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
         optioned,
         exited,
         structed,
+        arrayed,
         called,
         unfused,
     } = &prog.fns
@@ -540,6 +549,10 @@ fn vector(prog: &Program, s: &Sample, stats: &mut Stats) -> Result<(), String> {
     }
     if let Some(t) = structed {
         stats.structs += 1;
+        super::twins::vector(t, &prog.fns, &p, &s.u, &s.v)?;
+    }
+    if let Some(t) = arrayed {
+        stats.arrays += 1;
         super::twins::vector(t, &prog.fns, &p, &s.u, &s.v)?;
     }
     if let Some(t) = called {

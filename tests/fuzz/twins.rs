@@ -1,7 +1,9 @@
 //! The twins that rewrite a program's signature or body and must compute what it computes: the
 //! struct twin `f_st` (`build/fuzz/structs.rs`: parameters packed into a
-//! `#[derive(Differentiable)]` struct), the call twin `f_call` (`build/fuzz/calls.rs`: a piece
-//! of the body in a `#[grad]` helper returning an array or a tuple), and the fusion twin `f_nf`
+//! `#[derive(Differentiable)]` struct), the array-of-structs twin `f_ao`
+//! (`build/fuzz/arrays.rs`: arrays packed into an array of such structs), the call twin
+//! `f_call` (`build/fuzz/calls.rs`: a piece of the body in a `#[grad]` helper returning an
+//! array or a tuple), and the fusion twin `f_nf`
 //! (`build/fuzz/unfused.rs`: the same function, its loops not fused). Their glue gives every
 //! result in the program's numbering; their value and derivatives are compared with the
 //! program's to the bit, or, for the reverse-mode results of a call twin whose helper sums a
@@ -15,7 +17,7 @@ const ROUNDING: f64 = 1e-9;
 
 /// A twin of a scalar program, its results in the program's numbering.
 pub struct Twin {
-    /// `f_st`, `f_call` or `f_nf`.
+    /// `f_st`, `f_ao`, `f_call` or `f_nf`.
     pub name: &'static str,
     pub value: fn(&Point) -> f64,
     pub grad: fn(&Point) -> (f64, Vec<f64>),
@@ -42,7 +44,8 @@ pub struct TwinVector {
 
 /// `h`, an `n × n` matrix numbered as a twin numbers its scalars, in the program's numbering:
 /// `perm[i]` is the program's index of the twin's scalar `i`.
-#[allow(dead_code)] // only a program with a struct twin and `hessian`/`jacobian` reads it
+// Only a program with a struct (or array-of-structs) twin and `hessian`/`jacobian` reads it.
+#[allow(dead_code)]
 pub fn square(h: &[f64], perm: &[usize]) -> Vec<f64> {
     let n = perm.len();
     let mut out = vec![0.0; n * n];
@@ -56,7 +59,8 @@ pub fn square(h: &[f64], perm: &[usize]) -> Vec<f64> {
 
 /// `j`, a Jacobian with columns numbered as a twin numbers its scalars, in the program's
 /// numbering.
-#[allow(dead_code)] // only a program with a struct twin and `hessian`/`jacobian` reads it
+// Only a program with a struct (or array-of-structs) twin and `hessian`/`jacobian` reads it.
+#[allow(dead_code)]
 pub fn columns(j: &[f64], perm: &[usize]) -> Vec<f64> {
     let n = perm.len();
     let mut out = vec![0.0; j.len()];

@@ -1,17 +1,21 @@
 //! Arrays of structs (`ps: &[P; N]`, `ps: [P; N]`), read as a struct of arrays: before the body
 //! is scanned, each read of an element's field, `ps[i].x`, is rewritten `ps.x[i]`, a read of
 //! the field `x` of every element, an array `[f64; N]` (`ps[i].w[j]` is `ps.w[i][j]`, the field
-//! `w` of every element an array of one dimension more). The parameter is then a struct
-//! parameter whose fields are those arrays (see `mod.rs`), and codegen reads them from the
-//! elements and writes a gradient back into an array of the struct (`gather`, `scatter` in
-//! `autodiff_runtime::__private`).
+//! `w` of every element an array of one dimension more; that second step is
+//! `element_fields.rs`). Both steps find the array by its name, and a binding of that name (a
+//! `let`, a closure's or a loop's pattern, a `match` arm) shadows it in its scope (`scope.rs`,
+//! bug 70). The parameter is then a struct parameter whose fields are those arrays (see
+//! `mod.rs`), and codegen reads them from the elements and writes a gradient back into an array
+//! of the struct (`gather`, `scatter` in `autodiff_runtime::__private`).
 //!
 //! An element is named only by its index: a loop over the elements (`for p in ps.iter()`,
 //! `for (i, p) in ps.iter().enumerate()`, `ps.iter().zip(&xs)`, and the closures of `map`,
 //! `filter` (its pattern then binding the index through `&`), `fold` and `for_each` over
 //! them) runs over the indices instead, `(0..N)`, and its pattern binds the index, each read
 //! of the element's name in its scope rewritten `ps[p]`; so does a local bound to an element
-//! (`let p = &ps[i];` is `let p = i;`). The rest is the iterator sugar's and lowering's.
+//! (`let p = &ps[i];` is `let p = i;`). The rest is the iterator sugar's and lowering's. An
+//! element named like its array (`for ps in ps.iter()`) has its index named apart (`ps_i`); one
+//! read where a binding shadows its array is refused (`ps[p]` would read the local).
 //!
 //! What this does not know: an element read whole (a method called on it, `ps[i].energy(k)`, an
 //! argument of a call, a copy `let mut q = ps[i];`), the array read whole (`g(ps)`), a field
@@ -26,6 +30,7 @@ use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Block, Expr, FnArg, Member, Pat, Signature, Stmt, Type};
 
+use super::scope::{self, Scoped, Shadows};
 use crate::ctxt::Ctxt;
 use crate::symbol;
 
@@ -100,9 +105,10 @@ pub(in crate::lower) fn rewrite(
     if arrays.is_empty() {
         return out;
     }
-    let mut indexed = Indexed { arrays, names, errors: Vec::new() };
+    let shadows = Shadows::new(arrays.iter().map(|a| a.name.clone()).collect());
+    let mut indexed = Indexed { arrays, names, errors: Vec::new(), shadows: shadows.clone() };
     indexed.visit_block_mut(&mut out);
-    let mut fields = Fields { arrays, errors: indexed.errors };
+    let mut fields = super::element_fields::Fields { arrays, errors: indexed.errors, shadows };
     fields.visit_block_mut(&mut out);
     for (at, message) in fields.errors {
         cx.error_spanned(&at, message);
@@ -129,7 +135,7 @@ impl Shape {
     }
 }
 
-fn peel(e: &Expr) -> &Expr {
+pub(super) fn peel(e: &Expr) -> &Expr {
     match e {
         Expr::Paren(p) => peel(&p.expr),
         Expr::Group(g) => peel(&g.expr),
@@ -138,7 +144,7 @@ fn peel(e: &Expr) -> &Expr {
 }
 
 /// The one name `e` is, if it is a name.
-fn name_of(e: &Expr) -> Option<String> {
+pub(super) fn name_of(e: &Expr) -> Option<String> {
     match peel(e) {
         Expr::Path(p) if p.qself.is_none() && p.attrs.is_empty() => {
             p.path.get_ident().map(symbol::unraw)
@@ -148,14 +154,9 @@ fn name_of(e: &Expr) -> Option<String> {
 }
 
 /// `name` as an expression, spanned at `span`.
-fn path_expr(name: &str, span: Span) -> Expr {
+pub(super) fn path_expr(name: &str, span: Span) -> Expr {
     let id = Ident::new(name, span);
     syn::parse_quote_spanned!(span=> #id)
-}
-
-/// Whether `pat` binds `name`.
-fn binds(pat: &Pat, name: &str) -> bool {
-    super::mentions_any(&pat.to_token_stream(), &[name.to_owned()])
 }
 
 /// The first step: elements named by their indices.
@@ -164,22 +165,48 @@ struct Indexed<'a> {
     /// The function's names, and fresh ones for the index of an element destructured.
     names: &'a mut crate::lower::sugar::Names,
     errors: Vec<(TokenStream, String)>,
+    /// The arrays' names shadowed here by the body's bindings.
+    shadows: Shadows,
 }
 
-/// What a pattern over elements binds: the names given to elements (each with its array), and
-/// the `let`s of the fields of elements destructured (`Particle { x, v, .. }`), for the start of
-/// the scope.
+/// What a pattern over elements binds: the names given to elements (each with its array, and
+/// the index's own name when the element's would shadow an array), and the `let`s of the fields
+/// of elements destructured (`Particle { x, v, .. }`), for the start of the scope.
 #[derive(Default)]
 struct Bound {
-    names: Vec<(String, usize)>,
+    names: Vec<(String, usize, Option<Ident>)>,
     lets: Vec<Stmt>,
 }
 
 impl Indexed<'_> {
-    /// The array of structs `e` names, if it names one.
+    /// The array of structs `e` names, if it names one (and no binding shadows it here).
     fn array(&self, e: &Expr) -> Option<usize> {
         let name = name_of(e)?;
-        self.arrays.iter().position(|a| a.name == name)
+        (!self.shadows.hides(&name)).then(|| self.arrays.iter().position(|a| a.name == name))?
+    }
+
+    /// Names each read of the element `name` of the array `k` in what `visit` visits by its
+    /// index, `ps[name]` (`ps[index]` when the index is named apart).
+    fn subst(
+        &mut self,
+        (name, k, index): (String, usize, Option<Ident>),
+        visit: impl FnOnce(&mut Subst),
+    ) {
+        let array = self.arrays[k].name.clone();
+        let shadows = Shadows::new(vec![name.clone(), array.clone()]);
+        let mut s = Subst { name, array, index, shadows, errors: Vec::new() };
+        visit(&mut s);
+        self.errors.extend(s.errors);
+    }
+
+    /// A fresh name for the index of an element named `element`, when that name is an array of
+    /// structs' (`for ps in ps.iter()`), which the index would shadow where the element is read.
+    fn index_apart(&mut self, element: &Ident) -> Option<Ident> {
+        let name = symbol::unraw(element);
+        self.arrays.iter().any(|a| a.name == name).then(|| {
+            let index = self.names.fresh(&format!("{name}_i"));
+            Ident::new(&index.to_string(), element.span())
+        })
     }
 
     /// The element `ps[E]` that `e` is (`&ps[E]` too), as the array and the index.
@@ -278,9 +305,8 @@ impl Indexed<'_> {
         let Some(pat) = c.inputs.iter_mut().nth(param) else { return };
         let mut bound = Bound::default();
         self.pattern(pat, shape, &mut bound);
-        for (name, k) in bound.names {
-            let mut s = Subst { name, array: self.arrays[k].name.clone() };
-            s.visit_expr_mut(&mut c.body);
+        for named in bound.names {
+            self.subst(named, |s| s.visit_expr_mut(&mut c.body));
         }
         if !bound.lets.is_empty() {
             let (lets, body) = (&bound.lets, &c.body);
@@ -306,8 +332,12 @@ impl Indexed<'_> {
                 self.pattern(pat, shape, bound);
             }
             (Shape::Element(k), Pat::Ident(pi)) if pi.subpat.is_none() && pi.by_ref.is_none() => {
-                pi.mutability = None;
-                bound.names.push((symbol::unraw(&pi.ident), *k));
+                let (name, index) = (symbol::unraw(&pi.ident), self.index_apart(&pi.ident));
+                match &index {
+                    Some(index) => *pat = syn::parse_quote!(#index),
+                    None => pi.mutability = None,
+                }
+                bound.names.push((name, *k, index));
             }
             (Shape::Element(_), Pat::Wild(_)) => {}
             (Shape::Element(k), Pat::Struct(s)) if destructured(s) => {
@@ -353,18 +383,44 @@ fn destructured(s: &syn::PatStruct) -> bool {
         })
 }
 
+impl Scoped for Indexed<'_> {
+    fn shadows(&mut self) -> &mut Shadows {
+        &mut self.shadows
+    }
+
+    /// `let p = &ps[i];` is `let p = i;`, and `p` is `ps[p]` in the rest of the block.
+    fn at_stmt(&mut self, stmts: &mut Vec<Stmt>, k: usize) {
+        if let Some(named) = self.element_local(&mut stmts[k]) {
+            let mut rest = Block { brace_token: Default::default(), stmts: stmts.split_off(k + 1) };
+            self.subst(named, |s| s.visit_block_mut(&mut rest));
+            stmts.extend(rest.stmts);
+        }
+    }
+}
+
 impl VisitMut for Indexed<'_> {
     fn visit_block_mut(&mut self, b: &mut Block) {
-        for k in 0..b.stmts.len() {
-            if let Some((name, array)) = self.element_local(&mut b.stmts[k]) {
-                let mut s = Subst { name, array };
-                let rest = Block { brace_token: b.brace_token, stmts: b.stmts.split_off(k + 1) };
-                let mut rest = rest;
-                s.visit_block_mut(&mut rest);
-                b.stmts.extend(rest.stmts);
-            }
-            self.visit_stmt_mut(&mut b.stmts[k]);
-        }
+        scope::block(self, b);
+    }
+
+    fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
+        scope::closure(self, c);
+    }
+
+    fn visit_expr_for_loop_mut(&mut self, f: &mut syn::ExprForLoop) {
+        scope::for_loop(self, f);
+    }
+
+    fn visit_arm_mut(&mut self, a: &mut syn::Arm) {
+        scope::arm(self, a);
+    }
+
+    fn visit_expr_if_mut(&mut self, i: &mut syn::ExprIf) {
+        scope::if_expr(self, i);
+    }
+
+    fn visit_expr_while_mut(&mut self, w: &mut syn::ExprWhile) {
+        scope::while_expr(self, w);
     }
 
     fn visit_expr_mut(&mut self, e: &mut Expr) {
@@ -374,9 +430,8 @@ impl VisitMut for Indexed<'_> {
                     *f.expr = seq;
                     let mut bound = Bound::default();
                     self.pattern(&mut f.pat, &shape, &mut bound);
-                    for (name, k) in bound.names {
-                        let mut s = Subst { name, array: self.arrays[k].name.clone() };
-                        s.visit_block_mut(&mut f.body);
+                    for named in bound.names {
+                        self.subst(named, |s| s.visit_block_mut(&mut f.body));
                     }
                     f.body.stmts.splice(0..0, bound.lets);
                 }
@@ -407,8 +462,9 @@ impl VisitMut for Indexed<'_> {
 }
 
 impl Indexed<'_> {
-    /// `let p = &ps[i];` (or `ps[i]`) as `let p = i;`: the name of the element and its array.
-    fn element_local(&mut self, stmt: &mut Stmt) -> Option<(String, String)> {
+    /// `let p = &ps[i];` (or `ps[i]`) as `let p = i;`: the name of the element, its array, and
+    /// the index's name when it is named apart (`let ps = &ps[0];` is `let ps_i = 0;`).
+    fn element_local(&mut self, stmt: &mut Stmt) -> Option<(String, usize, Option<Ident>)> {
         let Stmt::Local(l) = stmt else { return None };
         let init = l.init.as_ref().filter(|i| i.diverge.is_none())?;
         let (k, index) = self.element(&init.expr)?;
@@ -419,6 +475,7 @@ impl Indexed<'_> {
             other => other,
         };
         let Pat::Ident(pi) = pat else { return None };
+        let (name, apart) = (symbol::unraw(&pi.ident), self.index_apart(&pi.ident));
         let ps = &self.arrays[k].name;
         if pi.mutability.is_some() || pi.by_ref.is_some() || pi.subpat.is_some() {
             let what = format!(
@@ -427,159 +484,78 @@ impl Indexed<'_> {
             // Read on as the element, so that nothing more is reported of it.
             self.errors.push((at, what));
         }
-        let (name, ident) = (symbol::unraw(&pi.ident), pi.ident.clone());
-        let array = ps.clone();
+        let ident = apart.clone().unwrap_or_else(|| pi.ident.clone());
         l.pat = syn::parse_quote!(#ident);
         if let Some(init) = &mut l.init {
             *init.expr = index;
         }
-        Some((name, array))
+        Some((name, k, apart))
     }
 }
 
 /// Replaces each read of the name `name` in its scope by the element of `array` it indexes,
-/// `array[name]`; stops where the name is bound again.
+/// `array[name]` (`array[index]` when the index is named apart); stops where the name is bound
+/// again, and refuses a read where `array` is.
 struct Subst {
     name: String,
     array: String,
+    index: Option<Ident>,
+    /// `name` and `array`, shadowed here or not.
+    shadows: Shadows,
+    errors: Vec<(TokenStream, String)>,
+}
+
+impl Scoped for Subst {
+    fn shadows(&mut self) -> &mut Shadows {
+        &mut self.shadows
+    }
 }
 
 impl VisitMut for Subst {
     fn visit_block_mut(&mut self, b: &mut Block) {
-        for stmt in &mut b.stmts {
-            if let Stmt::Local(l) = stmt
-                && binds(&l.pat, &self.name)
-            {
-                if let Some(init) = &mut l.init {
-                    self.visit_expr_mut(&mut init.expr);
-                    if let Some((_, e)) = &mut init.diverge {
-                        self.visit_expr_mut(e);
-                    }
-                }
-                return;
-            }
-            self.visit_stmt_mut(stmt);
-        }
+        scope::block(self, b);
     }
 
     fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
-        if !c.inputs.iter().any(|p| binds(p, &self.name)) {
-            self.visit_expr_mut(&mut c.body);
-        }
+        scope::closure(self, c);
     }
 
     fn visit_expr_for_loop_mut(&mut self, f: &mut syn::ExprForLoop) {
-        self.visit_expr_mut(&mut f.expr);
-        if !binds(&f.pat, &self.name) {
-            self.visit_block_mut(&mut f.body);
-        }
+        scope::for_loop(self, f);
     }
 
-    fn visit_arm_mut(&mut self, arm: &mut syn::Arm) {
-        if !binds(&arm.pat, &self.name) {
-            syn::visit_mut::visit_arm_mut(self, arm);
-        }
+    fn visit_arm_mut(&mut self, a: &mut syn::Arm) {
+        scope::arm(self, a);
+    }
+
+    fn visit_expr_if_mut(&mut self, i: &mut syn::ExprIf) {
+        scope::if_expr(self, i);
+    }
+
+    fn visit_expr_while_mut(&mut self, w: &mut syn::ExprWhile) {
+        scope::while_expr(self, w);
     }
 
     fn visit_macro_mut(&mut self, _: &mut syn::Macro) {}
 
     fn visit_expr_mut(&mut self, e: &mut Expr) {
-        if name_of(e).is_some_and(|n| n == self.name) && !matches!(e, Expr::Paren(_)) {
+        let read = name_of(e).is_some_and(|n| n == self.name) && !matches!(e, Expr::Paren(_));
+        if read && !self.shadows.hides(&self.name) {
+            let (name, ps) = (&self.name, &self.array);
+            if self.shadows.hides(ps) {
+                let what = format!(
+                    "`#[grad]` reads the element `{name}` of the array of structs `{ps}` as `{ps}[i]`, and `{ps}` means something else here; rename the variable that shadows it"
+                );
+                self.errors.push((e.to_token_stream(), what));
+                return;
+            }
             let span = e.span();
-            let (array, index) = (path_expr(&self.array, span), e.clone());
-            *e = syn::parse_quote_spanned!(span=> #array[#index]);
+            let array = path_expr(&self.array, span);
+            *e = match &self.index {
+                Some(index) => syn::parse_quote_spanned!(span=> #array[#index]),
+                None => syn::parse_quote_spanned!(span=> #array[#e]),
+            };
             return;
-        }
-        syn::visit_mut::visit_expr_mut(self, e);
-    }
-}
-
-/// The second step: an element's field read as the array of that field.
-struct Fields<'a> {
-    arrays: &'a [Elements],
-    errors: Vec<(TokenStream, String)>,
-}
-
-impl Fields<'_> {
-    fn array(&self, e: &Expr) -> Option<usize> {
-        let name = name_of(e)?;
-        self.arrays.iter().position(|a| a.name == name)
-    }
-
-    /// `ps[E].a.b` as the array, the index `E` and the fields `[a, b]`.
-    fn field_read(&self, e: &Expr) -> Option<(usize, Expr, Vec<Member>)> {
-        let Expr::Field(f) = peel(e) else { return None };
-        match peel(&f.base) {
-            Expr::Index(i) => {
-                let k = self.array(&i.expr)?;
-                Some((k, (*i.index).clone(), vec![f.member.clone()]))
-            }
-            inner @ Expr::Field(_) => {
-                let (k, index, mut path) = self.field_read(inner)?;
-                path.push(f.member.clone());
-                Some((k, index, path))
-            }
-            _ => None,
-        }
-    }
-
-    fn refuse(&mut self, e: &mut Expr, what: String) {
-        self.errors.push((e.to_token_stream(), what));
-        // A placeholder, so that lowering reports nothing more here.
-        *e = syn::parse_quote_spanned!(e.span()=> 0.0);
-    }
-}
-
-impl VisitMut for Fields<'_> {
-    fn visit_macro_mut(&mut self, _: &mut syn::Macro) {}
-
-    fn visit_expr_mut(&mut self, e: &mut Expr) {
-        if let Some((k, mut index, path)) = self.field_read(e) {
-            self.visit_expr_mut(&mut index);
-            let span = e.span();
-            let root = path_expr(&self.arrays[k].name, span);
-            *e = syn::parse_quote_spanned!(span=> #root #(.#path)* [#index]);
-            return;
-        }
-        let name = |k: usize| self.arrays[k].name.clone();
-        match peel(e) {
-            Expr::MethodCall(m) if m.method == symbol::LEN && m.args.is_empty() => {
-                if let Some(k) = self.array(&m.receiver) {
-                    let len = &self.arrays[k].len;
-                    *e = match len {
-                        Expr::Lit(_) | Expr::Path(_) => len.clone(),
-                        _ => syn::parse_quote_spanned!(e.span()=> (#len)),
-                    };
-                    return;
-                }
-            }
-            Expr::MethodCall(m) if matches!(peel(&m.receiver), Expr::Index(i) if self.array(&i.expr).is_some()) =>
-            {
-                let Expr::Index(i) = peel(&m.receiver) else { return };
-                let Some(k) = self.array(&i.expr) else { return };
-                let (ps, method) = (name(k), m.method.to_string());
-                let what = format!(
-                    "`#[grad]` does not call methods on an element of the array of structs `{ps}` (`{method}`): it reads the elements through their fields (`{ps}[i].x`, `p.x` in `for p in {ps}.iter()`); write the method's computation with the fields, or a `#[grad]` function taking them"
-                );
-                return self.refuse(e, what);
-            }
-            Expr::Index(i) if self.array(&i.expr).is_some() => {
-                let Some(k) = self.array(&i.expr) else { return };
-                let ps = name(k);
-                let what = format!(
-                    "`#[grad]` reads an element of the array of structs `{ps}` through its fields (`{ps}[i].x`) and does not take it whole (an argument of a call, a copy, a value); pass the fields it needs"
-                );
-                return self.refuse(e, what);
-            }
-            Expr::Path(_) if self.array(e).is_some() => {
-                let Some(k) = self.array(e) else { return };
-                let ps = name(k);
-                let what = format!(
-                    "`#[grad]` reads the array of structs `{ps}` through its elements' fields (`{ps}[i].x`), in loops over its indices or its elements (`for p in {ps}.iter()`), and its length (`{ps}.len()`); it does not take it whole here"
-                );
-                return self.refuse(e, what);
-            }
-            _ => {}
         }
         syn::visit_mut::visit_expr_mut(self, e);
     }
@@ -592,4 +568,102 @@ pub(in crate::lower) fn gather(name: &str, by_ref: bool, path: &[Member], at: Sp
     let e = Ident::new("e", Span::mixed_site());
     let lent = if by_ref { quote!(#ps) } else { quote!(&#ps) };
     quote_spanned!(at=> ::autodiff_runtime::__private::gather(#lent, |#e| #e #(.#path)*))
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    /// `f`'s body rewritten for its array of structs `ps` (of length 2), and the errors.
+    fn rewritten(f: proc_macro2::TokenStream) -> (String, Vec<String>) {
+        let item: syn::ItemFn = syn::parse2(f).expect("a function");
+        let mut cx = crate::ctxt::Ctxt::new();
+        let mut names = crate::lower::sugar::Names::of(&item);
+        let arrays = [super::Elements { name: "ps".into(), len: syn::parse_quote!(2) }];
+        let block = super::rewrite(&mut cx, &mut names, &arrays, &item.block);
+        let errors = cx.errors().iter().map(ToString::to_string).collect();
+        (quote!(#block).to_string(), errors)
+    }
+
+    #[test]
+    fn a_binding_of_the_arrays_name_shadows_it_in_its_scope() {
+        let (got, errors) = rewritten(quote!(
+            fn f(ps: &[P; 2], xs: [f64; 2]) -> f64 {
+                let mut s = ps[0].a;
+                {
+                    let ps = [1.0, 2.0];
+                    s += ps[0];
+                }
+                s += xs.iter().map(|ps| ps * ps[1].a).sum::<f64>();
+                for ps in 0..2 {
+                    s += xs[ps];
+                }
+                s += match 1 {
+                    0 => ps[1].a,
+                    ps => xs[ps],
+                };
+                let ps = ps[1].a;
+                s + ps
+            }
+        ));
+        let want = quote!({
+            let mut s = ps.a[0];
+            {
+                let ps = [1.0, 2.0];
+                s += ps[0];
+            }
+            s += xs.iter().map(|ps| ps * ps[1].a).sum::<f64>();
+            for ps in 0..2 {
+                s += xs[ps];
+            }
+            s += match 1 {
+                0 => ps.a[1],
+                ps => xs[ps],
+            };
+            let ps = ps.a[1];
+            s + ps
+        });
+        assert_eq!(errors, Vec::<String>::new());
+        assert_eq!(got, want.to_string());
+    }
+
+    #[test]
+    fn an_element_read_where_its_array_is_shadowed_is_refused() {
+        let (_, errors) = rewritten(quote!(
+            fn f(ps: &[P; 2]) -> f64 {
+                let mut s = 0.0;
+                for p in ps.iter() {
+                    let ps = 2.0;
+                    s += p.a * ps;
+                }
+                s
+            }
+        ));
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].contains("means something else here"), "{}", errors[0]);
+    }
+
+    #[test]
+    fn an_element_named_like_its_array_has_its_index_named_apart() {
+        let (got, errors) = rewritten(quote!(
+            fn f(ps: &[P; 2]) -> f64 {
+                let mut s = 0.0;
+                for ps in ps.iter() {
+                    s += ps.a;
+                }
+                let ps = &ps[1];
+                s + ps.a
+            }
+        ));
+        let want = quote!({
+            let mut s = 0.0;
+            for ps_i in (0..2) {
+                s += ps.a[ps_i];
+            }
+            let ps_i_1 = 1;
+            s + ps.a[ps_i_1]
+        });
+        assert_eq!(errors, Vec::<String>::new());
+        assert_eq!(got, want.to_string());
+    }
 }

@@ -22,11 +22,13 @@
 pub(super) mod arrays;
 mod calls;
 mod copies;
+mod element_fields;
 mod flat;
 mod infer;
 pub(super) mod record;
 mod rows;
 mod scan;
+mod scope;
 mod whole;
 
 pub(super) use copies::inline_copies;

@@ -104,6 +104,7 @@ enum Ctx {
 pub(in crate::lower) fn uses(body: &Block, roots: &[String]) -> Vec<FieldUse> {
     let mut s = Scan {
         roots,
+        hidden: Vec::new(),
         uses: Vec::new(),
         aliases: Vec::new(),
         passing: false,
@@ -180,6 +181,9 @@ fn indexed(e: &Expr) -> (&Expr, usize) {
 
 struct Scan<'a> {
     roots: &'a [String],
+    /// The roots that a binding of the body shadows here (`let m = 2.0;`): a field of such a
+    /// name is no field of the root's.
+    hidden: Vec<String>,
     uses: Vec<FieldUse>,
     /// Locals bound to a field read: the local's name, the field read (`m.x[0]`), and how many
     /// times it is indexed.
@@ -230,6 +234,18 @@ fn bound_name(pat: &Pat) -> Option<String> {
 }
 
 impl Scan<'_> {
+    /// Whether `name` is a root here (not shadowed).
+    fn is_root(&self, name: &str) -> bool {
+        self.roots.iter().any(|r| r == name) && !self.hidden.iter().any(|h| h == name)
+    }
+
+    /// The roots that `pat` binds are shadowed from here (until `hidden` is restored).
+    fn bind(&mut self, pat: &Pat) {
+        let names = super::scope::bound_names(pat).into_iter();
+        let roots: Vec<String> = names.filter(|n| self.roots.contains(n)).collect();
+        self.hidden.extend(roots);
+    }
+
     /// Records a use of `e` (a field path of a root, or a local bound to one, indexed `n` times)
     /// if it is one, whose value has at least `extra` more dimensions.
     fn record(&mut self, e: &Expr, ctx: Ctx, extra: usize) -> bool {
@@ -256,7 +272,7 @@ impl Scan<'_> {
             return true;
         }
         let Some((root, path)) = field_path(base) else { return false };
-        if !self.roots.contains(&root) {
+        if !self.is_root(&root) {
             return false;
         }
         let value = ctx == Ctx::Value;
@@ -320,6 +336,7 @@ impl Scan<'_> {
                 self.expr(e, Ctx::Value);
             }
         }
+        self.bind(&l.pat);
         let Some(name) = bound_name(&l.pat) else { return };
         self.forget(&name);
         if let Some(init) = l.init.as_ref().filter(|i| i.diverge.is_none() && !int) {
@@ -393,7 +410,7 @@ impl Scan<'_> {
     /// for `m.x[0]`, and for `y[0]` after `let y = m.x;`.
     fn alias_of(&self, e: &Expr) -> Option<Expr> {
         let (base, _) = indexed(e);
-        if field_path(base).is_some_and(|(root, _)| self.roots.contains(&root)) {
+        if field_path(base).is_some_and(|(root, _)| self.is_root(&root)) {
             return Some(peel(e).clone());
         }
         let name = self.alias_key(base)?;
@@ -411,9 +428,10 @@ impl Scan<'_> {
 
     fn block(&mut self, b: &Block) {
         // A local bound inside the block is gone after it.
-        let outer = self.aliases.clone();
+        let (outer, hidden) = (self.aliases.clone(), self.hidden.len());
         self.stmts(b);
         self.aliases = outer;
+        self.hidden.truncate(hidden);
     }
 
     fn stmts(&mut self, b: &Block) {
@@ -446,20 +464,25 @@ impl Scan<'_> {
                 if !self.record(&f.expr, iterated, 1) {
                     self.expr(&f.expr, iterated);
                 }
-                let outer = self.aliases.clone();
+                let (outer, hidden) = (self.aliases.clone(), self.hidden.len());
+                self.bind(&f.pat);
                 if let Some(name) = bound_name(&f.pat) {
                     self.forget(&name);
                 }
                 self.block(&f.body);
                 self.aliases = outer;
+                self.hidden.truncate(hidden);
             }
             Expr::Match(m) => {
                 self.expr(&m.expr, Ctx::Int);
                 for arm in &m.arms {
+                    let hidden = self.hidden.len();
+                    self.bind(&arm.pat);
                     if let Pat::Guard(g) = &arm.pat {
                         self.expr(&g.guard, Ctx::Value);
                     }
                     self.expr(&arm.body, ctx);
+                    self.hidden.truncate(hidden);
                 }
             }
             Expr::Binary(b) => {
@@ -484,24 +507,34 @@ impl Scan<'_> {
             }
             Expr::Block(b) => self.block(&b.block),
             Expr::Unsafe(b) => self.block(&b.block),
+            // An `if let` or `while let` shadows in its block (its condition's other reads are
+            // taken as outside it).
             Expr::If(i) => {
                 self.expr(&i.cond, Ctx::Value);
+                let hidden = self.hidden.len();
+                super::scope::condition_lets(&i.cond).into_iter().for_each(|p| self.bind(p));
                 self.block(&i.then_branch);
+                self.hidden.truncate(hidden);
                 if let Some((_, els)) = &i.else_branch {
                     self.expr(els, ctx);
                 }
             }
             Expr::While(w) => {
                 self.expr(&w.cond, Ctx::Value);
+                let hidden = self.hidden.len();
+                super::scope::condition_lets(&w.cond).into_iter().for_each(|p| self.bind(p));
                 self.block(&w.body);
+                self.hidden.truncate(hidden);
             }
             Expr::Loop(l) => self.block(&l.body),
             Expr::Closure(c) => {
-                let outer = self.aliases.clone();
+                let (outer, hidden) = (self.aliases.clone(), self.hidden.len());
+                c.inputs.iter().for_each(|p| self.bind(p));
                 let names: Vec<String> = c.inputs.iter().filter_map(bound_name).collect();
                 names.iter().for_each(|n| self.forget(n));
                 self.expr(&c.body, Ctx::Value);
                 self.aliases = outer;
+                self.hidden.truncate(hidden);
             }
             Expr::Call(c) => {
                 self.expr(&c.func, Ctx::Value);
@@ -589,7 +622,7 @@ impl Scan<'_> {
         // takes it.
         let row = lent.unwrap_or(a);
         let (base, n) = indexed(row);
-        if n > 0 && field_path(base).is_some_and(|(root, _)| self.roots.contains(&root)) {
+        if n > 0 && field_path(base).is_some_and(|(root, _)| self.is_root(&root)) {
             (self.passing, self.row) = (true, true);
             self.record(row, ctx, usize::from(lent.is_some()));
             (self.passing, self.row) = (false, false);
@@ -670,6 +703,18 @@ mod tests {
                 ("m.b".into(), true, 0),
             ]
         );
+    }
+
+    #[test]
+    fn a_root_bound_again_has_no_fields_in_that_scope() {
+        let found = scan(
+            "{ let s = m.b; let t = { let m = (1.0, 2.0); m.0 }; \
+               let u = (|m: Pair| m.c)(p) + match k { m => m.d }; \
+               for m in qs.iter() { u += m.e; } \
+               if let Some(m) = o { u += m.f; } \
+               s + t + u + m.g }",
+        );
+        assert_eq!(found, vec![("m.b".into(), true, 0), ("m.g".into(), true, 0)]);
     }
 
     #[test]
