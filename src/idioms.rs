@@ -129,6 +129,30 @@ pub fn reduced_twin(x: [f64; N]) -> f64 {
     hi * below + soft.exp()
 }
 
+/// Chains over array literals: the largest of a few values, a log-sum-exp of two terms, and a
+/// repeated value `[v; 3]`.
+#[grad(jvp, hvp)]
+pub fn literal_chains(x: [f64; N]) -> f64 {
+    let top = [x[0], x[1] * x[2], 0.5].iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let soft = [x[3], -x[0]].iter().map(|v| v.exp()).sum::<f64>().ln();
+    let rep = [x[1]; 3].iter().enumerate().map(|(i, v)| v * i as f64).sum::<f64>();
+    top + soft + rep
+}
+
+/// [`literal_chains`]'s twin, unrolled by hand.
+#[grad(jvp, hvp)]
+pub fn literal_chains_twin(x: [f64; N]) -> f64 {
+    let top = f64::NEG_INFINITY.max(x[0]).max(x[1] * x[2]).max(0.5);
+    let mut soft = -0.0;
+    soft += x[3].exp();
+    soft += (-x[0]).exp();
+    let mut rep = -0.0;
+    for i in 0..3 {
+        rep += x[1] * i as f64;
+    }
+    top + soft.ln() + rep
+}
+
 /// Mean and variance by a `fold` carrying a tuple.
 #[grad(jvp, hvp, hessian)]
 pub fn moments(x: [f64; N]) -> f64 {

@@ -46,6 +46,17 @@ fn reductions_sum_product_fold_filter() {
         &SEEDS,
     );
     check(
+        "chains over array literals",
+        fns!(literal_chains, literal_chains_grad, literal_chains_jvp, literal_chains_hvp),
+        fns!(
+            literal_chains_twin,
+            literal_chains_twin_grad,
+            literal_chains_twin_jvp,
+            literal_chains_twin_hvp
+        ),
+        &SEEDS,
+    );
+    check(
         "moments",
         fns!(moments, moments_grad, moments_jvp, moments_hvp),
         fns!(moments_twin, moments_twin_grad, moments_twin_jvp, moments_twin_hvp),

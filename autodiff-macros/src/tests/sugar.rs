@@ -366,3 +366,15 @@ fn a_destructuring_assignment_is_a_let_and_one_assignment_per_place() {
         "fn f(x: [f64; 2]) -> f64 { let mut y = x; let mut a = 0.0; let ([y_1, _], a_1) = ([y[0] * 2.0, 0.0], y[1]); y[1] = y_1; a = a_1; y[1] + a }",
     );
 }
+
+#[test]
+fn a_chain_over_an_array_literal_runs_over_its_count() {
+    same(
+        "fn f(a: f64, b: f64) -> f64 { [a, b * b, 0.5].iter().sum::<f64>() }",
+        "fn f(a: f64, b: f64) -> f64 { let mut sum = -0.0; for i in 0..3 { sum += ([a, b * b, 0.5])[i]; } sum }",
+    );
+    same(
+        "fn f(a: f64) -> f64 { [a; 4].iter().product::<f64>() }",
+        "fn f(a: f64) -> f64 { let mut product = 1.0; for i in 0..4 { product *= ([a; 4])[i]; } product }",
+    );
+}

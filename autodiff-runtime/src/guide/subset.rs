@@ -60,7 +60,8 @@
 //!   any array; a `const` item or data must be given its type there, with literal lengths
 //!   (`let mut x: [f64; 2] = INIT;`), as the macro sees no types;
 //! - iterator chains and `for` over collections, over arrays (differentiated or not),
-//!   `&[f64; N]`, slices of constant data and views `&x[a..b]`: `for v in x`, `for &v in data`,
+//!   `&[f64; N]`, array literals (`[a, b * c, 0.5].iter()`, `[v; 3].iter()`), slices of
+//!   constant data and views `&x[a..b]`: `for v in x`, `for &v in data`,
 //!   `.iter()`, `.into_iter()`, `.copied()`, `.cloned()`, `.enumerate()`, `.zip(..)` (nested
 //!   too), `.rev()`, `.skip(k)`, `.take(k)`, `.step_by(k)`, `.windows(k)`, `.chunks(k)`,
 //!   `.chunks_exact(k)`, `.map(f)`, `.filter(p)` (a branch, as `if` is), ending in `.sum()`,

@@ -491,12 +491,20 @@ impl Lower<'_> {
         }
     }
 
-    /// The elements of an array or a slice `e`, by reference.
+    /// The elements of an array or a slice `e`, by reference. An array literal's length is
+    /// its count (`[a, b, c].iter()` runs over `0..3`), which a loop bound can read.
     fn source(&mut self, e: &Expr) -> Seq {
+        let len = match peel(e) {
+            Expr::Array(a) => {
+                Some(proc_macro2::Literal::usize_unsuffixed(a.elems.len()).to_token_stream())
+            }
+            Expr::Repeat(r) => Some(atom(&r.len)),
+            _ => None,
+        };
         let e = atom(e);
         let at = e.clone();
         Seq {
-            len: quote!(#e.len()),
+            len: len.unwrap_or_else(|| quote!(#e.len())),
             elem: Rc::new(move |p| Tree::Expr(quote!(&#at[#p]))),
             backward: false,
             stages: Vec::new(),
