@@ -523,10 +523,14 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
     // in `f_call`'s they may not, even when the piece reads the copy once: the sweep adds the
     // call's cotangent where the call is, and sums the later scalar reads' with the earlier
     // ones (seed 9930, bug 60).
+    // A copy of an array's element (`let mut s1 = m0[0][0];`) is that element to the macro,
+    // and the array's later reads reach it first in `f`'s sweep as well (seed 1168, bug 71).
     let copies: HashMap<&str, &str> = prog.body[..lo]
         .iter()
         .filter_map(|s| match s {
-            Stmt::Let(n, _, Expr::Var(src)) => Some((n.as_str(), src.as_str())),
+            Stmt::Let(n, _, Expr::Var(src) | Expr::Elem(src, _)) => {
+                Some((n.as_str(), src.as_str()))
+            }
             _ => None,
         })
         .collect();
