@@ -1045,3 +1045,9 @@ fn bug67_a_row_read_by_its_elements_in_a_loop_that_may_end_early() {
         assert!(same_bits(&hx, &fhx), "{hx:?} {fhx:?}");
     }
 }
+
+#[test]
+#[ignore = "open: bug 68"]
+fn bug68_a_counter_stepped_in_a_loop_after_its_exit_test_read_as_an_index() {
+    compiles("stepped_after_an_exit_test");
+}
