@@ -5,15 +5,17 @@
 //!   0, 2 or 3: with 0, a `break` never taken; `i > hi` for `..=`; a reversed range keeps its
 //!   bounds, its `break` never taken);
 //! - a loop over a range up whose body reads its index (`hi` not `0`), sometimes as
-//!   `let mut i = lo; while i < hi { body i += 1; }` (`let mut i: usize` half the time; `<=`
-//!   for `..=`): an integer counter stepped once per iteration, which the macro reads from the
-//!   iteration's index. The body has no `continue` then (it would skip the step), and the
-//!   counter keeps the loop variable's name: the generator names loops by their depth
-//!   (`i`, `j`, `k`, `l`), so nothing after the loop in its block reads an outer `i`. Not as
-//!   `loop { if i >= hi { break; } body i += 1; }`: the macro refuses that counter as an index
-//!   (bug 68, `tests/fuzz_found.rs`);
-//! - a loop whose body does not read its index as `while w < hi as f64 { w += 1.0; body }` or
-//!   `loop { if w >= hi as f64 { break; } w += 1.0; body }`, on a float counter `w` from
+//!   `let mut i = lo; while i < hi { body i += 1; }` or
+//!   `let mut i = lo; loop { if i >= hi { break; } body i += 1; }` (`let mut i: usize` half the
+//!   time; `<=` and `>` for `..=`): an integer counter stepped once per iteration, which the
+//!   macro reads from the iteration's index (in the `loop`, since bug 69). The body has no
+//!   `continue` then (it would skip the step), and the counter keeps the loop variable's name:
+//!   the generator names loops by their depth (`i`, `j`, `k`, `l`), so nothing after the loop
+//!   in its block reads an outer `i`;
+//! - a loop whose body does not read its index as `while w < hi as f64 { w += 1.0; body }`,
+//!   `loop { if w >= hi as f64 { break; } w += 1.0; body }` (which the macro reads as the
+//!   `while`) or `loop { w += 1.0; if w > hi as f64 { break; } body }` (its last iteration one
+//!   that only exits, the body under the `break`'s flag), on a float counter `w` from
 //!   `lo as f64` (integer counters in such loops are refused: `tests/ui/control_flow/`);
 //! - the last statement of a loop's body, `if c { a } else if d { b } else { e }`, as
 //!   `if c { a; continue; } if d { b; continue; } e`, or without `else` as
@@ -91,6 +93,14 @@ fn float(i: &Int) -> String {
     match i {
         Int::Lit(n) => format!("{n}.0"),
         _ => format!("{} as f64", int(i, UNARY)),
+    }
+}
+
+/// `i + 1` as an `f64` expression: `4.0`, `n as f64 + 1.0`.
+fn plus_one(i: &Int) -> String {
+    match i {
+        Int::Lit(n) => format!("{}.0", n + 1),
+        _ => format!("{} + 1.0", float(i)),
     }
 }
 
@@ -292,36 +302,53 @@ impl Exit<'_> {
     }
 
     /// A loop reading its index over a range up, on an integer counter stepped at the end of
-    /// its iteration: `let mut i = lo; while i < hi { body i += 1; }`. Its body is printed with
-    /// no `continue`, which would skip the step. (Not as `loop` with the exit test first: the
-    /// macro holds such a counter as a number and refuses it as an index, bug 68.)
+    /// its iteration: `let mut i = lo; while i < hi { body i += 1; }`, or as `loop` with the
+    /// exit test first, `loop { if i >= hi { break; } body i += 1; }`. Its body is printed with
+    /// no `continue`, which would skip the step.
     fn stepped(&mut self, var: &str, range: &Range, body: &[Stmt], depth: usize) {
         let ty = if self.rng.chance(50) { ": usize" } else { "" };
         self.line(depth, &format!("let mut {var}{ty} = {};", int(&range.lo, 0)));
-        let go = if range.inclusive { Cmp::Le } else { Cmp::Lt };
-        let go = self.p.cond(&Cond::Int(go, Int::Var(var.to_string()), range.hi.clone()), 0);
-        let head = self.open(depth, &format!("while {go} {{"));
-        self.stmts(body, depth + 1, false);
-        self.line(depth + 1, &format!("{var} += 1;"));
-        self.close(depth, head);
-    }
-
-    /// A loop whose body does not read its index, on a float counter: as `while` when `ahead`,
-    /// else as `loop` with a `break` first.
-    fn counted(&mut self, range: &Range, body: &[Stmt], depth: usize, ahead: bool) {
-        let w = self.counter();
-        let (lo, hi) = (float(&range.lo), float(&range.hi));
-        self.line(depth, &format!("let mut {w} = {lo};"));
-        let (go, stop) = if range.inclusive { ("<=", ">") } else { ("<", ">=") };
-        let (go, stop) = (format!("{w} {go} {hi}"), format!("{w} {stop} {hi}"));
-        let head = if ahead {
+        let (go, stop) = if range.inclusive { (Cmp::Le, Cmp::Gt) } else { (Cmp::Lt, Cmp::Ge) };
+        let test = |op| Cond::Int(op, Int::Var(var.to_string()), range.hi.clone());
+        let (go, stop) = (self.p.cond(&test(go), 0), self.p.cond(&test(stop), 0));
+        let head = if self.rng.chance(50) {
             self.open(depth, &format!("while {go} {{"))
         } else {
             let head = self.open(depth, "loop {");
             self.exit_test(depth + 1, &stop, Some(&go));
             head
         };
-        self.line(depth + 1, &format!("{w} += 1.0;"));
+        self.stmts(body, depth + 1, false);
+        self.line(depth + 1, &format!("{var} += 1;"));
+        self.close(depth, head);
+    }
+
+    /// A loop whose body does not read its index, on a float counter: as `while` when `ahead`,
+    /// else as `loop` with a `break` first or (`w += 1.0; if w > hi as f64 { break; } ..`) after
+    /// the step, its last iteration then one that only exits.
+    fn counted(&mut self, range: &Range, body: &[Stmt], depth: usize, ahead: bool) {
+        let w = self.counter();
+        let (lo, hi) = (float(&range.lo), float(&range.hi));
+        self.line(depth, &format!("let mut {w} = {lo};"));
+        let (go, stop) = if range.inclusive { ("<=", ">") } else { ("<", ">=") };
+        let (go, stop) = (format!("{w} {go} {hi}"), format!("{w} {stop} {hi}"));
+        let step = format!("{w} += 1.0;");
+        if ahead {
+            let head = self.open(depth, &format!("while {go} {{"));
+            self.line(depth + 1, &step);
+            self.stmts(body, depth + 1, true);
+            return self.close(depth, head);
+        }
+        let head = self.open(depth, "loop {");
+        if self.rng.chance(50) {
+            self.exit_test(depth + 1, &stop, Some(&go));
+            self.line(depth + 1, &step);
+        } else {
+            // After the step `w` is one more: past `hi` (past `hi + 1` for `..=`).
+            let last = if range.inclusive { plus_one(&range.hi) } else { hi };
+            self.line(depth + 1, &step);
+            self.exit_test(depth + 1, &format!("{w} > {last}"), Some(&format!("{w} <= {last}")));
+        }
         self.stmts(body, depth + 1, true);
         self.close(depth, head);
     }

@@ -1,9 +1,10 @@
-// Macro bug 68 (fuzz seed 1): a counter that a `loop` advances by a literal in one statement of
+// Macro bug 69 (fuzz seed 1): a counter that a `loop` advances by a literal in one statement of
 // its body (`i += 1`, the form `guide/subset.rs` says is read from the iteration's index), the
-// loop's exit test first, read as an index: refused as a held counter ("holds the integer counter
-// `i` as a number ... not reading it as an index"); the same loop as `while i < 3 { ..; i += 1; }`
-// is accepted. The exits sugar puts the rest of the body, the step included, under the exit's
-// flag, so the step is no longer a statement of the body.
+// loop's exit test first, read as an index: it was refused as a held counter ("holds the
+// integer counter `i` as a number ... not reading it as an index"), though the same loop as
+// `while i < 3 { ..; i += 1; }` was accepted. The exits sugar put the rest of the body, the step
+// included, under the exit's flag, so the step was no longer a statement of the body; such a
+// `loop` is now read as the `while !(i >= 3)` loop it is (`lower/sugar/leading.rs`).
 use autodiff_runtime::grad;
 
 #[grad]
