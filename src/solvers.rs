@@ -226,3 +226,37 @@ pub fn leading_positive(w: f64, data: &[f64]) -> f64 {
     }
     s * i as f64
 }
+
+/// `k · Σ_{i<k} xᵢ² xᵢ₊₁`, its terms added while `i < 3` and the sum is at most `cap`, `k` the
+/// number added: a `loop` whose body begins with its exit test (through a `bool`) and steps an
+/// integer counter, read as an index in the loop and as a number after it (bug 69).
+#[grad(jvp, hvp)]
+pub fn cubic_terms(x: [f64; 4], cap: f64) -> f64 {
+    let mut s = 0.0;
+    let mut i = 0;
+    loop {
+        let stop = i >= 3 || s > cap;
+        if stop {
+            break;
+        }
+        s += x[i] * x[i] * x[i + 1];
+        i += 1;
+    }
+    s * i as f64
+}
+
+/// `Σ_{i<n} xᵢ xᵢ₊₁`, `i` from 0 stepped by 1 in a labelled `loop` whose exit test comes first
+/// and names it.
+#[grad(jvp, hvp)]
+pub fn neighbour_products(x: [f64; 5]) -> f64 {
+    let mut s = 0.0;
+    let mut i = 0;
+    'terms: loop {
+        if i >= 4 {
+            break 'terms;
+        }
+        s += x[i] * x[i + 1];
+        i += 1;
+    }
+    s
+}

@@ -78,12 +78,17 @@
 //! - the loop-exit twin `f_wh` (every program with a loop, `build/fuzz/print_while.rs`): its
 //!   loops written to stop when they are done, running the same iterations, as `for i in
 //!   lo..hi + k { if i >= hi { break; } .. }` (`k = 0`: a `break` never taken), as `while w <
-//!   hi as f64 { w += 1.0; .. }` or `loop { if w >= hi as f64 { break; } .. }` on a float
-//!   counter where the body does not read the index, and with a loop's last `if c { a } else ..`
-//!   as `if c { a; continue; } ..` or `if !c { continue; } a`. The macro reads these as loops of
-//!   unknown length and checkpoints them online; half the twins are under `checkpoint(s = 1..=4)`
-//!   so that the online tape moves its snapshots. Its value and every function it has are `f`'s
-//!   (stored, or offline-checkpointed in `f_ck`, itself `f`'s), bit for bit.
+//!   hi as f64 { w += 1.0; .. }`, `loop { if w >= hi as f64 { break; } .. }` or `loop {
+//!   w += 1.0; if w > hi as f64 { break; } .. }` on a float counter where the body does not
+//!   read the index, as `let mut i = lo; while i < hi { .. i += 1; }` or `loop { if i >= hi {
+//!   break; } .. i += 1; }` on an integer counter where it does, and with a loop's last `if c {
+//!   a } else ..` as `if c { a; continue; } ..` or `if !c { continue; } a`; exit tests
+//!   sometimes through a `bool` (`let stop = i >= hi; if stop { break; }`), some loops labelled
+//!   and their own exits naming them (`break 'l3;`, `continue 'l3;`). The macro reads these as
+//!   loops of unknown length and checkpoints them online; half the twins are under
+//!   `checkpoint(s = 1..=4)` so that the online tape moves its snapshots. Its value and every
+//!   function it has are `f`'s (stored, or offline-checkpointed in `f_ck`, itself `f`'s), bit
+//!   for bit.
 //!
 //! - the struct twin `f_st` (a quarter of the programs, `build/fuzz/structs.rs`): some of the
 //!   differentiated parameters (scalars and arrays, by value or `&`) packed into a

@@ -736,6 +736,28 @@ pub fn added_in_an_inner_loop_exits(x: f64) -> f64 {
     s * y[0] + y[1]
 }
 
+/// [`added_in_an_inner_loop`] with its inner loop as a `loop` whose exit test comes after a
+/// statement (`added_in_an_inner_loop_exits`'s is first, read as a `while` since bug 69): the
+/// rest of the body under the `break`'s flag, one last iteration that only exits.
+#[grad(checkpoint(s = 1))]
+#[allow(clippy::needless_range_loop)]
+pub fn added_in_an_inner_loop_flagged(x: f64) -> f64 {
+    let mut s = x;
+    let mut y = [0.0; 2];
+    for i in 0..2 {
+        y[i] += s;
+        let mut w = i as f64;
+        loop {
+            w += 1.0;
+            if w > 2.0 {
+                break;
+            }
+            s += 0.25;
+        }
+    }
+    s * y[0] + y[1]
+}
+
 /// [`added_in_an_inner_loop`] with its inner loop as a `while`, checkpointed online.
 #[grad(checkpoint(s = 2))]
 #[allow(clippy::needless_range_loop)]
@@ -781,6 +803,7 @@ fn bug46_a_sweep_that_accumulates_around_an_inner_loop_of_unknown_length() {
         assert!((fd - g).abs() < 1e-8, "{fd} {g}");
         let twins = [
             added_in_an_inner_loop_exits_grad(x),
+            added_in_an_inner_loop_flagged_grad(x),
             added_in_an_inner_loop_while_grad(x),
             added_in_an_inner_loop_for_grad(x, 2),
         ];
@@ -1049,4 +1072,9 @@ fn bug67_a_row_read_by_its_elements_in_a_loop_that_may_end_early() {
         assert!(same_bits(&[hh[0][0], hh[1][0]], &[fhh[0][0], fhh[1][0]]));
         assert!(same_bits(&hx, &fhx), "{hx:?} {fhx:?}");
     }
+}
+
+#[test]
+fn bug69_a_counter_stepped_in_a_loop_after_its_exit_test_read_as_an_index() {
+    compiles("stepped_after_an_exit_test");
 }

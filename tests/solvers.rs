@@ -319,3 +319,43 @@ fn an_index_advanced_in_a_scanning_while() {
     close("value", &[value], &[2.0 * ((w * 0.5).sin() + (w * 1.5).sin())], 1e-15);
     assert_eq!(leading_positive_grad(w, &[]), (0.0, 0.0));
 }
+
+#[test]
+fn a_counter_stepped_in_a_loop_after_its_exit_test_is_an_index_in_the_loop() {
+    let x = [0.7, -1.2, 1.5, 0.4];
+    let v = [0.5, 1.0, -0.25, 2.0];
+    // cap 100: three terms; 0.1: stops once the sum passes it (x₀² x₁ < 0, then + x₁² x₂ > 0.1).
+    for (cap, k) in [(100.0, 3), (0.1, 2), (-1.0, 0)] {
+        let terms = |x: [f64; 4]| (0..k).map(|i| x[i] * x[i] * x[i + 1]).sum::<f64>();
+        let (value, (g, gcap)) = cubic_terms_grad(x, cap);
+        assert_eq!(value.to_bits(), cubic_terms(x, cap).to_bits());
+        close("value", &[value], &[k as f64 * terms(x)], 1e-15);
+        // ∂/∂xⱼ = k (2 xⱼ xⱼ₊₁ [j < k] + xⱼ₋₁² [0 < j ≤ k]).
+        let want: [f64; 4] = std::array::from_fn(|j| {
+            let own = if j < k { 2.0 * x[j] * x[j + 1] } else { 0.0 };
+            let left = if j > 0 && j <= k { x[j - 1] * x[j - 1] } else { 0.0 };
+            k as f64 * (own + left)
+        });
+        close("gradient", &g, &want, 1e-15);
+        assert_eq!(gcap, 0.0);
+        let (_, t) = cubic_terms_jvp(x, cap, v, 1.0);
+        let dot: f64 = g.iter().zip(&v).map(|(g, v)| g * v).sum();
+        close("jvp", &[t], &[dot], 1e-15);
+        // H = k Σ_{i<k} (2 xᵢ₊₁ eᵢeᵢᵀ + 2 xᵢ (eᵢeᵢ₊₁ᵀ + eᵢ₊₁eᵢᵀ)).
+        let mut hv = [0.0; 4];
+        for i in 0..k {
+            hv[i] += k as f64 * 2.0 * (x[i + 1] * v[i] + x[i] * v[i + 1]);
+            hv[i + 1] += k as f64 * 2.0 * x[i] * v[i];
+        }
+        let (_, _, (h, hcap)) = cubic_terms_hvp(x, cap, v, 1.0);
+        close("H·v", &h, &hv, 1e-15);
+        assert_eq!(hcap, 0.0);
+    }
+    let x = [0.5, -1.0, 2.0, 0.25, 3.0];
+    let (value, g) = neighbour_products_grad(x);
+    close("value", &[value], &[-0.5 - 2.0 + 0.5 + 0.75], 1e-15);
+    assert_eq!(g, [x[1], x[0] + x[2], x[1] + x[3], x[2] + x[4], x[3]]);
+    let v = [1.0, 2.0, -1.0, 0.5, 0.25];
+    let (_, _, hv) = neighbour_products_hvp(x, v);
+    assert_eq!(hv, [v[1], v[0] + v[2], v[1] + v[3], v[2] + v[4], v[3]]);
+}

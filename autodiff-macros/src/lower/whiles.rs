@@ -1,4 +1,5 @@
-//! Loops whose length is decided while they run: `while c { … }`, `loop { … }` with `break`, and
+//! Loops whose length is decided while they run: `while c { … }`, `loop { … }` with `break` (one
+//! whose body begins with its exit test read as the `while` loop it is, `sugar::leading`), and
 //! `for` loops with `break` (or `return`), each one [`While`] region. Their early exits are
 //! first rewritten into flags (`sugar::exits`); what reaches here is a body that runs whole in
 //! every iteration, its exit test at its end, and for `while` the condition, tested before the
@@ -57,6 +58,10 @@ impl Lower<'_> {
 
     /// `loop { body }`, which needs a `break` (or a `return`).
     pub(super) fn loop_loop(&mut self, l: &ExprLoop) {
+        // `loop { if c { break; } … }` is `while !(c) { … }` (`sugar::leading`).
+        if let Some(w) = super::sugar::leading::as_while(l) {
+            return self.while_loop(&w);
+        }
         let implicit = self.implicit_label(l.label.as_ref());
         let block = self.labelled_body(l.label.as_ref(), &l.body);
         let body = self.loop_body(&block);

@@ -378,3 +378,109 @@ fn a_chain_over_an_array_literal_runs_over_its_count() {
         "fn f(a: f64) -> f64 { let mut product = 1.0; for i in 0..4 { product *= ([a; 4])[i]; } product }",
     );
 }
+
+#[test]
+fn a_loop_beginning_with_its_exit_test_is_a_while_loop() {
+    same(
+        "fn f(x: [f64; 3]) -> f64 { let mut s = 0.0; let mut i = 0; loop { if i >= 3 { break; } s += x[i] * x[i]; i += 1; } s }",
+        "fn f(x: [f64; 3]) -> f64 { let mut s = 0.0; let mut i = 0; while !(i >= 3) { s += x[i] * x[i]; i += 1; } s }",
+    );
+    // Through a `bool`, unread after the test or read.
+    same(
+        "fn f(x: f64) -> f64 { let mut y = x; loop { let stop = y < 1.0; if stop { break; } y *= 0.5; } y }",
+        "fn f(x: f64) -> f64 { let mut y = x; while !(y < 1.0) { y *= 0.5; } y }",
+    );
+    same(
+        "fn f(x: f64) -> f64 { let mut y = x; loop { let more: bool = y >= 1.0; if !more { break; } y *= 0.5; if more { y += 0.1; } } y }",
+        "fn f(x: f64) -> f64 { let mut y = x; while !(!(y >= 1.0)) { let more: bool = y >= 1.0; y *= 0.5; if more { y += 0.1; } } y }",
+    );
+    // Its own label, and other exits in the body.
+    same(
+        "fn f(x: f64) -> f64 { let mut y = x; 'a: loop { if y < 1.0 { break 'a; } y *= 0.5; if y < 2.0 { continue 'a; } y -= 0.1; if y < 1.5 { break; } } y }",
+        "fn f(x: f64) -> f64 { let mut y = x; 'a: while !(y < 1.0) { y *= 0.5; if y < 2.0 { continue 'a; } y -= 0.1; if y < 1.5 { break; } } y }",
+    );
+}
+
+#[test]
+fn a_loop_whose_exit_test_does_not_begin_it_stays_a_loop() {
+    // A statement before the test (it runs once more than the rest), and a test leaving an
+    // outer loop: not `while` loops, and computing what Rust does.
+    as_rust_does!(
+        POINTS,
+        fn f(x: [f64; 3]) -> f64 {
+            let mut y = x[0] * x[0] + 2.0;
+            loop {
+                y *= 0.5 + 0.1 * x[1];
+                if y < 1.0 {
+                    break;
+                }
+                y -= 0.1 * x[2];
+            }
+            y
+        }
+    );
+    as_rust_does!(
+        POINTS,
+        fn f(x: [f64; 3]) -> f64 {
+            let mut y = x[0] * x[0] + 2.0;
+            let mut n = 0.0;
+            'o: loop {
+                loop {
+                    if y < 1.0 {
+                        break 'o;
+                    }
+                    y *= 0.5 + 0.1 * x[1];
+                    if y < 2.0 {
+                        break;
+                    }
+                }
+                y -= 0.1 * x[2];
+                n += 1.0;
+            }
+            y + n
+        }
+    );
+}
+
+#[test]
+fn a_loop_beginning_with_its_exit_test_computes_what_rust_does() {
+    as_rust_does!(
+        POINTS,
+        fn f(x: [f64; 3]) -> f64 {
+            let mut s = 0.0;
+            let mut i = 0;
+            'l: loop {
+                let stop = i >= 3;
+                if stop {
+                    break 'l;
+                }
+                s += x[i] * x[i];
+                i += 1;
+                if s > 4.0 {
+                    break;
+                }
+            }
+            s + i as f64
+        }
+    );
+    as_rust_does!(
+        POINTS,
+        fn f(x: [f64; 3]) -> f64 {
+            let mut y = x[0] * x[0] + 2.0;
+            let mut n = 0.0;
+            loop {
+                let more = y >= 1.0 + x[1].abs();
+                if !more {
+                    break;
+                }
+                y *= 0.5;
+                n += 1.0;
+                if n < 2.0 {
+                    continue;
+                }
+                y += 0.1 * x[2];
+            }
+            y + n
+        }
+    );
+}

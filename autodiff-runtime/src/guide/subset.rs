@@ -129,7 +129,11 @@
 //!   `break` counting the steps that ran, `if v > 0.0 { n += 1; }` then `s / n as f64`. One that
 //!   a `while` or a `loop` advances by a literal in one statement of its body and nowhere else
 //!   (`k += 1`) is an integer inside the loop, its value read from the iteration's index, so it
-//!   may be an index there too: `while i < data.len() && data[i] > 0.0 { …; i += 1; }`.
+//!   may be an index there too: `while i < data.len() && data[i] > 0.0 { …; i += 1; }`, or
+//!   `loop { if i >= n { break; } …; i += 1; }` (a `loop` whose body begins with its exit test,
+//!   as written or through a `bool`, `let stop = i >= n; if stop { break; }`, is the `while`
+//!   loop it is). The step must come before any other exit of the body: one that an exit may
+//!   skip (`if c { break; } i += 1;` in the middle of the body) is held.
 //!   Refused, with a message at the use: reading a held counter as an index, a bound or an
 //!   integer `let`, dividing it, calling a method on it; and, in a function over `f32` or
 //!   `T: Float` (whose scalar does not hold every count), updating a counter there at all;

@@ -1,13 +1,17 @@
 //! Sugar: idiomatic forms rewritten, syn to syn, into the subset that lowering reads, each idiom
 //! in its own file (`match` into `if` chains, iterator chains into `for` loops over integer
-//! ranges, early exits into flags, labelled exits into flags of their loop, a `loop`'s value into a variable, destructuring assignments into a `let` and one assignment per place, the elements of `iter_mut` into the places they are). The IR never learns of them: what they become is lowered as if the user had
-//! written it, with the user's spans on the user's tokens.
+//! ranges, early exits into flags, a `loop` whose body begins with its exit test into a `while`
+//! loop, labelled exits into flags of their loop, a `loop`'s value into a variable,
+//! destructuring assignments into a `let` and one assignment per place, the elements of
+//! `iter_mut` into the places they are). The IR never learns of them: what they become is
+//! lowered as if the user had written it, with the user's spans on the user's tokens.
 
 mod build;
 pub(super) mod destructure;
 pub(super) mod exits;
 mod iter;
 mod labels;
+pub(super) mod leading;
 mod matches;
 mod places;
 mod values;
