@@ -561,6 +561,16 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
             false
         })
     };
+    // An array the piece reads by element and code after it reads again (seed 438, bug 72): the
+    // macro loads an element of an array it does not write once, so the piece's read and a later
+    // one (`let y4 = x0; s1 += y4[0];`) are one value whose cotangents `f`'s sweep sums before
+    // adding them into the array's adjoint, where `f_call`'s adds the call's by itself.
+    let array_read_after = |n: &str| {
+        after.contains(n)
+            && inputs
+                .iter()
+                .any(|(m, t)| m == n && matches!(t, Ty::Float(d) | Ty::Ref(d) if !d.is_empty()))
+    };
     let once = floats.iter().all(|n| {
         let many = count.get(*n).is_some_and(|r| repeated(r)) || looped.contains(*n);
         let fresh = match in_loop {
@@ -570,7 +580,7 @@ fn interface(prog: &Program, lo: usize, hi: usize, in_loop: bool, rng: &mut Rng)
         // A loop's sweep sums the cotangent of a value it does not update in an accumulator of
         // its own, added to the value's after the loop; through the call, each iteration adds.
         let invariant = in_loop && !carried.contains(*n) && outside.contains(*n);
-        (!many || fresh) && !source_read_after(n) && !invariant
+        (!many || fresh) && !source_read_after(n) && !invariant && !array_read_after(n)
     });
     let exact = once && !shared(prog, stmts, lo, hi, &floats);
     let exact_second = exact && !calls(stmts);
