@@ -8,7 +8,7 @@ use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
-use syn::{Block, Expr, Member};
+use syn::{Expr, Member};
 
 use super::arrays::{Elements, name_of, path_expr, peel};
 use super::scope::{self, Scoped, Shadows};
@@ -60,29 +60,7 @@ impl Scoped for Fields<'_> {
 }
 
 impl VisitMut for Fields<'_> {
-    fn visit_block_mut(&mut self, b: &mut Block) {
-        scope::block(self, b);
-    }
-
-    fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
-        scope::closure(self, c);
-    }
-
-    fn visit_expr_for_loop_mut(&mut self, f: &mut syn::ExprForLoop) {
-        scope::for_loop(self, f);
-    }
-
-    fn visit_arm_mut(&mut self, a: &mut syn::Arm) {
-        scope::arm(self, a);
-    }
-
-    fn visit_expr_if_mut(&mut self, i: &mut syn::ExprIf) {
-        scope::if_expr(self, i);
-    }
-
-    fn visit_expr_while_mut(&mut self, w: &mut syn::ExprWhile) {
-        scope::while_expr(self, w);
-    }
+    scope::scoped_visits!();
 
     fn visit_macro_mut(&mut self, _: &mut syn::Macro) {}
 

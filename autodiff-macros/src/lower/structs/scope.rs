@@ -81,6 +81,37 @@ impl<'ast> Visit<'ast> for Names {
     }
 }
 
+/// The `VisitMut` methods of a [`Scoped`] visitor that open scopes, each sent here: written
+/// once, inside each visitor's `impl VisitMut`.
+macro_rules! scoped_visits {
+    () => {
+        fn visit_block_mut(&mut self, b: &mut syn::Block) {
+            super::scope::block(self, b);
+        }
+
+        fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
+            super::scope::closure(self, c);
+        }
+
+        fn visit_expr_for_loop_mut(&mut self, f: &mut syn::ExprForLoop) {
+            super::scope::for_loop(self, f);
+        }
+
+        fn visit_arm_mut(&mut self, a: &mut syn::Arm) {
+            super::scope::arm(self, a);
+        }
+
+        fn visit_expr_if_mut(&mut self, i: &mut syn::ExprIf) {
+            super::scope::if_expr(self, i);
+        }
+
+        fn visit_expr_while_mut(&mut self, w: &mut syn::ExprWhile) {
+            super::scope::while_expr(self, w);
+        }
+    };
+}
+pub(super) use scoped_visits;
+
 /// A visitor that keeps its scopes in a [`Shadows`]: its `visit_block_mut`,
 /// `visit_expr_closure_mut`, `visit_expr_for_loop_mut`, `visit_arm_mut`, `visit_expr_if_mut`
 /// and `visit_expr_while_mut` call the functions of this file of the same name.
