@@ -18,9 +18,10 @@ use std::collections::HashSet;
 use std::fmt::Write;
 
 use super::ast::{Expr, Pass, Program};
-use super::emit::{Glue, nest};
+use super::emit::{Glue, nest, param_type};
+use super::emit_structs::{differentiated, numel};
 use super::idiom::walk::{map_expr, map_stmts};
-use super::print::{Flavor, Printer, array_type, mutated, output_type, size};
+use super::print::{Flavor, Printer, mutated, output_type, size};
 use super::rng::Rng;
 use super::vary::Vary;
 
@@ -41,14 +42,6 @@ struct Packing {
     by_ref: bool,
     /// The arrays' length.
     n: usize,
-}
-
-fn differentiated(prog: &Program, k: usize) -> bool {
-    matches!(prog.params[k].pass, Pass::Value | Pass::Ref)
-}
-
-fn numel(prog: &Program, k: usize) -> usize {
-    prog.params[k].dims.iter().map(|d| d.n).product()
 }
 
 /// The array-of-structs twin's packing for `prog`, if it has one (a quarter of the programs).
@@ -162,18 +155,6 @@ fn attribute(prog: &Program, pk: &Packing) -> String {
     format!("#[grad({})]", opts.join(", "))
 }
 
-/// The type of `f`'s parameter `p` as `f_ao` takes it.
-fn param_type(p: &super::ast::Param) -> String {
-    let t = array_type("f64", &p.dims);
-    match p.pass {
-        Pass::Data => "&[f64]".to_string(),
-        Pass::Steps => "usize".to_string(),
-        Pass::Ref => format!("&{t}"),
-        Pass::Constant if !p.dims.is_empty() => format!("&{t}"),
-        _ => t,
-    }
-}
-
 /// The packing and `f_ao`'s text (before `Vary`), if the program has the twin: its body must
 /// read the packed arrays only by element.
 fn plan(prog: &Program) -> Option<(Packing, String)> {
@@ -206,7 +187,9 @@ fn plan(prog: &Program) -> Option<(Packing, String)> {
         .map(|slot| match slot {
             None if pk.by_ref => format!("{NAME}: &{ty}"),
             None => format!("{NAME}: {ty}"),
-            Some(k) => format!("{}: {}", prog.params[k].name, param_type(&prog.params[k])),
+            Some(k) => {
+                format!("{}: {}", prog.params[k].name, param_type(&prog.params[k], Flavor::Macro))
+            }
         })
         .collect();
     let out = output_type(prog.output, Flavor::Macro);
@@ -346,7 +329,7 @@ impl Glued<'_> {
 pub fn scalar(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> String {
     let Some((pk, _)) = plan(prog) else { return "None".to_string() };
     let t = Glued { prog, pk };
-    let Glue { load, load_dirs, n, .. } = g;
+    let Glue { load, load_dirs, .. } = g;
     let (build, build_dirs) = (t.build("aos", ""), t.build("daos", "d"));
     let _ = write!(
         s,
@@ -362,21 +345,8 @@ pub fn scalar(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> String
         t.in_f_order("gs"),
         t.in_f_order("hs"),
     );
-    let hessian = match hessian {
-        false => "None",
-        true => {
-            let _ = write!(
-                s,
-                "fn hessian_ao(p: &Point) -> Vec<f64> {{\n{load}{build}let h: [[f64; {n}]; {n}] = {};\ncrate::fuzz::twins::square(&flat(&h), {})\n}}\n",
-                t.call("_hessian", Tail::Nothing),
-                t.perm()
-            );
-            "Some(hessian_ao)"
-        }
-    };
-    format!(
-        "Some(crate::fuzz::twins::Twin {{ name: \"f_ao\", value: value_ao, grad: grad_ao, jvp: jvp_ao, hvp: hvp_ao, hessian: {hessian}, exact: true, exact_second: true }})"
-    )
+    let hessian = hessian.then(|| (t.call("_hessian", Tail::Nothing), t.perm()));
+    super::emit_structs::scalar_twin("ao", g, &build, hessian, s)
 }
 
 /// The glue functions of a vector program's array-of-structs twin with `m` outputs, and its

@@ -13,11 +13,13 @@ use super::emit::{Glue, nest};
 use super::print::{Flavor, output_type};
 use super::structs::{INNER, OUTER, Packing, Passed, Slot, packing};
 
-fn numel(prog: &Program, k: usize) -> usize {
+/// How many numbers `prog`'s parameter `k` holds.
+pub(super) fn numel(prog: &Program, k: usize) -> usize {
     prog.params[k].dims.iter().map(|d| d.n).product()
 }
 
-fn differentiated(prog: &Program, k: usize) -> bool {
+/// Whether `prog`'s parameter `k` is differentiated.
+pub(super) fn differentiated(prog: &Program, k: usize) -> bool {
     matches!(prog.params[k].pass, Pass::Value | Pass::Ref)
 }
 
@@ -210,7 +212,7 @@ impl Twin<'_> {
 pub fn scalar(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> String {
     let Some(pk) = packing(prog) else { return "None".to_string() };
     let t = Twin { prog, pk };
-    let Glue { load, load_dirs, n, .. } = g;
+    let Glue { load, load_dirs, .. } = g;
     let (build, build_dirs) = (t.build(), t.build_dirs());
     let _ = write!(
         s,
@@ -229,20 +231,34 @@ pub fn scalar(prog: &Program, g: &Glue, hessian: bool, s: &mut String) -> String
         t.in_f_order("gs"),
         t.in_f_order("hs"),
     );
+    let hessian = hessian.then(|| (t.call("_hessian", Tail::Nothing), t.perm()));
+    scalar_twin("st", g, &build, hessian, s)
+}
+
+/// The `Option<Twin>` of the scalar twin `f_{tag}` (`st`, `ao`) whose glue functions
+/// `value_{tag}` ... `hvp_{tag}` are written, and its `hessian_{tag}` written into `s` from
+/// `hessian`: the call of `f_{tag}_hessian` (on `build`'s values) and the permutation of its
+/// rows into `f`'s order.
+pub(super) fn scalar_twin(
+    tag: &str,
+    g: &Glue,
+    build: &str,
+    hessian: Option<(String, String)>,
+    s: &mut String,
+) -> String {
+    let Glue { load, n, .. } = g;
     let hessian = match hessian {
-        false => "None",
-        true => {
+        None => "None".to_string(),
+        Some((call, perm)) => {
             let _ = write!(
                 s,
-                "fn hessian_st(p: &Point) -> Vec<f64> {{\n{load}{build}let h: [[f64; {n}]; {n}] = {};\ncrate::fuzz::twins::square(&flat(&h), {})\n}}\n",
-                t.call("_hessian", Tail::Nothing),
-                t.perm()
+                "fn hessian_{tag}(p: &Point) -> Vec<f64> {{\n{load}{build}let h: [[f64; {n}]; {n}] = {call};\ncrate::fuzz::twins::square(&flat(&h), {perm})\n}}\n",
             );
-            "Some(hessian_st)"
+            format!("Some(hessian_{tag})")
         }
     };
     format!(
-        "Some(crate::fuzz::twins::Twin {{ name: \"f_st\", value: value_st, grad: grad_st, jvp: jvp_st, hvp: hvp_st, hessian: {hessian}, exact: true, exact_second: true }})"
+        "Some(crate::fuzz::twins::Twin {{ name: \"f_{tag}\", value: value_{tag}, grad: grad_{tag}, jvp: jvp_{tag}, hvp: hvp_{tag}, hessian: {hessian}, exact: true, exact_second: true }})"
     )
 }
 

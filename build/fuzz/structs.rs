@@ -236,18 +236,6 @@ impl Packing {
     }
 }
 
-/// The type of `f`'s parameter `p` as `f_st` takes it.
-fn param_type(p: &Param) -> String {
-    let t = array_type("f64", &p.dims);
-    match p.pass {
-        Pass::Data => "&[f64]".to_string(),
-        Pass::Steps => "usize".to_string(),
-        Pass::Ref => format!("&{t}"),
-        Pass::Constant if !p.dims.is_empty() => format!("&{t}"),
-        _ => t,
-    }
-}
-
 /// `f_st`'s attribute: `f`'s options, `wrt` naming the struct where `f`'s names its fields.
 fn attribute(prog: &Program, pk: &Packing) -> String {
     let mut opts = Vec::new();
@@ -295,7 +283,11 @@ pub fn twin(prog: &Program) -> Option<String> {
             (None, Passed::Ref) => format!("{NAME}: &{OUTER}"),
             (None, Passed::SelfValue) => "self".to_string(),
             (None, Passed::SelfRef) => "&self".to_string(),
-            (Some(k), _) => format!("{}: {}", prog.params[k].name, param_type(&prog.params[k])),
+            (Some(k), _) => format!(
+                "{}: {}",
+                prog.params[k].name,
+                super::emit::param_type(&prog.params[k], Flavor::Macro)
+            ),
         })
         .collect();
     let out = output_type(prog.output, Flavor::Macro);
