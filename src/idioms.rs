@@ -475,6 +475,47 @@ pub fn destructured_twin(x: [f64; N]) -> f64 {
     a + b * y[0] - y[1]
 }
 
+/// The new sugar in a function of several outputs: a float `match`, `reduce(..).unwrap()`, a
+/// destructuring assignment and a chain over an array literal, each giving one output.
+#[grad(jvp, jacobian)]
+pub fn sugar_outputs(x: [f64; 3]) -> [f64; 3] {
+    let (mut a, mut b) = (x[0], x[1]);
+    for _ in 0..2 {
+        (a, b) = (b * x[2], a + b);
+    }
+    let m = match a * b {
+        v if v > 0.5 => v.sqrt(),
+        v => v * x[2],
+    };
+    let top = x.iter().map(|v| v * v).reduce(f64::max).unwrap();
+    let lse = [a, b, x[2]].iter().map(|v| v.exp()).sum::<f64>().ln();
+    [m, top + a, lse]
+}
+
+/// [`sugar_outputs`]'s twin, with the loops, temporaries and `if` written by hand.
+#[grad(jvp, jacobian)]
+#[allow(clippy::needless_range_loop)]
+pub fn sugar_outputs_twin(x: [f64; 3]) -> [f64; 3] {
+    let mut a = x[0];
+    let mut b = x[1];
+    for _ in 0..2 {
+        let t = b * x[2];
+        b += a;
+        a = t;
+    }
+    let v = a * b;
+    let m = if v > 0.5 { v.sqrt() } else { v * x[2] };
+    let mut top = x[0] * x[0];
+    for i in 1..3 {
+        top = f64::max(top, x[i] * x[i]);
+    }
+    let mut sum = -0.0;
+    sum += a.exp();
+    sum += b.exp();
+    sum += x[2].exp();
+    [m, top + a, sum.ln()]
+}
+
 /// Tuple and array patterns, tuples from `if` and `match`, a swap, a block expression, a
 /// constant tuple destructured, and a loop bound from a `const fn`.
 #[grad(jvp, hvp, hessian, wrt(x))]

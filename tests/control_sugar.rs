@@ -64,8 +64,9 @@ fn labelled_break_and_continue() {
         fns!(search_twin, search_twin_grad, search_twin_jvp, search_twin_hvp),
         &SEEDS,
     );
-    // At these points `break 'rows` is taken (at each), `continue 'rows` (at -2.3 and 2.9) and
-    // `continue 'grow` (at all but 0.2): a point where `x[j] < -0.5` and one with no `x[i] < 0`.
+    // At these points `break 'rows` is taken (at all but 2.9), `continue 'rows` (at -2.3 and
+    // 2.9) and `continue 'grow` (at all but 0.2): a point where `x[j] < -0.5` and one with no
+    // `x[i] < 0`.
     let xs = SEEDS.map(point::<N>);
     assert!(xs.iter().filter(|x| x.iter().any(|&v| v < -0.5)).count() >= 2, "{xs:?}");
     assert!(xs.iter().any(|x| x.iter().all(|&v| v >= 0.0)), "{xs:?}");

@@ -138,6 +138,10 @@ fn closures_matches_and_patterns() {
         ),
         &[1.1, -2.3, -0.6, 0.2, 2.5, 0.35, 5.0],
     );
+    for seed in [1.1, 0.2] {
+        let x = point(seed);
+        assert_eq!(float_matches_hessian(x), float_matches_twin_hessian(x), "at {x:?}");
+    }
     // The literal arm in closed form: x = (0, 4), v = 0, f = x₁ + √x₁, ∇f = (0, 1 + 1/(2√x₁)).
     let (value, grad) = float_matches_grad([0.0, 4.0]);
     assert_eq!((value, grad), (6.0, [0.0, 1.25]));
@@ -204,6 +208,37 @@ fn arrays_built_from_closures_and_their_jacobian() {
     for (j, d) in ujac.iter().enumerate() {
         let want: f64 = (0..3).map(|i| u[i] * jac[i][j]).sum();
         assert!((d - want).abs() < 1e-15, "uᵀJ[{j}] = {d}, not {want}");
+    }
+}
+
+#[test]
+fn the_new_sugar_in_a_vector_function() {
+    for seed in SEEDS {
+        let x = point::<3>(seed);
+        assert_eq!(sugar_outputs(x), sugar_outputs_twin(x));
+        let (value, jac) = sugar_outputs_jacobian(x);
+        assert_eq!((value, jac), sugar_outputs_twin_jacobian(x), "at {x:?}");
+        // Each column against central differences.
+        for j in 0..3 {
+            let h = 1e-6;
+            let (mut up, mut down) = (x, x);
+            up[j] += h;
+            down[j] -= h;
+            let (fu, fd) = (sugar_outputs(up), sugar_outputs(down));
+            let column: Vec<f64> = (0..3).map(|i| (fu[i] - fd[i]) / (2.0 * h)).collect();
+            let want: Vec<f64> = jac.iter().map(|row| row[j]).collect();
+            close(&format!("column {j} at {x:?}"), &want, &column, 1e-6);
+        }
+        let v = point::<3>(seed + 1.7);
+        let (_, jv) = sugar_outputs_jvp(x, v);
+        assert_eq!(jv, sugar_outputs_twin_jvp(x, v).1);
+        let u = [0.5, 2.0, -1.0];
+        let (vjp_value, ujac) = sugar_outputs_vjp(x, u);
+        assert_eq!((vjp_value, ujac), sugar_outputs_twin_vjp(x, u));
+        for (j, d) in ujac.iter().enumerate() {
+            let want: f64 = (0..3).map(|i| u[i] * jac[i][j]).sum();
+            assert!((d - want).abs() < 1e-12, "uᵀJ[{j}] = {d}, not {want}");
+        }
     }
 }
 

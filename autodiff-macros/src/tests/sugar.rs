@@ -159,13 +159,7 @@ fn a_loop_value_of_no_known_type_is_refused() {
 /// The outputs of `src` (a function of one `[f64; 3]`) run by the IR interpreter at `x`.
 fn interpreted(src: &str, x: [f64; 3]) -> f64 {
     use super::interp::{Consts, Val, run};
-    let mut cx = Ctxt::new();
-    let args = crate::args::parse(&mut cx, proc_macro2::TokenStream::new());
-    let item: syn::ItemFn = syn::parse_str(src).expect("test input is a function");
-    let l = lower(&mut cx, &item, &args);
-    let errors: Vec<String> = cx.errors().iter().map(ToString::to_string).collect();
-    assert!(errors.is_empty(), "{errors:?}");
-    assert_eq!(verify(&l.func), Ok(()));
+    let l = super::lowering::lowered("", src);
     let input = Val::A(x.iter().map(|v| Val::F(*v)).collect());
     match run(&l.func, &[input], &Consts::default()).as_slice() {
         [Val::F(v)] => *v,
