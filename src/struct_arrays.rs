@@ -246,7 +246,7 @@ pub fn rows(ps: &[Particle; 4]) -> f64 {
 }
 
 /// `filter` over the elements, after `enumerate` too, then `map` and `sum`.
-#[grad(hvp)]
+#[grad(jvp, hvp)]
 pub fn filtered(ps: &[Particle; 4]) -> f64 {
     let fast = ps.iter().filter(|p| p.v > 0.4).map(|p| p.v * p.x).sum::<f64>();
     let even =
@@ -256,7 +256,7 @@ pub fn filtered(ps: &[Particle; 4]) -> f64 {
 
 /// Elements destructured by struct patterns: a loop (`for &Particle { x, v, .. } in ps`) and a
 /// closure (`|Particle { x, w, .. }|`), with the same names as the user's locals elsewhere.
-#[grad(jvp)]
+#[grad(jvp, hvp)]
 pub fn destructured(ps: &[Particle; 4]) -> f64 {
     let mut s = 0.0;
     for &Particle { x, v, .. } in ps.iter() {

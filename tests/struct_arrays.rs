@@ -323,6 +323,9 @@ fn filter_over_the_elements_against_closed_forms() {
         close("H·v (v)", &[hv[i].v], &[on * d[i].x], 1e-14);
         close("H·v (w)", &hv[i].w, &[ev * d[i].x, 0.0], 1e-14);
     }
+    let (_, slope) = filtered_jvp(&ps, &d);
+    let dot: f64 = scalars(&g).iter().zip(scalars(&d)).map(|(a, b)| a * b).sum();
+    close("jvp = ∇f·v", &[slope], &[dot], 1e-13);
 }
 
 #[test]
@@ -342,4 +345,11 @@ fn destructured_elements_against_closed_forms() {
     let (_, slope) = destructured_jvp(&ps, &d);
     let dot: f64 = scalars(&g).iter().zip(scalars(&d)).map(|(a, b)| a * b).sum();
     close("jvp = ∇f·v", &[slope], &[dot], 1e-13);
+    // f is bilinear: H·d in closed form.
+    let (_, _, hv) = destructured_hvp(&ps, &d);
+    for (i, di) in d.iter().enumerate() {
+        close("H·v (x)", &[hv[i].x], &[2.0 * di.v + di.w[0]], 1e-14);
+        close("H·v (v)", &[hv[i].v], &[2.0 * di.x], 1e-14);
+        close("H·v (w)", &hv[i].w, &[di.x, 0.0], 1e-14);
+    }
 }
